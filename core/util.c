@@ -1,0 +1,374 @@
+/* util.c — length-bounded number/time parsing and terminal sanitising.
+ * Every parser in core/ reads untrusted bytes through these, so none of them
+ * may read past n or assume a NUL. */
+#include "stwtop/util.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+size_t util_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+	while (i < n && is_digit(s[i])) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return 0; /* overflow: not a number we can use */
+		v = v * 10 + d;
+		i++;
+	}
+	if (i == 0)
+		return 0;
+	*out = v;
+	return i;
+}
+
+size_t util_parse_i64(const char *s, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	uint64_t v;
+	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		i = 1;
+	}
+	size_t k = util_parse_u64(s + i, n - i, &v);
+	if (k == 0 || v > (uint64_t)INT64_MAX)
+		return 0;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return i + k;
+}
+
+size_t util_parse_double(const char *s, size_t n, bool comma_ok, double *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	double v = 0;
+	size_t digits = 0;
+	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		i = 1;
+	}
+	while (i < n && is_digit(s[i])) {
+		v = v * 10 + (s[i] - '0');
+		i++;
+		digits++;
+	}
+	if (i < n && (s[i] == '.' || (comma_ok && s[i] == ',')) && i + 1 < n && is_digit(s[i + 1])) {
+		double scale = 0.1;
+		i++;
+		while (i < n && is_digit(s[i])) {
+			v += (s[i] - '0') * scale;
+			scale *= 0.1;
+			i++;
+			digits++;
+		}
+	}
+	if (digits == 0)
+		return 0;
+	*out = neg ? -v : v;
+	return i;
+}
+
+int64_t util_days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	/* H. Hinnant's algorithm: exact for the proleptic Gregorian calendar */
+	y -= m <= 2;
+	const int64_t era = (y >= 0 ? y : y - 399) / 400;
+	const unsigned yoe = (unsigned)(y - era * 400);
+	const unsigned doy = (153 * (m + (m > 2 ? -3u : 9u)) + 2) / 5 + d - 1;
+	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+int64_t util_utc_ms(int y, int mon, int day, int h, int mi, int sec, int ms)
+{
+	int64_t days = util_days_from_civil(y, (unsigned)mon, (unsigned)day);
+	return ((days * 24 + h) * 60 + mi) * 60000 + (int64_t)sec * 1000 + ms;
+}
+
+int64_t util_local_to_epoch(int y, int mon, int day, int h, int mi, int sec)
+{
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mon - 1;
+	tm.tm_mday = day;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	tm.tm_isdst = -1; /* let the zone rules decide: DST-aware */
+	time_t t = mktime(&tm);
+	if (t == (time_t)-1 && !(y == 1969 && mon == 12 && day == 31))
+		return -1;
+	return (int64_t)t;
+}
+
+/* fixed-width unsigned field of w digits */
+static bool fixed(const char *s, size_t n, size_t at, size_t w, int *out)
+{
+	int v = 0;
+	if (at + w > n)
+		return false;
+	for (size_t i = 0; i < w; i++) {
+		if (!is_digit(s[at + i]))
+			return false;
+		v = v * 10 + (s[at + i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+size_t util_parse_iso8601(const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
+{
+	int y, mo, d, h, mi, se, ms = 0;
+	size_t i;
+	if (!fixed(s, n, 0, 4, &y) || n < 19 || s[4] != '-' || !fixed(s, n, 5, 2, &mo) ||
+	    s[7] != '-' || !fixed(s, n, 8, 2, &d) || (s[10] != 'T' && s[10] != ' ') ||
+	    !fixed(s, n, 11, 2, &h) || s[13] != ':' || !fixed(s, n, 14, 2, &mi) || s[16] != ':' ||
+	    !fixed(s, n, 17, 2, &se))
+		return 0;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return 0;
+	i = 19;
+	if (i < n && (s[i] == '.' || s[i] == ',') && i + 1 < n && is_digit(s[i + 1])) {
+		int scale = 100;
+		i++;
+		while (i < n && is_digit(s[i])) {
+			ms += (s[i] - '0') * scale;
+			scale /= 10;
+			i++;
+		}
+	}
+	int64_t base = util_utc_ms(y, mo, d, h, mi, se, ms);
+	if (i < n && s[i] == 'Z') {
+		*epoch_ms = base;
+		if (has_zone)
+			*has_zone = true;
+		return i + 1;
+	}
+	if (i < n && (s[i] == '+' || s[i] == '-')) {
+		int oh, om = 0;
+		int sign = s[i] == '-' ? -1 : 1;
+		size_t j = i + 1;
+		if (fixed(s, n, j, 2, &oh)) {
+			j += 2;
+			if (j < n && s[j] == ':')
+				j++;
+			if (fixed(s, n, j, 2, &om))
+				j += 2;
+			else if (j > i + 3)
+				return 0; /* "+05:" without minutes */
+			if (oh > 23 || om > 59)
+				return 0;
+			*epoch_ms = base - sign * ((int64_t)oh * 3600000 + (int64_t)om * 60000);
+			if (has_zone)
+				*has_zone = true;
+			return j;
+		}
+	}
+	/* no zone: the machine's local time (TZ) */
+	int64_t t = util_local_to_epoch(y, mo, d, h, mi, se);
+	if (t < 0)
+		return 0;
+	*epoch_ms = t * 1000 + ms;
+	if (has_zone)
+		*has_zone = false;
+	return i;
+}
+
+static int month_from_abbr(const char *s)
+{
+	static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	for (int m = 0; m < 12; m++)
+		if (memcmp(names + m * 3, s, 3) == 0)
+			return m + 1;
+	return 0;
+}
+
+size_t util_parse_clf_time(const char *s, size_t n, int64_t *epoch_ms)
+{
+	/* 29/Nov/2026:19:13:18 +0000 */
+	int d, y, h, mi, se, oh, om, mo;
+	if (n < 26 || !fixed(s, n, 0, 2, &d) || s[2] != '/' || s[6] != '/')
+		return 0;
+	mo = month_from_abbr(s + 3);
+	if (!mo || !fixed(s, n, 7, 4, &y) || s[11] != ':' || !fixed(s, n, 12, 2, &h) ||
+	    s[14] != ':' || !fixed(s, n, 15, 2, &mi) || s[17] != ':' || !fixed(s, n, 18, 2, &se) ||
+	    s[20] != ' ' || (s[21] != '+' && s[21] != '-') || !fixed(s, n, 22, 2, &oh) ||
+	    !fixed(s, n, 24, 2, &om))
+		return 0;
+	if (d < 1 || d > 31 || h > 23 || mi > 59 || se > 60 || oh > 23 || om > 59)
+		return 0;
+	int sign = s[21] == '-' ? -1 : 1;
+	*epoch_ms = util_utc_ms(y, mo, d, h, mi, se, 0) -
+		    sign * ((int64_t)oh * 3600000 + (int64_t)om * 60000);
+	return 26;
+}
+
+char *util_fmt_iso_ms(int64_t epoch_ms, char *buf, size_t len)
+{
+	if (epoch_ms == INT64_MIN) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	time_t sec = (time_t)(epoch_ms >= 0 ? epoch_ms / 1000 : (epoch_ms - 999) / 1000);
+	int ms = (int)(epoch_ms - (int64_t)sec * 1000);
+	struct tm tm;
+	gmtime_r(&sec, &tm);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+	return buf;
+}
+
+char *util_fmt_hms_ms(int64_t epoch_ms, char *buf, size_t len)
+{
+	if (epoch_ms == INT64_MIN) {
+		snprintf(buf, len, "--:--:--.---");
+		return buf;
+	}
+	time_t sec = (time_t)(epoch_ms >= 0 ? epoch_ms / 1000 : (epoch_ms - 999) / 1000);
+	int ms = (int)(epoch_ms - (int64_t)sec * 1000);
+	struct tm tm;
+	gmtime_r(&sec, &tm);
+	snprintf(buf, len, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+	return buf;
+}
+
+int64_t util_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t util_mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+size_t util_strlcpy_n(char *dst, size_t dstlen, const char *s, size_t n)
+{
+	if (dstlen == 0)
+		return 0;
+	if (n > dstlen - 1)
+		n = dstlen - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return n;
+}
+
+const char *util_memmem(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	if (k == 0)
+		return s;
+	if (k > n)
+		return NULL;
+	return memmem(s, n, needle, k);
+}
+
+bool util_starts_with(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+	return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+/* length of a valid UTF-8 sequence at s (1..4), 0 if invalid */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t cp;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0; /* overlong or surrogate */
+	if (cp >= 0x80 && cp <= 0x9f)
+		return 0; /* C1 controls encoded in UTF-8 act as controls too */
+	return len;
+}
+
+size_t util_sanitize(char *dst, size_t dstlen, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	if (dstlen == 0)
+		return 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		size_t k = utf8_len(u + i, n - i);
+		if (k == 1 && c >= 0x20 && c != 0x7f) {
+			if (o + 1 >= dstlen)
+				break;
+			dst[o++] = (char)c;
+			i++;
+		} else if (k > 1) {
+			if (o + k >= dstlen)
+				break;
+			memcpy(dst + o, s + i, k);
+			o += k;
+			i += k;
+		} else if (c == '\t') {
+			if (o + 1 >= dstlen)
+				break;
+			dst[o++] = ' ';
+			i++;
+		} else if (c == 0x1b) {
+			if (o + 2 >= dstlen)
+				break;
+			dst[o++] = '\\';
+			dst[o++] = 'e';
+			i++;
+		} else {
+			if (o + 4 >= dstlen)
+				break;
+			dst[o++] = '\\';
+			dst[o++] = 'x';
+			dst[o++] = hex[c >> 4];
+			dst[o++] = hex[c & 15];
+			i++;
+		}
+	}
+	dst[o] = '\0';
+	return o;
+}
+
+char *util_fmt_kb(int64_t kb, char *buf, size_t len)
+{
+	if (kb < 0)
+		snprintf(buf, len, "-");
+	else if (kb < 1024)
+		snprintf(buf, len, "%lldK", (long long)kb);
+	else if (kb < 1024 * 1024)
+		snprintf(buf, len, "%.0fM", kb / 1024.0);
+	else
+		snprintf(buf, len, "%.1fG", kb / (1024.0 * 1024.0));
+	return buf;
+}

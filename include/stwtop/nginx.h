@@ -1,0 +1,50 @@
+/* nginx.h — nginx access log lines to EV_HTTP events, driven by the log_format.
+ *
+ * A log_format string is compiled into a matcher (literals and variables, with
+ * the escaping nginx applies: default \xHH, escape=json, escape=none). The
+ * format can come from --nginx-format, from an nginx.conf (--nginx-conf
+ * FILE[:NAME], following include and multi-line quoted strings), or be
+ * detected from the first lines (combined, combined + key=value timings).
+ * Pure parsing: no I/O except nginx_conf_load.
+ */
+#ifndef STWTOP_NGINX_H
+#define STWTOP_NGINX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "stwtop/event.h"
+
+struct nginx_fmt;
+
+/* Compile a log_format string (the text between the quotes, concatenated).
+ * NULL on error with a one-line reason in err. */
+struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size_t errlen);
+void nginx_fmt_free(struct nginx_fmt *f);
+/* nginx's built-in "combined" format */
+struct nginx_fmt *nginx_fmt_combined(void);
+/* The format string it was compiled from (NUL-terminated). */
+const char *nginx_fmt_string(const struct nginx_fmt *f);
+
+/* Read the log_format NAME from an nginx config file (includes followed,
+ * relative to the config's directory). NAME NULL or "": the only log_format, or
+ * the one used by the first access_log. Returns a malloc'd format string, or
+ * NULL with a one-line reason in err. */
+char *nginx_conf_load(const char *path, const char *name, char *err, size_t errlen);
+
+/* Why a line did not match (for the first-failure message and verbose mode). */
+struct nginx_miss {
+	size_t offset;        /* byte offset in the line where matching failed */
+	char expected[64];    /* "literal ' uct=\"'" or "variable $status" */
+};
+
+/* Parse one line (no trailing newline). Returns true and fills *out (EV_HTTP)
+ * on a match; false with *why filled (why may be NULL) otherwise. */
+bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len,
+		      struct event *out, struct nginx_miss *why);
+
+/* Guess a format from sample lines (e.g. the first 20 of a file): combined,
+ * combined + key=value fields (rt= uct= uht= urt= ...), or a leading $msec.
+ * NULL if nothing fits most of the lines. */
+struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens, int n);
+
+#endif

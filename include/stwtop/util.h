@@ -1,0 +1,63 @@
+/* util.h — small helpers shared by every module: length-bounded parsing of
+ * numbers and timestamps from untrusted lines (no sscanf, no NUL assumption),
+ * time conversion, and sanitising text before it reaches a terminal. */
+#ifndef STWTOP_UTIL_H
+#define STWTOP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* --- numbers: parse at s[0..n); return chars consumed, 0 on no match --- */
+size_t util_parse_u64(const char *s, size_t n, uint64_t *out);
+size_t util_parse_i64(const char *s, size_t n, int64_t *out);
+/* decimal with optional fraction and sign, no exponent; '.' or ',' as decimal mark
+ * when comma_ok (HotSpot follows the locale: "0,943s") */
+size_t util_parse_double(const char *s, size_t n, bool comma_ok, double *out);
+
+/* --- time --- */
+/* days since 1970-01-01 of a proleptic Gregorian date */
+int64_t util_days_from_civil(int64_t y, unsigned m, unsigned d);
+/* UTC epoch ms from broken-down UTC time (no normalisation beyond what's valid) */
+int64_t util_utc_ms(int y, int mon, int day, int h, int mi, int sec, int ms);
+
+/* ISO 8601 as HotSpot, date(1) and nginx write it:
+ *   2026-11-29T19:10:02.551+0000   2026-11-29T19:10:02+00:00   2026-11-29T19:10:02.551Z
+ *   2026-11-29T19:10:02            (no zone: local time of the TZ environment)
+ *   2026-11-29 19:10:02,551        (space separator, comma decimals)
+ * Fraction of any length (truncated to ms). Returns chars consumed, 0 if not a timestamp.
+ * *has_zone tells whether an offset was present (may be NULL). */
+size_t util_parse_iso8601(const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
+
+/* nginx $time_local: 29/Nov/2026:19:13:18 +0000 */
+size_t util_parse_clf_time(const char *s, size_t n, int64_t *epoch_ms);
+
+/* local (TZ) broken-down time to epoch seconds; -1 on failure. DST-aware (mktime). */
+int64_t util_local_to_epoch(int y, int mon, int day, int h, int mi, int sec);
+
+/* format epoch ms as 2026-11-29T19:23:15.471Z into buf (>= 25 bytes); returns buf */
+char *util_fmt_iso_ms(int64_t epoch_ms, char *buf, size_t len);
+/* HH:MM:SS.mmm (UTC) into buf (>= 13 bytes) */
+char *util_fmt_hms_ms(int64_t epoch_ms, char *buf, size_t len);
+
+int64_t util_now_ms(void);       /* CLOCK_REALTIME */
+int64_t util_mono_ms(void);      /* CLOCK_MONOTONIC */
+
+/* --- text --- */
+/* Copy at most dstlen-1 bytes of s[0..n) and NUL-terminate. Returns bytes copied. */
+size_t util_strlcpy_n(char *dst, size_t dstlen, const char *s, size_t n);
+/* find needle (NUL-terminated) in s[0..n); NULL if absent */
+const char *util_memmem(const char *s, size_t n, const char *needle);
+bool util_starts_with(const char *s, size_t n, const char *prefix);
+
+/* Make log text safe for a terminal: control bytes (C0, DEL, C1 incl. ESC) become
+ * "\xHH"/"\e", invalid UTF-8 becomes "\xHH", valid UTF-8 passes through.
+ * Writes at most dstlen-1 bytes, always NUL-terminates; returns bytes written. */
+size_t util_sanitize(char *dst, size_t dstlen, const char *s, size_t n);
+
+/* human sizes: "380M", "1.2G" from kB into buf; returns buf */
+char *util_fmt_kb(int64_t kb, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,188 @@
+/* test_util.c — number/time parsing, sanitising, and line splitting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "stwtop/linebuf.h"
+#include "stwtop/util.h"
+
+static void test_iso8601_offsets(void **state)
+{
+	(void)state;
+	int64_t ms;
+	bool zone;
+	const char *a = "2026-11-29T19:23:38.332+0000";
+	assert_int_equal(util_parse_iso8601(a, strlen(a), &ms, &zone), 28);
+	assert_true(zone);
+	assert_int_equal(ms, 1795980218332LL);
+	/* the same instant written in +0800 and with a colon offset and Z */
+	const char *b = "2026-11-30T03:23:38.332+0800";
+	assert_int_equal(util_parse_iso8601(b, strlen(b), &ms, &zone), 28);
+	assert_int_equal(ms, 1795980218332LL);
+	const char *c = "2026-11-29T14:23:38.332-05:00 rest";
+	assert_int_equal(util_parse_iso8601(c, strlen(c), &ms, &zone), 29);
+	assert_int_equal(ms, 1795980218332LL);
+	const char *d = "2026-11-29T19:23:38.332Z";
+	assert_int_equal(util_parse_iso8601(d, strlen(d), &ms, &zone), 24);
+	assert_int_equal(ms, 1795980218332LL);
+	/* not a timestamp */
+	assert_int_equal(util_parse_iso8601("2026-11-29", 10, &ms, &zone), 0);
+	assert_int_equal(util_parse_iso8601("2026-13-29T19:23:38", 19, &ms, &zone), 0);
+}
+
+static void test_iso8601_local_dst(void **state)
+{
+	(void)state;
+	int64_t a, b;
+	bool zone = true;
+	/* zone-less times are local: across a DST change (US, 2026-03-08 02:00 -> 03:00)
+	 * one wall-clock hour apart is one real hour minus the jump */
+	setenv("TZ", "America/New_York", 1);
+	assert_int_not_equal(util_parse_iso8601("2026-03-08T01:30:00", 19, &a, &zone), 0);
+	assert_false(zone);
+	assert_int_not_equal(util_parse_iso8601("2026-03-08T03:30:00", 19, &b, &zone), 0);
+	assert_int_equal(b - a, 3600 * 1000);
+	setenv("TZ", "UTC", 1);
+	assert_int_not_equal(util_parse_iso8601("2026-11-29T19:04:54", 19, &a, &zone), 0);
+	assert_int_equal(a, util_utc_ms(2026, 11, 29, 19, 4, 54, 0));
+}
+
+static void test_clf_time(void **state)
+{
+	(void)state;
+	int64_t ms;
+	const char *s = "29/Nov/2026:19:13:18 +0000";
+	assert_int_equal(util_parse_clf_time(s, strlen(s), &ms), 26);
+	assert_int_equal(ms, util_utc_ms(2026, 11, 29, 19, 13, 18, 0));
+	const char *t = "29/Nov/2026:20:13:18 +0100";
+	assert_int_equal(util_parse_clf_time(t, strlen(t), &ms), 26);
+	assert_int_equal(ms, util_utc_ms(2026, 11, 29, 19, 13, 18, 0));
+	assert_int_equal(util_parse_clf_time("29/Nov/2026:19:13", 17, &ms), 0);
+}
+
+static void test_numbers(void **state)
+{
+	(void)state;
+	double d;
+	uint64_t u;
+	int64_t i;
+	assert_int_equal(util_parse_double("3.043ms", 7, false, &d), 5);
+	assert_true(d > 3.0429 && d < 3.0431);
+	assert_int_equal(util_parse_double("0,943s", 6, true, &d), 5);
+	assert_true(d > 0.9429 && d < 0.9431);
+	assert_int_equal(util_parse_double("0,943s", 6, false, &d), 1);
+	assert_int_equal(util_parse_double("x", 1, false, &d), 0);
+	assert_int_equal(util_parse_u64("99999999999999999999999", 23, &u), 0); /* overflow */
+	assert_int_equal(util_parse_i64("-42 ", 4, &i), 3);
+	assert_int_equal(i, -42);
+	/* bounded: does not read past n */
+	assert_int_equal(util_parse_u64("12345", 2, &u), 2);
+	assert_int_equal(u, 12);
+}
+
+static void test_sanitize(void **state)
+{
+	(void)state;
+	char out[128];
+	const char in[] = "a\x1b[2Jb\x07 \xff ok \xc3\xa9 \xc2\x9b";
+	util_sanitize(out, sizeof out, in, sizeof in - 1);
+	assert_string_equal(out, "a\\e[2Jb\\x07 \\xff ok \xc3\xa9 \\xc2\\x9b");
+	const char nul[] = {'x', 0, 'y'};
+	util_sanitize(out, sizeof out, nul, 3);
+	assert_string_equal(out, "x\\x00y");
+	/* never overflows the destination */
+	util_sanitize(out, 4, "\x01\x02\x03", 3);
+	assert_true(strlen(out) < 4);
+}
+
+static void test_linebuf_partial_and_cut(void **state)
+{
+	(void)state;
+	struct linebuf lb;
+	const char *line;
+	size_t len, room;
+	unsigned flags;
+	assert_int_equal(linebuf_init(&lb, 10, 64), 0);
+	char *p = linebuf_space(&lb, &room);
+	assert_true(room >= 64);
+	memcpy(p, "abc\r\nhalf", 9);
+	linebuf_commit(&lb, 9);
+	assert_true(linebuf_next(&lb, &line, &len, &flags));
+	assert_int_equal(len, 3);
+	assert_memory_equal(line, "abc", 3);
+	assert_false(linebuf_next(&lb, &line, &len, &flags)); /* "half" waits for its newline */
+	assert_int_equal(linebuf_pending(&lb), 4);
+	p = linebuf_space(&lb, &room);
+	memcpy(p, "-done\n0123456789ABCDEF\nz\n", 25);
+	linebuf_commit(&lb, 25);
+	assert_true(linebuf_next(&lb, &line, &len, &flags));
+	assert_int_equal(len, 9);
+	assert_memory_equal(line, "half-done", 9);
+	assert_true(linebuf_next(&lb, &line, &len, &flags));
+	assert_int_equal(flags, LINEBUF_CUT);
+	assert_int_equal(len, 10);
+	assert_memory_equal(line, "0123456789", 10);
+	assert_true(linebuf_next(&lb, &line, &len, &flags));
+	assert_int_equal(flags, 0);
+	assert_memory_equal(line, "z", 1);
+	assert_false(linebuf_next(&lb, &line, &len, &flags));
+	assert_int_equal(lb.cut, 1);
+	p = linebuf_space(&lb, &room);
+	memcpy(p, "tail", 4);
+	linebuf_commit(&lb, 4);
+	assert_false(linebuf_next(&lb, &line, &len, &flags));
+	assert_true(linebuf_take_partial(&lb, &line, &len, &flags));
+	assert_memory_equal(line, "tail", 4);
+	linebuf_fini(&lb);
+}
+
+static void test_linebuf_cut_spanning_reads(void **state)
+{
+	(void)state;
+	struct linebuf lb;
+	const char *line;
+	size_t len, room;
+	unsigned flags;
+	int lines = 0;
+	assert_int_equal(linebuf_init(&lb, 100, 64), 0);
+	/* a 10 000-byte line arriving in 64-byte reads, then a normal line */
+	for (int i = 0; i < 10000 / 64 + 1; i++) {
+		char *p = linebuf_space(&lb, &room);
+		size_t n = 64;
+		memset(p, 'x', n);
+		if (i == 10000 / 64) {
+			p[10] = '\n';
+			memcpy(p + 11, "next\n", 5);
+			n = 16;
+		}
+		linebuf_commit(&lb, n);
+		while (linebuf_next(&lb, &line, &len, &flags)) {
+			lines++;
+			if (lines == 1)
+				assert_int_equal(flags, LINEBUF_CUT);
+			else
+				assert_memory_equal(line, "next", 4);
+		}
+	}
+	assert_int_equal(lines, 2);
+	assert_int_equal(lb.cut, 1);
+	linebuf_fini(&lb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_iso8601_offsets),
+		cmocka_unit_test(test_iso8601_local_dst),
+		cmocka_unit_test(test_clf_time),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_linebuf_partial_and_cut),
+		cmocka_unit_test(test_linebuf_cut_spanning_reads),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
