@@ -1,0 +1,103 @@
+/* config.c — the named thresholds of the rules, their defaults and why, and
+ * the JSON file that overrides them (--config FILE). The numbers come from
+ * FIELD-NOTES.md and the real recordings in tests/samples/. */
+#include "stwtop/rules.h"
+#include "stwtop/util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+struct knob {
+	const char *name;
+	size_t off;
+	double def;
+	const char *doc;
+};
+
+#define K(field, value, why) {#field, offsetof(struct rules_config, field), value, why}
+
+static const struct knob knobs[] = {
+	K(stop_ms, 100, "a stop >= 100 ms is abnormal (FIELD-NOTES 3: healthy TTSP < 1 ms, stops a few ms)"),
+	K(long_pause_warn_ms, 500, "a GC pause of half a second is visible to every caller"),
+	K(long_pause_crit_ms, 2000, "2 s fills a backlog-100 accept queue at 50 req/s and passes nginx's 1 s SYN retry"),
+	K(ttsp_warn_ms, 100, "time to safepoint >= 100 ms is abnormal (FIELD-NOTES 3)"),
+	K(ttsp_crit_ms, 1000, "a 1 s+ time to safepoint (the published case: 9.35 s) stalls every thread"),
+	K(ttsp_share, 0.5, "a TTSP spike means reaching the safepoint is most of the stop"),
+	K(throttle_min_ms, 20, "healthy cgroups show 0 ms; 20 ms is one throttled 100 ms period at 0.8 CPU"),
+	K(throttle_share, 0.05, "throttled time must be >= 5% of the window bracketing the stop"),
+	K(sched_wait_ms_per_s, 500, "FIELD-NOTES 4: normal run-queue wait < 10 ms/s; the idle control shows 133 ms/s"),
+	K(incident_gap_ms, 5000, "stops and slow connects within 5 s are one incident (SYN retries are 1 s apart)"),
+	K(horizon_ms, 30000, "nginx logs a request when it ends (30 s covers SYN retries and slow responses)"),
+	K(aq_min_requests, 5, "a few requests connecting after whole-second SYN retries means dropped SYNs"),
+	K(aq_cluster_gap_ms, 2000, "slow connects more than 2 s apart (by start) belong to separate overflows"),
+	K(shrink_ratio, 2, "committed heap at least twice the live data after GC"),
+	K(shrink_min_waste_mb, 64, "ignore heaps whose unreturned memory is under 64 MB"),
+	K(shrink_min_span_ms, 20000, "committed flat for 20 s (two periodic-GC intervals of the reproduced run)"),
+	K(shrink_min_pauses, 3, "at least three collections have looked at the heap"),
+	K(shrink_drop, 0.2, "committed falling by 20% or more is G1 giving memory back"),
+	K(periodic_min_skips, 2, "two skipped periodic checks in a row (FIELD-NOTES 2: all 5 skipped under load)"),
+	K(stall_crit_ms, 100, "a 100 ms allocation stall is a user-visible latency spike"),
+	K(mem_tight, 0.8, "container memory above 80% of its limit makes unreturned heap urgent"),
+};
+
+void rules_config_defaults(struct rules_config *c)
+{
+	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < ARRAY_LEN(knobs); i++)
+		*(double *)((char *)c + knobs[i].off) = knobs[i].def;
+}
+
+int rules_config_describe(const struct rules_config *c, int i, const char **name, double *value,
+			  const char **doc)
+{
+	if (i < 0 || (size_t)i >= ARRAY_LEN(knobs))
+		return -1;
+	*name = knobs[i].name;
+	*value = *(const double *)((const char *)c + knobs[i].off);
+	*doc = knobs[i].doc;
+	return 0;
+}
+
+int rules_config_load(struct rules_config *c, const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		if (je.line <= 0)
+			snprintf(err, errlen, "%s: %s", path, je.text);
+		else
+			snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
+		return -EINVAL;
+	}
+	if (!json_is_object(root)) {
+		snprintf(err, errlen, "%s: expected a JSON object of thresholds", path);
+		json_decref(root);
+		return -EINVAL;
+	}
+	const char *key;
+	json_t *val;
+	json_object_foreach(root, key, val) {
+		size_t i;
+		if (key[0] == '_' || strcmp(key, "comment") == 0)
+			continue; /* room for comments */
+		for (i = 0; i < ARRAY_LEN(knobs); i++)
+			if (strcmp(knobs[i].name, key) == 0)
+				break;
+		if (i == ARRAY_LEN(knobs)) {
+			snprintf(err, errlen, "%s: unknown threshold \"%s\" (stwtop --help-config lists them)",
+				 path, key);
+			json_decref(root);
+			return -EINVAL;
+		}
+		if (!json_is_number(val) || json_number_value(val) < 0) {
+			snprintf(err, errlen, "%s: \"%s\" must be a non-negative number", path, key);
+			json_decref(root);
+			return -EINVAL;
+		}
+		*(double *)((char *)c + knobs[i].off) = json_number_value(val);
+	}
+	json_decref(root);
+	return 0;
+}

@@ -1,0 +1,421 @@
+/* live.c — the live engine (live.h): follow, poll, replay, judge, tell the view.
+ *
+ * Judging happens on the interval timer with the wall clock (or the replay
+ * clock in a demo), never while the backlog of the files is being read, so an
+ * incident is only final once every source has had its say: the verdicts of a
+ * live run over some input end equal to the report's over the same input.
+ */
+#include "stwtop/live.h"
+#include "stwtop/hserr.h"
+#include "stwtop/probe.h"
+#include "stwtop/record.h"
+#include "stwtop/tail.h"
+#include "stwtop/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_TAILS 64
+#define DEMO_STEP_MS 50
+
+struct live {
+	struct session *s;
+	struct live_opts o;
+	struct loop *loop;
+	struct tail *tail;
+	int tail_src[MAX_TAILS];        /* tail id -> session source */
+	bool caught_up;                 /* the files' existing content has been read */
+	struct cgroup_probe *cg;
+	struct sched_probe *sched;
+	struct vmstat_probe *vm;
+	int src_cg, src_sched, src_vm;  /* session sources of the probes */
+	bool sched_gone;
+	FILE *record;
+	const struct live_view *view;
+	void *vctx;
+	/* demo */
+	int64_t demo_t0, demo_wall0, demo_clock;
+	bool demo_done, paused;
+	int64_t paused_at;
+	/* hs_err watch */
+	time_t hs_dir_mtime;
+	char hs_seen[8][64];
+	int nhs_seen;
+	int src_hs;
+};
+
+static void note(struct live *l, int src, const char *msg, bool is_error)
+{
+	if (src >= 0)
+		session_source_note(l->s, src, msg, is_error);
+	if (l->view && l->view->note)
+		l->view->note(l->vctx, src, msg, is_error);
+}
+
+static void changed(struct live *l)
+{
+	if (l->view && l->view->changed)
+		l->view->changed(l->vctx);
+}
+
+/* --- files --- */
+
+static void on_line(void *ctx, int id, const char *line, size_t len, unsigned flags)
+{
+	struct live *l = ctx;
+	if (id < 0 || id >= MAX_TAILS)
+		return;
+	session_feed_line(l->s, l->tail_src[id], line, len, flags,
+			  l->caught_up ? util_now_ms() : EV_TIME_NONE);
+}
+
+static void on_note(void *ctx, int id, enum tail_note what, const char *msg)
+{
+	struct live *l = ctx;
+	int src = (id >= 0 && id < MAX_TAILS) ? l->tail_src[id] : -1;
+	note(l, src, msg, what == TAIL_NOTE_ERROR);
+}
+
+static void on_inotify(void *ctx, int fd, short revents)
+{
+	struct live *l = ctx;
+	(void)fd;
+	(void)revents;
+	tail_dispatch(l->tail);
+	changed(l);
+}
+
+/* --- probes --- */
+
+static void record_event(struct live *l, const struct event *e)
+{
+	char buf[1024];
+	if (!l->record)
+		return;
+	int n = record_format(e, buf, sizeof buf);
+	if (n > 0 && (size_t)n < sizeof buf) {
+		fwrite(buf, 1, (size_t)n, l->record);
+		if (buf[n - 1] != '\n')
+			fputc('\n', l->record);
+		fflush(l->record);
+	}
+}
+
+static void poll_probes(struct live *l, int64_t now)
+{
+	struct event ev[4];
+	if (l->cg) {
+		int n = cgroup_probe_poll(l->cg, now, ev, 4);
+		for (int i = 0; i < n; i++) {
+			record_event(l, &ev[i]);
+			session_feed_event(l->s, l->src_cg, &ev[i]);
+		}
+		int e = 0;
+		const char *why = cgroup_probe_last_error(l->cg, &e);
+		if (why)
+			note(l, l->src_cg, why, n < 0);
+	}
+	if (l->sched && !l->sched_gone) {
+		int n = sched_probe_poll(l->sched, now, &ev[0]);
+		if (n > 0) {
+			record_event(l, &ev[0]);
+			session_feed_event(l->s, l->src_sched, &ev[0]);
+		} else if (n == -ESRCH) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
+				 "still followed", l->o.pid);
+			l->sched_gone = true;
+			note(l, l->src_sched, msg, false);
+		}
+	}
+	if (l->vm) {
+		int n = vmstat_probe_poll(l->vm, now, &ev[0]);
+		if (n > 0) {
+			record_event(l, &ev[0]);
+			session_feed_event(l->s, l->src_vm, &ev[0]);
+		}
+	}
+}
+
+/* --- crash reports: a new hs_err_pid*.log in the JVM's directory --- */
+
+static void scan_hs_err(struct live *l)
+{
+	struct stat st;
+	if (!l->o.hs_err_dir || stat(l->o.hs_err_dir, &st) != 0 || st.st_mtime == l->hs_dir_mtime)
+		return;
+	l->hs_dir_mtime = st.st_mtime;
+	DIR *d = opendir(l->o.hs_err_dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "hs_err_pid", 10) != 0)
+			continue;
+		bool seen = false;
+		for (int i = 0; i < l->nhs_seen; i++)
+			if (strcmp(l->hs_seen[i], de->d_name) == 0)
+				seen = true;
+		if (seen || l->nhs_seen >= 8)
+			continue;
+		util_strlcpy_n(l->hs_seen[l->nhs_seen++], 64, de->d_name, strlen(de->d_name));
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", l->o.hs_err_dir, de->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		char *buf = malloc(1 << 20);
+		ssize_t n = buf ? read(fd, buf, 1 << 20) : -1;
+		close(fd);
+		struct event e;
+		if (n > 0 && hserr_parse(buf, (size_t)n, &e)) {
+			e.t_ms = util_now_ms();
+			util_strlcpy_n(e.u.hserr.path, sizeof e.u.hserr.path, path, strlen(path));
+			session_feed_event(l->s, l->src_hs, &e);
+			changed(l);
+		}
+		free(buf);
+	}
+	closedir(d);
+}
+
+/* --- the clock --- */
+
+static void demo_advance(struct live *l, int64_t wall)
+{
+	if (l->demo_done || l->paused)
+		return;
+	l->demo_clock = l->demo_t0 + (int64_t)((double)(wall - l->demo_wall0) * l->o.demo_speed);
+	bool more = session_replay_step(l->s, l->demo_clock);
+	if (!more) {
+		session_replay_finish(l->s);
+		l->demo_done = true;
+		l->demo_clock = session_timeline(l->s)->newest_ms;
+		if (l->view && l->view->demo_done)
+			l->view->demo_done(l->vctx);
+	}
+	changed(l);
+}
+
+static void on_demo_timer(void *ctx)
+{
+	struct live *l = ctx;
+	demo_advance(l, util_mono_ms());
+}
+
+static void on_tick(void *ctx)
+{
+	struct live *l = ctx;
+	int64_t now = util_now_ms();
+	if (l->o.demo) {
+		if (!l->demo_done)
+			session_eval(l->s, l->demo_clock, false);
+	} else {
+		if (l->tail)
+			tail_check(l->tail);
+		poll_probes(l, now);
+		scan_hs_err(l);
+		session_eval(l->s, now, false);
+	}
+	if (l->view && l->view->tick)
+		l->view->tick(l->vctx, l->o.demo ? l->demo_clock : now);
+}
+
+static void on_signal(void *ctx, int signo)
+{
+	struct live *l = ctx;
+	if (signo == SIGINT || signo == SIGTERM) {
+		loop_stop(l->loop);
+		return;
+	}
+	if (l->view && l->view->signal)
+		l->view->signal(l->vctx, signo);
+}
+
+/* --- setup --- */
+
+struct live *live_new(struct session *s, const struct live_opts *o, char *err, size_t errlen)
+{
+	struct live *l = calloc(1, sizeof *l);
+	if (!l) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	l->s = s;
+	l->o = *o;
+	if (l->o.interval_ms <= 0)
+		l->o.interval_ms = 1000;
+	if (!l->o.proc_root)
+		l->o.proc_root = "";
+	l->src_cg = l->src_sched = l->src_vm = l->src_hs = -1;
+	l->loop = loop_new();
+	if (!l->loop) {
+		snprintf(err, errlen, "cannot create the event loop: %s", strerror(errno));
+		free(l);
+		return NULL;
+	}
+	/* judge on our clock, not while reading */
+	session_set_eval_on_data(s, false);
+
+	if (l->o.demo) {
+		if (session_replay_open(s) != 0) {
+			for (int i = 0; i < session_nsources(s); i++)
+				if (session_source_stats(s, i)->error) {
+					snprintf(err, errlen, "%s", session_source_stats(s, i)->note);
+					break;
+				}
+			live_free(l);
+			return NULL;
+		}
+		return l;
+	}
+
+	/* files */
+	struct tail_callbacks cb = {.line = on_line, .note = on_note, .ctx = l};
+	bool files = false;
+	for (int i = 0; i < session_nsources(s); i++)
+		if (session_source_kind(s, i) != SRC_PROBE && session_source_kind(s, i) != SRC_HSERR)
+			files = true;
+	if (files) {
+		l->tail = tail_new(&cb, 1 << 20, err, errlen);
+		if (!l->tail) {
+			live_free(l);
+			return NULL;
+		}
+		for (int i = 0; i < session_nsources(s); i++) {
+			enum src_kind k = session_source_kind(s, i);
+			if (k == SRC_PROBE)
+				continue;
+			int id = tail_add(l->tail, session_source_path(s, i), TAIL_FROM_START);
+			if (id < 0) {
+				char msg[300];
+				snprintf(msg, sizeof msg, "%s: %s", session_source_path(s, i), strerror(-id));
+				note(l, i, msg, true);
+				continue;
+			}
+			if (id < MAX_TAILS)
+				l->tail_src[id] = i;
+		}
+	}
+	/* probes */
+	char why[300];
+	if (l->o.pid > 0 || l->o.cgroup) {
+		l->cg = cgroup_probe_open(l->o.proc_root, l->o.pid, l->o.cgroup, why, sizeof why);
+		if (l->cg) {
+			l->src_cg = session_add_source(s, SRC_PROBE, "cgroup", why, sizeof why);
+		} else {
+			int k = session_add_source(s, SRC_PROBE, "cgroup", err, errlen);
+			note(l, k, why, true);
+		}
+	}
+	if (l->o.pid > 0) {
+		l->sched = sched_probe_open(l->o.proc_root, l->o.pid, why, sizeof why);
+		l->src_sched = session_add_source(s, SRC_PROBE, "schedstat", err, errlen);
+		if (!l->sched)
+			note(l, l->src_sched, why, true);
+		l->vm = vmstat_probe_open(l->o.proc_root, why, sizeof why);
+		l->src_vm = session_add_source(s, SRC_PROBE, "vmstat", err, errlen);
+		if (!l->vm)
+			note(l, l->src_vm, why, true);
+	}
+	if (l->o.hs_err_dir)
+		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
+	if (l->o.record) {
+		l->record = fopen(l->o.record, "ae");
+		if (!l->record) {
+			snprintf(err, errlen, "--record %s: %s", l->o.record, strerror(errno));
+			live_free(l);
+			return NULL;
+		}
+	}
+	return l;
+}
+
+void live_free(struct live *l)
+{
+	if (!l)
+		return;
+	if (l->tail)
+		tail_free(l->tail);
+	cgroup_probe_close(l->cg);
+	sched_probe_close(l->sched);
+	vmstat_probe_close(l->vm);
+	if (l->record)
+		fclose(l->record);
+	loop_free(l->loop);
+	free(l);
+}
+
+void live_set_view(struct live *l, const struct live_view *v, void *ctx)
+{
+	l->view = v;
+	l->vctx = ctx;
+}
+
+struct loop *live_loop(struct live *l)
+{
+	return l->loop;
+}
+
+int64_t live_clock(const struct live *l)
+{
+	return l->o.demo ? l->demo_clock : util_now_ms();
+}
+
+bool live_demo_done(const struct live *l)
+{
+	return l->demo_done;
+}
+
+void live_set_paused(struct live *l, bool paused)
+{
+	if (!l->o.demo || paused == l->paused)
+		return;
+	int64_t now = util_mono_ms();
+	if (paused) {
+		l->paused_at = now;
+	} else {
+		/* resume where it was: shift the wall origin by the pause */
+		l->demo_wall0 += now - l->paused_at;
+	}
+	l->paused = paused;
+}
+
+void live_stop(struct live *l)
+{
+	loop_stop(l->loop);
+}
+
+int live_run(struct live *l)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGWINCH, SIGHUP};
+	loop_add_signals(l->loop, sigs, 4, on_signal, l);
+	if (l->o.demo) {
+		l->demo_t0 = session_replay_next_time(l->s);
+		l->demo_wall0 = util_mono_ms();
+		l->demo_clock = l->demo_t0;
+		loop_add_timer(l->loop, DEMO_STEP_MS, DEMO_STEP_MS, on_demo_timer, l);
+		loop_add_timer(l->loop, 1, l->o.interval_ms, on_tick, l);
+	} else {
+		if (l->tail) {
+			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
+			tail_dispatch(l->tail); /* the existing content */
+		}
+		l->caught_up = true;
+		poll_probes(l, util_now_ms()); /* baselines */
+		scan_hs_err(l);
+		session_eval(l->s, util_now_ms(), false);
+		changed(l);
+		loop_add_timer(l->loop, l->o.interval_ms, l->o.interval_ms, on_tick, l);
+	}
+	int rc = loop_run(l->loop);
+	return rc;
+}

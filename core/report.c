@@ -1,0 +1,546 @@
+/* report.c — JSON and text reports, NDJSON objects (report.h). */
+#include "stwtop/report.h"
+#include "stwtop/hist.h"
+#include "stwtop/util.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- order --- */
+
+static int causal_rank(int id)
+{
+	switch (id) {
+	case V_LONG_GC_PAUSE: return 0;
+	case V_TTSP_SPIKE: return 1;
+	case V_CPU_THROTTLED: return 2;
+	case V_SCHED_DELAY: return 3;
+	case V_DIRECT_RECLAIM: return 4;
+	case V_ACCEPT_QUEUE: return 5;
+	case V_CONNECT_504: return 6;
+	default: return 10 + id;
+	}
+}
+
+static bool is_incident(int id)
+{
+	return id >= V_LONG_GC_PAUSE && id <= V_CONNECT_504;
+}
+
+static const struct rules *g_sort_rules;
+
+static int cmp_verdicts(const void *pa, const void *pb)
+{
+	const struct verdict *a = rules_at(g_sort_rules, *(const size_t *)pa);
+	const struct verdict *b = rules_at(g_sort_rules, *(const size_t *)pb);
+	bool ia = is_incident(a->id), ib = is_incident(b->id);
+	if (ia != ib)
+		return ia ? -1 : 1;
+	if (ia) {
+		if (a->key != b->key)
+			return a->key < b->key ? -1 : 1;
+		return causal_rank(a->id) - causal_rank(b->id);
+	}
+	if (a->severity != b->severity)
+		return b->severity - a->severity;
+	return causal_rank(a->id) - causal_rank(b->id);
+}
+
+size_t report_order(const struct session *s, size_t *idx, size_t cap)
+{
+	const struct rules *r = session_rules(s);
+	size_t n = rules_count(r);
+	if (n > cap)
+		n = cap;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	g_sort_rules = r;
+	qsort(idx, n, sizeof idx[0], cmp_verdicts);
+	/* incidents in time order of their start, keeping each incident together */
+	return n;
+}
+
+/* --- JSON --- */
+
+static json_t *iso_or_null(int64_t t)
+{
+	char buf[40];
+	if (t == EV_TIME_NONE)
+		return json_null();
+	return json_string(util_fmt_iso_ms(t, buf, sizeof buf));
+}
+
+static json_t *round3(double v)
+{
+	return json_real(round(v * 1000.0) / 1000.0);
+}
+
+static json_t *verdict_obj(const struct verdict *v)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "id", json_string(verdict_id_name(v->id)));
+	json_object_set_new(o, "severity", json_string(severity_name(v->severity)));
+	json_object_set_new(o, "start", iso_or_null(v->start_ms));
+	json_object_set_new(o, "end", iso_or_null(v->end_ms));
+	if (v->cleared_ms != EV_TIME_NONE)
+		json_object_set_new(o, "cleared", iso_or_null(v->cleared_ms));
+	json_object_set_new(o, "title", json_string(v->title));
+	json_t *ev = json_array();
+	for (int i = 0; i < v->nevidence; i++)
+		json_array_append_new(ev, json_string(v->evidence[i]));
+	json_object_set_new(o, "evidence", ev);
+	json_object_set_new(o, "advice", json_string(v->advice));
+	return o;
+}
+
+static json_t *pct_obj(const struct hist *h)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "count", json_integer((json_int_t)h->n));
+	json_object_set_new(o, "p50", round3(hist_quantile(h, 0.5) / 1e6));
+	json_object_set_new(o, "p90", round3(hist_quantile(h, 0.9) / 1e6));
+	json_object_set_new(o, "p99", round3(hist_quantile(h, 0.99) / 1e6));
+	json_object_set_new(o, "max", round3(h->max_us / 1e6));
+	return o;
+}
+
+static json_t *nginx_per_second(const struct session *s)
+{
+	const struct timeline *tl = session_timeline(s);
+	json_t *arr = json_array();
+	/* the seconds held, oldest first */
+	int64_t newest = EV_TIME_NONE;
+	for (int i = 0; i < TL_SECONDS; i++)
+		if (tl->secs[i].sec && (newest == EV_TIME_NONE || tl->secs[i].sec > newest))
+			newest = tl->secs[i].sec;
+	if (newest == EV_TIME_NONE)
+		return arr;
+	for (int64_t sec = newest - TL_SECONDS + 1; sec <= newest; sec++) {
+		const struct tl_sec *b = timeline_sec(tl, sec);
+		if (!b || b->req == 0)
+			continue;
+		float p[4];
+		timeline_sec_percentiles(tl, b, p);
+		json_t *o = json_object();
+		json_object_set_new(o, "t", json_integer(sec));
+		json_object_set_new(o, "requests", json_integer(b->req));
+		json_object_set_new(o, "5xx", json_integer(b->s5xx));
+		json_t *bk = json_array();
+		for (int k = 0; k < 5; k++)
+			json_array_append_new(bk, json_integer(b->bucket[k]));
+		json_object_set_new(o, "uct_buckets", bk);
+		json_object_set_new(o, "rt_p50", round3(p[0]));
+		json_object_set_new(o, "rt_p99", round3(p[1]));
+		json_object_set_new(o, "rt_max", round3(b->rt_max));
+		json_object_set_new(o, "uht_p50", round3(p[2]));
+		json_object_set_new(o, "uht_p99", round3(p[3]));
+		json_object_set_new(o, "uht_max", round3(b->uht_max));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *report_obj(const struct session *s)
+{
+	const struct summary *sm = session_summary(s);
+	json_t *root = json_object();
+	json_object_set_new(root, "tool", json_string("stwtop"));
+	json_object_set_new(root, "version", json_string(STWTOP_VERSION));
+
+	json_t *srcs = json_array();
+	for (int i = 0; i < session_nsources(s); i++) {
+		const struct source_stats *st = session_source_stats(s, i);
+		json_t *o = json_object();
+		json_object_set_new(o, "path", json_string(session_source_path(s, i)));
+		json_object_set_new(o, "kind", json_string(src_kind_name(session_source_kind(s, i))));
+		json_object_set_new(o, "lines", json_integer((json_int_t)st->lines));
+		json_object_set_new(o, "parsed", json_integer((json_int_t)st->parsed));
+		json_object_set_new(o, "unparsed", json_integer((json_int_t)st->unparsed));
+		if (st->cut)
+			json_object_set_new(o, "cut", json_integer((json_int_t)st->cut));
+		if (st->first_error[0]) {
+			char buf[260];
+			snprintf(buf, sizeof buf, "line %llu: %s", (unsigned long long)st->first_error_line,
+				 st->first_error);
+			json_object_set_new(o, "first_unparsed", json_string(buf));
+		}
+		if (st->error)
+			json_object_set_new(o, "error", json_string(st->note));
+		if (session_source_kind(s, i) == SRC_NGINX && session_nginx_format(s))
+			json_object_set_new(o, "format", json_string(session_nginx_format(s)));
+		json_array_append_new(srcs, o);
+	}
+	json_object_set_new(root, "sources", srcs);
+
+	json_t *jvm = json_object();
+	const char *coll = jvm_collector_name(sm->collector);
+	json_object_set_new(jvm, "collector", coll ? json_string(coll) : json_null());
+	json_object_set_new(jvm, "version", sm->version[0] ? json_string(sm->version) : json_null());
+	if (sm->jdk_release)
+		json_object_set_new(jvm, "release", json_integer(sm->jdk_release));
+	if (session_jvm_anchor(s) != EV_TIME_NONE) {
+		json_object_set_new(jvm, "start", iso_or_null(session_jvm_anchor(s)));
+		json_object_set_new(jvm, "start_from", json_string(session_jvm_anchor_how(s)));
+	}
+	if (session_unanchored(s))
+		json_object_set_new(jvm, "unanchored_events", json_integer((json_int_t)session_unanchored(s)));
+	json_object_set_new(root, "jvm", jvm);
+
+	json_t *sum = json_object();
+	json_object_set_new(sum, "gc_pauses", json_integer((json_int_t)sm->gc_pauses));
+	json_object_set_new(sum, "max_gc_pause_ms", round3(sm->max_gc_pause_ms));
+	json_object_set_new(sum, "total_gc_pause_ms", round3(sm->total_gc_pause_ms));
+	json_object_set_new(sum, "stops", json_integer((json_int_t)sm->stops));
+	json_object_set_new(sum, "total_stop_ms", round3(sm->total_stop_ms));
+	json_object_set_new(sum, "max_stop_ms", round3(sm->max_stop_ms));
+	json_object_set_new(sum, "max_ttsp_ms", round3(sm->max_ttsp_ms));
+	json_object_set_new(sum, "periodic_gc_skips", json_integer((json_int_t)sm->periodic_gc_skips));
+	json_object_set_new(sum, "periodic_gc_collections", json_integer((json_int_t)sm->periodic_gc_collections));
+	json_object_set_new(sum, "safepoint_timeouts", json_integer((json_int_t)sm->sp_timeouts));
+	json_object_set_new(sum, "allocation_stalls", json_integer((json_int_t)sm->alloc_stalls));
+	json_t *heap = json_object();
+	json_object_set_new(heap, "committed_max_mb", round3(sm->committed_max_mb));
+	json_object_set_new(heap, "committed_last_mb", round3(sm->committed_last_mb));
+	json_object_set_new(heap, "used_after_gc_last_mb", round3(sm->used_after_gc_last_mb));
+	json_object_set_new(sum, "heap", heap);
+
+	json_t *ng = json_object();
+	json_object_set_new(ng, "requests", json_integer((json_int_t)sm->requests));
+	json_t *status = json_object();
+	for (int c = 0; c < SUMMARY_STATUS_MAX; c++)
+		if (sm->status[c]) {
+			char k[8];
+			snprintf(k, sizeof k, "%d", c);
+			json_object_set_new(status, k, json_integer((json_int_t)sm->status[c]));
+		}
+	if (sm->status_other)
+		json_object_set_new(status, "other", json_integer((json_int_t)sm->status_other));
+	json_object_set_new(ng, "status", status);
+	json_t *b = json_object();
+	static const char *const bn[5] = {"0", "1", "2", "3", "4+"};
+	for (int k = 0; k < 5; k++)
+		json_object_set_new(b, bn[k], json_integer((json_int_t)sm->uct_buckets[k]));
+	json_object_set_new(ng, "uct_buckets", b);
+	json_object_set_new(ng, "uct_none", json_integer((json_int_t)sm->uct_none));
+	json_object_set_new(ng, "request_time", pct_obj(&sm->rt));
+	json_object_set_new(ng, "upstream_header_time", pct_obj(&sm->uht));
+	json_object_set_new(ng, "percentile_error", json_string("<= 1.6% (log-linear histogram, 32 buckets per power of two)"));
+	json_object_set_new(ng, "per_second", nginx_per_second(s));
+	json_object_set_new(sum, "nginx", ng);
+
+	json_t *thr = json_object();
+	json_object_set_new(thr, "samples", json_integer((json_int_t)sm->throttle_samples));
+	json_object_set_new(thr, "nr_throttled", json_integer((json_int_t)summary_nr_throttled(sm)));
+	json_object_set_new(thr, "throttled_ms", round3(summary_throttled_ms(sm)));
+	json_object_set_new(sum, "throttle", thr);
+	if (sm->sched_samples) {
+		json_t *sc = json_object();
+		json_object_set_new(sc, "samples", json_integer((json_int_t)sm->sched_samples));
+		json_object_set_new(sc, "oncpu_ms", round3(sm->sched_oncpu_ms));
+		json_object_set_new(sc, "wait_ms", round3(sm->sched_wait_ms));
+		json_object_set_new(sum, "sched", sc);
+	}
+	if (sm->vmstat_samples) {
+		json_t *vm = json_object();
+		json_object_set_new(vm, "samples", json_integer((json_int_t)sm->vmstat_samples));
+		json_object_set_new(vm, "allocstall", json_integer(sm->allocstall_last - sm->allocstall_first));
+		json_object_set_new(sum, "vmstat", vm);
+	}
+	json_object_set_new(root, "summary", sum);
+
+	json_t *vs = json_array();
+	size_t n = rules_count(session_rules(s));
+	size_t *idx = calloc(n ? n : 1, sizeof *idx);
+	if (idx) {
+		n = report_order(s, idx, n);
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(vs, verdict_obj(rules_at(session_rules(s), idx[i])));
+		free(idx);
+	}
+	json_object_set_new(root, "verdicts", vs);
+	return root;
+}
+
+int report_json(FILE *out, const struct session *s)
+{
+	json_t *root = report_obj(s);
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	fputc('\n', out);
+	json_decref(root);
+	return rc;
+}
+
+char *report_verdict_json(const struct session *s, const struct verdict *v, const char *event)
+{
+	json_t *o = verdict_obj(v);
+	json_object_set_new(o, "type", json_string("verdict"));
+	json_object_set_new(o, "schema", json_integer(REPORT_JSON_SCHEMA));
+	json_object_set_new(o, "event", json_string(event));
+	json_object_set_new(o, "incident", json_integer((json_int_t)v->key));
+	(void)s;
+	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return txt;
+}
+
+/* --- per-interval status --- */
+
+struct interval {
+	int stops;
+	double max_stop_ms, max_ttsp_ms;
+	bool have_cpu;
+	double throttled_ms;
+	uint32_t req, slow, s5xx;
+	int crit, warn, info;
+};
+
+static void interval_facts(const struct session *s, int64_t now, struct interval *iv)
+{
+	const struct timeline *tl = session_timeline(s);
+	memset(iv, 0, sizeof *iv);
+	int64_t a = now - 1000;
+	for (uint64_t i = timeline_lower_bound(&tl->stops, a - 60000); i < tl->stops.total; i++) {
+		const struct tl_stop *st = ring_at(&tl->stops, i);
+		if (st->end_ms < a || st->end_ms > now)
+			continue;
+		iv->stops++;
+		if (st->total_ms > iv->max_stop_ms)
+			iv->max_stop_ms = st->total_ms;
+		if (st->ttsp_ms > iv->max_ttsp_ms)
+			iv->max_ttsp_ms = st->ttsp_ms;
+	}
+	struct tl_cpu_delta d;
+	if (tl->cpu.total >= 2) {
+		const struct tl_cpu *last = ring_at(&tl->cpu, tl->cpu.total - 1);
+		int64_t b = last->t_ms < now ? last->t_ms : now;
+		if (timeline_cpu_delta(tl, b - 1000, b, &d)) {
+			iv->have_cpu = true;
+			iv->throttled_ms = d.throttled_us / 1000.0;
+		}
+	}
+	const struct tl_sec *sec = timeline_sec(tl, a / 1000);
+	if (sec) {
+		iv->req = sec->req;
+		iv->slow = sec->bucket[1] + sec->bucket[2] + sec->bucket[3] + sec->bucket[4];
+		iv->s5xx = sec->s5xx;
+	}
+	const struct rules *r = session_rules(s);
+	for (size_t i = 0; i < rules_count(r); i++) {
+		const struct verdict *v = rules_at(r, i);
+		if (v->cleared_ms != EV_TIME_NONE)
+			continue;
+		if (v->severity == SEV_CRIT)
+			iv->crit++;
+		else if (v->severity == SEV_WARN)
+			iv->warn++;
+		else
+			iv->info++;
+	}
+}
+
+void report_status_line(const struct session *s, int64_t now_ms, char *buf, size_t len)
+{
+	struct interval iv;
+	char t[16];
+	interval_facts(s, now_ms, &iv);
+	const struct summary *sm = session_summary(s);
+	size_t o = (size_t)snprintf(buf, len, "%s stops %d", util_fmt_hms_ms(now_ms, t, sizeof t), iv.stops);
+	if (iv.stops && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " (max %.0f ms, ttsp %.0f ms)", iv.max_stop_ms,
+				      iv.max_ttsp_ms);
+	if (o < len)
+		o += (size_t)snprintf(buf + o, len - o, " | gc %llu pauses, heap %.0f/%.0f MB",
+				      (unsigned long long)sm->gc_pauses, sm->used_after_gc_last_mb,
+				      sm->committed_last_mb);
+	if (iv.have_cpu && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " | throttled %+.0f ms", iv.throttled_ms);
+	if (sm->requests && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " | nginx %u req/s, %u slow connects, %u 5xx", iv.req,
+				      iv.slow, iv.s5xx);
+	if (o < len)
+		snprintf(buf + o, len - o, " | verdicts %d crit %d warn %d info", iv.crit, iv.warn, iv.info);
+}
+
+char *report_status_json(const struct session *s, int64_t now_ms)
+{
+	struct interval iv;
+	interval_facts(s, now_ms, &iv);
+	const struct summary *sm = session_summary(s);
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("status"));
+	json_object_set_new(o, "schema", json_integer(REPORT_JSON_SCHEMA));
+	json_object_set_new(o, "time", iso_or_null(now_ms));
+	json_object_set_new(o, "stops", json_integer(iv.stops));
+	json_object_set_new(o, "max_stop_ms", round3(iv.max_stop_ms));
+	json_object_set_new(o, "max_ttsp_ms", round3(iv.max_ttsp_ms));
+	json_object_set_new(o, "gc_pauses_total", json_integer((json_int_t)sm->gc_pauses));
+	json_object_set_new(o, "heap_committed_mb", round3(sm->committed_last_mb));
+	json_object_set_new(o, "heap_used_after_gc_mb", round3(sm->used_after_gc_last_mb));
+	json_object_set_new(o, "throttled_ms", iv.have_cpu ? round3(iv.throttled_ms) : json_null());
+	json_object_set_new(o, "requests", json_integer(iv.req));
+	json_object_set_new(o, "slow_connects", json_integer(iv.slow));
+	json_object_set_new(o, "5xx", json_integer(iv.s5xx));
+	json_t *v = json_object();
+	json_object_set_new(v, "crit", json_integer(iv.crit));
+	json_object_set_new(v, "warn", json_integer(iv.warn));
+	json_object_set_new(v, "info", json_integer(iv.info));
+	json_object_set_new(o, "verdicts", v);
+	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return txt;
+}
+
+/* --- text --- */
+
+static const char *sev_color(int sev, bool color)
+{
+	if (!color)
+		return "";
+	return sev == SEV_CRIT ? "\033[1;31m" : sev == SEV_WARN ? "\033[1;33m" : "\033[1;36m";
+}
+
+/* print s wrapped at width, each line prefixed */
+static void wrap(FILE *out, const char *prefix, const char *s, int width)
+{
+	int plen = (int)strlen(prefix);
+	while (*s) {
+		int avail = width - plen;
+		int n = (int)strlen(s);
+		if (n <= avail) {
+			fprintf(out, "%s%s\n", prefix, s);
+			return;
+		}
+		int cut = avail;
+		while (cut > 0 && s[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			cut = avail;
+		fprintf(out, "%s%.*s\n", prefix, cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		prefix = "      ";
+		plen = 6;
+	}
+}
+
+int report_text(FILE *out, const struct session *s, bool color)
+{
+	const struct summary *sm = session_summary(s);
+	const struct timeline *tl = session_timeline(s);
+	const char *rst = color ? "\033[0m" : "", *bold = color ? "\033[1m" : "";
+	char a[40], b[40];
+	fprintf(out, "%sstwtop %s report%s", bold, STWTOP_VERSION, rst);
+	if (tl->oldest_ms != EV_TIME_NONE)
+		fprintf(out, "  %s .. %s (%.0f s)", util_fmt_iso_ms(tl->oldest_ms, a, sizeof a),
+			util_fmt_iso_ms(tl->newest_ms, b, sizeof b), (tl->newest_ms - tl->oldest_ms) / 1000.0);
+	fputs("\n\n", out);
+
+	const struct rules *r = session_rules(s);
+	size_t n = rules_count(r);
+	fprintf(out, "%sVERDICTS%s", bold, rst);
+	if (n == 0)
+		fputs("  none: nothing abnormal in this input\n", out);
+	else
+		fputc('\n', out);
+	size_t *idx = calloc(n ? n : 1, sizeof *idx);
+	if (idx) {
+		n = report_order(s, idx, n);
+		uint64_t last_key = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct verdict *v = rules_at(r, idx[i]);
+			char t1[16], t2[16];
+			if (is_incident(v->id) && v->key != last_key) {
+				fprintf(out, " -- incident %llu --\n", (unsigned long long)v->key);
+				last_key = v->key;
+			}
+			fprintf(out, " %s%-4s%s %-26s %s-%s%s\n", sev_color(v->severity, color),
+				severity_name(v->severity), rst, verdict_id_name(v->id),
+				util_fmt_hms_ms(v->start_ms, t1, sizeof t1), util_fmt_hms_ms(v->end_ms, t2, sizeof t2),
+				v->cleared_ms != EV_TIME_NONE ? "  (cleared)" : "");
+			wrap(out, "      ", v->title, 100);
+			for (int k = 0; k < v->nevidence; k++)
+				wrap(out, "      - ", v->evidence[k], 100);
+			if (v->advice[0])
+				wrap(out, "      > ", v->advice, 100);
+		}
+		free(idx);
+	}
+
+	fprintf(out, "\n%sSUMMARY%s\n", bold, rst);
+	if (sm->gc_pauses || sm->stops || sm->collector) {
+		const char *coll = jvm_collector_name(sm->collector);
+		fprintf(out, "  JVM        %s%s%s\n", coll ? coll : "collector unknown", sm->version[0] ? ", " : "",
+			sm->version);
+		fprintf(out, "  GC pauses  %llu, max %.1f ms, total %.1f ms\n", (unsigned long long)sm->gc_pauses,
+			sm->max_gc_pause_ms, sm->total_gc_pause_ms);
+		if (sm->stops)
+			fprintf(out, "  Stops      %llu safepoints, max %.1f ms, total %.1f ms, max time to "
+				"safepoint %.1f ms\n", (unsigned long long)sm->stops, sm->max_stop_ms,
+				sm->total_stop_ms, sm->max_ttsp_ms);
+		if (sm->heap_known)
+			fprintf(out, "  Heap       committed max %.0f MB, last %.0f MB; used after last GC %.0f MB\n",
+				sm->committed_max_mb, sm->committed_last_mb, sm->used_after_gc_last_mb);
+		if (sm->periodic_gc_skips || sm->periodic_gc_collections)
+			fprintf(out, "  Periodic   %llu checks skipped, %llu periodic collections\n",
+				(unsigned long long)sm->periodic_gc_skips,
+				(unsigned long long)sm->periodic_gc_collections);
+		if (sm->sp_timeouts)
+			fprintf(out, "  Timeouts   %llu SafepointTimeout reports\n", (unsigned long long)sm->sp_timeouts);
+		if (sm->alloc_stalls)
+			fprintf(out, "  Stalls     %llu ZGC allocation stalls, max %.1f ms\n",
+				(unsigned long long)sm->alloc_stalls, sm->max_alloc_stall_ms);
+	}
+	if (sm->requests) {
+		fprintf(out, "  nginx      %llu requests;", (unsigned long long)sm->requests);
+		for (int c = 0; c < SUMMARY_STATUS_MAX; c++)
+			if (sm->status[c])
+				fprintf(out, " %d: %llu", c, (unsigned long long)sm->status[c]);
+		fputc('\n', out);
+		fprintf(out, "             connect 0 s: %llu, 1 s: %llu, 2 s: %llu, 3 s: %llu, 4+ s: %llu, none: %llu\n",
+			(unsigned long long)sm->uct_buckets[0], (unsigned long long)sm->uct_buckets[1],
+			(unsigned long long)sm->uct_buckets[2], (unsigned long long)sm->uct_buckets[3],
+			(unsigned long long)sm->uct_buckets[4], (unsigned long long)sm->uct_none);
+		if (sm->rt.n)
+			fprintf(out, "             request_time p50 %.3f s, p99 %.3f s, max %.3f s\n",
+				hist_quantile(&sm->rt, 0.5) / 1e6, hist_quantile(&sm->rt, 0.99) / 1e6,
+				sm->rt.max_us / 1e6);
+	}
+	if (sm->throttle_samples)
+		fprintf(out, "  cgroup     %llu cpu.stat samples, nr_throttled %+lld, throttled_time %+.1f ms\n",
+			(unsigned long long)sm->throttle_samples, (long long)summary_nr_throttled(sm),
+			summary_throttled_ms(sm));
+	if (sm->sched_samples)
+		fprintf(out, "  schedstat  %llu intervals, %.0f ms on CPU, %.0f ms waiting for a CPU\n",
+			(unsigned long long)sm->sched_samples, sm->sched_oncpu_ms, sm->sched_wait_ms);
+	if (sm->vmstat_samples)
+		fprintf(out, "  vmstat     %llu samples, allocstall %+lld\n", (unsigned long long)sm->vmstat_samples,
+			(long long)(sm->allocstall_last - sm->allocstall_first));
+
+	fprintf(out, "\n%sSOURCES%s\n", bold, rst);
+	for (int i = 0; i < session_nsources(s); i++) {
+		const struct source_stats *st = session_source_stats(s, i);
+		fprintf(out, "  %-9s %s: %llu lines, %llu parsed, %llu unparsed", src_kind_name(session_source_kind(s, i)),
+			session_source_path(s, i), (unsigned long long)st->lines, (unsigned long long)st->parsed,
+			(unsigned long long)st->unparsed);
+		if (st->cut)
+			fprintf(out, ", %llu cut (over 1 MiB)", (unsigned long long)st->cut);
+		fputc('\n', out);
+		if (st->first_error[0])
+			fprintf(out, "            first unparsed line %llu: %s\n",
+				(unsigned long long)st->first_error_line, st->first_error);
+		if (st->error)
+			fprintf(out, "            error: %s\n", st->note);
+	}
+	if (session_jvm_anchor(s) != EV_TIME_NONE && session_unanchored(s) == 0) {
+		char t[40];
+		fprintf(out, "  JVM start  %s (from %s)\n", util_fmt_iso_ms(session_jvm_anchor(s), t, sizeof t),
+			session_jvm_anchor_how(s));
+	} else if (session_unanchored(s)) {
+		fprintf(out, "  JVM start  unknown: %llu uptime-only events not placed on the clock "
+			"(add --jvm-start or --pid)\n", (unsigned long long)session_unanchored(s));
+	}
+	return 0;
+}

@@ -1,0 +1,1379 @@
+/* rules.c — the verdict engine (rules.h): incidents on one timeline, judged
+ * from the evidence of every source, with the advice of FIELD-NOTES.md.
+ *
+ * Two kinds of verdicts:
+ *  - incident verdicts (long-gc-pause, ttsp-spike, cpu-throttled-during-stop,
+ *    sched-delay-during-stop, direct-reclaim, accept-queue-overflow,
+ *    connect-timeout-504): one instance per incident, re-judged while the
+ *    incident is open, frozen once it is final;
+ *  - whole-run verdicts (g1-not-shrinking, periodic-gc-*, serial-gc-selected,
+ *    zgc-allocation-stall, aot-sigill-adapter): state kept as events arrive.
+ */
+#include "stwtop/rules.h"
+#include "stwtop/util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const id_names[V_COUNT] = {
+	[V_G1_NOT_SHRINKING] = "g1-not-shrinking",
+	[V_PERIODIC_SKIPPED] = "periodic-gc-skipped",
+	[V_PERIODIC_SHRANK] = "periodic-gc-shrank",
+	[V_LONG_GC_PAUSE] = "long-gc-pause",
+	[V_TTSP_SPIKE] = "ttsp-spike",
+	[V_CPU_THROTTLED] = "cpu-throttled-during-stop",
+	[V_SCHED_DELAY] = "sched-delay-during-stop",
+	[V_DIRECT_RECLAIM] = "direct-reclaim",
+	[V_ACCEPT_QUEUE] = "accept-queue-overflow",
+	[V_CONNECT_504] = "connect-timeout-504",
+	[V_SERIAL_GC] = "serial-gc-selected",
+	[V_ZGC_STALL] = "zgc-allocation-stall",
+	[V_AOT_SIGILL] = "aot-sigill-adapter",
+};
+
+const char *verdict_id_name(int id)
+{
+	return id >= 0 && id < V_COUNT ? id_names[id] : "?";
+}
+
+int verdict_id_from_name(const char *name)
+{
+	for (int i = 0; i < V_COUNT; i++)
+		if (strcmp(id_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *severity_name(int sev)
+{
+	return sev == SEV_CRIT ? "crit" : sev == SEV_WARN ? "warn" : "info";
+}
+
+/* --- state --- */
+
+#define MAX_INCIDENTS 512
+#define MAX_VERDICTS 2048
+
+struct incident {
+	uint64_t id;
+	int64_t start_ms, end_ms;      /* union of its marks */
+	bool final;
+	bool has_stop;                 /* a JVM stop >= stop_ms or a long pause is in it */
+	bool has_slow;                 /* slow connects or connect 504s */
+};
+
+struct rules {
+	struct rules_config cfg;
+	struct verdict *v;
+	size_t nv;
+	struct incident inc[MAX_INCIDENTS];
+	size_t ninc;
+	uint64_t next_id;
+	rules_change_fn fn;
+	void *fnctx;
+
+	/* g1-not-shrinking / periodic-gc-shrank */
+	int64_t plateau_since_ms, plateau_last_ms;
+	double plateau_committed, plateau_max_used, plateau_min_committed;
+	int plateau_pauses;
+	uint16_t plateau_first_src, plateau_last_src;
+	uint64_t plateau_first_line, plateau_last_line;
+	double plateau_first_used, plateau_last_used;
+	bool saw_shrink_trigger;       /* a Remark or Full inside the plateau */
+	int64_t last_periodic_ms;      /* last G1 Periodic Collection pause */
+	uint16_t last_periodic_src;
+	uint64_t last_periodic_line;
+	double last_periodic_committed;
+	int64_t longest_gap_ms;        /* longest time between two GC pauses (idle window) */
+	int64_t last_pause_ms;
+	double committed_peak_mb;
+
+	/* periodic-gc-skipped */
+	int skips_in_row;
+	int64_t skip_first_ms, skip_last_ms;
+	int64_t skip_gap_min, skip_gap_max, skip_threshold;
+	int skip_load;                 /* skips because of system load */
+	uint16_t skip_first_src, skip_last_src;
+	uint64_t skip_first_line, skip_last_line;
+
+	/* zgc-allocation-stall */
+	uint64_t stalls;
+	double stall_max_ms, stall_sum_ms;
+	int64_t stall_first_ms, stall_last_ms, stall_max_at;
+	char stall_max_thread[40];
+	char stall_threads[120];
+	uint16_t stall_first_src, stall_max_src;
+	uint64_t stall_first_line, stall_max_line;
+	uint64_t stall_cycles, cycles;
+
+	/* aot-sigill-adapter */
+	bool hserr_seen;
+};
+
+struct rules *rules_new(const struct rules_config *cfg)
+{
+	struct rules *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	if (cfg)
+		r->cfg = *cfg;
+	else
+		rules_config_defaults(&r->cfg);
+	r->v = calloc(MAX_VERDICTS, sizeof *r->v);
+	if (!r->v) {
+		free(r);
+		return NULL;
+	}
+	r->next_id = 1;
+	r->plateau_since_ms = EV_TIME_NONE;
+	r->last_periodic_ms = EV_TIME_NONE;
+	r->last_pause_ms = EV_TIME_NONE;
+	r->skip_first_ms = r->skip_last_ms = EV_TIME_NONE;
+	return r;
+}
+
+void rules_free(struct rules *r)
+{
+	if (!r)
+		return;
+	free(r->v);
+	free(r);
+}
+
+void rules_set_listener(struct rules *r, rules_change_fn fn, void *ctx)
+{
+	r->fn = fn;
+	r->fnctx = ctx;
+}
+
+size_t rules_count(const struct rules *r)
+{
+	return r->nv;
+}
+
+const struct verdict *rules_at(const struct rules *r, size_t i)
+{
+	return i < r->nv ? &r->v[i] : NULL;
+}
+
+/* --- building verdicts --- */
+
+static void vinit(struct verdict *v, int id, uint64_t key, int sev)
+{
+	memset(v, 0, sizeof *v);
+	v->id = id;
+	v->key = key;
+	v->severity = sev;
+	v->start_ms = v->end_ms = v->jump_ms = EV_TIME_NONE;
+	v->cleared_ms = EV_TIME_NONE;
+}
+
+__attribute__((format(printf, 2, 3))) static void vtitle(struct verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->title, sizeof v->title, fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3))) static void vevid(struct verdict *v, const char *fmt, ...)
+{
+	if (v->nevidence >= VERDICT_EVIDENCE_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->evidence[v->nevidence++], VERDICT_EVIDENCE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3))) static void vadvice(struct verdict *v, const char *fmt, ...)
+{
+	size_t n = strlen(v->advice);
+	if (n >= sizeof v->advice - 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->advice + n, sizeof v->advice - n, fmt, ap);
+	va_end(ap);
+}
+
+static struct verdict *find(struct rules *r, int id, uint64_t key)
+{
+	for (size_t i = 0; i < r->nv; i++)
+		if (r->v[i].id == id && r->v[i].key == key)
+			return &r->v[i];
+	return NULL;
+}
+
+static bool same_content(const struct verdict *a, const struct verdict *b)
+{
+	if (a->severity != b->severity || a->start_ms != b->start_ms || a->end_ms != b->end_ms ||
+	    a->cleared_ms != b->cleared_ms || a->nevidence != b->nevidence ||
+	    strcmp(a->title, b->title) != 0 || strcmp(a->advice, b->advice) != 0)
+		return false;
+	for (int i = 0; i < a->nevidence; i++)
+		if (strcmp(a->evidence[i], b->evidence[i]) != 0)
+			return false;
+	return true;
+}
+
+/* Raise or update: store nv (built from scratch) under (id, key). */
+static void commit(struct rules *r, const struct verdict *nv)
+{
+	struct verdict *old = find(r, nv->id, nv->key);
+	if (old) {
+		if (same_content(old, nv))
+			return;
+		uint32_t ver = old->version + 1;
+		*old = *nv;
+		old->version = ver;
+		if (r->fn)
+			r->fn(r->fnctx, old, false);
+		return;
+	}
+	if (r->nv >= MAX_VERDICTS)
+		return; /* bounded: the first 2048 verdicts are kept */
+	struct verdict *slot = &r->v[r->nv++];
+	*slot = *nv;
+	slot->version = 1;
+	if (r->fn)
+		r->fn(r->fnctx, slot, true);
+}
+
+/* Mark a whole-run verdict cleared (the condition went away at t). */
+static void clear(struct rules *r, int id, uint64_t key, int64_t t, const char *why)
+{
+	struct verdict *old = find(r, id, key);
+	if (!old || old->cleared_ms != EV_TIME_NONE)
+		return;
+	struct verdict nv = *old;
+	nv.cleared_ms = t;
+	if (why)
+		vevid(&nv, "%s", why);
+	commit(r, &nv);
+}
+
+/* --- formatting helpers --- */
+
+static const char *sname(const struct rules_ctx *c, uint16_t src)
+{
+	const char *n = c->src_name ? c->src_name(c->src_ctx, src) : NULL;
+	return n ? n : "?";
+}
+
+static const char *hms(int64_t t, char *buf)
+{
+	return util_fmt_hms_ms(t, buf, 16);
+}
+
+static double mb10(int32_t v)
+{
+	return v / 10.0;
+}
+
+static void fmt_ms(double ms, char *buf, size_t len)
+{
+	if (ms >= 10000)
+		snprintf(buf, len, "%.1f s", ms / 1000.0);
+	else if (ms >= 1000)
+		snprintf(buf, len, "%.2f s", ms / 1000.0);
+	else if (ms >= 10)
+		snprintf(buf, len, "%.0f ms", ms);
+	else
+		snprintf(buf, len, "%.1f ms", ms);
+}
+
+/* --- incidents --- */
+
+static struct incident *incident_for(struct rules *r, int64_t a, int64_t b)
+{
+	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
+	struct incident *hit = NULL;
+	for (size_t i = 0; i < r->ninc; i++) {
+		struct incident *in = &r->inc[i];
+		if (a <= in->end_ms + gap && b >= in->start_ms - gap) {
+			if (in->final && a >= in->end_ms)
+				continue; /* judged already: something new starts after it */
+			hit = in;
+			break;
+		}
+	}
+	if (hit) {
+		if (a < hit->start_ms)
+			hit->start_ms = a;
+		if (b > hit->end_ms)
+			hit->end_ms = b;
+		return hit;
+	}
+	if (r->ninc == MAX_INCIDENTS) {
+		/* drop the oldest final incident (its verdicts stay) */
+		size_t k;
+		for (k = 0; k < r->ninc && !r->inc[k].final; k++)
+			;
+		if (k == r->ninc)
+			k = 0;
+		memmove(&r->inc[k], &r->inc[k + 1], (r->ninc - k - 1) * sizeof r->inc[0]);
+		r->ninc--;
+	}
+	struct incident *in = &r->inc[r->ninc++];
+	memset(in, 0, sizeof *in);
+	in->id = r->next_id++;
+	in->start_ms = a;
+	in->end_ms = b;
+	return in;
+}
+
+/* two open incidents that grew into each other become one */
+static void merge_incidents(struct rules *r)
+{
+	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
+	for (size_t i = 0; i < r->ninc; i++) {
+		for (size_t j = i + 1; j < r->ninc; j++) {
+			struct incident *a = &r->inc[i], *b = &r->inc[j];
+			if (a->final || b->final)
+				continue;
+			if (b->start_ms <= a->end_ms + gap && b->end_ms >= a->start_ms - gap) {
+				if (b->start_ms < a->start_ms)
+					a->start_ms = b->start_ms;
+				if (b->end_ms > a->end_ms)
+					a->end_ms = b->end_ms;
+				a->has_stop |= b->has_stop;
+				a->has_slow |= b->has_slow;
+				/* b's verdicts are superseded by a's next evaluation */
+				for (size_t k = 0; k < r->nv;) {
+					if (r->v[k].key == b->id && r->v[k].id >= V_LONG_GC_PAUSE &&
+					    r->v[k].id <= V_CONNECT_504) {
+						memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
+						r->nv--;
+					} else {
+						k++;
+					}
+				}
+				memmove(b, b + 1, (r->ninc - j - 1) * sizeof r->inc[0]);
+				r->ninc--;
+				j = i; /* restart the inner scan */
+			}
+		}
+	}
+}
+
+/* --- whole-run state fed by events --- */
+
+static bool is_shrink_trigger(const struct ev_pause *p)
+{
+	return p->type == PAUSE_FULL || p->type == PAUSE_REMARK;
+}
+
+static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c);
+static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+
+static void on_pause(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	const struct ev_pause *p = &e->u.pause;
+	int64_t start = e->t_ms - (int64_t)p->dur_ms;
+	if (r->last_pause_ms != EV_TIME_NONE && start - r->last_pause_ms > r->longest_gap_ms)
+		r->longest_gap_ms = start - r->last_pause_ms;
+	if (r->last_pause_ms == EV_TIME_NONE || e->t_ms > r->last_pause_ms)
+		r->last_pause_ms = e->t_ms;
+
+	if (p->dur_ms >= r->cfg.stop_ms || p->dur_ms >= r->cfg.long_pause_warn_ms) {
+		struct incident *in = incident_for(r, start, e->t_ms);
+		in->has_stop = true;
+	}
+	if (p->flags & PAUSE_F_PERIODIC) {
+		r->last_periodic_ms = e->t_ms;
+		r->last_periodic_src = e->src;
+		r->last_periodic_line = e->line;
+		r->last_periodic_committed = p->committed_kb >= 0 ? p->committed_kb / 1024.0 : -1;
+		if (r->skips_in_row > 0) {
+			char t[16];
+			char why[160];
+			snprintf(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
+				 sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), p->title,
+				 p->cause);
+			clear(r, V_PERIODIC_SKIPPED, 0, e->t_ms, why);
+		}
+		r->skips_in_row = 0;
+	}
+	if ((p->flags & PAUSE_F_HEAP) && p->committed_kb >= 0)
+		g1_shrink_event(r, c, e);
+}
+
+static void on_skip(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	const struct ev_periodic_skip *k = &e->u.pskip;
+	if (k->reason != PSKIP_LAST_GC && k->reason != PSKIP_LAST_WHOLE_GC && k->reason != PSKIP_LOAD)
+		return; /* a concurrent cycle in progress is not a skip of concern */
+	if (r->skips_in_row == 0) {
+		r->skip_first_ms = e->t_ms;
+		r->skip_first_src = e->src;
+		r->skip_first_line = e->line;
+		r->skip_gap_min = INT64_MAX;
+		r->skip_gap_max = -1;
+		r->skip_load = 0;
+	}
+	r->skips_in_row++;
+	r->skip_last_ms = e->t_ms;
+	r->skip_last_src = e->src;
+	r->skip_last_line = e->line;
+	if (k->reason == PSKIP_LOAD)
+		r->skip_load++;
+	if (k->last_gc_ms >= 0) {
+		if (k->last_gc_ms < r->skip_gap_min)
+			r->skip_gap_min = k->last_gc_ms;
+		if (k->last_gc_ms > r->skip_gap_max)
+			r->skip_gap_max = k->last_gc_ms;
+	}
+	if (k->threshold_ms >= 0)
+		r->skip_threshold = k->threshold_ms;
+	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips)
+		periodic_skipped_verdict(r, c);
+}
+
+static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
+{
+	struct verdict v;
+	char t1[16], t2[16];
+	vinit(&v, V_PERIODIC_SKIPPED, 0, SEV_WARN);
+	v.start_ms = r->skip_first_ms;
+	v.end_ms = v.jump_ms = r->skip_last_ms;
+	if (r->skip_load == r->skips_in_row)
+		vtitle(&v, "G1 periodic GC skipped %d checks in a row: system load above "
+		       "G1PeriodicGCSystemLoadThreshold", r->skips_in_row);
+	else if (r->skip_gap_max >= 0)
+		vtitle(&v, "G1 periodic GC skipped %d checks in a row: a GC had always run less than %lld ms "
+		       "before (gaps %lld-%lld ms), so it never runs under load",
+		       r->skips_in_row, (long long)r->skip_threshold, (long long)r->skip_gap_min,
+		       (long long)r->skip_gap_max);
+	else
+		vtitle(&v, "G1 periodic GC skipped %d checks in a row", r->skips_in_row);
+	vevid(&v, "%s:%llu %s first skipped check", sname(c, r->skip_first_src),
+	      (unsigned long long)r->skip_first_line, hms(r->skip_first_ms, t1));
+	vevid(&v, "%s:%llu %s last skipped check (%d in a row, no G1 Periodic Collection since)",
+	      sname(c, r->skip_last_src), (unsigned long long)r->skip_last_line, hms(r->skip_last_ms, t2),
+	      r->skips_in_row);
+	if (r->plateau_committed > 0)
+		vevid(&v, "committed heap stays at %.0f MB meanwhile", r->plateau_committed);
+	if (r->skip_load > 0)
+		vadvice(&v, "The check is skipped while the system load average is above "
+			"G1PeriodicGCSystemLoadThreshold: raise it (or set it to 0 to ignore load), or "
+			"accept that memory is returned only when the machine is quieter. ");
+	if (r->skip_load < r->skips_in_row)
+		vadvice(&v, "Periodic GC is a check every %lld ms that runs only if no GC happened "
+			"for that long; continuous allocation keeps resetting it, so it will run only after the "
+			"load stops (up to 2x the interval later). To give memory back sooner after load, keep "
+			"the interval below half of the idle window; to give it back under steady load, "
+			"-XX:+UseParallelGC shrinks at young GCs (longer pauses), or lower -Xmx.",
+			(long long)r->skip_threshold);
+	commit(r, &v);
+}
+
+static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t);
+
+static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	const struct ev_pause *p = &e->u.pause;
+	double committed = p->committed_kb / 1024.0;
+	double used = p->after_kb >= 0 ? p->after_kb / 1024.0 : 0;
+	if (committed > r->committed_peak_mb)
+		r->committed_peak_mb = committed;
+	bool shrank = r->plateau_since_ms != EV_TIME_NONE &&
+		      committed <= r->plateau_committed * (1.0 - r->cfg.shrink_drop);
+	if (shrank) {
+		char t[16], why[200];
+		/* periodic-gc-shrank: the shrink follows a periodic collection */
+		if (r->last_periodic_ms != EV_TIME_NONE && e->t_ms - r->last_periodic_ms <= 60000) {
+			struct verdict *old = find(r, V_PERIODIC_SHRANK, 0);
+			struct verdict v;
+			char t1[16];
+			double before = old ? 0 : r->plateau_committed;
+			vinit(&v, V_PERIODIC_SHRANK, 0, SEV_INFO);
+			if (old) {
+				v = *old;
+				v.version = 0;
+				/* title keeps the first "before", ends with the latest "after" */
+				double first_before = 0;
+				sscanf(old->title, "G1 periodic GC gave memory back: committed heap %lf", &first_before);
+				before = first_before;
+			}
+			v.end_ms = e->t_ms;
+			if (!old) {
+				v.start_ms = r->last_periodic_ms;
+				v.jump_ms = e->t_ms;
+			}
+			vtitle(&v, "G1 periodic GC gave memory back: committed heap %.0f MB -> %.0f MB",
+			       before, committed);
+			if (!old)
+				vevid(&v, "%s:%llu %s periodic collection (committed %.0f MB)",
+				      sname(c, r->last_periodic_src), (unsigned long long)r->last_periodic_line,
+				      hms(r->last_periodic_ms, t1), r->last_periodic_committed);
+			vevid(&v, "%s:%llu %s %s: %.0f MB -> %.0f MB committed, %.0f MB used after",
+			      sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), p->title,
+			      r->plateau_committed, committed, used);
+			if (!old)
+				vadvice(&v, "Working as intended: with G1PeriodicGCInterval the heap shrinks "
+					"after the load stops (within 2x the interval).");
+			commit(r, &v);
+		}
+		snprintf(why, sizeof why, "%s:%llu %s committed heap fell %.0f MB -> %.0f MB (%s)",
+			 sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), r->plateau_committed,
+			 committed, p->title);
+		clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
+	}
+	if (r->plateau_since_ms == EV_TIME_NONE || shrank) {
+		r->plateau_since_ms = e->t_ms;
+		r->plateau_committed = committed;
+		r->plateau_min_committed = committed;
+		r->plateau_max_used = used;
+		r->plateau_pauses = 0;
+		r->plateau_first_src = e->src;
+		r->plateau_first_line = e->line;
+		r->plateau_first_used = used;
+		r->saw_shrink_trigger = false;
+	}
+	if (committed > r->plateau_committed)
+		r->plateau_committed = committed; /* expansion: still not given back */
+	if (used > r->plateau_max_used)
+		r->plateau_max_used = used;
+	r->plateau_pauses++;
+	r->plateau_last_ms = e->t_ms;
+	r->plateau_last_src = e->src;
+	r->plateau_last_line = e->line;
+	r->plateau_last_used = used;
+	if (is_shrink_trigger(p))
+		r->saw_shrink_trigger = true;
+	g1_not_shrinking_verdict(r, c, e->t_ms);
+}
+
+static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t)
+{
+	const struct summary *s = c->sum;
+	if (s->collector != GC_G1)
+		return;
+	double committed = r->plateau_committed, live = r->plateau_max_used;
+	if (r->plateau_pauses < (int)r->cfg.shrink_min_pauses ||
+	    (double)(t - r->plateau_since_ms) < r->cfg.shrink_min_span_ms ||
+	    committed < r->cfg.shrink_ratio * live || committed - live < r->cfg.shrink_min_waste_mb)
+		return;
+	struct verdict *old = find(r, V_G1_NOT_SHRINKING, 0);
+	if (old && old->cleared_ms != EV_TIME_NONE && old->cleared_ms >= r->plateau_since_ms)
+		return; /* cleared by the shrink that started this plateau */
+	struct verdict v;
+	char t1[16], t2[16];
+	int sev = SEV_INFO;
+	double floor_mb = s->heap_min_kb >= 0 ? s->heap_min_kb / 1024.0 : -1;
+	double initial_mb = s->heap_initial_kb >= 0 ? s->heap_initial_kb / 1024.0 : -1;
+	bool xms_floor = floor_mb > 0 && floor_mb >= committed * 0.98;
+	/* urgent when the heap grew past its initial size and kept it, or the
+	 * container is close to its memory limit */
+	if (!xms_floor && initial_mb > 0 && committed > initial_mb * 1.1)
+		sev = SEV_WARN;
+	if (c->have_mem && c->tl->mem.total > 0) {
+		const struct tl_mem *m = ring_at(&c->tl->mem, c->tl->mem.total - 1);
+		if (m && m->limit_bytes > 0 && (double)m->usage_bytes >= r->cfg.mem_tight * (double)m->limit_bytes)
+			sev = SEV_WARN;
+	}
+	vinit(&v, V_G1_NOT_SHRINKING, 0, sev);
+	v.start_ms = r->plateau_since_ms;
+	v.end_ms = v.jump_ms = r->plateau_last_ms;
+	vtitle(&v, "G1 is not giving memory back - not a leak: committed heap stays at %.0f MB while "
+	       "live data after GC is %.0f MB", committed, r->plateau_last_used);
+	vevid(&v, "%s:%llu %s %.0f MB committed, %.0f MB used after GC",
+	      sname(c, r->plateau_first_src), (unsigned long long)r->plateau_first_line,
+	      hms(r->plateau_since_ms, t1), r->plateau_min_committed, r->plateau_first_used);
+	vevid(&v, "%s:%llu %s %.0f MB committed, %.0f MB used after GC (%d collections, max used after "
+	      "GC %.0f MB)", sname(c, r->plateau_last_src), (unsigned long long)r->plateau_last_line,
+	      hms(r->plateau_last_ms, t2), committed, r->plateau_last_used, r->plateau_pauses, live);
+	if (!r->saw_shrink_trigger)
+		vevid(&v, "no Pause Remark or Pause Full in that time: G1 shrinks only after those "
+		      "(JDK 12-25; JDK 11: Full only)");
+	if (s->periodic_interval_ms == 0)
+		vevid(&v, "init: Periodic GC: Disabled");
+	else if (s->periodic_interval_ms > 0)
+		vevid(&v, "init: Periodic GC Interval: %lld ms", (long long)s->periodic_interval_ms);
+	if (xms_floor)
+		vevid(&v, "init: Heap Min Capacity %.0f MB = committed: -Xms is the floor", floor_mb);
+	if (r->longest_gap_ms > 0)
+		vevid(&v, "longest time without any GC: %.1f s", r->longest_gap_ms / 1000.0);
+
+	int rel = s->jdk_release;
+	if (xms_floor)
+		vadvice(&v, "-Xms (%.0f MB) is the floor: G1 never shrinks below it, so -Xms == -Xmx means "
+			"it never gives memory back; lower -Xms. ", floor_mb);
+	if (rel == 11 || rel == 8 || (rel > 0 && rel < 12)) {
+		vadvice(&v, "On JDK %d G1 shrinks the heap only after a Pause Full and has no "
+			"G1PeriodicGCInterval (the JVM refuses to start with it): upgrade to JDK 17+, or use "
+			"-XX:+UseParallelGC, which shrinks at young GCs even under steady load.", rel);
+	} else if (rel >= 26) {
+		vadvice(&v, "JDK %d shrinks after young GCs too; if it still does not, check -Xms.", rel);
+	} else if (s->periodic_interval_ms > 0) {
+		vadvice(&v, "Periodic GC is on (%lld ms) but only runs after that long without any GC: see "
+			"periodic-gc-skipped. Under continuous load -XX:+UseParallelGC shrinks at young GCs "
+			"(longer pauses).", (long long)s->periodic_interval_ms);
+	} else {
+		long long ms = 30000;
+		if (r->longest_gap_ms >= 4000)
+			ms = (long long)(r->longest_gap_ms / 2 / 1000) * 1000;
+		vadvice(&v, "Set -XX:G1PeriodicGCInterval=%lld (ms; below half of the idle window after a "
+			"peak; manageable on a running JVM: jcmd <pid> VM.set_flag G1PeriodicGCInterval %lld), "
+			"or -XX:+UseParallelGC, which shrinks at young GCs even under steady load "
+			"(longer pauses).", ms, ms);
+	}
+	commit(r, &v);
+}
+
+static void on_stall(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	const struct ev_alloc_stall *s = &e->u.stall;
+	if (r->stalls == 0) {
+		r->stall_first_ms = e->t_ms;
+		r->stall_first_src = e->src;
+		r->stall_first_line = e->line;
+	}
+	r->stalls++;
+	r->stall_sum_ms += s->dur_ms;
+	r->stall_last_ms = e->t_ms;
+	if (s->dur_ms > r->stall_max_ms) {
+		r->stall_max_ms = s->dur_ms;
+		r->stall_max_at = e->t_ms;
+		r->stall_max_src = e->src;
+		r->stall_max_line = e->line;
+		memcpy(r->stall_max_thread, s->thread, sizeof r->stall_max_thread);
+	}
+	if (s->thread[0] && !strstr(r->stall_threads, s->thread) &&
+	    strlen(r->stall_threads) + strlen(s->thread) + 3 < sizeof r->stall_threads) {
+		if (r->stall_threads[0])
+			strcat(r->stall_threads, ", ");
+		strcat(r->stall_threads, s->thread);
+	}
+	/* one verdict, refreshed at most every 64 stalls after the first few, so a
+	 * storm of stalls does not become a storm of updates */
+	if (r->stalls > 8 && (r->stalls & 63) != 0)
+		return;
+	(void)c;
+}
+
+static void zgc_stall_verdict(struct rules *r, const struct rules_ctx *c)
+{
+	if (r->stalls == 0)
+		return;
+	const struct summary *s = c->sum;
+	struct verdict v;
+	char t1[16], t2[16];
+	vinit(&v, V_ZGC_STALL, 0, r->stall_max_ms >= r->cfg.stall_crit_ms ? SEV_CRIT : SEV_WARN);
+	v.start_ms = r->stall_first_ms;
+	v.end_ms = r->stall_last_ms;
+	v.jump_ms = r->stall_max_at;
+	vtitle(&v, "ZGC stalled allocating threads %llu times (max %.1f ms, %.0f ms in all): the heap "
+	       "could not grow or be freed fast enough", (unsigned long long)r->stalls, r->stall_max_ms,
+	       r->stall_sum_ms);
+	vevid(&v, "%s:%llu %s first Allocation Stall", sname(c, r->stall_first_src),
+	      (unsigned long long)r->stall_first_line, hms(r->stall_first_ms, t1));
+	vevid(&v, "%s:%llu %s longest: Allocation Stall (%s) %.3f ms", sname(c, r->stall_max_src),
+	      (unsigned long long)r->stall_max_line, hms(r->stall_max_at, t2), r->stall_max_thread,
+	      r->stall_max_ms);
+	if (r->stall_threads[0])
+		vevid(&v, "threads that stalled: %s", r->stall_threads);
+	if (r->cycles > 0)
+		vevid(&v, "%llu of %llu ZGC cycles were started by Allocation Stall",
+		      (unsigned long long)r->stall_cycles, (unsigned long long)r->cycles);
+	if (s->heap_max_kb > 0)
+		vevid(&v, "init: heap min %.0f MB, initial %.0f MB, max %.0f MB", s->heap_min_kb / 1024.0,
+		      s->heap_initial_kb / 1024.0, s->heap_max_kb / 1024.0);
+	vadvice(&v, "ZGC needs headroom: stalls mean allocation outran the concurrent collector. If they "
+		"come in the first seconds, the heap is still growing: a larger pre-touched initial heap "
+		"(-Xms close to -Xmx with -XX:+AlwaysPreTouch) starts slower (2G ~0.6 s, 20G ~5.7 s of "
+		"pre-touch) but is warm at once; a small -Xms starts fast and warms up for tens of "
+		"seconds. Otherwise raise -Xmx or reduce the allocation rate; newer JDKs grow the heap "
+		"sooner (-XX:+ZAdaptiveHeapSizing, JEP 545).");
+	commit(r, &v);
+}
+
+static void on_hserr(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	const struct ev_hserr *h = &e->u.hserr;
+	if (strcmp(h->signal, "SIGILL") != 0 || !strstr(h->frame, "AdapterBlob"))
+		return;
+	struct verdict v;
+	char t[16];
+	r->hserr_seen = true;
+	vinit(&v, V_AOT_SIGILL, e->line, SEV_CRIT);
+	v.start_ms = v.end_ms = v.jump_ms = e->t_ms;
+	vtitle(&v, "The JVM crashed with SIGILL in %s: an AOT cache built on a CPU with more features",
+	       h->frame);
+	vevid(&v, "%s %s %s, problematic frame: %s", h->path[0] ? h->path : sname(c, e->src),
+	      hms(e->t_ms, t), h->signal, h->frame);
+	if (h->aot)
+		vevid(&v, "the report mentions the AOT/code cache");
+	vadvice(&v, "JDK 24/25 AOT caches (-XX:AOTCache) store adapters compiled for the CPU they were "
+		"trained on (AVX-512, SVE); JDK 25 does not check CPU features. Recreate the cache with "
+		"-XX:+UnlockDiagnosticVMOptions -XX:-AOTAdapterCaching (default from 25.0.5), train it on "
+		"the production CPU type, or run without -XX:AOTCache until then.");
+	commit(r, &v);
+}
+
+static void serial_verdict(struct rules *r, const struct rules_ctx *c, bool with_long_pause,
+			   const char *pause_note)
+{
+	const struct summary *s = c->sum;
+	if (s->collector != GC_SERIAL)
+		return;
+	struct verdict v;
+	vinit(&v, V_SERIAL_GC, 0, with_long_pause ? SEV_WARN : SEV_INFO);
+	vtitle(&v, "The JVM runs the Serial collector: every collection stops all threads and works on "
+	       "one%s", with_long_pause ? ", and one of them was long" : "");
+	vevid(&v, "gc: Using Serial");
+	bool ergonomic = s->cpus_available == 1 ||
+			 (s->heap_max_kb > 0 && s->heap_max_kb < 1792LL * 1024 / 4);
+	if (s->cpus_total >= 0)
+		vevid(&v, "init: CPUs: %d total, %d available", s->cpus_total, s->cpus_available);
+	if (pause_note && pause_note[0])
+		vevid(&v, "%s", pause_note);
+	if (c->explicit_serial)
+		vadvice(&v, "-XX:+UseSerialGC is set explicitly. ");
+	else if (ergonomic)
+		vadvice(&v, "JDK ergonomics picked Serial because the JVM sees 1 CPU or less than 1792 MB "
+			"(JDK 8-26 do that in small containers; JDK 27 picks G1 there). ");
+	else if (s->cpus_available >= 2)
+		vadvice(&v, "With %d CPUs available ergonomics would pick G1, so Serial was chosen "
+			"explicitly (-XX:+UseSerialGC). ", s->cpus_available);
+	vadvice(&v, "Use -XX:+UseG1GC (or -XX:+UseParallelGC for throughput) and give the container at "
+		"least 2 CPUs and 1792 MB so every collection is parallel.");
+	(void)r;
+	commit(r, &v);
+}
+
+void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	if (e->t_ms == EV_TIME_NONE)
+		return;
+	switch (e->kind) {
+	case EV_GC_PAUSE:
+		on_pause(r, c, e);
+		break;
+	case EV_SAFEPOINT:
+		if (e->u.sp.total_ms >= r->cfg.stop_ms) {
+			struct incident *in = incident_for(r, ev_start_ms(e), e->t_ms);
+			in->has_stop = true;
+		}
+		break;
+	case EV_PERIODIC_SKIP:
+		on_skip(r, c, e);
+		break;
+	case EV_ALLOC_STALL:
+		on_stall(r, c, e);
+		break;
+	case EV_GC_CYCLE:
+		r->cycles++;
+		if (strcmp(e->u.cycle.cause, "Allocation Stall") == 0)
+			r->stall_cycles++;
+		break;
+	case EV_HSERR:
+		on_hserr(r, c, e);
+		break;
+	case EV_HTTP: {
+		const struct ev_http *h = &e->u.http;
+		bool slow = h->uct_ms >= 500;
+		bool timeout504 = h->status == 504 && h->uct_ms < 0;
+		if (slow || timeout504) {
+			int64_t start = ev_start_ms(e);
+			struct incident *in = incident_for(r, start, start);
+			in->has_slow = true;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* --- incident judgement --- */
+
+struct stop_pick {
+	const struct tl_stop *worst;      /* longest total */
+	const struct tl_stop *worst_ttsp; /* longest ttsp that dominates its stop */
+	int n;                            /* stops >= stop_ms */
+	int64_t start_ms, end_ms;         /* their extent */
+};
+
+static void pick_stops(const struct rules *r, const struct timeline *tl, const struct incident *in,
+		       struct stop_pick *out)
+{
+	memset(out, 0, sizeof *out);
+	out->start_ms = out->end_ms = EV_TIME_NONE;
+	const struct ring *sr = &tl->stops;
+	for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+		const struct tl_stop *s = ring_at(sr, i);
+		if (s->start_ms > in->end_ms)
+			break;
+		if (s->end_ms < in->start_ms || s->total_ms < r->cfg.stop_ms)
+			continue;
+		out->n++;
+		if (out->start_ms == EV_TIME_NONE || s->start_ms < out->start_ms)
+			out->start_ms = s->start_ms;
+		if (out->end_ms == EV_TIME_NONE || s->end_ms > out->end_ms)
+			out->end_ms = s->end_ms;
+		if (!out->worst || s->total_ms > out->worst->total_ms)
+			out->worst = s;
+		if (s->ttsp_ms >= r->cfg.ttsp_warn_ms && s->ttsp_ms >= r->cfg.ttsp_share * s->total_ms &&
+		    (!out->worst_ttsp || s->ttsp_ms > out->worst_ttsp->ttsp_ms))
+			out->worst_ttsp = s;
+	}
+}
+
+static const struct tl_pause *worst_pause(const struct timeline *tl, const struct incident *in, int *n,
+					  double min_ms)
+{
+	const struct tl_pause *w = NULL;
+	const struct ring *pr = &tl->pauses;
+	*n = 0;
+	for (uint64_t i = timeline_lower_bound(pr, in->start_ms); i < pr->total; i++) {
+		const struct tl_pause *p = ring_at(pr, i);
+		if (p->t_ms - (int64_t)p->dur_ms > in->end_ms)
+			break;
+		if (p->dur_ms < min_ms)
+			continue;
+		(*n)++;
+		if (!w || p->dur_ms > w->dur_ms)
+			w = p;
+	}
+	return w;
+}
+
+/* Extend [a, b] over the cgroup throttling it overlaps: walk the cpu samples
+ * outwards while each interval keeps growing throttled_time. */
+static void throttle_extent(const struct rules *r, const struct timeline *tl, int64_t a, int64_t b,
+			    int64_t *xa, int64_t *xb)
+{
+	const struct ring *cr = &tl->cpu;
+	*xa = a;
+	*xb = b;
+	if (cr->total < 2)
+		return;
+	uint64_t first = ring_first(cr);
+	uint64_t i = timeline_lower_bound(cr, a);
+	if (i > first)
+		i--;
+	/* backwards from the sample at/before a */
+	for (uint64_t k = i; k > first; k--) {
+		const struct tl_cpu *c1 = ring_at(cr, k - 1), *c2 = ring_at(cr, k);
+		if (c2->throttled_us - c1->throttled_us < (int64_t)(r->cfg.throttle_min_ms * 1000 / 4))
+			break;
+		if (a - c1->t_ms > 60000)
+			break;
+		*xa = c1->t_ms;
+	}
+	uint64_t j = timeline_lower_bound(cr, b);
+	if (j >= cr->total)
+		j = cr->total - 1;
+	for (uint64_t k = j; k + 1 < cr->total; k++) {
+		const struct tl_cpu *c1 = ring_at(cr, k), *c2 = ring_at(cr, k + 1);
+		if (c2->throttled_us - c1->throttled_us < (int64_t)(r->cfg.throttle_min_ms * 1000 / 4))
+			break;
+		if (c2->t_ms - b > 60000)
+			break;
+		*xb = c2->t_ms;
+	}
+	/* only keep the extension if throttling touches the window itself */
+	struct tl_cpu_delta d;
+	if (!timeline_cpu_delta(tl, a, b, &d) || d.throttled_us < (int64_t)(r->cfg.throttle_min_ms * 1000)) {
+		*xa = a;
+		*xb = b;
+	}
+}
+
+static void missing_sources_advice(struct verdict *v, const struct rules_ctx *c, bool want_nginx)
+{
+	if (c->jvm_unanchored)
+		vadvice(v, " The GC log has only JVM uptime, so its stops cannot be lined up with the other "
+			"sources: add a time decoration (-Xlog:...:time,uptime,level,tags), or pass --pid or "
+			"--jvm-start.");
+	if (!c->have_cpu)
+		vadvice(v, " Add --cpustat-log FILE, --cgroup DIR or --pid PID to check whether the cgroup "
+			"was CPU-throttled during this stop.");
+	if (want_nginx && !c->have_nginx)
+		vadvice(v, " Add --nginx FILE to see what the stop cost the callers.");
+}
+
+static void judge(struct rules *r, const struct rules_ctx *c, struct incident *in)
+{
+	const struct timeline *tl = c->tl;
+	char t1[16], t2[16], t3[16], d1[32], d2[32];
+	struct stop_pick sp;
+	pick_stops(r, tl, in, &sp);
+	bool stops_from_pauses = tl->stops.total == 0;
+	int npause_long = 0, npause_stop = 0;
+	const struct tl_pause *wp = worst_pause(tl, in, &npause_long, r->cfg.long_pause_warn_ms);
+	const struct tl_pause *wstop = worst_pause(tl, in, &npause_stop, r->cfg.stop_ms);
+
+	/* the JVM stop window of this incident */
+	int64_t ws = EV_TIME_NONE, we = EV_TIME_NONE;
+	double worst_total = 0;
+	if (sp.n > 0) {
+		ws = sp.start_ms;
+		we = sp.end_ms;
+		worst_total = sp.worst->total_ms;
+	} else if (stops_from_pauses && wstop) {
+		ws = in->start_ms;
+		we = in->end_ms;
+		const struct ring *pr = &tl->pauses;
+		ws = EV_TIME_NONE;
+		for (uint64_t i = timeline_lower_bound(pr, in->start_ms); i < pr->total; i++) {
+			const struct tl_pause *p = ring_at(pr, i);
+			int64_t ps = p->t_ms - (int64_t)p->dur_ms;
+			if (ps > in->end_ms)
+				break;
+			if (p->dur_ms < r->cfg.stop_ms)
+				continue;
+			if (ws == EV_TIME_NONE || ps < ws)
+				ws = ps;
+			if (we == EV_TIME_NONE || p->t_ms > we)
+				we = p->t_ms;
+		}
+		worst_total = wstop->dur_ms;
+	}
+	int64_t xs = ws, xe = we;
+	bool throttled = false;
+	struct tl_cpu_delta cd;
+	bool have_cd = false;
+	if (ws != EV_TIME_NONE && c->have_cpu) {
+		throttle_extent(r, tl, ws, we, &xs, &xe);
+		have_cd = timeline_cpu_delta(tl, xs, xe, &cd);
+		throttled = have_cd && cd.throttled_us >= (int64_t)(r->cfg.throttle_min_ms * 1000) &&
+			    (double)cd.throttled_us / 1000.0 >=
+				    r->cfg.throttle_share * (double)(cd.to_ms - cd.from_ms);
+	}
+
+	/* ---- long-gc-pause ---- */
+	if (wp) {
+		struct verdict v;
+		int64_t pstart = wp->t_ms - (int64_t)wp->dur_ms;
+		vinit(&v, V_LONG_GC_PAUSE, in->id,
+		      wp->dur_ms >= r->cfg.long_pause_crit_ms ? SEV_CRIT : SEV_WARN);
+		v.start_ms = pstart;
+		v.end_ms = wp->t_ms;
+		v.jump_ms = pstart;
+		fmt_ms(wp->dur_ms, d1, sizeof d1);
+		vtitle(&v, "The JVM stopped %s for GC work: %s%s%s%s at %s", d1, wp->title,
+		       wp->cause[0] ? " (" : "", wp->cause, wp->cause[0] ? ")" : "", hms(pstart, t1));
+		vevid(&v, "%s:%llu %s %s%s%s%s %.0fM->%.0fM(%.0fM) %.3f ms", sname(c, wp->src),
+		      (unsigned long long)wp->line, hms(wp->t_ms, t2), wp->title, wp->cause[0] ? " (" : "",
+		      wp->cause, wp->cause[0] ? ")" : "", mb10(wp->before_mb10), mb10(wp->after_mb10),
+		      mb10(wp->committed_mb10), wp->dur_ms);
+		if (sp.worst && sp.worst->start_ms <= wp->t_ms && sp.worst->end_ms >= pstart) {
+			fmt_ms(sp.worst->total_ms, d2, sizeof d2);
+			vevid(&v, "%s:%llu %s safepoint \"%s\": total %s, reaching it %.1f ms, at it %.1f ms: "
+			      "the time went into the GC, not into reaching the safepoint",
+			      sname(c, sp.worst->src), (unsigned long long)sp.worst->line,
+			      hms(sp.worst->end_ms, t3), sp.worst->op, d2, sp.worst->ttsp_ms, sp.worst->op_ms);
+		}
+		if (npause_long > 1)
+			vevid(&v, "%d pauses >= %.0f ms in this incident", npause_long, r->cfg.long_pause_warn_ms);
+		if (c->have_cpu && have_cd)
+			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%s)", cd.throttled_us / 1000.0,
+			      hms(cd.from_ms, t1), hms(cd.to_ms, t2),
+			      throttled ? "throttled too: see cpu-throttled-during-stop" : "no CPU throttling");
+		if (wp->type == PAUSE_FULL) {
+			double live = mb10(wp->after_mb10), cap = mb10(wp->committed_mb10);
+			vadvice(&v, "A full collection: the old generation was full (%.0f MB before, %.0f MB live "
+				"after, %.0f MB heap). ", mb10(wp->before_mb10), live, cap);
+			if (cap > 0 && live > 0.5 * cap)
+				vadvice(&v, "Live data is %.0f%% of the heap: raise -Xmx (keep live data under "
+					"half) or shrink what the application keeps (caches). ", 100.0 * live / cap);
+			if (c->sum->collector == GC_SERIAL)
+				vadvice(&v, "Serial compacts with one thread: -XX:+UseG1GC or -XX:+UseParallelGC "
+					"spread the work over all CPUs. ");
+			else if (c->sum->collector == GC_G1)
+				vadvice(&v, "G1 falls back to a full GC when concurrent marking cannot keep up or a "
+					"humongous allocation finds no room: lower "
+					"-XX:InitiatingHeapOccupancyPercent, raise -Xmx, or avoid very large arrays. ");
+			vadvice(&v, "One huge allocation (a large byte[] on reload) can trigger it on its own.");
+		} else {
+			vadvice(&v, "A %s pause this long means a lot of live data was copied: a young "
+				"generation too large for one collection (-Xmn / -XX:MaxGCPauseMillis), or a "
+				"starved collector (see the CPU evidence). ", wp->title);
+		}
+		missing_sources_advice(&v, c, true);
+		commit(r, &v);
+	}
+
+	/* ---- ttsp-spike ---- */
+	if (sp.worst_ttsp) {
+		const struct tl_stop *s = sp.worst_ttsp;
+		struct verdict v;
+		vinit(&v, V_TTSP_SPIKE, in->id, s->ttsp_ms >= r->cfg.ttsp_crit_ms ? SEV_CRIT : SEV_WARN);
+		v.start_ms = s->start_ms;
+		v.end_ms = s->end_ms;
+		v.jump_ms = s->start_ms;
+		fmt_ms(s->ttsp_ms, d1, sizeof d1);
+		fmt_ms(s->total_ms, d2, sizeof d2);
+		vtitle(&v, "The %s stop at %s was spent reaching the safepoint (%s), not in the operation "
+		       "\"%s\"%s", d2, hms(s->start_ms, t1), d1, s->op,
+		       throttled ? ", while the cgroup was CPU-throttled" : "");
+		vevid(&v, "%s:%llu %s safepoint \"%s\": reaching %.1f ms, at safepoint %.1f ms, total %.1f ms",
+		      sname(c, s->src), (unsigned long long)s->line, hms(s->end_ms, t2), s->op, s->ttsp_ms,
+		      s->op_ms, s->total_ms);
+		if (s->spin_ms >= 0)
+			vevid(&v, "spin %.0f ms (threads running Java code), block %.0f ms (threads in VM code)",
+			      s->spin_ms, s->block_ms);
+		int nttsp = 0;
+		const struct ring *sr = &tl->stops;
+		for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+			const struct tl_stop *x = ring_at(sr, i);
+			if (x->start_ms > in->end_ms)
+				break;
+			if (x->end_ms >= in->start_ms && x->ttsp_ms >= r->cfg.ttsp_warn_ms)
+				nttsp++;
+		}
+		if (nttsp > 1)
+			vevid(&v, "%d safepoints in this incident took >= %.0f ms to reach", nttsp,
+			      r->cfg.ttsp_warn_ms);
+		/* SafepointTimeout reports during the incident, the same report from two
+		 * sources (gc.log and the console) shown once */
+		const struct ring *tr = &tl->timeouts;
+		int shown = 0;
+		int64_t last_t = EV_TIME_NONE;
+		char last_threads[112] = "";
+		char names[200] = "";
+		for (uint64_t i = timeline_lower_bound(tr, in->start_ms - 1000); i < tr->total; i++) {
+			const struct tl_timeout *to = ring_at(tr, i);
+			if (to->t_ms > in->end_ms + 1000)
+				break;
+			if (last_t != EV_TIME_NONE && llabs(to->t_ms - last_t) < 100 &&
+			    strcmp(last_threads, to->threads) == 0)
+				continue;
+			last_t = to->t_ms;
+			memcpy(last_threads, to->threads, sizeof last_threads);
+			if (shown < 3)
+				vevid(&v, "%s:%llu %s SafepointTimeout: threads that did not reach the safepoint: %s",
+				      sname(c, to->src), (unsigned long long)to->line, hms(to->t_ms, t3), to->threads);
+			if (!strstr(names, to->threads) && strlen(names) + strlen(to->threads) + 3 < sizeof names) {
+				if (names[0])
+					strcat(names, "; ");
+				strcat(names, to->threads);
+			}
+			shown++;
+		}
+		if (shown > 3)
+			vevid(&v, "%d SafepointTimeout reports in all", shown);
+		if (throttled)
+			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%lld of %lld periods throttled)",
+			      cd.throttled_us / 1000.0, hms(cd.from_ms, t1), hms(cd.to_ms, t2),
+			      (long long)cd.throttled, (long long)cd.periods);
+		if (throttled)
+			vadvice(&v, "The late threads were not scheduled at all: the cgroup's CPU quota was "
+				"exhausted (see cpu-throttled-during-stop), so a thread can be stuck anywhere and "
+				"the names in the timeout report%s are coincidental. Fix the throttling first. ",
+				names[0] ? "s" : "");
+		else if (names[0])
+			vadvice(&v, "The threads that did not arrive (%s) were running code without a safepoint "
+				"poll: a long counted loop, a large System.arraycopy, or an intrinsic over a big "
+				"buffer (hashing, copying). Split the work into chunks. ", names);
+		vadvice(&v, "To find the code: async-profiler's TTSP mode samples exactly the time between the "
+			"safepoint request and all threads arriving (-e wall -t --ttsp, or --begin "
+			"SafepointSynchronize::print_safepoint_timeout --end "
+			"RuntimeService::record_safepoint_synchronized for the timed-out ones); JFR records "
+			"safepoints too.");
+		if (shown == 0)
+			vadvice(&v, " -XX:+SafepointTimeout -XX:SafepointTimeoutDelay=%.0f names the late threads "
+				"in the log.", r->cfg.ttsp_warn_ms * 5);
+		if (!throttled)
+			missing_sources_advice(&v, c, false);
+		commit(r, &v);
+	}
+
+	/* ---- cpu-throttled-during-stop ---- */
+	if (ws != EV_TIME_NONE && throttled) {
+		struct verdict v;
+		/* which stops had throttling in their own bracket */
+		int nthr = 0, nst = 0;
+		const struct tl_stop *worst = NULL;
+		double worst_thr = 0;
+		int64_t worst_from = 0, worst_to = 0;
+		if (!stops_from_pauses) {
+			const struct ring *sr = &tl->stops;
+			for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+				const struct tl_stop *s = ring_at(sr, i);
+				if (s->start_ms > in->end_ms)
+					break;
+				if (s->end_ms < in->start_ms || s->total_ms < r->cfg.stop_ms)
+					continue;
+				struct tl_cpu_delta sd;
+				nst++;
+				if (!timeline_cpu_delta(tl, s->start_ms, s->end_ms, &sd))
+					continue;
+				if (sd.throttled_us >= (int64_t)(r->cfg.throttle_min_ms * 1000)) {
+					nthr++;
+					if (!worst || s->total_ms > worst->total_ms) {
+						worst = s;
+						worst_thr = sd.throttled_us / 1000.0;
+						worst_from = sd.from_ms;
+						worst_to = sd.to_ms;
+					}
+				}
+			}
+		}
+		bool crit = worst_total >= 1000 || cd.throttled_us >= 1000000;
+		vinit(&v, V_CPU_THROTTLED, in->id, crit ? SEV_CRIT : SEV_WARN);
+		v.start_ms = xs;
+		v.end_ms = xe;
+		v.jump_ms = ws;
+		fmt_ms(worst_total, d1, sizeof d1);
+		if (nthr <= 1)
+			vtitle(&v, "The %s stop at %s happened while the cgroup was CPU-throttled: +%.0f ms "
+			       "throttled_time in %s-%s", d1, hms(ws, t3), cd.throttled_us / 1000.0,
+			       hms(cd.from_ms, t1), hms(cd.to_ms, t2));
+		if (nthr > 1) {
+			char sfx[48];
+			snprintf(sfx, sizeof sfx, "%.0f ms", r->cfg.stop_ms);
+			vtitle(&v, "%d stops >= %s happened while the cgroup was CPU-throttled: +%.0f ms "
+			       "throttled_time in %s-%s (worst stop %s)", nthr, sfx, cd.throttled_us / 1000.0,
+			       hms(cd.from_ms, t1), hms(cd.to_ms, t2), d1);
+		}
+		vevid(&v, "cgroup cpu.stat %s-%s: throttled_time %+.1f ms, nr_throttled %+lld of %+lld periods",
+		      hms(cd.from_ms, t1), hms(cd.to_ms, t2), cd.throttled_us / 1000.0,
+		      (long long)cd.throttled, (long long)cd.periods);
+		if (cd.quota_us > 0 && cd.period_us > 0)
+			vevid(&v, "quota %.2f CPU (cfs_quota_us %lld / cfs_period_us %lld)",
+			      (double)cd.quota_us / (double)cd.period_us, (long long)cd.quota_us,
+			      (long long)cd.period_us);
+		if (worst) {
+			vevid(&v, "%s:%llu %s safepoint \"%s\" total %.1f ms (reaching %.1f ms): throttled_time "
+			      "%+.0f ms in %s-%s", sname(c, worst->src), (unsigned long long)worst->line,
+			      hms(worst->end_ms, t3), worst->op, worst->total_ms, worst->ttsp_ms, worst_thr,
+			      hms(worst_from, t1), hms(worst_to, t2));
+		}
+		if (nst > 0)
+			vevid(&v, "%d of %d stops >= %.0f ms in this incident had throttling in their own "
+			      "window", nthr, nst, r->cfg.stop_ms);
+		struct tl_sched_sum ss;
+		if (c->have_sched && timeline_sched_sum(tl, xs, xe, &ss))
+			vevid(&v, "schedstat %s-%s: JVM threads %.0f ms on CPU, %.0f ms runnable but waiting "
+			      "(on this kernel throttled time counts as run-queue wait)",
+			      hms(ss.from_ms, t1), hms(ss.to_ms, t2), ss.oncpu_ms, ss.wait_ms);
+		vadvice(&v, "The JVM's threads were not scheduled: the container's CFS quota was used up, so "
+			"the threads sat throttled until the next period. Raise or remove the CPU limit "
+			"(Kubernetes resources.limits.cpu; watch container_cpu_cfs_throttled_seconds_total), "
+			"or burn less CPU in bursts (fewer GC/JIT threads: -XX:ParallelGCThreads, "
+			"-XX:CICompilerCount; -XX:ActiveProcessorCount to match the quota). Thread names in "
+			"SafepointTimeout reports are coincidental here.");
+		commit(r, &v);
+	}
+
+	/* ---- sched-delay-during-stop (run-queue contention, not throttling) ---- */
+	if (ws != EV_TIME_NONE && c->have_sched && !throttled) {
+		struct tl_sched_sum ss;
+		if (timeline_sched_sum(tl, ws, we, &ss) && ss.to_ms > ss.from_ms) {
+			double span_s = (double)(ss.to_ms - ss.from_ms) / 1000.0;
+			double per_s = ss.wait_ms / span_s;
+			if (per_s >= r->cfg.sched_wait_ms_per_s) {
+				struct verdict v;
+				vinit(&v, V_SCHED_DELAY, in->id, SEV_WARN);
+				v.start_ms = ss.from_ms;
+				v.end_ms = ss.to_ms;
+				v.jump_ms = ws;
+				fmt_ms(worst_total, d1, sizeof d1);
+				vtitle(&v, "During the %s stop at %s the JVM's threads waited %.0f ms per second for a "
+				       "CPU: run-queue contention%s", d1, hms(ws, t1), per_s,
+				       c->have_cpu ? " (the cgroup was not throttled)" : "");
+				vevid(&v, "schedstat %s-%s: %.0f ms waiting, %.0f ms on CPU over %d samples",
+				      hms(ss.from_ms, t1), hms(ss.to_ms, t2), ss.wait_ms, ss.oncpu_ms, ss.n);
+				if (ss.worst_tid >= 0)
+					vevid(&v, "waited most: \"%s\" (tid %d) %.0f ms", ss.worst_comm, ss.worst_tid,
+					      ss.worst_wait_ms);
+				if (have_cd)
+					vevid(&v, "cgroup cpu.stat %s-%s: throttled_time %+.1f ms", hms(cd.from_ms, t1),
+					      hms(cd.to_ms, t2), cd.throttled_us / 1000.0);
+				vadvice(&v, "Threads were runnable but the CPUs were busy with other work: noisy "
+					"neighbours on the node, or more runnable threads than CPUs (GC and "
+					"application threads together). Check the node's load and steal time, pin or "
+					"isolate the pod, or reduce thread counts.");
+				if (!c->have_cpu)
+					vadvice(&v, " On this kernel CFS throttling also shows up as run-queue wait: "
+						"add --cpustat-log, --cgroup or --pid so cpu.stat can tell them apart.");
+				commit(r, &v);
+			}
+		}
+	}
+
+	/* ---- direct-reclaim ---- */
+	if (ws != EV_TIME_NONE && c->have_vmstat) {
+		int64_t stalls = -1, pageout = -1;
+		if (timeline_vmstat_delta(tl, ws, we, &stalls, &pageout) && stalls > 0) {
+			struct verdict v;
+			vinit(&v, V_DIRECT_RECLAIM, in->id, SEV_WARN);
+			v.start_ms = ws;
+			v.end_ms = we;
+			v.jump_ms = ws;
+			fmt_ms(worst_total, d1, sizeof d1);
+			vtitle(&v, "The kernel reclaimed memory directly during the %s stop at %s (%lld allocation "
+			       "stalls)", d1, hms(ws, t1), (long long)stalls);
+			vevid(&v, "/proc/vmstat around %s-%s: allocstall %+lld, pageoutrun %+lld", hms(ws, t1),
+			      hms(we, t2), (long long)stalls, (long long)pageout);
+			vadvice(&v, "Threads that allocate memory had to free page cache themselves: the machine "
+				"or the cgroup is short of free memory. Leave headroom between -Xmx plus native "
+				"memory and the memory limit, pre-touch the heap (-XX:+AlwaysPreTouch), or raise "
+				"vm.min_free_kbytes / the limit.");
+			commit(r, &v);
+		}
+	}
+
+	/* ---- accept-queue-overflow and connect-timeout-504 ---- */
+	if (in->has_slow && c->have_nginx) {
+		/* window of the requests to count: the JVM stop window (with throttling) when
+		 * there is one, else the slow-connect cluster itself */
+		int64_t a = xs != EV_TIME_NONE ? xs : in->start_ms;
+		int64_t b = xe != EV_TIME_NONE ? xe : in->end_ms;
+		struct tl_req_sum all;
+		timeline_req_sum(tl, in->start_ms - 1000, in->end_ms + 1001, &all);
+		if (xs == EV_TIME_NONE || all.first_slow_start < a || all.last_slow_start >= b) {
+			/* the cluster reaches beyond the JVM's window: count over both */
+			if (all.first_slow_start != EV_TIME_NONE && all.first_slow_start < a)
+				a = all.first_slow_start;
+			if (all.last_slow_start != EV_TIME_NONE && all.last_slow_start + 1 > b)
+				b = all.last_slow_start + 1;
+		}
+		struct tl_req_sum w;
+		timeline_req_sum(tl, a, b, &w);
+		uint32_t slow = w.bucket[1] + w.bucket[2] + w.bucket[3] + w.bucket[4];
+		double rate = timeline_req_rate(tl, a - 30000, a);
+		if (rate <= 0)
+			rate = timeline_req_rate(tl, b, b + 30000);
+		/* how long the upstream accepted nothing */
+		double stop_s = 0;
+		const char *stop_from = "";
+		if (ws != EV_TIME_NONE) {
+			stop_s = (double)(xe - xs) / 1000.0;
+			stop_from = throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
+		}
+		if (stop_s <= 0) {
+			stop_s = w.max_uht_b0;
+			stop_from = "the longest wait of a request queued in the accept queue ($upstream_header_time)";
+			double span = (double)(w.last_slow_start - w.first_slow_start) / 1000.0;
+			if (w.first_slow_start != EV_TIME_NONE && span > stop_s) {
+				stop_s = span;
+				stop_from = "the span of the stepped connects";
+			}
+		}
+		long long backlog = (long long)ceil(rate * stop_s);
+
+		if (slow >= (uint32_t)r->cfg.aq_min_requests) {
+			struct verdict v;
+			int maxb = w.bucket[4] ? 4 : w.bucket[3] ? 3 : w.bucket[2] ? 2 : 1;
+			vinit(&v, V_ACCEPT_QUEUE, in->id, (maxb >= 2 || slow >= 100) ? SEV_CRIT : SEV_WARN);
+			v.start_ms = a;
+			v.end_ms = b;
+			v.jump_ms = w.first_slow_start != EV_TIME_NONE ? w.first_slow_start : a;
+			char steps[64] = "";
+			for (int k = 1; k <= 4; k++)
+				if (w.bucket[k]) {
+					char one[12];
+					snprintf(one, sizeof one, "%s%d%s", steps[0] ? "/" : "", k, k == 4 ? "+" : "");
+					strcat(steps, one);
+				}
+			vtitle(&v, "nginx waited %s s to connect (%u requests) because the upstream's accept queue "
+			       "overflowed%s: raise the backlog above %lld", steps, slow,
+			       ws != EV_TIME_NONE ? " during the stop" : "", backlog);
+			vevid(&v, "requests started %s-%s: %u; connect time 0 s: %u, 1 s: %u, 2 s: %u, 3 s: %u, "
+			      "4+ s: %u%s", hms(a, t1), hms(b, t2), w.n, w.bucket[0], w.bucket[1], w.bucket[2],
+			      w.bucket[3], w.bucket[4], w.no_connect ? ", never connected: " : "");
+			if (w.no_connect)
+				snprintf(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
+					 VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]), "%u",
+					 w.no_connect);
+			if (ws != EV_TIME_NONE && sp.worst)
+				vevid(&v, "the stop: %s-%s, longest safepoint \"%s\" %.0f ms%s", hms(xs, t1),
+				      hms(xe, t2), sp.worst->op, sp.worst->total_ms,
+				      throttled ? ", CPU-throttled" : "");
+			else if (ws != EV_TIME_NONE)
+				vevid(&v, "the stop: %s-%s (GC pauses)", hms(xs, t1), hms(xe, t2));
+			if (w.first_slow_start != EV_TIME_NONE)
+				vevid(&v, "stepped connects started %s-%s (%.1f-%.1f s after the window began)",
+				      hms(w.first_slow_start, t1), hms(w.last_slow_start, t2),
+				      (double)(w.first_slow_start - a) / 1000.0,
+				      (double)(w.last_slow_start - a) / 1000.0);
+			if (w.bucket[0] && w.max_uht_b0 > 0)
+				vevid(&v, "%u requests got into the queue (connect ~0 s) and waited up to %.3f s for "
+				      "the response header", w.bucket[0], w.max_uht_b0);
+			vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
+			vadvice(&v, "While the application accepted nothing, the kernel queued completed "
+				"handshakes up to the listen backlog and then dropped SYNs; the clients' SYN "
+				"retransmits (1 s apart on Linux >= 6.5, else 1 s, 3 s, 7 s) are the whole-second "
+				"connect times. Raise the backlog above %lld (%.0f req/s x %.2f s): Tomcat/Spring "
+				"Boot server.tomcat.accept-count (default 100), Jetty acceptQueueSize (default 50), "
+				"or the backlog argument of the server socket; the kernel caps it at "
+				"net.core.somaxconn (default 4096)%s. The requests then wait in the queue "
+				"($upstream_header_time) instead of retrying; the stop itself is the cause to fix.",
+				backlog, rate, stop_s, backlog > 4096 ? ": raise somaxconn too" : "");
+			commit(r, &v);
+		}
+		/* connect timeouts: 504 with no connect time */
+		uint32_t n504 = 0;
+		float t504_max = 0;
+		{
+			const struct ring *qr = &tl->reqs;
+			for (uint64_t i = timeline_lower_bound(qr, a); i < qr->total; i++) {
+				const struct tl_req *q = ring_at(qr, i);
+				if (q->end_ms >= b + 600000)
+					break;
+				if (q->start_ms < a || q->start_ms >= b)
+					continue;
+				if (q->status == 504 && q->uct_s < 0) {
+					n504++;
+					if (q->rt_s > t504_max)
+						t504_max = q->rt_s;
+				}
+			}
+		}
+		if (n504 > 0) {
+			struct verdict v;
+			vinit(&v, V_CONNECT_504, in->id, SEV_CRIT);
+			v.start_ms = a;
+			v.end_ms = b;
+			v.jump_ms = a;
+			vtitle(&v, "%u requests failed with 504: nginx gave up connecting after %.1f s "
+			       "(proxy_connect_timeout)%s", n504, t504_max,
+			       ws != EV_TIME_NONE ? " during the stop" : " while the upstream accepted nothing");
+			vevid(&v, "requests started %s-%s: %u, of them 504 with $upstream_connect_time \"-\": %u "
+			      "(request time up to %.3f s)", hms(a, t1), hms(b, t2), w.n, n504, t504_max);
+			vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
+			vadvice(&v, "The upstream's accept queue was full, so nginx's SYNs were dropped and the "
+				"connect timed out before the first retransmit. Raise the upstream's listen "
+				"backlog above %lld (%.0f req/s x %.2f s) so connections queue instead of being "
+				"dropped, and/or raise proxy_connect_timeout above the stop length; then fix the "
+				"stop.", backlog, rate, stop_s);
+			commit(r, &v);
+		}
+	}
+}
+
+void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
+{
+	merge_incidents(r);
+	int64_t now = c->now_ms;
+	bool long_pause = false;
+	char note[300] = "";
+	for (size_t i = 0; i < r->ninc; i++) {
+		struct incident *in = &r->inc[i];
+		if (in->final)
+			continue;
+		judge(r, c, in);
+		if (final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms))
+			in->final = true;
+	}
+	/* whole-run verdicts that depend on the summary */
+	for (size_t i = 0; i < r->nv; i++)
+		if (r->v[i].id == V_LONG_GC_PAUSE) {
+			long_pause = true;
+			snprintf(note, sizeof note, "long pause: %s", r->v[i].title);
+		}
+	serial_verdict(r, c, long_pause, note);
+	zgc_stall_verdict(r, c);
+	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE)
+		g1_not_shrinking_verdict(r, c, r->plateau_last_ms);
+	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips)
+		periodic_skipped_verdict(r, c);
+}

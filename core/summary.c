@@ -1,0 +1,148 @@
+/* summary.c — whole-input counters (summary.h). */
+#include "stwtop/summary.h"
+#include "stwtop/util.h"
+
+#include <string.h>
+
+void summary_init(struct summary *s)
+{
+	memset(s, 0, sizeof *s);
+	s->heap_min_kb = s->heap_initial_kb = s->heap_max_kb = -1;
+	s->periodic_interval_ms = -1;
+	s->cpus_total = s->cpus_available = -1;
+	s->allocstall_first = s->allocstall_last = -1;
+	hist_reset(&s->rt);
+	hist_reset(&s->uht);
+}
+
+static void add_info(struct summary *s, const struct ev_info *in)
+{
+	switch (in->key) {
+	case JI_COLLECTOR:
+		s->collector = (int)in->a;
+		break;
+	case JI_VERSION:
+		util_strlcpy_n(s->version, sizeof s->version, in->text, strlen(in->text));
+		if (in->a > 0)
+			s->jdk_release = (int)in->a;
+		break;
+	case JI_HEAP_MIN: s->heap_min_kb = in->a / 1024; break;
+	case JI_HEAP_INITIAL: s->heap_initial_kb = in->a / 1024; break;
+	case JI_HEAP_MAX: s->heap_max_kb = in->a / 1024; break;
+	case JI_PERIODIC_GC: s->periodic_interval_ms = in->a; break;
+	case JI_CPUS:
+		s->cpus_total = (int)in->a;
+		s->cpus_available = (int)in->b;
+		break;
+	default:
+		break;
+	}
+}
+
+void summary_add(struct summary *s, const struct event *e)
+{
+	switch (e->kind) {
+	case EV_JVM_INFO:
+		add_info(s, &e->u.info);
+		break;
+	case EV_GC_PAUSE: {
+		const struct ev_pause *p = &e->u.pause;
+		s->gc_pauses++;
+		s->total_gc_pause_ms += p->dur_ms;
+		if (p->dur_ms > s->max_gc_pause_ms)
+			s->max_gc_pause_ms = p->dur_ms;
+		if (p->type == PAUSE_FULL)
+			s->full_gcs++;
+		if (p->flags & PAUSE_F_PERIODIC)
+			s->periodic_gc_collections++;
+		if (p->collector && !s->collector)
+			s->collector = p->collector;
+		if ((p->flags & PAUSE_F_HEAP) && p->committed_kb >= 0) {
+			double c = p->committed_kb / 1024.0;
+			if (!s->heap_known || c > s->committed_max_mb)
+				s->committed_max_mb = c;
+			s->committed_last_mb = c;
+			s->used_after_gc_last_mb = p->after_kb >= 0 ? p->after_kb / 1024.0 : 0;
+			s->heap_known = true;
+		}
+		break;
+	}
+	case EV_SAFEPOINT: {
+		const struct ev_safepoint *sp = &e->u.sp;
+		s->stops++;
+		s->total_stop_ms += sp->total_ms;
+		if (sp->total_ms > s->max_stop_ms)
+			s->max_stop_ms = sp->total_ms;
+		if (sp->ttsp_ms > s->max_ttsp_ms)
+			s->max_ttsp_ms = sp->ttsp_ms;
+		break;
+	}
+	case EV_SP_TIMEOUT:
+		s->sp_timeouts++;
+		break;
+	case EV_PERIODIC_SKIP:
+		s->periodic_gc_skips++;
+		break;
+	case EV_ALLOC_STALL:
+		s->alloc_stalls++;
+		if (e->u.stall.dur_ms > s->max_alloc_stall_ms)
+			s->max_alloc_stall_ms = e->u.stall.dur_ms;
+		break;
+	case EV_HSERR:
+		s->hs_errs++;
+		break;
+	case EV_HTTP: {
+		const struct ev_http *h = &e->u.http;
+		s->requests++;
+		if (h->status >= 0 && h->status < SUMMARY_STATUS_MAX)
+			s->status[h->status]++;
+		else
+			s->status_other++;
+		if (h->uct_ms >= 0) {
+			double b = h->uct_ms / 1000.0 + 0.5;
+			int k = b >= 4 ? 4 : (int)b;
+			s->uct_buckets[k]++;
+		} else {
+			s->uct_none++;
+		}
+		if (h->rt_ms >= 0)
+			hist_add(&s->rt, (uint64_t)(h->rt_ms * 1000 + 0.5));
+		if (h->uht_ms >= 0)
+			hist_add(&s->uht, (uint64_t)(h->uht_ms * 1000 + 0.5));
+		break;
+	}
+	case EV_CPU:
+		if (s->throttle_samples == 0)
+			s->cpu_first = e->u.cpu;
+		s->cpu_last = e->u.cpu;
+		s->throttle_samples++;
+		break;
+	case EV_SCHED:
+		s->sched_samples++;
+		s->sched_oncpu_ms += e->u.sched.oncpu_ms;
+		s->sched_wait_ms += e->u.sched.wait_ms;
+		break;
+	case EV_VMSTAT:
+		if (s->vmstat_samples == 0)
+			s->allocstall_first = e->u.vm.allocstall;
+		s->allocstall_last = e->u.vm.allocstall;
+		s->vmstat_samples++;
+		break;
+	default:
+		break;
+	}
+}
+
+int64_t summary_nr_throttled(const struct summary *s)
+{
+	if (s->throttle_samples == 0 || s->cpu_first.nr_throttled < 0 || s->cpu_last.nr_throttled < 0)
+		return 0;
+	return s->cpu_last.nr_throttled - s->cpu_first.nr_throttled;
+}
+
+double summary_throttled_ms(const struct summary *s)
+{
+	if (s->throttle_samples == 0 || s->cpu_first.throttled_us < 0 || s->cpu_last.throttled_us < 0)
+		return 0;
+	return (double)(s->cpu_last.throttled_us - s->cpu_first.throttled_us) / 1000.0;
+}

@@ -1,0 +1,522 @@
+/* timeline.c — the bounded store behind every view and rule (timeline.h).
+ * Rings are allocated on first use, so a report over one GC log never pays for
+ * the request ring. */
+#include "stwtop/timeline.h"
+#include "stwtop/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ring capacities (powers of two) */
+enum {
+	CAP_STOPS = 1 << 14, CAP_PAUSES = 1 << 14, CAP_CPU = 1 << 16, CAP_SCHED = 1 << 14,
+	CAP_VMSTAT = 1 << 13, CAP_MEM = 1 << 14, CAP_REQS = 1 << 17, CAP_TIMEOUTS = 1 << 10,
+	CAP_SKIPS = 1 << 12, CAP_STALLS = 1 << 14, CAP_LINES = 1 << 13
+};
+
+static void ring_setup(struct ring *r, size_t elem, size_t cap)
+{
+	r->buf = NULL;
+	r->elem = elem;
+	r->cap = cap;
+	r->total = 0;
+}
+
+uint64_t ring_first(const struct ring *r)
+{
+	return r->total > r->cap ? r->total - r->cap : 0;
+}
+
+void *ring_at(const struct ring *r, uint64_t i)
+{
+	if (!r->buf || i >= r->total || i < ring_first(r))
+		return NULL;
+	return r->buf + (size_t)(i & (r->cap - 1)) * r->elem;
+}
+
+/* slot for a new record, zeroed; NULL only if the first allocation failed */
+static void *ring_push(struct ring *r)
+{
+	if (!r->buf) {
+		r->buf = calloc(r->cap, r->elem);
+		if (!r->buf)
+			return NULL;
+	}
+	void *slot = r->buf + (size_t)(r->total & (r->cap - 1)) * r->elem;
+	memset(slot, 0, r->elem);
+	r->total++;
+	return slot;
+}
+
+int timeline_init(struct timeline *tl, bool keep_lines)
+{
+	memset(tl, 0, sizeof *tl);
+	ring_setup(&tl->stops, sizeof(struct tl_stop), CAP_STOPS);
+	ring_setup(&tl->pauses, sizeof(struct tl_pause), CAP_PAUSES);
+	ring_setup(&tl->cpu, sizeof(struct tl_cpu), CAP_CPU);
+	ring_setup(&tl->sched, sizeof(struct tl_sched), CAP_SCHED);
+	ring_setup(&tl->vmstat, sizeof(struct tl_vmstat), CAP_VMSTAT);
+	ring_setup(&tl->mem, sizeof(struct tl_mem), CAP_MEM);
+	ring_setup(&tl->reqs, sizeof(struct tl_req), CAP_REQS);
+	ring_setup(&tl->timeouts, sizeof(struct tl_timeout), CAP_TIMEOUTS);
+	ring_setup(&tl->skips, sizeof(struct tl_skip), CAP_SKIPS);
+	ring_setup(&tl->stalls, sizeof(struct tl_stall), CAP_STALLS);
+	ring_setup(&tl->lines, sizeof(struct tl_line), CAP_LINES);
+	for (int i = 0; i < TL_SECONDS; i++)
+		tl->secs[i].open = -1;
+	for (int i = 0; i < TL_OPEN_SECONDS; i++)
+		tl->open[i].sec = 0;
+	tl->newest_ms = EV_TIME_NONE;
+	tl->oldest_ms = EV_TIME_NONE;
+	tl->keep_lines = keep_lines;
+	return 0;
+}
+
+void timeline_fini(struct timeline *tl)
+{
+	struct ring *rings[] = {&tl->stops, &tl->pauses, &tl->cpu, &tl->sched, &tl->vmstat, &tl->mem,
+				&tl->reqs, &tl->timeouts, &tl->skips, &tl->stalls, &tl->lines};
+	for (size_t i = 0; i < ARRAY_LEN(rings); i++) {
+		free(rings[i]->buf);
+		rings[i]->buf = NULL;
+	}
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static int32_t kb_to_mb10(int64_t kb)
+{
+	if (kb < 0)
+		return -1;
+	double v = (double)kb / 102.4;
+	return v > 2e9 ? 2000000000 : (int32_t)(v + 0.5);
+}
+
+/* --- per-second request series --- */
+
+static struct tl_sec *sec_bin(struct timeline *tl, int64_t sec)
+{
+	struct tl_sec *b = &tl->secs[(uint64_t)sec % TL_SECONDS];
+	if (b->sec == sec)
+		return b;
+	if (b->sec > sec)
+		return NULL; /* older than the hour we keep */
+	memset(b, 0, sizeof *b);
+	b->sec = sec;
+	b->open = -1;
+	return b;
+}
+
+static void finalise(struct timeline *tl, int slot)
+{
+	int64_t sec = tl->open[slot].sec;
+	struct tl_sec *b = &tl->secs[(uint64_t)sec % TL_SECONDS];
+	if (b->sec == sec && b->open == slot) {
+		b->rt_p50 = (float)(hist_quantile(&tl->open[slot].rt, 0.5) / 1e6);
+		b->rt_p99 = (float)(hist_quantile(&tl->open[slot].rt, 0.99) / 1e6);
+		b->uht_p50 = (float)(hist_quantile(&tl->open[slot].uht, 0.5) / 1e6);
+		b->uht_p99 = (float)(hist_quantile(&tl->open[slot].uht, 0.99) / 1e6);
+		b->open = -1;
+	}
+	tl->open[slot].sec = 0;
+}
+
+static void add_request_to_series(struct timeline *tl, const struct tl_req *r)
+{
+	int64_t sec = floor_div(r->start_ms, 1000);
+	struct tl_sec *b = sec_bin(tl, sec);
+	if (!b)
+		return;
+	b->req++;
+	if (r->status >= 500 && r->status <= 599)
+		b->s5xx++;
+	if (r->status == 504)
+		b->s504++;
+	if (r->bucket >= 0)
+		b->bucket[r->bucket]++;
+	else if (r->uct_s < 0)
+		b->no_connect++;
+	if (r->rt_s > b->rt_max)
+		b->rt_max = r->rt_s;
+	if (r->uht_s > b->uht_max)
+		b->uht_max = r->uht_s;
+	/* exact percentiles while the second is recent; a request more than
+	 * TL_OPEN_SECONDS late only updates counts and max */
+	int slot = (int)((uint64_t)sec % TL_OPEN_SECONDS);
+	if (tl->open[slot].sec != sec) {
+		if (tl->open[slot].sec > sec)
+			return;
+		if (tl->open[slot].sec != 0)
+			finalise(tl, slot);
+		tl->open[slot].sec = sec;
+		hist_reset(&tl->open[slot].rt);
+		hist_reset(&tl->open[slot].uht);
+		b->open = (int16_t)slot;
+	}
+	if (b->open != slot)
+		return;
+	if (r->rt_s >= 0)
+		hist_add(&tl->open[slot].rt, (uint64_t)(r->rt_s * 1e6 + 0.5));
+	if (r->uht_s >= 0)
+		hist_add(&tl->open[slot].uht, (uint64_t)(r->uht_s * 1e6 + 0.5));
+}
+
+const struct tl_sec *timeline_sec(const struct timeline *tl, int64_t sec)
+{
+	const struct tl_sec *b = &tl->secs[(uint64_t)sec % TL_SECONDS];
+	return b->sec == sec ? b : NULL;
+}
+
+void timeline_sec_percentiles(const struct timeline *tl, const struct tl_sec *b, float out[4])
+{
+	if (b->open >= 0 && tl->open[b->open].sec == b->sec) {
+		const struct hist *rt = &tl->open[b->open].rt, *uht = &tl->open[b->open].uht;
+		out[0] = (float)(hist_quantile(rt, 0.5) / 1e6);
+		out[1] = (float)(hist_quantile(rt, 0.99) / 1e6);
+		out[2] = (float)(hist_quantile(uht, 0.5) / 1e6);
+		out[3] = (float)(hist_quantile(uht, 0.99) / 1e6);
+	} else {
+		out[0] = b->rt_p50;
+		out[1] = b->rt_p99;
+		out[2] = b->uht_p50;
+		out[3] = b->uht_p99;
+	}
+}
+
+/* --- push --- */
+
+static void note_time(struct timeline *tl, int64_t t)
+{
+	if (tl->newest_ms == EV_TIME_NONE || t > tl->newest_ms)
+		tl->newest_ms = t;
+	if (tl->oldest_ms == EV_TIME_NONE || t < tl->oldest_ms)
+		tl->oldest_ms = t;
+}
+
+int8_t timeline_bucket(double uct_ms)
+{
+	if (uct_ms < 0)
+		return -1;
+	double b = floor(uct_ms / 1000.0 + 0.5);
+	return (int8_t)(b >= 4 ? 4 : b);
+}
+
+void timeline_push(struct timeline *tl, const struct event *e)
+{
+	if (e->t_ms == EV_TIME_NONE)
+		return;
+	switch (e->kind) {
+	case EV_SAFEPOINT: {
+		struct tl_stop *s = ring_push(&tl->stops);
+		if (!s)
+			return;
+		s->end_ms = e->t_ms;
+		s->start_ms = ev_start_ms(e);
+		s->total_ms = (float)e->u.sp.total_ms;
+		s->ttsp_ms = (float)e->u.sp.ttsp_ms;
+		s->op_ms = (float)e->u.sp.at_ms;
+		s->spin_ms = (float)e->u.sp.spin_ms;
+		s->block_ms = (float)e->u.sp.block_ms;
+		s->src = e->src;
+		s->line = e->line;
+		memcpy(s->op, e->u.sp.op, sizeof s->op);
+		note_time(tl, s->start_ms);
+		break;
+	}
+	case EV_GC_PAUSE: {
+		struct tl_pause *p = ring_push(&tl->pauses);
+		if (!p)
+			return;
+		p->t_ms = e->t_ms;
+		p->dur_ms = (float)e->u.pause.dur_ms;
+		p->before_mb10 = kb_to_mb10(e->u.pause.before_kb);
+		p->after_mb10 = kb_to_mb10(e->u.pause.after_kb);
+		p->committed_mb10 = kb_to_mb10(e->u.pause.committed_kb);
+		p->type = e->u.pause.type;
+		p->collector = e->u.pause.collector;
+		p->flags = e->u.pause.flags;
+		p->src = e->src;
+		p->line = e->line;
+		memcpy(p->title, e->u.pause.title, sizeof p->title);
+		memcpy(p->cause, e->u.pause.cause, sizeof p->cause);
+		break;
+	}
+	case EV_CPU: {
+		struct tl_cpu *c = ring_push(&tl->cpu);
+		if (!c)
+			return;
+		c->t_ms = e->t_ms;
+		c->nr_periods = e->u.cpu.nr_periods;
+		c->nr_throttled = e->u.cpu.nr_throttled;
+		c->throttled_us = e->u.cpu.throttled_us;
+		c->usage_us = e->u.cpu.usage_us;
+		c->quota_us = e->u.cpu.quota_us;
+		c->period_us = e->u.cpu.period_us;
+		c->src = e->src;
+		break;
+	}
+	case EV_SCHED: {
+		struct tl_sched *s = ring_push(&tl->sched);
+		if (!s)
+			return;
+		s->t_ms = e->t_ms;
+		s->interval_ms = (float)e->u.sched.interval_ms;
+		s->oncpu_ms = (float)e->u.sched.oncpu_ms;
+		s->wait_ms = (float)e->u.sched.wait_ms;
+		s->worst_wait_ms = (float)e->u.sched.worst_wait_ms;
+		s->nthreads = e->u.sched.nthreads;
+		s->worst_tid = e->u.sched.worst_tid;
+		memcpy(s->worst_comm, e->u.sched.worst_comm, sizeof s->worst_comm);
+		break;
+	}
+	case EV_VMSTAT: {
+		struct tl_vmstat *v = ring_push(&tl->vmstat);
+		if (!v)
+			return;
+		v->t_ms = e->t_ms;
+		v->allocstall = e->u.vm.allocstall;
+		v->pageoutrun = e->u.vm.pageoutrun;
+		break;
+	}
+	case EV_MEM: {
+		struct tl_mem *m = ring_push(&tl->mem);
+		if (!m)
+			return;
+		m->t_ms = e->t_ms;
+		m->usage_bytes = e->u.mem.usage_bytes;
+		m->limit_bytes = e->u.mem.limit_bytes;
+		break;
+	}
+	case EV_HTTP: {
+		struct tl_req *r = ring_push(&tl->reqs);
+		if (!r)
+			return;
+		r->end_ms = e->t_ms;
+		r->start_ms = ev_start_ms(e);
+		r->rt_s = e->u.http.rt_ms >= 0 ? (float)(e->u.http.rt_ms / 1000.0) : -1.f;
+		r->uct_s = e->u.http.uct_ms >= 0 ? (float)(e->u.http.uct_ms / 1000.0) : -1.f;
+		r->uht_s = e->u.http.uht_ms >= 0 ? (float)(e->u.http.uht_ms / 1000.0) : -1.f;
+		r->status = e->u.http.status;
+		r->bucket = timeline_bucket(e->u.http.uct_ms);
+		r->exact = e->u.http.t_exact;
+		r->line = e->line;
+		add_request_to_series(tl, r);
+		note_time(tl, r->start_ms);
+		break;
+	}
+	case EV_SP_TIMEOUT: {
+		struct tl_timeout *t = ring_push(&tl->timeouts);
+		if (!t)
+			return;
+		t->t_ms = e->t_ms;
+		t->src = e->src;
+		t->line = e->line;
+		t->nthreads = e->u.spt.nthreads;
+		memcpy(t->threads, e->u.spt.threads, sizeof t->threads);
+		break;
+	}
+	case EV_PERIODIC_SKIP: {
+		struct tl_skip *k = ring_push(&tl->skips);
+		if (!k)
+			return;
+		k->t_ms = e->t_ms;
+		k->last_gc_ms = e->u.pskip.last_gc_ms;
+		k->threshold_ms = e->u.pskip.threshold_ms;
+		k->reason = e->u.pskip.reason;
+		break;
+	}
+	case EV_ALLOC_STALL: {
+		struct tl_stall *s = ring_push(&tl->stalls);
+		if (!s)
+			return;
+		s->t_ms = e->t_ms;
+		s->dur_ms = (float)e->u.stall.dur_ms;
+		memcpy(s->thread, e->u.stall.thread, sizeof s->thread);
+		break;
+	}
+	default:
+		break;
+	}
+	note_time(tl, e->t_ms);
+}
+
+void timeline_push_line(struct timeline *tl, uint16_t src, uint64_t line_no, int64_t t_ms,
+			const char *text, size_t len)
+{
+	if (!tl->keep_lines)
+		return;
+	struct tl_line *l = ring_push(&tl->lines);
+	if (!l)
+		return;
+	l->t_ms = t_ms;
+	l->src = src;
+	l->line = line_no;
+	l->len = (uint16_t)util_strlcpy_n(l->text, sizeof l->text, text, len);
+}
+
+/* --- queries --- */
+
+uint64_t timeline_lower_bound(const struct ring *r, int64_t t)
+{
+	uint64_t lo = ring_first(r), hi = r->total;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		const int64_t *tm = ring_at(r, mid);
+		if (*tm < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool timeline_cpu_delta(const struct timeline *tl, int64_t a, int64_t b, struct tl_cpu_delta *out)
+{
+	const struct ring *r = &tl->cpu;
+	if (r->total == 0)
+		return false;
+	uint64_t i = timeline_lower_bound(r, a);
+	/* last sample at or before a */
+	const struct tl_cpu *from = NULL, *to = NULL;
+	if (i < r->total) {
+		const struct tl_cpu *c = ring_at(r, i);
+		if (c->t_ms == a)
+			from = c;
+	}
+	if (!from && i > ring_first(r))
+		from = ring_at(r, i - 1);
+	if (!from)
+		return false;
+	uint64_t j = timeline_lower_bound(r, b);
+	if (j >= r->total)
+		return false;
+	to = ring_at(r, j);
+	if (to->t_ms < from->t_ms || from->throttled_us < 0 || to->throttled_us < 0)
+		return false;
+	memset(out, 0, sizeof *out);
+	out->from_ms = from->t_ms;
+	out->to_ms = to->t_ms;
+	out->periods = to->nr_periods >= 0 && from->nr_periods >= 0 ? to->nr_periods - from->nr_periods : -1;
+	out->throttled =
+		to->nr_throttled >= 0 && from->nr_throttled >= 0 ? to->nr_throttled - from->nr_throttled : -1;
+	out->throttled_us = to->throttled_us - from->throttled_us;
+	if (out->throttled_us < 0) /* counter reset: a new cgroup */
+		out->throttled_us = to->throttled_us;
+	out->quota_us = to->quota_us;
+	out->period_us = to->period_us;
+	return true;
+}
+
+bool timeline_sched_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl_sched_sum *out)
+{
+	const struct ring *r = &tl->sched;
+	memset(out, 0, sizeof *out);
+	out->worst_tid = -1;
+	out->from_ms = EV_TIME_NONE;
+	if (r->total == 0)
+		return false;
+	/* an interval (t - interval, t] overlaps [a, b] when t > a and t - interval < b */
+	for (uint64_t i = timeline_lower_bound(r, a); i < r->total; i++) {
+		const struct tl_sched *s = ring_at(r, i);
+		int64_t start = s->t_ms - (int64_t)s->interval_ms;
+		if (start >= b)
+			break;
+		if (s->t_ms <= a && !(s->t_ms == a && a == b))
+			continue;
+		if (out->from_ms == EV_TIME_NONE)
+			out->from_ms = start;
+		out->to_ms = s->t_ms;
+		out->oncpu_ms += s->oncpu_ms;
+		out->wait_ms += s->wait_ms;
+		out->n++;
+		if (s->worst_wait_ms > out->worst_wait_ms) {
+			out->worst_wait_ms = s->worst_wait_ms;
+			out->worst_tid = s->worst_tid;
+			memcpy(out->worst_comm, s->worst_comm, sizeof out->worst_comm);
+		}
+	}
+	return out->n > 0;
+}
+
+bool timeline_vmstat_delta(const struct timeline *tl, int64_t a, int64_t b, int64_t *allocstall,
+			   int64_t *pageoutrun)
+{
+	const struct ring *r = &tl->vmstat;
+	if (r->total == 0)
+		return false;
+	uint64_t i = timeline_lower_bound(r, a);
+	const struct tl_vmstat *from = NULL;
+	if (i < r->total && ((const struct tl_vmstat *)ring_at(r, i))->t_ms == a)
+		from = ring_at(r, i);
+	else if (i > ring_first(r))
+		from = ring_at(r, i - 1);
+	uint64_t j = timeline_lower_bound(r, b);
+	if (!from || j >= r->total)
+		return false;
+	const struct tl_vmstat *to = ring_at(r, j);
+	*allocstall = (to->allocstall >= 0 && from->allocstall >= 0) ? to->allocstall - from->allocstall : -1;
+	*pageoutrun = (to->pageoutrun >= 0 && from->pageoutrun >= 0) ? to->pageoutrun - from->pageoutrun : -1;
+	return true;
+}
+
+/* requests are in end order; one that started in [a, b) ended in [a, b + longest) */
+#define REQ_SCAN_SLACK_MS (10 * 60 * 1000)
+
+void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl_req_sum *out)
+{
+	const struct ring *r = &tl->reqs;
+	memset(out, 0, sizeof *out);
+	out->first_slow_start = out->last_slow_start = EV_TIME_NONE;
+	for (uint64_t i = timeline_lower_bound(r, a); i < r->total; i++) {
+		const struct tl_req *q = ring_at(r, i);
+		if (q->end_ms >= b + REQ_SCAN_SLACK_MS)
+			break;
+		if (q->start_ms < a || q->start_ms >= b)
+			continue;
+		out->n++;
+		if (q->bucket >= 0)
+			out->bucket[q->bucket]++;
+		else if (q->uct_s < 0)
+			out->no_connect++;
+		if (q->status >= 500 && q->status <= 599)
+			out->s5xx++;
+		if (q->status == 504)
+			out->s504++;
+		if (q->bucket == 0 && q->uht_s > out->max_uht_b0)
+			out->max_uht_b0 = q->uht_s;
+		if (q->rt_s > out->max_rt)
+			out->max_rt = q->rt_s;
+		if (q->bucket >= 1) {
+			if (out->first_slow_start == EV_TIME_NONE || q->start_ms < out->first_slow_start)
+				out->first_slow_start = q->start_ms;
+			if (out->last_slow_start == EV_TIME_NONE || q->start_ms > out->last_slow_start)
+				out->last_slow_start = q->start_ms;
+		}
+	}
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return (a > b) - (a < b);
+}
+
+double timeline_req_rate(const struct timeline *tl, int64_t a, int64_t b)
+{
+	uint32_t counts[TL_SECONDS];
+	int n = 0;
+	for (int64_t sec = floor_div(a, 1000); sec < floor_div(b, 1000) && n < TL_SECONDS; sec++) {
+		const struct tl_sec *s = timeline_sec(tl, sec);
+		counts[n++] = s ? s->req : 0;
+	}
+	if (n == 0)
+		return 0;
+	qsort(counts, (size_t)n, sizeof counts[0], cmp_u32);
+	return n % 2 ? counts[n / 2] : (counts[n / 2 - 1] + counts[n / 2]) / 2.0;
+}

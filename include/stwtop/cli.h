@@ -1,0 +1,43 @@
+/* cli.h — the command line (DESIGN.md "Command line", a contract). Parsing is
+ * here, in core, so its error paths are unit-tested; main() only dispatches. */
+#ifndef STWTOP_CLI_H
+#define STWTOP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stwtop/session.h"
+
+#define CLI_MAX_SOURCES 32
+
+enum cli_mode { CLI_LIVE = 0, CLI_REPORT, CLI_DEMO, CLI_HELP, CLI_VERSION, CLI_HELP_CONFIG };
+
+struct cli_source {
+	enum src_kind kind;
+	const char *path;
+};
+
+struct cli {
+	enum cli_mode mode;
+	bool json, plain, no_color, verbose;
+	struct cli_source src[CLI_MAX_SOURCES];
+	int nsrc;
+	const char *nginx_format, *nginx_conf;
+	int pid;                    /* 0 = none */
+	const char *cgroup;
+	const char *record, *replay_unused;
+	int interval_ms;
+	const char *theme;
+	const char *config;
+	int64_t jvm_start_ms;       /* EV_TIME_NONE unless --jvm-start */
+	const char *demo_name;      /* --demo[=NAME] */
+	double demo_speed;          /* --demo-speed X (1 = real time) */
+};
+
+/* Parse argv. 0 on success; 2 on a usage error with a one-line message in err
+ * (naming the option). Reads --jvm-start FILE if given a file. */
+int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen);
+void cli_usage(FILE *out);
+
+#endif

@@ -1,0 +1,50 @@
+/* live.h — the live engine: one reactor (loop.h) that follows the files
+ * (tail.h), polls the probes every interval (probe.h), replays a demo at a
+ * pace, feeds everything into the session, and tells the view when to draw.
+ * No threads; idle means asleep in poll(). The view (curses or plain) adds
+ * its own descriptors (the keyboard) to live_loop(). */
+#ifndef STWTOP_LIVE_H
+#define STWTOP_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stwtop/loop.h"
+#include "stwtop/session.h"
+
+struct live_opts {
+	int interval_ms;            /* probes, status and judgement */
+	int pid;                    /* 0: none */
+	const char *cgroup;         /* --cgroup DIR */
+	const char *record;         /* --record FILE */
+	const char *proc_root;      /* "" (tests may point it at a fixture tree) */
+	bool demo;                  /* replay the sources at a pace instead of following them */
+	double demo_speed;          /* event time per wall time */
+	const char *hs_err_dir;     /* watch this directory for hs_err_pid*.log */
+	int hs_err_pid;             /* ... of this pid (0: any) */
+};
+
+struct live_view {
+	void (*tick)(void *ctx, int64_t now_ms);          /* every interval, after judging */
+	void (*changed)(void *ctx);                       /* new data: redraw soon */
+	void (*signal)(void *ctx, int signo);             /* SIGWINCH, SIGHUP (SIGINT/TERM stop) */
+	void (*note)(void *ctx, int src, const char *msg, bool is_error);
+	void (*demo_done)(void *ctx);                     /* the replay reached its end */
+};
+
+struct live;
+
+struct live *live_new(struct session *s, const struct live_opts *o, char *err, size_t errlen);
+void live_free(struct live *l);
+void live_set_view(struct live *l, const struct live_view *v, void *ctx);
+struct loop *live_loop(struct live *l);
+/* Start following / polling / replaying and run until live_stop or a signal. */
+int live_run(struct live *l);
+void live_stop(struct live *l);
+/* demo: the event time shown (the replay clock) */
+int64_t live_clock(const struct live *l);
+bool live_demo_done(const struct live *l);
+void live_set_paused(struct live *l, bool paused);
+
+#endif

@@ -1,0 +1,129 @@
+/* rules.h — the verdict engine: turns the timeline into plain-language
+ * verdicts with evidence and advice (FIELD-NOTES.md), the same way live and
+ * in --report.
+ *
+ * How it works: stops (safepoints, or GC pauses when the log has no safepoint
+ * lines), slow-connect request clusters and 504 clusters are grouped into
+ * *incidents* (merged when closer than incident_gap_ms), extended over the
+ * contiguous CPU-throttling they overlap. Each evaluation looks only at
+ * incidents that are still open: an incident is final once the newest data is
+ * more than horizon_ms past its end (every source has had time to report on
+ * it), and is never re-judged after that. Verdicts are therefore a function of
+ * the data, not of the order it arrived in: a live run and a report over the
+ * same input end with the same verdicts. Whole-run verdicts (G1 shrinking,
+ * periodic GC, ZGC stalls, collector choice, crash reports) follow the
+ * pauses and facts as they come.
+ */
+#ifndef STWTOP_RULES_H
+#define STWTOP_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stwtop/event.h"
+#include "stwtop/summary.h"
+#include "stwtop/timeline.h"
+
+enum verdict_id {
+	V_G1_NOT_SHRINKING = 0,
+	V_PERIODIC_SKIPPED,
+	V_PERIODIC_SHRANK,
+	V_LONG_GC_PAUSE,
+	V_TTSP_SPIKE,
+	V_CPU_THROTTLED,
+	V_SCHED_DELAY,
+	V_DIRECT_RECLAIM,
+	V_ACCEPT_QUEUE,
+	V_CONNECT_504,
+	V_SERIAL_GC,
+	V_ZGC_STALL,
+	V_AOT_SIGILL,
+	V_COUNT
+};
+
+enum severity { SEV_INFO = 0, SEV_WARN, SEV_CRIT };
+
+#define VERDICT_EVIDENCE_MAX 10
+#define VERDICT_EVIDENCE_LEN 240
+
+struct verdict {
+	int id;                   /* enum verdict_id */
+	int severity;             /* enum severity */
+	uint64_t key;             /* instance within the id (incident number, 0 for whole-run) */
+	int64_t start_ms, end_ms; /* extent of the evidence */
+	int64_t cleared_ms;       /* EV_TIME_NONE while the condition holds */
+	int64_t jump_ms;          /* where a view should put the cursor */
+	uint32_t version;         /* bumped whenever anything in it changes */
+	char title[240];
+	char evidence[VERDICT_EVIDENCE_MAX][VERDICT_EVIDENCE_LEN];
+	int nevidence;
+	char advice[900];
+};
+
+const char *verdict_id_name(int id);      /* "ttsp-spike" */
+int verdict_id_from_name(const char *name);
+const char *severity_name(int sev);       /* "info" | "warn" | "crit" */
+
+/* Thresholds: named, documented, overridable (rules_config_load). Defaults
+ * and the FIELD-NOTES numbers behind them are in core/config.c. */
+struct rules_config {
+	double stop_ms;               /* a stop this long is worth explaining */
+	double long_pause_warn_ms, long_pause_crit_ms;
+	double ttsp_warn_ms, ttsp_crit_ms;
+	double ttsp_share;            /* TTSP must be at least this share of the stop */
+	double throttle_min_ms;       /* throttled_time growth that counts as throttling in a window */
+	double throttle_share;        /* ... and at least this share of the bracketing window */
+	double sched_wait_ms_per_s;   /* run-queue wait (all threads) per second of wall that is high */
+	double incident_gap_ms;       /* stops/clusters closer than this are one incident */
+	double horizon_ms;            /* an incident is final this long after its end */
+	double aq_min_requests;       /* slow-connect requests (bucket >= 1) that make an overflow */
+	double aq_cluster_gap_ms;     /* slow connects further apart start separate clusters */
+	double shrink_ratio;          /* committed >= ratio x live data (used after GC) ... */
+	double shrink_min_waste_mb;   /* ... and at least this many MB not returned ... */
+	double shrink_min_span_ms;    /* ... for at least this long, over ... */
+	double shrink_min_pauses;     /* ... at least this many pauses */
+	double shrink_drop;           /* committed falling by this share counts as a shrink */
+	double periodic_min_skips;    /* skipped checks in a row that make periodic-gc-skipped */
+	double stall_crit_ms;         /* a ZGC allocation stall this long is critical */
+	double mem_tight;             /* container memory use / limit that makes g1-not-shrinking warn */
+};
+
+void rules_config_defaults(struct rules_config *c);
+/* Override from a JSON object {"ttsp_warn_ms": 50, ...}. Unknown keys and
+ * non-numbers are errors naming the key. 0 or -errno/-EINVAL with err. */
+int rules_config_load(struct rules_config *c, const char *path, char *err, size_t errlen);
+/* Name, value and one-line justification of every threshold, for --help-config. */
+int rules_config_describe(const struct rules_config *c, int i, const char **name, double *value,
+			  const char **doc);
+
+/* What the rules need to know about the session besides the timeline. */
+struct rules_ctx {
+	const struct timeline *tl;
+	const struct summary *sum;
+	bool have_jvm, have_nginx, have_cpu, have_sched, have_vmstat, have_mem;
+	bool jvm_unanchored;          /* uptime-only JVM lines could not be placed on the clock */
+	bool nginx_has_uct;           /* the nginx format logs $upstream_connect_time */
+	const char *(*src_name)(void *ctx, uint16_t src);   /* basename of a source for evidence */
+	void *src_ctx;
+	bool explicit_serial;         /* -XX:+UseSerialGC seen on the command line/flags */
+	int64_t now_ms;               /* live: wall clock; report: newest event time */
+};
+
+struct rules;
+typedef void (*rules_change_fn)(void *ctx, const struct verdict *v, bool is_new);
+
+struct rules *rules_new(const struct rules_config *cfg);
+void rules_free(struct rules *r);
+void rules_set_listener(struct rules *r, rules_change_fn fn, void *ctx);
+
+/* Every time-resolved event, after it is in the timeline. */
+void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+/* Re-judge open incidents and whole-run verdicts. final: end of input (report). */
+void rules_eval(struct rules *r, const struct rules_ctx *c, bool final);
+
+size_t rules_count(const struct rules *r);
+/* verdicts in order of first appearance */
+const struct verdict *rules_at(const struct rules *r, size_t i);
+
+#endif

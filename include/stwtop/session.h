@@ -1,0 +1,103 @@
+/* session.h — the pipeline that every mode shares: sources -> parsers ->
+ * summary + timeline -> rules. The report reads each file once, merging the
+ * sources by time; the live run (live.h) feeds it lines as the tailer
+ * delivers them and samples as the pollers take them. Views read the session.
+ */
+#ifndef STWTOP_SESSION_H
+#define STWTOP_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stwtop/event.h"
+#include "stwtop/rules.h"
+#include "stwtop/summary.h"
+#include "stwtop/timeline.h"
+
+enum src_kind {
+	SRC_JVM = 1,      /* --gc / --safepoint: any JVM log, detected per line */
+	SRC_NGINX,        /* --nginx */
+	SRC_CPUSTAT,      /* --cpustat-log: recorded cpu.stat lines */
+	SRC_RECORD,       /* --replay: stwtop's own NDJSON recording */
+	SRC_SCHEDLOG,     /* --schedstat-log: per-thread schedstat CSV (epoch_ms,tid,comm,run_ns,wait_ns,slices) */
+	SRC_VMSTATLOG,    /* --vmstat-log: "<epoch_ms> allocstall_dma N ... pageoutrun N" */
+	SRC_HSERR,        /* a JVM crash report (hs_err_pid*.log) */
+	SRC_PROBE         /* polled counters (cgroup, schedstat, vmstat): no file */
+};
+
+const char *src_kind_name(enum src_kind k);   /* "jvm", "nginx", "cpustat", "record", ... */
+
+struct source_stats {
+	uint64_t lines, parsed, unparsed, cut, events;
+	char first_error[200];     /* first unparsed line's reason (nginx), "" if none */
+	uint64_t first_error_line;
+	char note[200];            /* last tailer note: waiting, rotated, error ... */
+	bool error;                /* could not be read (report: exit 1) */
+};
+
+struct session_opts {
+	bool keep_lines;           /* live: keep raw lines for the Lines pane */
+	const char *nginx_format;  /* --nginx-format; NULL: --nginx-conf or detection */
+	const char *nginx_conf;    /* --nginx-conf FILE[:NAME] */
+	int64_t jvm_start_ms;      /* --jvm-start / --pid: wall clock of JVM uptime 0; EV_TIME_NONE */
+	bool explicit_serial;      /* -XX:+UseSerialGC seen on the JVM's command line */
+	const struct rules_config *rules;   /* NULL = defaults */
+	bool verbose;              /* keep reasons of unparsed lines */
+};
+
+struct session;
+
+struct session *session_new(const struct session_opts *o, char *err, size_t errlen);
+void session_free(struct session *s);
+
+/* Add a source. Returns its index (>= 0) or -errno with err (e.g. a bad nginx
+ * format). Files are not opened here. */
+int session_add_source(struct session *s, enum src_kind kind, const char *path, char *err, size_t errlen);
+int session_nsources(const struct session *s);
+enum src_kind session_source_kind(const struct session *s, int i);
+const char *session_source_path(const struct session *s, int i);
+const char *session_source_name(const struct session *s, int i);   /* basename */
+const struct source_stats *session_source_stats(const struct session *s, int i);
+void session_source_note(struct session *s, int i, const char *note, bool is_error);
+
+/* Feed one complete line of source i (live mode, or tests). live_now_ms: the
+ * wall clock when it was read live (to anchor uptime-only logs being written
+ * now), EV_TIME_NONE when replaying. */
+void session_feed_line(struct session *s, int i, const char *line, size_t len, unsigned flags,
+		       int64_t live_now_ms);
+/* Feed a polled sample (EV_CPU, EV_MEM, EV_SCHED, EV_VMSTAT) or any event. */
+void session_feed_event(struct session *s, int i, struct event *e);
+/* End of a finished source (report mode, or a replay file at EOF). */
+void session_source_eof(struct session *s, int i);
+
+/* Report mode: read every source from the start, merged by time. 0, or -1 if
+ * a source could not be read (its stats say why; the others are still read). */
+int session_run_report(struct session *s);
+/* The same in steps (the demo replays at a pace): open every source (and find
+ * the JVM's start), then emit the merged events up to a time. */
+int session_replay_open(struct session *s);
+bool session_replay_step(struct session *s, int64_t until_ms);   /* true while events remain */
+int64_t session_replay_next_time(struct session *s);             /* EV_TIME_NONE at the end */
+void session_replay_finish(struct session *s);
+/* Live: judge only on the view's clock (not while a backlog is read). */
+void session_set_eval_on_data(struct session *s, bool on);
+
+/* Judge again (live: every tick with the wall clock; final at end of input). */
+void session_eval(struct session *s, int64_t now_ms, bool final);
+
+void session_set_listener(struct session *s, rules_change_fn fn, void *ctx);
+/* The wall clock of JVM uptime 0 in use (EV_TIME_NONE unknown). */
+int64_t session_jvm_anchor(const struct session *s);
+void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how);
+const char *session_jvm_anchor_how(const struct session *s);
+/* uptime-only JVM events that could not be placed on the clock */
+uint64_t session_unanchored(const struct session *s);
+
+const struct summary *session_summary(const struct session *s);
+const struct timeline *session_timeline(const struct session *s);
+const struct rules *session_rules(const struct session *s);
+/* the nginx format in use (NUL-terminated), NULL if none yet */
+const char *session_nginx_format(const struct session *s);
+
+#endif

@@ -1,0 +1,59 @@
+/* summary.h — exact whole-input counters of the report (DESIGN.md "Report
+ * JSON"): constant memory, fed every event whether or not its wall-clock time
+ * is known. */
+#ifndef STWTOP_SUMMARY_H
+#define STWTOP_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stwtop/event.h"
+#include "stwtop/hist.h"
+
+#define SUMMARY_STATUS_MAX 600
+
+struct summary {
+	/* jvm */
+	int collector;                 /* enum jvm_collector */
+	char version[48];              /* "" unknown */
+	int jdk_release;               /* 0 unknown */
+	int64_t heap_min_kb, heap_initial_kb, heap_max_kb;   /* -1 unknown */
+	int64_t periodic_interval_ms;  /* -1 unknown, 0 disabled */
+	int cpus_total, cpus_available;/* -1 unknown */
+	uint64_t gc_pauses;
+	double max_gc_pause_ms, total_gc_pause_ms;
+	uint64_t full_gcs;
+	uint64_t stops;
+	double total_stop_ms, max_stop_ms, max_ttsp_ms;
+	uint64_t periodic_gc_skips, periodic_gc_collections;
+	bool heap_known;
+	double committed_max_mb, committed_last_mb, used_after_gc_last_mb;
+	uint64_t sp_timeouts;
+	uint64_t alloc_stalls;
+	double max_alloc_stall_ms;
+	uint64_t hs_errs;
+	/* nginx */
+	uint64_t requests;
+	uint64_t status[SUMMARY_STATUS_MAX];   /* by code; codes outside 0..599 in status_other */
+	uint64_t status_other;
+	uint64_t uct_buckets[5];
+	uint64_t uct_none;             /* "-" or no upstream connect time */
+	struct hist rt, uht;           /* whole-run percentiles */
+	/* cgroup cpu samples */
+	uint64_t throttle_samples;
+	struct ev_cpu cpu_first, cpu_last;
+	/* sched / vmstat */
+	uint64_t sched_samples;
+	double sched_oncpu_ms, sched_wait_ms;
+	uint64_t vmstat_samples;
+	int64_t allocstall_first, allocstall_last;
+};
+
+void summary_init(struct summary *s);
+void summary_add(struct summary *s, const struct event *e);
+
+/* deltas of the throttle counters between the first and the last sample */
+int64_t summary_nr_throttled(const struct summary *s);
+double summary_throttled_ms(const struct summary *s);
+
+#endif

@@ -1,0 +1,202 @@
+/* timeline.h — the store: one wall-clock timeline of everything the sources
+ * said, in fixed-size rings, so memory stays bounded however long the input.
+ *
+ * Rules ask it questions about windows ("how much throttled time between these
+ * two instants", "which requests started inside this stop"); views draw from
+ * it. Only events with a known wall-clock time enter the timeline (uptime-only
+ * JVM lines wait in the session until the JVM's start is known).
+ *
+ * Every ring keeps the newest N records; records are appended in arrival
+ * order, which is time order per source (not across sources), so queries scan
+ * from a binary-searched start and tolerate small disorder.
+ */
+#ifndef STWTOP_TIMELINE_H
+#define STWTOP_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stwtop/event.h"
+#include "stwtop/hist.h"
+
+/* A generic ring of fixed-size records. Index i in [ring_first(), r->total)
+ * is valid; older ones were overwritten. */
+struct ring {
+	unsigned char *buf;
+	size_t elem, cap;    /* cap is a power of two */
+	uint64_t total;      /* records ever pushed */
+};
+
+uint64_t ring_first(const struct ring *r);
+void *ring_at(const struct ring *r, uint64_t i);   /* NULL when not (or no longer) held */
+
+/* --- records --- */
+
+/* A stop of the application: a safepoint (total/ttsp known) or, when the log
+ * has no safepoint lines, a GC pause. */
+struct tl_stop {
+	int64_t start_ms, end_ms;
+	float total_ms, ttsp_ms, op_ms;   /* ttsp/op -1 when unknown */
+	float spin_ms, block_ms;          /* -1 unknown */
+	uint8_t from_pause;               /* 1: made from a pause line, no safepoint data */
+	uint16_t src;
+	uint64_t line;
+	char op[40];
+};
+
+struct tl_pause {
+	int64_t t_ms;                     /* end */
+	float dur_ms;
+	int32_t before_mb10, after_mb10, committed_mb10;  /* tenths of MB, -1 unknown */
+	uint8_t type, collector;
+	uint16_t flags;
+	uint16_t src;
+	uint64_t line;
+	char title[48];
+	char cause[40];
+};
+
+struct tl_cpu {                       /* cumulative cgroup counters at t_ms */
+	int64_t t_ms;
+	int64_t nr_periods, nr_throttled, throttled_us, usage_us, quota_us, period_us;
+	uint16_t src;
+};
+
+struct tl_sched {                     /* one interval ending at t_ms */
+	int64_t t_ms;
+	float interval_ms, oncpu_ms, wait_ms, worst_wait_ms;
+	int32_t nthreads, worst_tid;
+	char worst_comm[16];
+};
+
+struct tl_vmstat {
+	int64_t t_ms;
+	int64_t allocstall, pageoutrun;
+};
+
+struct tl_mem {
+	int64_t t_ms;
+	int64_t usage_bytes, limit_bytes;
+};
+
+struct tl_req {                       /* one nginx request (ring ordered by end) */
+	int64_t end_ms, start_ms;
+	float uct_s, uht_s, rt_s;         /* -1 unknown/dash */
+	int16_t status;
+	int8_t bucket;                    /* 0..4 (4 = 4+), -1 not bucketed */
+	uint8_t exact;                    /* end time had ms resolution */
+	uint64_t line;
+};
+
+struct tl_timeout {
+	int64_t t_ms;
+	uint16_t src;
+	uint64_t line;
+	uint16_t nthreads;
+	char threads[112];
+};
+
+struct tl_skip {
+	int64_t t_ms;
+	int64_t last_gc_ms, threshold_ms;
+	uint8_t reason;
+};
+
+struct tl_stall {
+	int64_t t_ms;
+	float dur_ms;
+	char thread[40];
+};
+
+/* A raw line kept for the Lines pane (live mode only). */
+struct tl_line {
+	int64_t t_ms;                     /* EV_TIME_NONE if the line had none */
+	uint16_t src;
+	uint16_t len;
+	uint64_t line;
+	char text[240];
+};
+
+/* Per-second bin of the request series, by request START second. */
+struct tl_sec {
+	int64_t sec;                      /* epoch second held, 0 = empty */
+	uint32_t req, s5xx, s504, bucket[5], no_connect;
+	float rt_p50, rt_p99, rt_max;     /* seconds; valid once finalised (or open) */
+	float uht_p50, uht_p99, uht_max;
+	int16_t open;                     /* index into the open histogram pool, -1 */
+};
+
+#define TL_SECONDS 3600               /* per-second request series: the last hour */
+#define TL_OPEN_SECONDS 64            /* seconds whose exact histograms are kept */
+
+struct timeline {
+	struct ring stops, pauses, cpu, sched, vmstat, mem, reqs, timeouts, skips, stalls, lines;
+	struct tl_sec secs[TL_SECONDS];
+	struct { int64_t sec; struct hist rt, uht; } open[TL_OPEN_SECONDS];
+	int64_t newest_ms;                /* latest event time seen */
+	int64_t oldest_ms;                /* earliest event time seen */
+	bool keep_lines;
+};
+
+int timeline_init(struct timeline *tl, bool keep_lines);
+void timeline_fini(struct timeline *tl);
+
+/* Put one time-resolved event in (t_ms must be known). */
+void timeline_push(struct timeline *tl, const struct event *e);
+void timeline_push_line(struct timeline *tl, uint16_t src, uint64_t line_no, int64_t t_ms,
+			const char *text, size_t len);
+
+/* --- window queries --- */
+
+/* cgroup cpu counters over [a, b]: deltas between the last sample at or before a
+ * and the first at or after b (the bracketing samples). false if not bracketed. */
+struct tl_cpu_delta {
+	int64_t from_ms, to_ms;
+	int64_t periods, throttled, throttled_us;
+	int64_t quota_us, period_us;
+};
+bool timeline_cpu_delta(const struct timeline *tl, int64_t a, int64_t b, struct tl_cpu_delta *out);
+
+/* sched intervals overlapping [a, b], summed */
+struct tl_sched_sum {
+	int64_t from_ms, to_ms;           /* span of the intervals summed */
+	double oncpu_ms, wait_ms;
+	int n;
+	int32_t worst_tid;
+	double worst_wait_ms;
+	char worst_comm[16];
+};
+bool timeline_sched_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl_sched_sum *out);
+
+/* vmstat deltas over the bracketing samples of [a, b] */
+bool timeline_vmstat_delta(const struct timeline *tl, int64_t a, int64_t b,
+			   int64_t *allocstall, int64_t *pageoutrun);
+
+/* requests that STARTED in [a, b) */
+struct tl_req_sum {
+	uint32_t n, bucket[5], no_connect, s5xx, s504;
+	float max_uht_b0;                 /* longest header wait among bucket-0 requests (s) */
+	float max_rt;
+	int64_t first_slow_start, last_slow_start;   /* bucket >= 1 requests, EV_TIME_NONE if none */
+};
+void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl_req_sum *out);
+
+/* typical request rate (median of per-second counts) in [a, b) */
+double timeline_req_rate(const struct timeline *tl, int64_t a, int64_t b);
+
+/* per-second bin for epoch second `sec`, NULL if not held */
+const struct tl_sec *timeline_sec(const struct timeline *tl, int64_t sec);
+/* p50/p99 of request_time and upstream_header_time of that second (seconds):
+ * out = {rt_p50, rt_p99, uht_p50, uht_p99}; exact to 1/64 while the second is
+ * among the last TL_OPEN_SECONDS that saw requests, frozen afterwards. */
+void timeline_sec_percentiles(const struct timeline *tl, const struct tl_sec *b, float out[4]);
+
+/* uct bucket of a connect time: nearest second, 4 = 4 and above, -1 none */
+int8_t timeline_bucket(double uct_ms);
+
+/* index of the first record whose time >= t (binary search on a ring of
+ * records that start with an int64_t time field, tolerating small disorder) */
+uint64_t timeline_lower_bound(const struct ring *r, int64_t t);
+
+#endif

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# cli.sh BIN — the command line's contract: --help/--version, one-line errors
+# naming the option with exit 2, unreadable sources with exit 1, SIGPIPE.
+set -u
+BIN=${1:?usage: cli.sh path/to/stwtop}
+S=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}/samples
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails+1)); }
+# expect RC PATTERN -- ARGS: exit code and a regex the combined output must match
+expect() { local want=$1 re=$2; shift 3
+  "$BIN" "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  [ "$rc" = "$want" ] || fail "stwtop $* exited $rc, want $want: $(head -c 300 "$T/err")"
+  grep -Eq -- "$re" "$T/out" "$T/err" || fail "stwtop $*: output does not match /$re/: $(head -c 300 "$T/out" "$T/err")"
+}
+expect 0 '^usage: stwtop' -- --help
+expect 0 '^stwtop [0-9]+\.[0-9]+' -- --version
+expect 2 "unknown option '--frobnicate'" -- --frobnicate
+expect 2 "unknown option '-x'" -- -x
+expect 2 '^stwtop: --interval: .abc. is not a number' -- --interval abc
+expect 2 '^stwtop: --interval: .5. is not a number' -- --interval 5
+expect 2 '^stwtop: --pid: .12ab. is not a process id' -- --pid 12ab
+expect 2 '^stwtop: --gc needs a value' -- --gc
+expect 2 '^stwtop: --report needs at least one source' -- --report
+expect 2 "unexpected argument 'gc.log'" -- gc.log
+expect 2 '^stwtop: --json needs --report or --plain' -- --json --gc x
+expect 2 '^stwtop: --demo-speed' -- --demo --demo-speed 0
+expect 2 '^stwtop: --jvm-start' -- --report --gc x --jvm-start nonsense
+# every usage error is exactly one line
+"$BIN" --interval abc 2>"$T/err" >/dev/null; [ "$(wc -l <"$T/err")" = 1 ] || fail "usage error is not one line"
+# a missing or unreadable source: exit 1, the path and the reason, the rest still reported
+expect 1 "$T/missing.log: No such file or directory" -- --report --gc "$T/missing.log" --gc "$S/throttle/control/gc.log"
+grep -q '"gc_pauses"' "$T/out" || "$BIN" --report --json --gc "$T/missing.log" --gc "$S/throttle/control/gc.log" 2>/dev/null | grep -q '"gc_pauses": 6' || fail "the readable source was not reported"
+expect 1 'is a directory|not a regular file' -- --report --gc "$T"
+expect 1 'not a regular file \(a character device\)' -- --report --gc /dev/zero
+# a bad nginx format is a usage error naming the option
+expect 2 '^stwtop: --nginx-conf' -- --report --nginx "$S/nginx-uct/backlog100/logs/access.log" --nginx-conf "$T/none.conf:ops"
+# the JSON report is valid and names every source
+"$BIN" --report --json --gc "$S/throttle/control/gc.log" --cpustat-log "$S/throttle/control/cpustat-100ms.log" >"$T/r.json" 2>"$T/err" || fail "report failed: $(cat "$T/err")"
+jq -e '.tool == "stwtop" and (.sources | length) == 2 and .sources[1].kind == "cpustat"' "$T/r.json" >/dev/null || fail "report JSON shape"
+# | head -1 ends cleanly (SIGPIPE ignored, no error message, no hang)
+timeout 20 bash -c "'$BIN' --report --nginx '$S/combined/gc-stop/logs/access.log' | head -1" >"$T/out" 2>"$T/err"
+rc=$?; [ $rc = 0 ] || fail "report | head -1 exited $rc"
+[ -s "$T/err" ] && fail "report | head -1 printed: $(cat "$T/err")"
+# --help-config lists the thresholds; a bad config names the key
+expect 0 'ttsp_warn_ms +100' -- --help-config
+echo '{"ttsp_warn_ms": 50, "no_such_knob": 1}' >"$T/bad.json"
+expect 2 'unknown threshold "no_such_knob"' -- --report --gc "$S/throttle/control/gc.log" --config "$T/bad.json"
+echo '{"ttsp_warn_ms": "fast"}' >"$T/bad2.json"
+expect 2 '"ttsp_warn_ms" must be a non-negative number' -- --report --gc "$S/throttle/control/gc.log" --config "$T/bad2.json"
+[ $fails = 0 ] && echo "cli: all passed" || { echo "cli: $fails failed"; exit 1; }

@@ -1,0 +1,283 @@
+/* app.c — from the command line to a running session (app.h). */
+#include "app.h"
+
+#include "stwtop/discover.h"
+#include "stwtop/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* --- the bundled demo --- */
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Where the demo recordings are: $STWTOP_DEMO_DIR, next to the installed
+ * binary (../share/stwtop/demo), the configured data dir, the source tree. */
+static bool find_demo_dir(const char *name, char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	const char *env = getenv("STWTOP_DEMO_DIR");
+	if (env && env[0]) {
+		snprintf(out, len, "%s/%s", env, name);
+		if (is_dir(out))
+			return true;
+	}
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(out, len, "%s/../share/stwtop/demo/%s", exe, name);
+			if (is_dir(out))
+				return true;
+		}
+	}
+	snprintf(out, len, "%s/demo/%s", STWTOP_DATADIR, name);
+	if (is_dir(out))
+		return true;
+	snprintf(out, len, "%s/data/demo/%s", STWTOP_SOURCE_DIR, name);
+	return is_dir(out);
+}
+
+struct demo_spec {
+	char title[200];
+	char nginx_format[400];
+};
+
+/* data/demo/NAME/demo.conf: "KIND FILE" per source, "nginx-format FMT", "title TEXT" */
+static int load_demo(struct session **sp, const char *dir, const struct rules_config *rc,
+		     struct demo_spec *spec, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32], line[1024];
+	snprintf(path, sizeof path, "%s/demo.conf", dir);
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct { enum src_kind k; char file[256]; } srcs[16];
+	int n = 0;
+	memset(spec, 0, sizeof *spec);
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		char *arg = strchr(line, ' ');
+		if (!arg)
+			continue;
+		*arg++ = '\0';
+		if (strcmp(line, "title") == 0) {
+			util_strlcpy_n(spec->title, sizeof spec->title, arg, strlen(arg));
+			continue;
+		}
+		if (strcmp(line, "nginx-format") == 0) {
+			util_strlcpy_n(spec->nginx_format, sizeof spec->nginx_format, arg, strlen(arg));
+			continue;
+		}
+		enum src_kind k;
+		if (strcmp(line, "gc") == 0)
+			k = SRC_JVM;
+		else if (strcmp(line, "nginx") == 0)
+			k = SRC_NGINX;
+		else if (strcmp(line, "cpustat") == 0)
+			k = SRC_CPUSTAT;
+		else if (strcmp(line, "schedstat") == 0)
+			k = SRC_SCHEDLOG;
+		else if (strcmp(line, "vmstat") == 0)
+			k = SRC_VMSTATLOG;
+		else
+			continue;
+		if (n < 16) {
+			srcs[n].k = k;
+			snprintf(srcs[n].file, sizeof srcs[n].file, "%s", arg);
+			n++;
+		}
+	}
+	fclose(f);
+	struct session_opts o = {
+		.keep_lines = true,
+		.nginx_format = spec->nginx_format[0] ? spec->nginx_format : NULL,
+		.jvm_start_ms = EV_TIME_NONE,
+		.rules = rc,
+	};
+	struct session *s = session_new(&o, err, errlen);
+	if (!s)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char p[PATH_MAX + 300];
+		snprintf(p, sizeof p, "%s/%s", dir, srcs[i].file);
+		if (session_add_source(s, srcs[i].k, p, err, errlen) < 0) {
+			session_free(s);
+			return -1;
+		}
+	}
+	*sp = s;
+	return 0;
+}
+
+/* --- discovery --- */
+
+int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen)
+{
+	if (c->pid <= 0 || c->jvm_start_ms != EV_TIME_NONE)
+		return 0;
+	struct jvm_proc j;
+	if (discover_inspect("", c->pid, &j, err, errlen) != 0)
+		return -1;
+	if (j.start_ms > 0) {
+		char how[80];
+		snprintf(how, sizeof how, "the start time of process %d", c->pid);
+		session_set_jvm_anchor(s, j.start_ms, how);
+	}
+	discover_free(&j);
+	return 0;
+}
+
+/* Build the sources of a live run. Without any, find the JVM and its logs. */
+static struct session *live_session(const struct cli *c, const struct rules_config *rc, int *pid,
+				    char *hs_dir, size_t hs_len, char *err, size_t errlen)
+{
+	struct jvm_proc j;
+	bool have_j = false;
+	*pid = c->pid;
+	hs_dir[0] = '\0';
+	if (c->nsrc == 0 && !c->cgroup) {
+		char msg[2048];
+		int p = 0;
+		int rc2 = discover_pick("", c->pid, &p, msg, sizeof msg);
+		if (rc2 != 0) {
+			snprintf(err, errlen, "%s", msg);
+			return NULL;
+		}
+		*pid = p;
+	}
+	if (*pid > 0) {
+		char why[512];
+		if (discover_inspect("", *pid, &j, why, sizeof why) == 0)
+			have_j = true;
+		else if (c->nsrc == 0) {
+			snprintf(err, errlen, "%s", why);
+			return NULL;
+		}
+	}
+	struct session_opts o = {
+		.keep_lines = true,
+		.nginx_format = c->nginx_format,
+		.nginx_conf = c->nginx_conf,
+		.jvm_start_ms = c->jvm_start_ms,
+		.rules = rc,
+		.verbose = c->verbose,
+	};
+	if (have_j) {
+		if (o.jvm_start_ms == EV_TIME_NONE && j.start_ms > 0)
+			o.jvm_start_ms = j.start_ms;
+		o.explicit_serial = j.use_serial;
+	}
+	struct session *s = session_new(&o, err, errlen);
+	if (!s) {
+		if (have_j)
+			discover_free(&j);
+		return NULL;
+	}
+	for (int i = 0; i < c->nsrc; i++)
+		if (session_add_source(s, c->src[i].kind, c->src[i].path, err, errlen) < 0) {
+			session_free(s);
+			if (have_j)
+				discover_free(&j);
+			return NULL;
+		}
+	if (have_j) {
+		/* the JVM's own logs, unless the user named files */
+		bool named_jvm = false;
+		for (int i = 0; i < c->nsrc; i++)
+			if (c->src[i].kind == SRC_JVM)
+				named_jvm = true;
+		if (!named_jvm)
+			for (int i = 0; i < j.nlogs; i++)
+				session_add_source(s, SRC_JVM, j.logs[i].path, err, errlen);
+		if (j.error_dir[0])
+			util_strlcpy_n(hs_dir, hs_len, j.error_dir, strlen(j.error_dir));
+		if (!named_jvm && j.nlogs == 0) {
+			char advice[1024];
+			discover_advice(&j, advice, sizeof advice);
+			fprintf(stderr, "stwtop: process %d writes no GC log stwtop can follow. %s\n", *pid, advice);
+		}
+		discover_free(&j);
+	}
+	return s;
+}
+
+int app_run_live(const struct cli *c, const struct rules_config *rc)
+{
+	char err[2048];
+	struct session *s = NULL;
+	struct live_opts lo = {
+		.interval_ms = c->interval_ms,
+		.cgroup = c->cgroup,
+		.record = c->record,
+		.proc_root = "",
+		.demo_speed = c->demo_speed,
+	};
+	char hs_dir[4096];
+	struct demo_spec spec;
+	struct ui_info info = {0};
+	if (c->mode == CLI_DEMO) {
+		char dir[PATH_MAX];
+		const char *name = c->demo_name ? c->demo_name : "throttle-stop";
+		if (!find_demo_dir(name, dir, sizeof dir)) {
+			fprintf(stderr, "stwtop: demo '%s' not found (looked in $STWTOP_DEMO_DIR, "
+				"../share/stwtop/demo next to the binary, %s/demo, %s/data/demo)\n", name,
+				STWTOP_DATADIR, STWTOP_SOURCE_DIR);
+			return 1;
+		}
+		if (load_demo(&s, dir, rc, &spec, err, sizeof err) != 0) {
+			fprintf(stderr, "stwtop: demo: %s\n", err);
+			return 1;
+		}
+		lo.demo = true;
+		info.demo_title = spec.title[0] ? spec.title : name;
+	} else {
+		int pid = 0;
+		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, err, sizeof err);
+		if (!s) {
+			fprintf(stderr, "stwtop: %s\n", err);
+			return 1;
+		}
+		lo.pid = pid;
+		if (hs_dir[0]) {
+			lo.hs_err_dir = hs_dir;
+			lo.hs_err_pid = pid;
+		}
+	}
+	struct live *l = live_new(s, &lo, err, sizeof err);
+	if (!l) {
+		fprintf(stderr, "stwtop: %s\n", err);
+		session_free(s);
+		return 1;
+	}
+	int rc_run;
+	char why[256] = "";
+	if (c->plain) {
+		rc_run = plain_run(l, s, c);
+	} else {
+		rc_run = ui_run(l, s, c, &info, why, sizeof why);
+		if (rc_run == -1) {
+			/* no usable terminal: line mode instead of a crash */
+			fprintf(stderr, "stwtop: %s; using line mode (--plain)\n", why);
+			rc_run = plain_run(l, s, c);
+		}
+	}
+	live_free(l);
+	session_free(s);
+	return rc_run;
+}

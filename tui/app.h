@@ -1,0 +1,30 @@
+/* app.h — glue between the command line and the engines: builds the session
+ * from the options (or from discovery), picks the view (curses or plain), and
+ * finds the bundled demo. */
+#ifndef STWTOP_APP_H
+#define STWTOP_APP_H
+
+#include <stddef.h>
+
+#include "stwtop/cli.h"
+#include "stwtop/live.h"
+#include "stwtop/rules.h"
+#include "stwtop/session.h"
+
+/* --report with --pid: the process start anchors uptime-only logs. 0 or -1 with err. */
+int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen);
+/* live dashboard, plain line mode, or the demo; returns the exit code */
+int app_run_live(const struct cli *c, const struct rules_config *rc);
+
+/* plain.c: verdicts and one status line per interval on stdout */
+int plain_run(struct live *l, struct session *s, const struct cli *c);
+
+/* ui.c: the curses dashboard. Returns -1 (with a reason in why) when there is no
+ * usable terminal, so the caller can fall back to plain mode. */
+struct ui_info {
+	const char *demo_title;     /* NULL unless --demo */
+};
+int ui_run(struct live *l, struct session *s, const struct cli *c, const struct ui_info *info,
+	   char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,146 @@
+/* plain.c — line mode (--plain, or no usable terminal): each verdict when it
+ * appears or changes, then one status line per interval. With --json the same
+ * as NDJSON (schema REPORT_JSON_SCHEMA, documented in docs/ndjson.md) for a
+ * log shipper. Everything from logs is sanitised before it is printed. */
+#include "app.h"
+
+#include "stwtop/report.h"
+#include "stwtop/util.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct plain {
+	struct live *l;
+	struct session *s;
+	const struct cli *c;
+	bool json, color;
+	/* what was printed of each verdict, to print changes that matter only */
+	struct seen { int id; uint64_t key; int sev; bool cleared; char title[240]; } *seen;
+	size_t nseen, capseen;
+};
+
+static void put_sanitised(FILE *out, const char *prefix, const char *text)
+{
+	char buf[2048];
+	util_sanitize(buf, sizeof buf, text, strlen(text));
+	fprintf(out, "%s%s\n", prefix, buf);
+}
+
+static struct seen *seen_of(struct plain *p, const struct verdict *v)
+{
+	for (size_t i = 0; i < p->nseen; i++)
+		if (p->seen[i].id == v->id && p->seen[i].key == v->key)
+			return &p->seen[i];
+	if (p->nseen == p->capseen) {
+		size_t cap = p->capseen ? p->capseen * 2 : 32;
+		struct seen *n = realloc(p->seen, cap * sizeof *n);
+		if (!n)
+			return NULL;
+		p->seen = n;
+		p->capseen = cap;
+	}
+	struct seen *s = &p->seen[p->nseen++];
+	memset(s, 0, sizeof *s);
+	s->id = v->id;
+	s->key = v->key;
+	s->sev = -1;
+	return s;
+}
+
+static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
+{
+	struct plain *p = ctx;
+	struct seen *s = seen_of(p, v);
+	bool cleared = v->cleared_ms != EV_TIME_NONE;
+	if (!s)
+		return;
+	if (!is_new && s->sev == v->severity && s->cleared == cleared && strcmp(s->title, v->title) == 0)
+		return; /* only evidence details changed */
+	const char *what = is_new ? "new" : cleared && !s->cleared ? "cleared" : "update";
+	s->sev = v->severity;
+	s->cleared = cleared;
+	util_strlcpy_n(s->title, sizeof s->title, v->title, strlen(v->title));
+	if (p->json) {
+		char *txt = report_verdict_json(p->s, v, what);
+		if (txt) {
+			puts(txt);
+			free(txt);
+		}
+	} else {
+		char t[16];
+		const char *col = "", *rst = "";
+		if (p->color) {
+			col = v->severity == SEV_CRIT ? "\033[1;31m" : v->severity == SEV_WARN ? "\033[1;33m" : "\033[1;36m";
+			rst = "\033[0m";
+		}
+		printf("%s %s%-4s%s %-7s %s\n", util_fmt_hms_ms(v->start_ms, t, sizeof t), col,
+		       severity_name(v->severity), rst, what, verdict_id_name(v->id));
+		put_sanitised(stdout, "    ", v->title);
+		if (is_new) {
+			for (int i = 0; i < v->nevidence; i++)
+				put_sanitised(stdout, "    - ", v->evidence[i]);
+			if (v->advice[0])
+				put_sanitised(stdout, "    > ", v->advice);
+		}
+	}
+	fflush(stdout);
+}
+
+static void on_tick(void *ctx, int64_t now)
+{
+	struct plain *p = ctx;
+	if (p->json) {
+		char *txt = report_status_json(p->s, now);
+		if (txt) {
+			puts(txt);
+			free(txt);
+		}
+	} else {
+		char line[512];
+		report_status_line(p->s, now, line, sizeof line);
+		puts(line);
+	}
+	fflush(stdout);
+}
+
+static void on_note(void *ctx, int src, const char *msg, bool is_error)
+{
+	struct plain *p = ctx;
+	char buf[600];
+	util_sanitize(buf, sizeof buf, msg, strlen(msg));
+	if (p->json) {
+		/* notes go to stderr so stdout stays one schema */
+		fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", buf);
+	} else {
+		fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", buf);
+	}
+	(void)src;
+}
+
+static void on_demo_done(void *ctx)
+{
+	struct plain *p = ctx;
+	/* line mode has nothing to stay on: the replay's end is the end */
+	live_stop(p->l);
+}
+
+int plain_run(struct live *l, struct session *s, const struct cli *c)
+{
+	struct plain p = {
+		.l = l, .s = s, .c = c, .json = c->json,
+		.color = !c->no_color && !getenv("NO_COLOR") && isatty(1) && !c->json,
+	};
+	static const struct live_view view = {
+		.tick = on_tick, .note = on_note, .demo_done = on_demo_done,
+	};
+	session_set_listener(s, on_verdict, &p);
+	live_set_view(l, &view, &p);
+	int rc = live_run(l);
+	session_set_listener(s, NULL, NULL);
+	free(p.seen);
+	return rc < 0 ? 1 : 0;
+}
