@@ -19,32 +19,42 @@ struct vmstat_probe {
 	char buf[16384];   /* /proc/vmstat is ~5-8 KiB on 6.x kernels */
 };
 
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A stream of "key value" pairs separated by any whitespace: the /proc/vmstat file
+ * (one pair per line) and the vmstat.log sampler lines (pairs on one line). */
 bool vmstat_probe_parse(const char *buf, size_t len, struct ev_vmstat *out)
 {
 	size_t i = 0;
-	bool any = false;
+	bool any = false, have_stall = false;
 	int64_t stall = 0;
-	bool have_stall = false;
 	out->allocstall = out->pageoutrun = out->pgscan_direct = -1;
 	while (i < len) {
-		const char *line = buf + i;
-		const char *nl = memchr(line, '\n', len - i);
-		size_t ll = nl ? (size_t)(nl - line) : len - i;
-		const char *sp = memchr(line, ' ', ll);
-		i += ll + 1;
-		if (!sp)
-			continue;
-		size_t kl = (size_t)(sp - line);
+		while (i < len && is_space(buf[i]))
+			i++;
+		const char *key = buf + i;
+		while (i < len && !is_space(buf[i]))
+			i++;
+		size_t kl = (size_t)(buf + i - key);
+		while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
+			i++;
 		int64_t v;
-		if (util_parse_i64(sp + 1, ll - kl - 1, &v) == 0)
-			continue;
-		if (kl >= 10 && memcmp(line, "allocstall", 10) == 0 && (kl == 10 || line[10] == '_')) {
+		size_t vl = util_parse_i64(buf + i, len - i, &v);
+		if (kl == 0)
+			break;
+		if (vl == 0 || (i + vl < len && !is_space(buf[i + vl])))
+			continue; /* not a pair: the next token may be a key */
+		i += vl;
+		if (kl >= 10 && memcmp(key, "allocstall", 10) == 0 && (kl == 10 || key[10] == '_')) {
 			stall += v;
 			have_stall = any = true;
-		} else if (kl == 10 && memcmp(line, "pageoutrun", 10) == 0) {
+		} else if (kl == 10 && memcmp(key, "pageoutrun", 10) == 0) {
 			out->pageoutrun = v;
 			any = true;
-		} else if (kl == 13 && memcmp(line, "pgscan_direct", 13) == 0) {
+		} else if (kl == 13 && memcmp(key, "pgscan_direct", 13) == 0) {
 			out->pgscan_direct = v;
 			any = true;
 		}
