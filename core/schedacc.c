@@ -55,10 +55,10 @@ int schedacc_add(struct schedacc *a, int32_t tid, uint64_t run_ns, uint64_t wait
 	t->run_ns = run_ns;
 	t->wait_ns = wait_ns;
 	t->d_run_ns = t->d_wait_ns = 0;
+	/* whole buffer defined: events are compared and recorded byte for byte */
+	memset(t->comm, 0, sizeof t->comm);
 	if (comm)
 		util_strlcpy_n(t->comm, sizeof t->comm, comm, comm_len);
-	else
-		t->comm[0] = '\0';
 	if (tid <= a->last_tid)
 		a->cur_sorted = false;
 	a->last_tid = tid;
