@@ -31,7 +31,11 @@ struct live {
 	struct live_opts o;
 	struct loop *loop;
 	struct tail *tail;
-	int tail_src[MAX_TAILS];        /* tail id -> session source */
+	int tail_src[MAX_TAILS];        /* tail id -> session source + 1 (0: not yet known) */
+	int adding_src;                 /* the source being added: tail_add reads its content */
+	int eval_timer;                 /* one-shot: judge shortly after new data */
+	bool eval_armed;
+	int64_t last_demo_eval;
 	bool caught_up;                 /* the files' existing content has been read */
 	struct cgroup_probe *cg;
 	struct sched_probe *sched;
@@ -73,15 +77,35 @@ static void on_line(void *ctx, int id, const char *line, size_t len, unsigned fl
 	struct live *l = ctx;
 	if (id < 0 || id >= MAX_TAILS)
 		return;
-	session_feed_line(l->s, l->tail_src[id], line, len, flags,
-			  l->caught_up ? util_now_ms() : EV_TIME_NONE);
+	int src = l->tail_src[id] ? l->tail_src[id] - 1 : l->adding_src;
+	if (src < 0)
+		return;
+	session_feed_line(l->s, src, line, len, flags, l->caught_up ? util_now_ms() : EV_TIME_NONE);
 }
 
 static void on_note(void *ctx, int id, enum tail_note what, const char *msg)
 {
 	struct live *l = ctx;
-	int src = (id >= 0 && id < MAX_TAILS) ? l->tail_src[id] : -1;
+	int src = (id >= 0 && id < MAX_TAILS && l->tail_src[id]) ? l->tail_src[id] - 1 : l->adding_src;
 	note(l, src, msg, what == TAIL_NOTE_ERROR);
+}
+
+/* Judge 100 ms after new data rather than on the next tick, so a verdict
+ * shows up within a fraction of a second of the line that completes it. */
+static void eval_soon(struct live *l)
+{
+	if (l->eval_armed || l->eval_timer < 0)
+		return;
+	if (loop_set_timer(l->loop, l->eval_timer, 100, 0) == 0)
+		l->eval_armed = true;
+}
+
+static void on_eval_timer(void *ctx)
+{
+	struct live *l = ctx;
+	l->eval_armed = false;
+	session_eval(l->s, l->o.demo ? l->demo_clock : util_now_ms(), false);
+	changed(l);
 }
 
 static void on_inotify(void *ctx, int fd, short revents)
@@ -90,6 +114,7 @@ static void on_inotify(void *ctx, int fd, short revents)
 	(void)fd;
 	(void)revents;
 	tail_dispatch(l->tail);
+	eval_soon(l);
 	changed(l);
 }
 
@@ -187,6 +212,29 @@ static void scan_hs_err(struct live *l)
 	closedir(d);
 }
 
+/* An uptime-only JVM log that is being written now: its last line was
+ * written when the file was last modified, so start = mtime - that uptime.
+ * (Only live: a copied file's mtime says nothing.) A later line read as it is
+ * written refines nothing; --pid and --jvm-start win over both. */
+static void anchor_from_mtime(struct live *l)
+{
+	if (session_jvm_anchor(l->s) != EV_TIME_NONE || session_unanchored(l->s) == 0)
+		return;
+	for (int i = 0; i < session_nsources(l->s); i++) {
+		struct stat st;
+		int64_t up = session_source_last_uptime_us(l->s, i);
+		if (session_source_kind(l->s, i) != SRC_JVM || up < 0 ||
+		    stat(session_source_path(l->s, i), &st) != 0)
+			continue;
+		int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+		char how[200];
+		snprintf(how, sizeof how, "%s: modification time minus the uptime of its last line",
+			 session_source_name(l->s, i));
+		session_set_jvm_anchor(l->s, mtime - up / 1000, how);
+		return;
+	}
+}
+
 /* --- the clock --- */
 
 static void demo_advance(struct live *l, int64_t wall)
@@ -195,6 +243,10 @@ static void demo_advance(struct live *l, int64_t wall)
 		return;
 	l->demo_clock = l->demo_t0 + (int64_t)((double)(wall - l->demo_wall0) * l->o.demo_speed);
 	bool more = session_replay_step(l->s, l->demo_clock);
+	if (more && l->demo_clock - l->last_demo_eval >= 250) {
+		session_eval(l->s, l->demo_clock, false);
+		l->last_demo_eval = l->demo_clock;
+	}
 	if (!more) {
 		session_replay_finish(l->s);
 		l->demo_done = true;
@@ -256,6 +308,8 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	if (!l->o.proc_root)
 		l->o.proc_root = "";
 	l->src_cg = l->src_sched = l->src_vm = l->src_hs = -1;
+	l->adding_src = -1;
+	l->eval_timer = -1;
 	l->loop = loop_new();
 	if (!l->loop) {
 		snprintf(err, errlen, "cannot create the event loop: %s", strerror(errno));
@@ -294,6 +348,7 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 			enum src_kind k = session_source_kind(s, i);
 			if (k == SRC_PROBE)
 				continue;
+			l->adding_src = i;
 			int id = tail_add(l->tail, session_source_path(s, i), TAIL_FROM_START);
 			if (id < 0) {
 				char msg[300];
@@ -302,8 +357,9 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 				continue;
 			}
 			if (id < MAX_TAILS)
-				l->tail_src[id] = i;
+				l->tail_src[id] = i + 1;
 		}
+		l->adding_src = -1;
 	}
 	/* probes */
 	char why[300];
@@ -398,6 +454,7 @@ int live_run(struct live *l)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGWINCH, SIGHUP};
 	loop_add_signals(l->loop, sigs, 4, on_signal, l);
+	l->eval_timer = loop_add_timer(l->loop, -1, 0, on_eval_timer, l);
 	if (l->o.demo) {
 		l->demo_t0 = session_replay_next_time(l->s);
 		l->demo_wall0 = util_mono_ms();
@@ -409,6 +466,7 @@ int live_run(struct live *l)
 			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
 			tail_dispatch(l->tail); /* the existing content */
 		}
+		anchor_from_mtime(l);
 		l->caught_up = true;
 		poll_probes(l, util_now_ms()); /* baselines */
 		scan_hs_err(l);

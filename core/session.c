@@ -45,6 +45,7 @@ struct source {
 	size_t detect_len[DETECT_LINES];
 	int ndetect;
 	struct schedlog *sched;
+	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
 	/* report reader */
 	int fd;
 	bool opened, eof;
@@ -181,6 +182,7 @@ int session_add_source(struct session *s, enum src_kind kind, const char *path, 
 	}
 	src->kind = kind;
 	src->fd = -1;
+	src->last_up_us = -1;
 	src->path = strdup(path ? path : "");
 	if (!src->path) {
 		free(src);
@@ -244,6 +246,7 @@ int64_t session_jvm_anchor(const struct session *s) { return s->anchor_ms; }
 const char *session_jvm_anchor_how(const struct session *s) { return s->anchor_how; }
 uint64_t session_unanchored(const struct session *s) { return s->unanchored; }
 bool session_uptime_axis(const struct session *s) { return s->uptime_axis; }
+int64_t session_source_last_uptime_us(const struct session *s, int i) { return s->src[i]->last_up_us; }
 
 const char *session_nginx_format(const struct session *s)
 {
@@ -362,6 +365,8 @@ static void emit(struct session *s, int i, struct event *e)
 		return;
 	}
 	summary_add(&s->sum, e);
+	if (e->up_us >= 0)
+		src->last_up_us = e->up_us;
 	if (e->t_ms == EV_TIME_NONE && e->up_us >= 0 && s->anchor_ms != EV_TIME_NONE)
 		e->t_ms = s->anchor_ms + e->up_us / 1000;
 	if (e->t_ms == EV_TIME_NONE) {

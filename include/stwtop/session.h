@@ -96,6 +96,8 @@ uint64_t session_unanchored(const struct session *s);
 /* true when the JVM logs carry only uptime and no other source has a wall
  * clock: times on the timeline are then JVM uptime (epoch 0 = JVM start) */
 bool session_uptime_axis(const struct session *s);
+/* JVM uptime (µs) of the newest event of source i, -1 if none had one */
+int64_t session_source_last_uptime_us(const struct session *s, int i);
 
 const struct summary *session_summary(const struct session *s);
 const struct timeline *session_timeline(const struct session *s);
