@@ -141,6 +141,19 @@ int plain_run(struct live *l, struct session *s, const struct cli *c)
 	live_set_view(l, &view, &p);
 	int rc = live_run(l);
 	session_set_listener(s, NULL, NULL);
+	/* at exit, the state of every verdict: what a shipper (or a test) compares
+	 * with the report over the same input */
+	if (p.json) {
+		const struct rules *r = session_rules(s);
+		for (size_t i = 0; i < rules_count(r); i++) {
+			char *txt = report_verdict_json(s, rules_at(r, i), "final");
+			if (txt) {
+				puts(txt);
+				free(txt);
+			}
+		}
+		fflush(stdout);
+	}
 	free(p.seen);
 	return rc < 0 ? 1 : 0;
 }
