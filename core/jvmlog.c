@@ -318,6 +318,7 @@ struct jl_deco {
 	const char *msg;
 	size_t msg_n;
 	bool strong;             /* carried a time, uptime or level decoration */
+	bool weak;               /* only hostname/pid/tid/unknown tags: the message decides */
 };
 
 enum { DK_TIME = 0, DK_UTCTIME, DK_UPTIME, DK_TIMEMILLIS, DK_UPTIMEMILLIS, DK_TIMENANOS,
@@ -401,7 +402,7 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 {
 	size_t i = 0;
 	int last = -1;
-	bool host = false, any = false;
+	bool any = false;
 
 	memset(d, 0, sizeof *d);
 	d->tmillis = -1;
@@ -486,7 +487,6 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 				d->tags_n = w;
 			} else if (host_like(c, w) && last < DK_HOST) {
 				kind = DK_HOST;
-				host = true;
 			} else {
 				return false;
 			}
@@ -503,13 +503,9 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 				i++; /* the one space between decorations and message */
 			d->msg = s + i;
 			d->msg_n = n - i;
-			if (!d->strong) {
-				/* hostname/pid/tid alone, or unknown tags alone, are not enough */
-				if (!d->tags || !known_first_tag(d->tags, d->tags_n))
-					return false;
-			}
-			if (host && last == DK_HOST && !d->strong)
-				return false;
+			/* hostname/pid/tid alone, or unknown tags alone, do not prove a JVM
+			 * line ("[main] INFO ..."): its message will have to */
+			d->weak = !d->strong && (!d->tags || !known_first_tag(d->tags, d->tags_n));
 			return any;
 		}
 	}
@@ -572,7 +568,8 @@ static bool startup_message(const char *m, size_t n)
 
 static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 {
-	enum jl_tag tag = d->tags ? jl_tag_kind(d->tags, d->tags_n) : JL_TAG_NONE;
+	enum jl_tag tag = d->tags && !d->weak ? jl_tag_kind(d->tags, d->tags_n) : JL_TAG_NONE;
+	int known;
 	const char *m = d->msg;
 	size_t n = d->msg_n;
 	bool pend = any_pending(p);
@@ -643,6 +640,9 @@ static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 	}
 
 	jl_time(p, wall, up, o);
+	known = jl_unified_message(p, tag, m, n, o);
+	if (d->weak && !known)
+		return o->n ? o->n : JVMLOG_UNKNOWN;
 	if (d->pid >= 0 && d->pid != p->pid) {
 		struct event *e = jl_push(o, EV_JVM_INFO);
 		p->pid = d->pid;
@@ -651,7 +651,6 @@ static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 			e->u.info.a = d->pid;
 		}
 	}
-	jl_unified_message(p, tag, m, n, o);
 	return o->n;
 }
 
