@@ -557,7 +557,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	if (st.len == 0 && lead_ws) {
 		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
 		size_t i = jl_skip_ws(s, n, 0);
-		if (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n))
+		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n)))
 			return o->n;
 		if (JL_STARTS(s + i, n - i, "vmop ") && util_memmem(s, n, "[threads:"))
 			return o->n; /* -XX:+PrintSafepointStatistics header (JDK 8) */
@@ -568,7 +568,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 
 	if (st.len > 0) {
 		/* a JDK 8 stamp prefix: always the JVM's own line */
-		if (m[0] == '[' && mn > 1) {
+		if (mn > 1 && m[0] == '[') {
 			if (JL_STARTS(m + 1, mn - 1, "Pause ")) {
 				/* JDK 8 Shenandoah: "[Pause Init Mark, 0.677 ms]" at the end */
 				jl_time(p, st.wall_ms, st.up_us, o);
@@ -621,10 +621,9 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 			return o->n;
 		return o->n ? o->n : JVMLOG_UNKNOWN;
 	}
-	if (JL_STARTS(s, n, "Total time for which application threads were stopped: ")) {
-		jl_sp_stopped(p, s, n, o);
+	if (JL_STARTS(s, n, "Total time for which application threads were stopped: ") &&
+	    jl_sp_stopped(p, s, n, o))
 		return o->n;
-	}
 	if (JL_STARTS(s, n, "Application time: "))
 		return o->n;
 	if (JL_STARTS(s, n, "CommandLine flags: ")) {

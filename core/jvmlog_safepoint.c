@@ -17,6 +17,7 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	double reach = -1, clean = -1, at = -1, leave = -1, total = -1;
 	int64_t runnable = -1, threads = -1;
 	bool has_clean = false, has_leave = false, has_threads = false;
+	int fields = 0;
 
 	if (!JL_STARTS(m, n, "Safepoint \""))
 		return 0;
@@ -51,6 +52,7 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 		if (!util_parse_i64(m + k, i - k, &v))
 			continue;
 #define FIELD(lit) ((c - s) == sizeof(lit) - 1 && memcmp(m + s, lit, sizeof(lit) - 1) == 0)
+		fields++;
 		if (FIELD("Reaching safepoint"))
 			reach = (double)v / 1e6;
 		else if (FIELD("Cleanup"))
@@ -63,8 +65,12 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 			total = (double)v / 1e6;
 		else if (FIELD("Threads"))
 			runnable = v, has_threads = true;
+		else if (!FIELD("Time since last"))
+			fields--;
 #undef FIELD
 	}
+	if (fields == 0)
+		return 0; /* not HotSpot's line: none of its fields */
 	if (has_threads)
 		jl_infer_release(p, 25);
 	else if (has_leave)

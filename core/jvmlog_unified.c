@@ -506,10 +506,10 @@ int jl_info_message(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 		/* "CPUs: 2 total, 1 available" */
 		k = util_parse_u64(m + 6, n - 6, &a);
 		if (!k || !JL_STARTS(m + 6 + k, n - 6 - k, " total, "))
-			return 1;
+			return 0;
 		k += 6 + 8;
 		if (!util_parse_u64(m + k, n - k, &b))
-			return 1;
+			return 0;
 		e = info(o, JI_CPUS);
 		if (e) {
 			e->u.info.a = (int64_t)(a & INT64_MAX);
@@ -526,7 +526,9 @@ int jl_info_message(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 		for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
 			size_t l = strlen(caps[i].lit);
 			if (n > l && memcmp(m, caps[i].lit, l) == 0) {
-				if (size_bytes(m + l, n - l, &v) && (e = info(o, caps[i].key)))
+				if (!size_bytes(m + l, n - l, &v))
+					return 0;
+				if ((e = info(o, caps[i].key)))
 					e->u.info.a = v;
 				return 1;
 			}
@@ -543,6 +545,8 @@ int jl_info_message(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 				jl_infer_release(p, 12); /* JDK 12-15 wording */
 			if ((e = info(o, JI_PERIODIC_GC)))
 				e->u.info.a = (int64_t)ms;
+		} else if (!JL_EQ(m, n, "Periodic GC: Enabled")) {
+			return 0;
 		}
 		return 1;
 	}
@@ -669,13 +673,15 @@ static int untagged(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 			zgc_capacity(p, g, gn, id);
 		return 1; /* "GC(n) ..." is always the JVM's */
 	}
-	if (jl_report_shape(m, n) && (n == 0 || m[0] == '#' || p->rep.open))
-		return jl_report_line(p, m, n, o) || 1;
+	if (jl_report_shape(m, n) && jl_report_line(p, m, n, o))
+		return 1;
 	if (JL_STARTS(m, n, "Safepoint \""))
 		return jl_sp_unified(p, m, n, o);
 	if (JL_STARTS(m, n, "Total time for which application threads were stopped: ")) {
+		if (!jl_sp_stopped(p, m, n, o))
+			return 0;
 		jl_infer_release(p, 9);
-		return jl_sp_stopped(p, m, n, o);
+		return 1;
 	}
 	if (JL_STARTS(m, n, "Entering safepoint region: ")) {
 		util_strlcpy_n(p->sp_op, sizeof p->sp_op, m + 27, n - 27);
@@ -739,8 +745,8 @@ int jl_unified_message(struct jvmlog *p, enum jl_tag tag, const char *m, size_t 
 		if (JL_STARTS(m, n, "Safepoint \"")) {
 			jl_sp_unified(p, m, n, o);
 		} else if (JL_STARTS(m, n, "Total time for which application threads were stopped: ")) {
-			jl_infer_release(p, 9); /* removed by JDK-8219436 in JDK 13 */
-			jl_sp_stopped(p, m, n, o);
+			if (jl_sp_stopped(p, m, n, o))
+				jl_infer_release(p, 9); /* removed by JDK-8219436 in JDK 13 */
 		} else if (JL_STARTS(m, n, "Entering safepoint region: ")) {
 			util_strlcpy_n(p->sp_op, sizeof p->sp_op, m + 27, n - 27);
 		} else {
