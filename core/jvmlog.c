@@ -157,11 +157,38 @@ size_t jl_parse_size_kb(const char *s, size_t n, double *kb)
 	return k + 1;
 }
 
-static int64_t kb_round(double kb)
+double jl_ms(double v)
 {
-	if (kb > 9e15)
-		return INT64_MAX / 1024;
-	return (int64_t)(kb + 0.5);
+	if (!(v >= 0)) /* also NaN */
+		return 0;
+	return v > JL_MAX_MS ? JL_MAX_MS : v;
+}
+
+int64_t jl_i64(double v)
+{
+	if (!(v > -9e18)) /* also NaN */
+		return v != v ? 0 : (int64_t)-9e18;
+	if (v >= 9e18)
+		return (int64_t)9e18;
+	return (int64_t)(v < 0 ? v - 0.5 : v + 0.5);
+}
+
+int64_t jl_kb(double kb)
+{
+	return kb > 9e15 ? INT64_MAX / 1024 : jl_i64(kb);
+}
+
+int64_t jl_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN + 1; /* never EV_TIME_NONE */
+	return r;
+}
+
+int32_t jl_i32(int64_t v)
+{
+	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
 }
 
 size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, int64_t *committed)
@@ -188,9 +215,9 @@ size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, i
 	i += k;
 	if (i >= n || s[i] != ')')
 		return 0;
-	*before = kb_round(a);
-	*after = kb_round(b);
-	*committed = kb_round(c);
+	*before = jl_kb(a);
+	*after = jl_kb(b);
+	*committed = jl_kb(c);
 	return i + 1;
 }
 
@@ -265,7 +292,7 @@ void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 	if (wall_ms != EV_TIME_NONE)
 		o->t_ms = wall_ms;
 	else if (up_us >= 0 && p->anchor_ms != EV_TIME_NONE)
-		o->t_ms = p->anchor_ms + (up_us + 500) / 1000;
+		o->t_ms = jl_add(p->anchor_ms, (up_us + 500) / 1000);
 	else
 		o->t_ms = EV_TIME_NONE;
 }

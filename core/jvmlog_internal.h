@@ -79,6 +79,15 @@ struct jvmlog {
 };
 
 /* ---- jvmlog.c: shared helpers ---- */
+/* Numbers from a line are untrusted: these keep every conversion and sum defined
+ * (a duration of 1e300 ms must not become undefined behaviour here or in
+ * ev_start_ms()). Durations are clamped to [0, JL_MAX_MS]. */
+#define JL_MAX_MS 1e12   /* ~31 years */
+double jl_ms(double v);
+int64_t jl_i64(double v);          /* rounded, saturated to +-9e18 */
+int64_t jl_kb(double kb);          /* rounded, saturated */
+int64_t jl_add(int64_t a, int64_t b);  /* saturated */
+int32_t jl_i32(int64_t v);         /* -1 when out of range */
 struct event *jl_push(struct jl_out *o, enum ev_kind kind);
 void jl_push_copy(struct jl_out *o, const struct event *e);
 /* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */

@@ -110,9 +110,9 @@ static void g8_emit(struct jvmlog *p, struct jl_out *o)
 	g->open = g->await_heap = false;
 	/* stamps were taken when the pause started */
 	if (e.t_ms != EV_TIME_NONE)
-		e.t_ms += (int64_t)(d + 0.5);
+		e.t_ms = jl_add(e.t_ms, jl_i64(d));
 	if (e.up_us >= 0)
-		e.up_us += (int64_t)(d * 1000.0 + 0.5);
+		e.up_us = jl_add(e.up_us, jl_i64(d * 1000.0));
 	jl_push_copy(o, &e);
 }
 
@@ -136,7 +136,7 @@ static double secs_before(const char *s, size_t i)
 		k--;
 	if (k == j || !util_parse_double(s + k, j - k, true, &v))
 		return -1;
-	return v * 1000.0;
+	return jl_ms(v * 1000.0);
 }
 
 /* Inner generation names tell the collector; "[CMS:" / "[CMS<stamp>" is a
@@ -361,9 +361,9 @@ static bool g8_heap_line(struct jvmlog *p, const char *s, size_t n)
 	i += k;
 	if (i >= n || s[i] != '(' || !(k = jl_parse_size_kb(s + i + 1, n - i - 1, &ac)))
 		return false;
-	ps->before_kb = (int64_t)(b + 0.5);
-	ps->after_kb = (int64_t)(a + 0.5);
-	ps->committed_kb = (int64_t)(ac + 0.5);
+	ps->before_kb = jl_kb(b);
+	ps->after_kb = jl_kb(a);
+	ps->committed_kb = jl_kb(ac);
 	ps->flags |= PAUSE_F_HEAP;
 	return true;
 }
@@ -395,8 +395,28 @@ static int jdk8_header(struct jvmlog *p, const char *s, size_t n, struct jl_out 
 	return 1;
 }
 
-/* "CommandLine flags: -XX:InitialHeapSize=... -XX:+UseG1GC ...": the collector,
- * heap sizes and G1PeriodicGCInterval as facts (at most JVMLOG_MAX_EVENTS). */
+/* "CommandLine flags: -XX:InitialHeapSize=... -XX:+UseG1GC ...": the interesting
+ * flags as facts. A line yields at most JVMLOG_MAX_EVENTS events, so: the
+ * collector (JI_COLLECTOR), the heap sizes (JI_HEAP_MAX/JI_HEAP_INITIAL, text =
+ * the flag as printed), G1PeriodicGCInterval (JI_PERIODIC_GC; JDK 12+ only, so
+ * never with the three others in a JDK 8 log), then JI_FLAG for the collector
+ * flag itself and for a few flags a verdict may quote, while room is left. */
+struct jl_flag {
+	const char *t;
+	size_t n;
+};
+
+static struct event *flag_fact(struct jl_out *o, int key, struct jl_flag f, int64_t a)
+{
+	struct event *e;
+	if (!f.t || !(e = jl_push(o, EV_JVM_INFO)))
+		return NULL;
+	e->u.info.key = key;
+	e->u.info.a = a;
+	util_strlcpy_n(e->u.info.text, sizeof e->u.info.text, f.t, f.n);
+	return e;
+}
+
 static int jdk8_flags(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	static const struct { const char *flag; int c; } gcs[] = {
@@ -405,52 +425,53 @@ static int jdk8_flags(struct jvmlog *p, const char *s, size_t n, struct jl_out *
 		{ "-XX:+UseSerialGC", GC_SERIAL }, { "-XX:+UseShenandoahGC", GC_SHENANDOAH },
 		{ "-XX:+UseZGC", GC_ZGC }, { "-XX:+UseEpsilonGC", GC_EPSILON },
 	};
+	static const char *const extra[] = {
+		"-XX:+SafepointTimeout", "-XX:SafepointTimeoutDelay=", "-XX:MaxGCPauseMillis=",
+		"-XX:+AlwaysPreTouch", "-XX:+DisableExplicitGC", "-XX:+ExplicitGCInvokesConcurrent",
+	};
 	int coll = GC_UNKNOWN;
-	int64_t maxh = -1, inith = -1, per = -1;
-	size_t i = 19;
+	uint64_t maxh = 0, inith = 0, per = 0;
+	struct jl_flag fc = { 0 }, fmax = { 0 }, finit = { 0 }, fper = { 0 }, fx[4];
+	size_t nx = 0, i = 19;
+	struct event *e;
+
 	while (i < n) {
 		size_t a = jl_skip_ws(s, n, i), b = a;
 		while (b < n && s[b] != ' ')
 			b++;
 		if (b > a) {
-			const char *t = s + a;
-			size_t tn = b - a;
-			uint64_t v;
+			struct jl_flag f = { s + a, b - a };
 			for (size_t g = 0; g < sizeof gcs / sizeof gcs[0]; g++)
-				if (strlen(gcs[g].flag) == tn && memcmp(gcs[g].flag, t, tn) == 0)
+				if (strlen(gcs[g].flag) == f.n && memcmp(gcs[g].flag, f.t, f.n) == 0) {
 					coll = gcs[g].c;
-			if (JL_STARTS(t, tn, "-XX:MaxHeapSize=") && util_parse_u64(t + 16, tn - 16, &v))
-				maxh = (int64_t)(v & INT64_MAX);
-			else if (JL_STARTS(t, tn, "-XX:InitialHeapSize=") && util_parse_u64(t + 20, tn - 20, &v))
-				inith = (int64_t)(v & INT64_MAX);
-			else if (JL_STARTS(t, tn, "-XX:G1PeriodicGCInterval=") &&
-				 util_parse_u64(t + 25, tn - 25, &v))
-				per = (int64_t)(v & INT64_MAX);
+					fc = f;
+				}
+			if (JL_STARTS(f.t, f.n, "-XX:MaxHeapSize=") && util_parse_u64(f.t + 16, f.n - 16, &maxh))
+				fmax = f;
+			else if (JL_STARTS(f.t, f.n, "-XX:InitialHeapSize=") &&
+				 util_parse_u64(f.t + 20, f.n - 20, &inith))
+				finit = f;
+			else if (JL_STARTS(f.t, f.n, "-XX:G1PeriodicGCInterval=") &&
+				 util_parse_u64(f.t + 25, f.n - 25, &per))
+				fper = f;
+			for (size_t x = 0; x < sizeof extra / sizeof extra[0] && nx < 4; x++)
+				if (f.n >= strlen(extra[x]) && memcmp(f.t, extra[x], strlen(extra[x])) == 0)
+					fx[nx++] = f;
 		}
 		i = b + 1;
 	}
 	if (coll != GC_UNKNOWN) {
-		struct event *e = jl_push(o, EV_JVM_INFO);
+		const char *name = jvm_collector_name(coll);
 		p->collector = coll;
-		if (e) {
-			e->u.info.key = JI_COLLECTOR;
-			e->u.info.a = coll;
-			util_strlcpy_n(e->u.info.text, sizeof e->u.info.text, jvm_collector_name(coll),
-				       strlen(jvm_collector_name(coll)));
-		}
+		flag_fact(o, JI_COLLECTOR, (struct jl_flag){ name, strlen(name) }, coll);
 	}
-	{
-		const struct { int key; int64_t v; } facts[] = {
-			{ JI_HEAP_MAX, maxh }, { JI_HEAP_INITIAL, inith }, { JI_PERIODIC_GC, per },
-		};
-		for (size_t f = 0; f < 3; f++) {
-			struct event *e;
-			if (facts[f].v < 0 || !(e = jl_push(o, EV_JVM_INFO)))
-				continue;
-			e->u.info.key = facts[f].key;
-			e->u.info.a = facts[f].v;
-		}
-	}
+	flag_fact(o, JI_HEAP_MAX, fmax, (int64_t)(maxh & INT64_MAX));
+	flag_fact(o, JI_HEAP_INITIAL, finit, (int64_t)(inith & INT64_MAX));
+	flag_fact(o, JI_PERIODIC_GC, fper, (int64_t)(per & INT64_MAX));
+	if ((e = flag_fact(o, JI_FLAG, fc, coll)))
+		e->u.info.b = coll;
+	for (size_t x = 0; x < nx; x++)
+		flag_fact(o, JI_FLAG, fx[x], 0);
 	return 1;
 }
 
@@ -594,10 +615,10 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 			/* -XX:+PrintSafepointStatistics row: stamped at the safepoint's begin,
 			 * printed in batches later: no restart check, no anchor learning */
 			double tot = ev.u.sp.total_ms;
-			ev.up_us = st.up_us + (int64_t)(tot * 1000.0 + 0.5);
+			ev.up_us = jl_add(st.up_us, jl_i64(tot * 1000.0));
 			ev.t_ms = p->anchor_ms == EV_TIME_NONE
 					  ? EV_TIME_NONE
-					  : p->anchor_ms + (st.up_us + 500) / 1000 + (int64_t)(tot + 0.5);
+					  : jl_add(jl_add(p->anchor_ms, (st.up_us + 500) / 1000), jl_i64(tot));
 			jl_push_copy(o, &ev);
 			return o->n;
 		}

@@ -93,13 +93,13 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 		return 1;
 	}
 	e->u.sp.form = SP_UNIFIED;
-	e->u.sp.total_ms = total;
-	e->u.sp.ttsp_ms = reach;
-	e->u.sp.cleanup_ms = clean;
-	e->u.sp.at_ms = at;
-	e->u.sp.leaving_ms = leave;
-	e->u.sp.threads_total = threads > INT32_MAX ? -1 : (int32_t)threads;
-	e->u.sp.threads_running = runnable > INT32_MAX ? -1 : (int32_t)runnable;
+	e->u.sp.total_ms = jl_ms(total);
+	e->u.sp.ttsp_ms = reach < 0 ? -1 : jl_ms(reach);
+	e->u.sp.cleanup_ms = clean < 0 ? -1 : jl_ms(clean);
+	e->u.sp.at_ms = at < 0 ? -1 : jl_ms(at);
+	e->u.sp.leaving_ms = leave < 0 ? -1 : jl_ms(leave);
+	e->u.sp.threads_total = jl_i32(threads);
+	e->u.sp.threads_running = jl_i32(runnable);
 	util_strlcpy_n(e->u.sp.op, sizeof e->u.sp.op, m + 11, op_n);
 	if (p->stats_pending) {
 		/* the safepoint+stats row of this very safepoint: one event, not two */
@@ -127,7 +127,7 @@ static bool seconds(const char *s, size_t n, double *ms)
 	size_t k = util_parse_double(s, n, true, &v);
 	if (!k || !JL_STARTS(s + k, n - k, " seconds"))
 		return false;
-	*ms = v * 1000.0;
+	*ms = jl_ms(v * 1000.0);
 	return true;
 }
 
@@ -220,27 +220,27 @@ bool jl_sp_stats_row(const char *m, size_t n, bool ms_units, struct event *ev)
 	ev_init(ev, EV_SAFEPOINT);
 	ev->u.sp.form = SP_STATS;
 	util_strlcpy_n(ev->u.sp.op, sizeof ev->u.sp.op, m, op_n);
-	ev->u.sp.threads_total = th[0] > INT32_MAX ? -1 : (int32_t)th[0];
-	ev->u.sp.threads_running = th[1] > INT32_MAX ? -1 : (int32_t)th[1];
+	ev->u.sp.threads_total = jl_i32(th[0]);
+	ev->u.sp.threads_running = jl_i32(th[1]);
 	if (ntm == 5) {
 		/* JDK 8/11: spin block sync cleanup vmop (ms); sync = spin + block */
-		ev->u.sp.spin_ms = (double)tm[0];
-		ev->u.sp.block_ms = (double)tm[1];
-		ev->u.sp.ttsp_ms = (double)tm[2];
-		ev->u.sp.cleanup_ms = (double)tm[3];
-		ev->u.sp.at_ms = (double)tm[4];
-		ev->u.sp.total_ms = (double)(tm[2] + tm[3] + tm[4]);
+		ev->u.sp.spin_ms = jl_ms((double)tm[0]);
+		ev->u.sp.block_ms = jl_ms((double)tm[1]);
+		ev->u.sp.ttsp_ms = jl_ms((double)tm[2]);
+		ev->u.sp.cleanup_ms = jl_ms((double)tm[3]);
+		ev->u.sp.at_ms = jl_ms((double)tm[4]);
+		ev->u.sp.total_ms = jl_ms(ev->u.sp.ttsp_ms + ev->u.sp.cleanup_ms + ev->u.sp.at_ms);
 	} else if (ntm == 4) {
 		/* JDK 13-21: sync cleanup vmop total (ns) */
-		ev->u.sp.ttsp_ms = (double)tm[0] * sc;
-		ev->u.sp.cleanup_ms = (double)tm[1] * sc;
-		ev->u.sp.at_ms = (double)tm[2] * sc;
-		ev->u.sp.total_ms = (double)tm[3] * sc;
+		ev->u.sp.ttsp_ms = jl_ms((double)tm[0] * sc);
+		ev->u.sp.cleanup_ms = jl_ms((double)tm[1] * sc);
+		ev->u.sp.at_ms = jl_ms((double)tm[2] * sc);
+		ev->u.sp.total_ms = jl_ms((double)tm[3] * sc);
 	} else {
 		/* JDK 25: sync vmop total (ns) */
-		ev->u.sp.ttsp_ms = (double)tm[0] * sc;
-		ev->u.sp.at_ms = (double)tm[1] * sc;
-		ev->u.sp.total_ms = (double)tm[2] * sc;
+		ev->u.sp.ttsp_ms = jl_ms((double)tm[0] * sc);
+		ev->u.sp.at_ms = jl_ms((double)tm[1] * sc);
+		ev->u.sp.total_ms = jl_ms((double)tm[2] * sc);
 	}
 	return true;
 }

@@ -239,7 +239,7 @@ int jl_pause_summary(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, b
 	if (!ev)
 		return 1;
 	ev->u.pause.gc_id = gc_id;
-	ev->u.pause.dur_ms = dur;
+	ev->u.pause.dur_ms = jl_ms(dur);
 	t_end = e;
 	tok = e;
 	while (tok > 0 && m[tok - 1] != ' ')
@@ -317,17 +317,17 @@ static int zgc_cycle(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, s
 	if (!e)
 		return 1;
 	e->u.cycle.gc_id = gc_id;
-	e->u.cycle.before_kb = (int64_t)(bkb + 0.5);
-	e->u.cycle.after_kb = (int64_t)(akb + 0.5);
+	e->u.cycle.before_kb = jl_kb(bkb);
+	e->u.cycle.after_kb = jl_kb(akb);
 	e->u.cycle.collector = GC_ZGC;
 	util_strlcpy_n(e->u.cycle.title, sizeof e->u.cycle.title, m, title_n);
 	util_strlcpy_n(e->u.cycle.cause, sizeof e->u.cycle.cause, cause, cause_n);
 	if (i < n && m[i] == ' ') {
 		k = util_parse_double(m + i + 1, n - i - 1, true, &d);
 		if (k && JL_EQ(m + i + 1 + k, n - i - 1 - k, "s"))
-			e->u.cycle.dur_ms = d * 1000.0; /* generational ZGC prints seconds */
+			e->u.cycle.dur_ms = jl_ms(d * 1000.0); /* generational ZGC prints seconds */
 		else if (k && JL_EQ(m + i + 1 + k, n - i - 1 - k, "ms"))
-			e->u.cycle.dur_ms = d;
+			e->u.cycle.dur_ms = jl_ms(d);
 	}
 	if (gc_id >= 0 && gc_id == p->zcap_gc_id)
 		e->u.cycle.committed_kb = p->zcap_kb;
@@ -368,7 +368,7 @@ static void zgc_capacity(struct jvmlog *p, const char *m, size_t n, int64_t gc_i
 	}
 	if (last >= 0) {
 		p->zcap_gc_id = gc_id;
-		p->zcap_kb = (int64_t)(last + 0.5);
+		p->zcap_kb = jl_kb(last);
 	}
 }
 
@@ -388,7 +388,7 @@ static int alloc_stall(const char *m, size_t n, struct jl_out *o)
 	e = jl_push(o, EV_ALLOC_STALL);
 	if (!e)
 		return 1;
-	e->u.stall.dur_ms = d;
+	e->u.stall.dur_ms = jl_ms(d);
 	util_strlcpy_n(e->u.stall.thread, sizeof e->u.stall.thread, m + 18, j - 2 - 18);
 	return 1;
 }
@@ -420,9 +420,9 @@ static int periodic_skip(struct jvmlog *p, const char *m, size_t n, struct jl_ou
 		if (whole)
 			jl_infer_release(p, 23); /* JDK-8317755 reworded it in JDK 23 */
 		if (num_after(m, n, "occurred ", &a))
-			e->u.pskip.last_gc_ms = (int64_t)a;
+			e->u.pskip.last_gc_ms = jl_i64(a);
 		if (num_after(m, n, "threshold ", &b))
-			e->u.pskip.threshold_ms = (int64_t)b;
+			e->u.pskip.threshold_ms = jl_i64(b);
 	} else if (JL_STARTS(m, n, "Load ")) {
 		e->u.pskip.reason = PSKIP_LOAD;
 		if (num_after(m, n, "Load ", &a))
@@ -453,7 +453,7 @@ static bool size_bytes(const char *s, size_t n, int64_t *bytes)
 	size_t k = jl_parse_size_kb(s, n, &kb);
 	if (!k || k != n)
 		return false;
-	*bytes = (int64_t)(kb * 1024.0 + 0.5);
+	*bytes = jl_i64(kb * 1024.0);
 	return true;
 }
 
@@ -544,7 +544,7 @@ int jl_info_message(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 			if (m[12] == 'e')
 				jl_infer_release(p, 12); /* JDK 12-15 wording */
 			if ((e = info(o, JI_PERIODIC_GC)))
-				e->u.info.a = (int64_t)ms;
+				e->u.info.a = jl_i64(ms);
 		} else if (!JL_EQ(m, n, "Periodic GC: Enabled")) {
 			return 0;
 		}
@@ -627,7 +627,7 @@ static int gc_message(struct jvmlog *p, const char *m, size_t n, int64_t id, str
 			if (!(e = jl_push(o, EV_GC_CYCLE)))
 				return 1;
 			e->u.cycle.gc_id = id;
-			e->u.cycle.dur_ms = d;
+			e->u.cycle.dur_ms = jl_ms(d);
 			if (m[11] == 'c') {
 				size_t tok = j - 1;
 				while (tok > 0 && m[tok - 1] != ' ')

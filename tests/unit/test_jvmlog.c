@@ -232,6 +232,48 @@ static void test_g1_init_facts(void **state)
 	assert_int_equal(seen, 127);
 }
 
+/* Every sample gc.log: the check-samples numbers, and the collector and version
+ * the file states ("Using ...", "Version: ..."), read here with plain string search. */
+static void test_all_sample_gc_logs(void **state)
+{
+	static const char *const logs[] = {
+		"g1-periodic/load-continues", "g1-periodic/load-stops", "g1-periodic/no-periodic",
+		"throttle/control", "throttle/throttled", "throttle/throttled-arraycopy",
+		"combined/gc-stop", "combined/throttle-stop", "collectors/g1-utctime-pid-tid",
+		"collectors/g1-xmx256m", "collectors/parallel-xmx256m", "collectors/serial-xmx256m",
+		"collectors/shenandoah-xmx256m", "collectors/zgc-xmx96m",
+	};
+	static const struct { const char *name; int c; } names[] = {
+		{ "Using G1\n", GC_G1 }, { "Using Parallel\n", GC_PARALLEL }, { "Using Serial\n", GC_SERIAL },
+		{ "Using Shenandoah\n", GC_SHENANDOAH }, { "Using The Z Garbage Collector\n", GC_ZGC },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+		char f[128], want_version[96] = "";
+		size_t n = 0;
+		char *buf, *v;
+		int want_coll = GC_UNKNOWN;
+		struct tally t;
+		snprintf(f, sizeof f, "samples/%s/gc.log", logs[i]);
+		run(f, &t, 0, EV_TIME_NONE);
+		check_awk(f, &t);
+		assert_int_equal(t.unknown, 0);
+		buf = slurp(f, &n);
+		assert_non_null(buf);
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+			if (strstr(buf, names[k].name))
+				want_coll = names[k].c;
+		v = strstr(buf, "Version: ");
+		assert_non_null(v);
+		for (size_t k = 0; k + 1 < sizeof want_version && v[9 + k] && v[9 + k] != ' '; k++)
+			want_version[k] = v[9 + k];
+		free(buf);
+		if (t.collector != want_coll || strcmp(t.version, want_version) != 0 || t.release != 17)
+			fail_msg("%s: collector %d/%d version %s/%s release %d", f, t.collector, want_coll,
+				 t.version, want_version, t.release);
+	}
+}
+
 /* ------------------------------------------------------------------------ */
 /* samples/throttle: uptime-only gc.log + console.log with the anchor pair  */
 
@@ -751,12 +793,15 @@ static void test_public_jdk8_header_flags(void **state)
 			seen |= 1;
 		if (in->key == JI_COLLECTOR && in->a == GC_PARALLEL)
 			seen |= 2;
-		if (in->key == JI_HEAP_MAX && in->a == 8364941312LL)
+		if (in->key == JI_HEAP_MAX && in->a == 8364941312LL &&
+		    !strcmp(in->text, "-XX:MaxHeapSize=8364941312"))
 			seen |= 4;
 		if (in->key == JI_HEAP_INITIAL && in->a == 522808832LL)
 			seen |= 8;
+		if (in->key == JI_FLAG && !strcmp(in->text, "-XX:+UseParallelGC") && in->b == GC_PARALLEL)
+			seen |= 16;
 	}
-	assert_int_equal(seen, 15);
+	assert_int_equal(seen, 31);
 	assert_int_equal(t.release, 8);
 	/* 311.238: [GC (Allocation Failure) [PSYoungGen: 198976K->288K(193536K)] 293234K->94666K(535040K),
 	 * 0.0010589 secs] */
@@ -948,6 +993,7 @@ int main(void)
 		cmocka_unit_test(test_g1_periodic_load_continues),
 		cmocka_unit_test(test_g1_periodic_no_periodic),
 		cmocka_unit_test(test_g1_init_facts),
+		cmocka_unit_test(test_all_sample_gc_logs),
 		cmocka_unit_test(test_throttle_gc_logs),
 		cmocka_unit_test(test_throttle_values),
 		cmocka_unit_test(test_throttle_console_anchor),

@@ -912,6 +912,71 @@ static void test_hostile_input(void **state)
 	jvmlog_free(p);
 }
 
+/* the example lines of FIELD-NOTES.md 1 and 2, and FORMATS.md (b) */
+static void synthetic_field_notes_lines(void **state)
+{
+	struct jvmlog *p = jvmlog_new();
+	const struct event *e;
+	int r;
+	(void)state;
+	r = one(p, "[6.877s][info][gc] GC(27) Pause Young (Normal) (G1 Evacuation Pause) 679M->89M(989M) 1.773ms");
+	e = only(r, EV_GC_PAUSE);
+	assert_int_equal(e->u.pause.before_kb, 679 * 1024);
+	assert_int_equal(e->u.pause.after_kb, 89 * 1024);
+	assert_int_equal(e->u.pause.committed_kb, 989 * 1024);
+	assert_int_equal(e->up_us, 6877000);
+	r = one(p, "[20.019s][info][gc] GC(47) Pause Remark 37M->7M(27M) 0.478ms");
+	e = only(r, EV_GC_PAUSE);
+	assert_int_equal(e->u.pause.type, PAUSE_REMARK);
+	assert_int_equal(e->u.pause.committed_kb, 27 * 1024);
+	r = one(p, "GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms");
+	assert_near(only(r, EV_GC_PAUSE)->u.pause.dur_ms, 0.681);
+	jvmlog_free(p);
+}
+
+/* inputs the fuzzer (tests/fuzz/fuzz_jvmlog.c) found; each was undefined behaviour */
+static void test_fuzz_regressions(void **state)
+{
+	struct jvmlog *p = jvmlog_new();
+	const struct event *e;
+	int r;
+	(void)state;
+	/* a 42-digit number converted to int64 (UBSan: outside the range of 'long') */
+	r = one(p, "[2026-11-29T19:06:59.996+0000][0.043s][debug][gc,periodic ] Last GC occurred "
+		   "360000000000000000000000000000000000000000ms before which is below threshold 5000ms. Skipping.");
+	e = only(r, EV_PERIODIC_SKIP);
+	assert_true(e->u.pskip.last_gc_ms > 0);
+	assert_int_equal(e->u.pskip.threshold_ms, 5000);
+	/* the same class of input everywhere a number becomes an integer or a sum */
+	r = one(p, "[0.100s][info][gc] GC(1) Pause Full (System.gc()) 1e5M->1M(2M) "
+		   "9999999999999999999999999999999999999999.000ms");
+	if (r > 0) {
+		e = only(r, EV_GC_PAUSE);
+		assert_true(e->u.pause.dur_ms <= 1e12);
+		assert_true(ev_start_ms(e) <= e->t_ms);
+	}
+	r = one(p, "[0.100s][info][gc] GC(1) Pause Full (System.gc()) 999999999999999999999999G->1M(2M) 1.000ms");
+	assert_true(only(r, EV_GC_PAUSE)->u.pause.before_kb > 0);
+	r = one(p, "GC(2) Garbage Collection (Warmup) 99999999999999999999999T(10%)->8M(8%) 99999999999999999999999s");
+	assert_true(only(r, EV_GC_CYCLE)->u.cycle.dur_ms <= 1e12);
+	r = one(p, "1.000: G1IncCollectionPause   [ 428  0  2 ]      [ 0  9223372036854775807  9223372036854775807  "
+		   "9223372036854775807  9223372036854775807 ]  0");
+	assert_true(only(r, EV_SAFEPOINT)->u.sp.total_ms <= 1e12);
+	r = one(p, "Safepoint \"x\", Reaching safepoint: -5 ns, Total: -9223372036854775807 ns, Threads: -1 runnable, "
+		   "99999999999 total");
+	e = only(r, EV_SAFEPOINT);
+	assert_true(e->u.sp.total_ms >= 0);
+	assert_int_equal(e->u.sp.threads_total, -1);
+	jvmlog_set_anchor(p, INT64_MAX - 5);
+	r = one(p, "[99999.000s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 1M->1M(2M) 1.000ms");
+	assert_true(only(r, EV_GC_PAUSE)->t_ms != EV_TIME_NONE);
+	r = one(p, "99999.000: [GC (Allocation Failure) 1K->1K(2K), 99999999999999999999999999.0000000 secs]");
+	assert_true(r >= 0);
+	r = one(p, "[2026-11-29T19:06:59.996+0000][0.043s][info][gc] Periodic GC enabled with interval 99999999999999999999999ms");
+	assert_true(r >= 1);
+	jvmlog_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -934,6 +999,8 @@ int main(void)
 		cmocka_unit_test(test_api_edges),
 		cmocka_unit_test(test_truncated_lines),
 		cmocka_unit_test(test_hostile_input),
+		cmocka_unit_test(synthetic_field_notes_lines),
+		cmocka_unit_test(test_fuzz_regressions),
 	};
 	setenv("TZ", "UTC", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
