@@ -500,6 +500,8 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 					d->pid = (int64_t)v;
 				else
 					d->tid = (int64_t)v;
+			} else if (host_like(c, w) && last < DK_HOST) {
+				kind = DK_HOST; /* "10-0-0-7.pod" */
 			} else {
 				return false;
 			}

@@ -402,6 +402,10 @@ static void synthetic_decorations(void **state)
 	assert_int_equal(only(r, EV_JVM_INFO)->up_us, 101000);
 	r = one(p, "[1631637513217ms][info][gc] Using Serial");
 	assert_int_equal(only(r, EV_JVM_INFO)->t_ms, 1631637513217LL);
+	/* a hostname starting with a digit, with pid and tid */
+	r = one(p, "[10-0-0-7.pod][1][23] Using Shenandoah");
+	assert_int_equal(r, 2);
+	assert_int_equal(jvmlog_collector(p), GC_SHENANDOAH);
 	/* not decorations: wrong order, an application's brackets */
 	assert_int_equal(one(p, "[info][0.005s][gc] Using G1"), JVMLOG_UNKNOWN);
 	assert_int_equal(one(p, "[main] INFO com.example.App - started in 2.1 s"), JVMLOG_UNKNOWN);
@@ -776,8 +780,8 @@ static void synthetic_jdk8_tenuring_heap_at_gc(void **state)
 		" ParOldGen       total 172032K, used 0K [0x00000000f0400000, 0x00000000fac00000, 0x00000000fac00000)",
 		"2.345: [GC (Allocation Failure) ",
 		"Desired survivor size 11010048 bytes, new threshold 7 (max 15)",
-		"[PSYoungGen: 64512K->10744K(75264K)] 64512K->20128K(247296K), 0.0212321 secs] "
-		"[Times: user=0.04 sys=0.01, real=0.02 secs] ",
+		("[PSYoungGen: 64512K->10744K(75264K)] 64512K->20128K(247296K), 0.0212321 secs] "
+		 "[Times: user=0.04 sys=0.01, real=0.02 secs] "),
 		"Heap after GC invocations=1 (full 0):",
 		" PSYoungGen      total 75264K, used 10744K [0x00000000fac00000, 0x00000000fff00000, 0x0000000100000000)",
 		"}",
@@ -786,8 +790,8 @@ static void synthetic_jdk8_tenuring_heap_at_gc(void **state)
 		"1.234: [GC (Allocation Failure) 1.234: [ParNew",
 		"Desired survivor size 1114112 bytes, new threshold 1 (max 6)",
 		"- age   1:    2166688 bytes,    2166688 total",
-		": 17472K->2176K(19648K), 0.0091234 secs] 17472K->4578K(63360K), 0.0092345 secs] "
-		"[Times: user=0.02 sys=0.00, real=0.01 secs] ",
+		(": 17472K->2176K(19648K), 0.0091234 secs] 17472K->4578K(63360K), 0.0092345 secs] "
+		 "[Times: user=0.02 sys=0.00, real=0.01 secs] "),
 	};
 	struct jvmlog *p = jvmlog_new();
 	const struct event *e = NULL;
