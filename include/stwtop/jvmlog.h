@@ -43,4 +43,31 @@ int jvmlog_collector(const struct jvmlog *p);
 /* JDK feature release learnt so far (8, 11, 17, ...; 0 unknown). */
 int jvmlog_jdk_release(const struct jvmlog *p);
 
+/* Notes on what the parser reports (details in core/jvmlog*.c):
+ * - jvmlog_jdk_release(): from a "Version:" / JDK 8 "JRE (1.8.0_...)" line when
+ *   seen; before that, the lowest release that prints a line shape seen so far
+ *   (JDK 8 stamps -> 8, unified "Total time for which ..." -> 9, Safepoint line
+ *   without Cleanup -> 13, with Cleanup -> 17, with Leaving -> 21, with Threads
+ *   -> 25, "Periodic GC enabled with interval" -> 12, "Last whole heap GC" -> 23,
+ *   Major/Minor Collection -> 21).
+ * - EV_ANCHOR: once per JVM, from the first line carrying both a wall clock and
+ *   an uptime, or from an application's "<epoch ms> uptime_ms=<n>" line. When
+ *   uptime goes back by more than 1 s (a new JVM in the same file) a learnt
+ *   anchor is forgotten; an anchor set with jvmlog_set_anchor() is kept.
+ * - JDK 8 pause stamps are the pause's start: events carry start + duration.
+ *   A PrintSafepointStatistics row's stamp is the safepoint's begin: its event
+ *   carries begin + sync + cleanup + vmop.
+ * - A -Xlog:safepoint+stats row and the "Safepoint" line of the same safepoint
+ *   (JDK 17 prints both) give one EV_SAFEPOINT (SP_UNIFIED with thread counts).
+ * - Durations are clamped to [0, 10^12] ms, sizes and counts saturate: numbers
+ *   from a line never cause undefined behaviour downstream. */
+
+/* End of input (a file read to its end, a source closed): emit what multi-line
+ * items are still waiting for a line that will not come (a JDK 8 G1 pause
+ * waiting for its heap line, a SafepointTimeout report without "(End of list)",
+ * a -Xlog:safepoint+stats row waiting for its "Safepoint" line). Same return
+ * convention as jvmlog_parse_line (never JVMLOG_UNKNOWN). A live tail need not
+ * call it: the next line flushes them too. */
+int jvmlog_flush(struct jvmlog *p, struct event *out, int cap);
+
 #endif
