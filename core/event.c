@@ -98,12 +98,14 @@ int64_t ev_start_ms(const struct event *e)
 		/* a second-resolution time ($time_local) was truncated: the request
 		 * ended somewhere in that second, so take its middle */
 		if (!e->u.http.t_exact)
-			return e->t_ms + 500 - (int64_t)((d > 0 ? d : 0) + 0.5);
+			return e->t_ms + 500 - (int64_t)((d > 0 ? (d < 1e12 ? d : 1e12) : 0) + 0.5);
 		break;
 	case EV_GC_CYCLE: d = e->u.cycle.dur_ms; break;
 	default: break;
 	}
-	if (d <= 0)
+	if (!(d > 0))
 		return e->t_ms;
+	if (d > 1e12)
+		d = 1e12; /* no duration from a line may overflow the clock */
 	return e->t_ms - (int64_t)(d + 0.5);
 }

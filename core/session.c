@@ -46,12 +46,20 @@ struct source {
 	int ndetect;
 	struct schedlog *sched;
 	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
+	bool flushed;                    /* jvmlog_flush done at EOF */
 	/* report reader */
 	int fd;
 	bool opened, eof;
 	struct linebuf lb;
 	struct event q[QCAP];
 	int qhead, qn;
+};
+
+#define TIMEOUT_MEMORY 16
+struct seen_timeout {
+	int src;
+	int64_t up_us;
+	char threads[112];
 };
 
 struct session {
@@ -70,7 +78,9 @@ struct session {
 	int64_t last_eval_ms;
 	bool has_nginx_uct;
 	bool eval_on_data;
-	bool uptime_axis;                /* no wall clock anywhere: times are JVM uptime */               /* report/demo: judge as the data's clock advances */
+	bool uptime_axis;                /* no wall clock anywhere: times are JVM uptime */
+	struct seen_timeout timeouts[TIMEOUT_MEMORY];
+	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
 	char *nginx_conf_format;         /* format read from --nginx-conf */
 };
 
@@ -116,6 +126,8 @@ struct session *session_new(const struct session_opts *o, char *err, size_t errl
 	s->anchor_ms = EV_TIME_NONE;
 	s->last_eval_ms = EV_TIME_NONE;
 	s->eval_on_data = true;
+	for (int k = 0; k < TIMEOUT_MEMORY; k++)
+		s->timeouts[k].up_us = -1;
 	if (s->o.jvm_start_ms != EV_TIME_NONE)
 		session_set_jvm_anchor(s, s->o.jvm_start_ms, "given (--jvm-start/--pid)");
 	if (s->o.nginx_conf && !s->o.nginx_format) {
@@ -347,6 +359,23 @@ void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how
 	s->unanchored = 0;
 }
 
+/* The same SafepointTimeout report read from gc.log and from the console:
+ * same uptime (to the ms) and the same late threads, another source. */
+static bool duplicate_timeout(struct session *s, const struct event *e)
+{
+	for (int k = 0; k < TIMEOUT_MEMORY; k++) {
+		const struct seen_timeout *t = &s->timeouts[k];
+		if (t->src != e->src && t->up_us >= 0 && e->up_us >= 0 && llabs(t->up_us - e->up_us) <= 2000 &&
+		    strcmp(t->threads, e->u.spt.threads) == 0)
+			return true;
+	}
+	struct seen_timeout *slot = &s->timeouts[s->ntimeouts++ % TIMEOUT_MEMORY];
+	slot->src = e->src;
+	slot->up_us = e->up_us;
+	memcpy(slot->threads, e->u.spt.threads, sizeof slot->threads);
+	return false;
+}
+
 /* An event parsed from source i: count it, place it on the clock. */
 static void emit(struct session *s, int i, struct event *e)
 {
@@ -364,6 +393,8 @@ static void emit(struct session *s, int i, struct event *e)
 		}
 		return;
 	}
+	if (e->kind == EV_SP_TIMEOUT && duplicate_timeout(s, e))
+		return;
 	summary_add(&s->sum, e);
 	if (e->up_us >= 0)
 		src->last_up_us = e->up_us;
@@ -595,6 +626,17 @@ static void refill(struct session *s, int i)
 	unsigned flags;
 	while (src->qn == 0) {
 		if (!read_line(src, &line, &len, &flags)) {
+			if (src->kind == SRC_JVM && src->jvm && src->eof && !src->flushed) {
+				/* what waited for a later line: a JDK 8 pause, an unfinished report */
+				src->flushed = true;
+				int n = jvmlog_flush(src->jvm, src->q, QCAP);
+				for (int k = 0; k < n; k++)
+					src->q[k].line = src->st.lines;
+				src->qhead = 0;
+				src->qn = n > 0 ? n : 0;
+				if (src->qn)
+					return;
+			}
 			if (src->kind == SRC_SCHEDLOG && src->sched && src->eof) {
 				struct event e;
 				if (schedlog_flush(src->sched, &e) > 0) {
