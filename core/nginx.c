@@ -909,7 +909,7 @@ static const struct {
 	{"urt", "upstream_response_time"}, {"upstream_response_time", "upstream_response_time"},
 	{"upstream_time", "upstream_response_time"}, {"ups_time", "upstream_response_time"},
 	{"upt", "upstream_response_time"},
-	{"us", "upstream_status"}, {"ust", "upstream_status"}, {"ups", "upstream_status"},
+	{"us", "upstream_status"}, {"ust", "upstream_status"},
 	{"upstream_status", "upstream_status"}, {"ups_status", "upstream_status"},
 	{"ua", NULL}, /* user agent, not upstream addr */
 	{"upstream", "upstream_addr"}, {"upstream_addr", "upstream_addr"},
@@ -1077,7 +1077,8 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 		/* a bare token */
 		const char *sp = memchr(s + p, ' ', n - p);
 		size_t te = sp ? (size_t)(sp - s) : n, tl = te - p;
-		if (first && value_fits("msec", s + p, tl)) {
+		/* epoch seconds have 10 digits: no request time looks like that */
+		if ((first || (tl == 14 && s[p + 10] == '.')) && value_fits("msec", s + p, tl)) {
 			sb_puts(b, "$msec");
 		} else if (value_fits("time_iso8601", s + p, tl)) {
 			sb_puts(b, "$time_iso8601");
