@@ -106,6 +106,13 @@ struct nx_frame {
 	unsigned k;           /* candidates returned so far */
 };
 
+/* What one line taught the matcher, so backtracking never rescans for it:
+ * a quote and each variable's literal are looked for at most once per start. */
+struct nx_memo {
+	size_t q_from, q_at;           /* no '"' in [q_from, q_at); s[q_at] is one (or q_at = n) */
+	size_t nofrom[NX_MAX_VARS];    /* variable i's literal does not occur at or after this */
+};
+
 enum nx_fail_code { F_NONE = 0, F_LIT, F_LIT_AFTER, F_SHAPE, F_EOL, F_BUDGET };
 
 struct nx_fail {
@@ -316,9 +323,20 @@ static size_t find_lit(const char *s, size_t n, size_t from, size_t last_start, 
 	return NX_NONE;
 }
 
+/* first '"' at or after p (n if none) */
+static size_t next_quote(const char *s, size_t n, size_t p, struct nx_memo *mm)
+{
+	if (p >= mm->q_from && p <= mm->q_at)
+		return mm->q_at;
+	const char *q = p < n ? memchr(s + p, '"', n - p) : NULL;
+	mm->q_from = p;
+	mm->q_at = q ? (size_t)(q - s) : n;
+	return mm->q_at;
+}
+
 /* Next end of a free variable's value. */
 static size_t free_next(const struct nginx_fmt *f, unsigned vi, const char *s, size_t n,
-			struct nx_frame *fr, struct nx_fail *fail)
+			struct nx_frame *fr, struct nx_memo *mm, struct nx_fail *fail)
 {
 	const struct nx_var_op *op = &f->v[vi];
 	const char *lit = f->lits + op->lit_off;
@@ -335,6 +353,11 @@ static size_t free_next(const struct nginx_fmt *f, unsigned vi, const char *s, s
 			return NX_NONE;
 		return e;
 	}
+	size_t from = k == 0 ? st : fr->cur + 1;
+	if (from >= mm->nofrom[vi]) {
+		fail_at(fail, st, F_LIT_AFTER, (int)vi);
+		return NX_NONE;
+	}
 	if (f->esc == ESC_NONE) {
 		if (last) { /* the closing literal is the tail of the line */
 			if (k > 0)
@@ -345,11 +368,18 @@ static size_t free_next(const struct nginx_fmt *f, unsigned vi, const char *s, s
 			}
 			return n - ll;
 		}
-		e = find_lit(s, n, k == 0 ? st : fr->cur + 1, n, lit, ll);
+		e = find_lit(s, n, from, n, lit, ll);
+		if (e == NX_NONE)
+			mm->nofrom[vi] = from;
 	} else if (f->esc == ESC_JSON) {
 		/* a raw '"' only appears escaped (\") inside a value */
-		size_t j = k == 0 ? st : fr->cur + 1;
+		size_t j = from;
 		e = NX_NONE;
+		if (find_lit(s, n, from, n, lit, ll) == NX_NONE) {
+			/* not even ignoring escapes: no start from here on can find it */
+			mm->nofrom[vi] = from;
+			j = n;
+		}
 		while (j < n) {
 			if (s[j] == lit[0] && lit_at(s, n, j, lit, ll)) {
 				e = j;
@@ -367,12 +397,12 @@ static size_t free_next(const struct nginx_fmt *f, unsigned vi, const char *s, s
 		/* default escaping: the value cannot hold '"', so the first one ends it */
 		if (k > 0)
 			return NX_NONE;
-		const char *q = memchr(s + st, '"', n - st);
-		if (!q) {
+		e = next_quote(s, n, st, mm);
+		if (e == n) {
+			mm->nofrom[vi] = st;
 			fail_at(fail, st, F_LIT_AFTER, (int)vi);
 			return NX_NONE;
 		}
-		e = (size_t)(q - s);
 		if (!lit_at(s, n, e, lit, ll)) {
 			fail_at(fail, e, F_LIT, (int)vi);
 			return NX_NONE;
@@ -380,11 +410,11 @@ static size_t free_next(const struct nginx_fmt *f, unsigned vi, const char *s, s
 		fr->cur = e;
 		return e;
 	} else {
-		if (fr->quote == NX_NONE) {
-			const char *q = memchr(s + st, '"', n - st);
-			fr->quote = q ? (size_t)(q - s) : n;
-		}
-		e = find_lit(s, n, k == 0 ? st : fr->cur + 1, fr->quote, lit, ll);
+		if (fr->quote == NX_NONE)
+			fr->quote = next_quote(s, n, st, mm);
+		e = find_lit(s, n, from, fr->quote, lit, ll);
+		if (e == NX_NONE && fr->quote == n)
+			mm->nofrom[vi] = from;
 	}
 	if (e == NX_NONE) {
 		fail_at(fail, st, F_LIT_AFTER, (int)vi);
@@ -450,6 +480,7 @@ static bool nx_match(const struct nginx_fmt *f, const char *s, size_t n, bool pr
 		     size_t *end, struct nx_val *vals, struct nx_fail *fail)
 {
 	struct nx_frame fr[NX_MAX_VARS];
+	struct nx_memo mm;
 	unsigned budget = NX_BUDGET;
 	size_t pos;
 	unsigned i = 0;
@@ -469,6 +500,10 @@ static bool nx_match(const struct nginx_fmt *f, const char *s, size_t n, bool pr
 		fail_at(fail, pos, F_EOL, -1);
 		return false;
 	}
+	mm.q_from = 1;
+	mm.q_at = 0; /* empty: nothing known */
+	for (unsigned k = 0; k < f->nv; k++)
+		mm.nofrom[k] = NX_NONE;
 	fr[0] = (struct nx_frame){pos, pos, NX_NONE, 0};
 	for (;;) {
 		if (i == f->nv) {
@@ -485,7 +520,7 @@ static bool nx_match(const struct nginx_fmt *f, const char *s, size_t n, bool pr
 			return false;
 		}
 		const struct nx_var_op *op = &f->v[i];
-		size_t e = op->shape == SH_FREE ? free_next(f, i, s, n, &fr[i], fail)
+		size_t e = op->shape == SH_FREE ? free_next(f, i, s, n, &fr[i], &mm, fail)
 						: shaped_next(f, i, s, n, &fr[i], &vals[i], fail);
 		if (e == NX_NONE) {
 			if (i == 0)

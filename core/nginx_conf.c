@@ -459,6 +459,12 @@ static int cf_log_format(struct cf_ctx *c, const struct cf_src *f, struct cf_arg
 			if (w[j] != '$')
 				continue;
 			bool ok = j + 1 < wl && (w[j + 1] == '{' || name_char(w[j + 1]));
+			if (ok && w[j + 1] == '{') { /* "${name}" must close in the same string */
+				size_t k = j + 2;
+				while (k < wl && name_char(w[k]))
+					k++;
+				ok = k < wl && k > j + 2 && w[k] == '}';
+			}
 			if (!ok) {
 				free(out);
 				return cf_error(c, "%s:%u: log_format \"%s\": invalid variable in \"%.40s\"",

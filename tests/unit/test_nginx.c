@@ -756,6 +756,9 @@ static void test_conf_errors_synthetic(void **state)
 	write_file("loop.conf", "include loop.conf;\n");
 	assert_null(load("loop.conf", "a", err, sizeof err));
 	assert_true(strstr(err, "nested deeper than") != NULL);
+	write_file("brk.conf", "log_format a '${msec' '}';\n"); /* nginx: closing bracket missing */
+	assert_null(load("brk.conf", "a", err, sizeof err));
+	assert_true(strstr(err, "invalid variable") != NULL);
 	write_file("dollar.conf", "log_format a 'x$';\n");
 	assert_null(load("dollar.conf", "a", err, sizeof err));
 	assert_true(strstr(err, "invalid variable") != NULL);
