@@ -1134,11 +1134,118 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 	return !b->bad;
 }
 
+/* {"k":"v","n":1,...} as nginx writes it with escape=json: each value becomes a
+ * variable, named by its key where the key says what it is (see nx_keys and
+ * nginx's own names), else by the value's shape (epoch.ms, ISO time, id). */
+static bool derive_json(const char *s, size_t n, struct sbuf *b)
+{
+	size_t p = 1, lit = 0;
+	unsigned nth = 0;
+	bool have_status = false;
+	if (n < 2 || s[0] != '{' || s[n - 1] != '}' || memchr(s, '$', n))
+		return false;
+	sb_puts(b, "escape=json ");
+	for (;;) {
+		while (p < n && (s[p] == ' ' || s[p] == '\t'))
+			p++;
+		if (p < n && s[p] == '}' && p + 1 == n)
+			break;
+		if (p >= n || s[p] != '"')
+			return false;
+		size_t kq = quoted_end(s, n, p);
+		if (kq == NX_NONE)
+			return false;
+		char key[48];
+		util_strlcpy_n(key, sizeof key, s + p + 1, kq - p - 1);
+		p = kq + 1;
+		while (p < n && s[p] == ' ')
+			p++;
+		if (p >= n || s[p] != ':')
+			return false;
+		p++;
+		while (p < n && s[p] == ' ')
+			p++;
+		size_t vs, ve;
+		bool quoted = p < n && s[p] == '"';
+		if (quoted) {
+			size_t vq = quoted_end(s, n, p);
+			if (vq == NX_NONE)
+				return false;
+			vs = p + 1;
+			ve = vq;
+		} else {
+			vs = p;
+			ve = p;
+			while (ve < n && s[ve] != ',' && s[ve] != '}' && s[ve] != ' ')
+				ve++;
+			if (ve == vs)
+				return false;
+		}
+		sb_put(b, s + lit, vs - lit);
+		const char *var = NULL;
+		for (size_t i = 0; i < ARRAY_LEN(nx_keys) && !var; i++)
+			if (strcasecmp(nx_keys[i].key, key) == 0)
+				var = nx_keys[i].var;
+		for (size_t i = 0; i < ARRAY_LEN(nx_known_vars) && !var; i++)
+			if (strcasecmp(nx_known_vars[i].name, key) == 0 && nx_known_vars[i].var != V_OTHER)
+				var = nx_known_vars[i].name;
+		const struct nx_known *k = var ? known_by_name(var) : NULL;
+		bool list = k && (k->shape == SH_LTIME || k->shape == SH_LSTATUS || k->shape == SH_LADDR);
+		if (var && strcmp(var, "status") == 0 && have_status)
+			var = NULL;
+		if (var && !(value_fits(var, s + vs, ve - vs) || (list && quoted && ve == vs)))
+			var = NULL;
+		if (!var) { /* the key says nothing we know: go by the value's shape */
+			static const char *const by_shape[] = {"msec", "time_iso8601", "time_local",
+								"request_id"};
+			for (size_t i = 0; i < ARRAY_LEN(by_shape) && !var; i++)
+				if (value_fits(by_shape[i], s + vs, ve - vs) &&
+				    (i != 0 || (ve - vs == 14 && s[vs + 10] == '.')))
+					var = by_shape[i];
+		}
+		if (var) {
+			sb_puts(b, "$");
+			sb_puts(b, var);
+			have_status |= strcmp(var, "status") == 0;
+		} else {
+			char tag[24];
+			size_t t = 0;
+			for (size_t i = 0; key[i] && t < 16; i++)
+				if (is_name(key[i]))
+					tag[t++] = (char)tolower((unsigned char)key[i]);
+			tag[t++] = '_';
+			tag[t] = '\0';
+			put_unknown(b, tag, &nth);
+		}
+		lit = ve;
+		p = ve + (quoted ? 1 : 0);
+		while (p < n && (s[p] == ' ' || s[p] == '\t'))
+			p++;
+		if (p < n && s[p] == ',') {
+			p++;
+			continue;
+		}
+		if (p + 1 == n && s[p] == '}')
+			break;
+		return false;
+	}
+	sb_put(b, s + lit, n - lit);
+	return !b->bad;
+}
+
+static int popcount(unsigned x)
+{
+	int c = 0;
+	for (; x; x &= x - 1)
+		c++;
+	return c;
+}
+
 #define NX_DETECT_LINES 64
 
 struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens, int n)
 {
-	char *cand[2 * NX_DETECT_LINES + 1];
+	char *cand[3 * NX_DETECT_LINES + 1];
 	int nc = 0, used = 0;
 	struct nginx_fmt *comb = nginx_fmt_combined();
 	if (!comb || !lines || !lens || n <= 0) {
@@ -1170,6 +1277,11 @@ struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens,
 			cand[nc++] = g.p;
 		else
 			free(g.p);
+		struct sbuf j = {0};
+		if (derive_json(s, len, &j) && j.p)
+			cand[nc++] = j.p;
+		else
+			free(j.p);
 	}
 	nginx_fmt_free(comb);
 
@@ -1187,14 +1299,21 @@ struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens,
 		struct nginx_fmt *f = dup ? NULL : nginx_fmt_compile(cand[c], strlen(cand[c]), NULL, 0);
 		if (!f)
 			continue;
+		/* an access log has a status and a time; without them any text would
+		 * "parse" as a row of unknown variables */
+		if ((f->fields & (NGINX_F_STATUS | NGINX_F_TIME)) != (NGINX_F_STATUS | NGINX_F_TIME)) {
+			nginx_fmt_free(f);
+			continue;
+		}
 		int hits = 0;
 		for (int i = 0; i < n; i++) {
 			struct event ev;
 			if (lines[i] && lens[i] > 0 && nginx_parse_line(f, lines[i], lens[i], &ev, NULL))
 				hits++;
 		}
-		/* earlier candidates win ties: combined, then combined + fields */
-		if (hits > best_hits) {
+		/* ties: more fields known, then the earlier (combined, combined + fields) */
+		if (hits > best_hits ||
+		    (hits == best_hits && best && popcount(f->fields) > popcount(best->fields))) {
 			nginx_fmt_free(best);
 			best = f;
 			best_hits = hits;
