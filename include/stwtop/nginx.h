@@ -49,6 +49,12 @@ struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens,
 
 /* ---- additions (the functions above are the fixed interface) ---- */
 
+/* nginx_fmt_detect also recognises escape=json objects and any layout of
+ * tokens / key=value pairs whose keys or shapes name the fields; it only
+ * returns a format that yields a status and a time (so a GC log is not taken
+ * for an access log). nginx_fmt_string() of the result is the log_format it
+ * built, to show the user. */
+
 /* A format string may start with the escaping nginx's log_format was given,
  * "escape=json " / "escape=none " / "escape=default " (one space, then the
  * format). nginx_conf_load writes it that way; it only changes how quoted
