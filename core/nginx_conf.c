@@ -276,19 +276,20 @@ static void note_skipped(struct cf_ctx *c, const char *path, const char *why)
 		c->skipped[0] = '\0';
 }
 
-/* read a whole file; NULL with errno set */
+/* read a whole regular file; NULL with errno set */
 static char *read_file(const char *path, size_t *len)
 {
-	FILE *fp = fopen(path, "rb");
 	struct stat st;
-	if (!fp)
+	/* look before opening: opening a FIFO or a tty would block */
+	if (stat(path, &st) != 0)
 		return NULL;
-	if (fstat(fileno(fp), &st) != 0 || S_ISDIR(st.st_mode)) {
-		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
-		fclose(fp);
-		errno = e;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		return NULL;
 	}
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return NULL;
 	size_t cap = 65536, n = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -326,6 +327,11 @@ static char *read_file(const char *path, size_t *len)
 	return NULL;
 }
 
+static const char *read_error(int e)
+{
+	return e == EINVAL ? "not a regular file" : strerror(e);
+}
+
 static char *dir_of(const char *path)
 {
 	const char *sl = strrchr(path, '/');
@@ -346,7 +352,7 @@ static int cf_load_file(struct cf_ctx *c, const char *path, int depth, bool in_s
 	if (!buf) {
 		if (errno == ENOENT)
 			return 0;
-		note_skipped(c, path, strerror(errno));
+		note_skipped(c, path, read_error(errno));
 		return 0;
 	}
 	char *dir = dir_of(path);
@@ -364,18 +370,17 @@ static int cf_include(struct cf_ctx *c, const struct cf_src *f, const char *pat,
 	if (depth >= CF_MAX_DEPTH)
 		return cf_error(c, "%s:%u: includes nested deeper than %d (a loop?)", f->label, f->line,
 				CF_MAX_DEPTH);
+	if (!c->root) { /* a config from memory: no file is read at all */
+		note_skipped(c, pat, "includes are not followed here");
+		return 0;
+	}
 	if (pat[0] == '/') {
 		bases[nb++] = NULL;
 	} else {
 		/* nginx resolves against its conf prefix; a copied config may keep them beside */
-		if (c->root)
-			bases[nb++] = c->root;
-		if (dir && (!c->root || strcmp(dir, c->root) != 0))
+		bases[nb++] = c->root;
+		if (dir && strcmp(dir, c->root) != 0)
 			bases[nb++] = dir;
-		if (nb == 0) {
-			note_skipped(c, pat, "includes are not followed here");
-			return 0;
-		}
 	}
 	for (int b = 0; b < nb; b++) {
 		char path[4096];
@@ -652,7 +657,7 @@ char *nginx_conf_load(const char *path, const char *name, char *err, size_t errl
 	char *buf = read_file(path, &len);
 	if (!buf) {
 		if (err && errlen)
-			snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			snprintf(err, errlen, "cannot read %s: %s", path, read_error(errno));
 		return NULL;
 	}
 	char *dir = dir_of(path);

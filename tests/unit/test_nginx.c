@@ -766,12 +766,17 @@ static void test_conf_errors_synthetic(void **state)
 	assert_string_equal(err, "cannot read /nonexistent/nginx.conf: No such file or directory");
 	assert_null(nginx_conf_load(tmpdir, "a", err, sizeof err));
 	assert_true(strstr(err, "Is a directory") != NULL);
-	/* from memory, includes not followed */
-	const char m[] = "include x.conf; log_format a \"$msec\";";
+	/* from memory, includes not followed, not even absolute ones (a FIFO would block) */
+	const char m[] = "include /dev/stdin; include x.conf; log_format a \"$msec\";";
 	char *s = nginx_conf_parse_mem(m, sizeof m - 1, "mem", NULL, "a", err, sizeof err);
 	assert_non_null(s);
 	assert_string_equal(s, "$msec");
 	free(s);
+	assert_null(nginx_conf_parse_mem(m, sizeof m - 1, "mem", NULL, "b", err, sizeof err));
+	assert_true(strstr(err, "not read: /dev/stdin: includes are not followed here") != NULL);
+	/* a device is not a config file */
+	assert_null(nginx_conf_load("/dev/null", "a", err, sizeof err));
+	assert_string_equal(err, "cannot read /dev/null: not a regular file");
 }
 
 int main(void)
