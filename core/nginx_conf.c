@@ -668,3 +668,20 @@ char *nginx_conf_load(const char *path, const char *name, char *err, size_t errl
 	free(buf);
 	return res;
 }
+
+char *nginx_conf_load_spec(const char *spec, char *err, size_t errlen)
+{
+	struct stat st;
+	const char *colon = strrchr(spec, ':');
+	if (!colon || stat(spec, &st) == 0)
+		return nginx_conf_load(spec, NULL, err, errlen);
+	char *path = strndup(spec, (size_t)(colon - spec));
+	if (!path) {
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	char *res = nginx_conf_load(path, colon + 1, err, errlen);
+	free(path);
+	return res;
+}

@@ -82,6 +82,10 @@ size_t nginx_fmt_describe(const struct nginx_fmt *f, char *buf, size_t len);
 size_t nginx_miss_describe(const struct nginx_miss *why, const char *line, size_t len,
 			   char *buf, size_t buflen);
 
+/* --nginx-conf FILE[:NAME]: NAME is what follows the last ':' when FILE alone
+ * is not an existing file (so "/etc/my:conf" still names a file). */
+char *nginx_conf_load_spec(const char *spec, char *err, size_t errlen);
+
 /* nginx_conf_load on a config already in memory (what nginx_conf_load uses,
  * and what the fuzzer drives). label names it in messages ("nginx.conf");
  * relative includes are resolved against dir (NULL: includes are skipped and

@@ -219,6 +219,17 @@ static void test_sample_gc_stop(void **state)
 	f = compile_conf(SAMPLES "/combined/gc-stop/nginx.conf", NULL);
 	assert_string_equal(nginx_fmt_string(f), LAB);
 	nginx_fmt_free(f);
+	/* as --nginx-conf FILE[:NAME] gives it */
+	char err[256], *s = nginx_conf_load_spec(SAMPLES "/combined/gc-stop/nginx.conf:lab", err,
+						 sizeof err);
+	assert_non_null(s);
+	assert_string_equal(s, LAB);
+	free(s);
+	s = nginx_conf_load_spec(SAMPLES "/combined/gc-stop/nginx.conf", err, sizeof err);
+	assert_non_null(s);
+	free(s);
+	assert_null(nginx_conf_load_spec(SAMPLES "/combined/gc-stop/nginx.conf:ops", err, sizeof err));
+	assert_true(strstr(err, "no log_format \"ops\" (found: lab)") != NULL);
 }
 
 static void test_sample_throttle_stop(void **state)
