@@ -128,7 +128,8 @@ static inline bool is_name(char c)
 }
 static inline bool is_hex(char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+	return (unsigned)(unsigned char)c - '0' < 10 ||
+	       (unsigned)((unsigned char)c | 0x20) - 'a' < 6;
 }
 
 static void fail_at(struct nx_fail *f, size_t off, int code, int vi)
@@ -146,25 +147,27 @@ static void fail_at(struct nx_fail *f, size_t off, int code, int vi)
 /* "%T.%03M" seconds (fraction optional, 1-9 digits) as exact milliseconds. */
 static size_t scan_secs(const char *s, size_t n, bool need_frac, int64_t *ms)
 {
-	size_t i = 0;
-	int64_t sec = 0;
-	while (i < n && is_digit(s[i]) && i < 12) {
-		sec = sec * 10 + (s[i] - '0');
+	size_t lim = n < 12 ? n : 12, i = 0;
+	int64_t sec = 0, frac = 0;
+	unsigned d;
+	while (i < lim && (d = (unsigned)(unsigned char)s[i] - '0') < 10) {
+		sec = sec * 10 + d;
 		i++;
 	}
 	if (i == 0 || (i < n && is_digit(s[i])))
 		return 0;
-	int64_t frac = 0;
 	if (i + 1 < n && s[i] == '.' && is_digit(s[i + 1])) {
-		size_t j = i + 1;
-		int scale = 100;
-		while (j < n && is_digit(s[j]) && j - i <= 9) {
-			frac += (s[j] - '0') * scale;
-			scale /= 10;
+		size_t j = i + 1, lim2 = n < i + 10 ? n : i + 10;
+		int nd = 0;
+		while (j < lim2 && (d = (unsigned)(unsigned char)s[j] - '0') < 10) {
+			if (nd < 3) /* milliseconds: digits past the third are cut */
+				frac = frac * 10 + d;
+			nd++;
 			j++;
 		}
 		if (j < n && is_digit(s[j]))
 			return 0;
+		frac *= nd == 1 ? 100 : nd == 2 ? 10 : 1;
 		i = j;
 	} else if (need_frac) {
 		return 0;
@@ -300,7 +303,14 @@ static unsigned list_bounds(int shape, const char *s, size_t n, size_t st, uint8
 
 static inline bool lit_at(const char *s, size_t n, size_t e, const char *lit, size_t ll)
 {
-	return n - e >= ll && memcmp(s + e, lit, ll) == 0;
+	if (n - e < ll)
+		return false;
+	if (ll > 16)
+		return memcmp(s + e, lit, ll) == 0;
+	for (size_t i = 0; i < ll; i++) /* most literals are a few bytes: no call */
+		if (s[e + i] != lit[i])
+			return false;
+	return true;
 }
 
 /* first e in [from, last_start] where the literal occurs, NX_NONE if none */
