@@ -131,17 +131,8 @@ struct session *session_new(const struct session_opts *o, char *err, size_t errl
 	if (s->o.jvm_start_ms != EV_TIME_NONE)
 		session_set_jvm_anchor(s, s->o.jvm_start_ms, "given (--jvm-start/--pid)");
 	if (s->o.nginx_conf && !s->o.nginx_format) {
-		char path[4096];
-		const char *name = NULL;
-		util_strlcpy_n(path, sizeof path, s->o.nginx_conf, strlen(s->o.nginx_conf));
-		/* FILE:NAME — the name is after the last ':' unless that is part of the path */
-		char *colon = strrchr(path, ':');
-		if (colon && !strchr(colon, '/')) {
-			*colon = '\0';
-			name = colon + 1;
-		}
 		char why[256];
-		s->nginx_conf_format = nginx_conf_load(path, name, why, sizeof why);
+		s->nginx_conf_format = nginx_conf_load_spec(s->o.nginx_conf, why, sizeof why);
 		if (!s->nginx_conf_format) {
 			snprintf(err, errlen, "--nginx-conf %s: %s", s->o.nginx_conf, why);
 			session_free(s);
@@ -434,8 +425,8 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 		if (nginx_parse_line(src->fmt, line, len, &out[0], &miss))
 			return 1;
 		if (!src->st.first_error[0]) {
-			snprintf(src->st.first_error, sizeof src->st.first_error, "%s at byte %zu",
-				 miss.expected, miss.offset);
+			/* the first failure says which variable or literal did not match */
+			nginx_miss_describe(&miss, line, len, src->st.first_error, sizeof src->st.first_error);
 			src->st.first_error_line = src->st.lines;
 		}
 		return -1;
