@@ -304,6 +304,33 @@ static inline int h_count_fds(void)
 	return n - 1;   /* the DIR's own */
 }
 
+/* Watches the kernel holds on the tailer's inotify instance. */
+static inline int h_live_watches(const struct tail *t)
+{
+	char p[64], line[512];
+	snprintf(p, sizeof p, "/proc/self/fdinfo/%d", tail_fd(t));
+	FILE *f = fopen(p, "re");
+	if (!f)
+		return -1;
+	int n = 0;
+	while (fgets(line, sizeof line, f))
+		n += strncmp(line, "inotify wd:", 11) == 0;
+	fclose(f);
+	return n;
+}
+
+/* Wait (deadline) until the kernel holds exactly n watches. */
+static inline bool h_wait_watches(const struct tail *t, int n, int timeout_ms)
+{
+	int64_t end = util_mono_ms() + timeout_ms;
+	while (h_live_watches(t) != n) {
+		if (util_mono_ms() > end)
+			return false;
+		usleep(1000);
+	}
+	return true;
+}
+
 /* Copy a file like logrotate's copytruncate does (before the truncate). */
 static inline void h_copy(const char *from, const char *to)
 {
