@@ -90,6 +90,14 @@ static void on_note(void *ctx, int id, enum tail_note what, const char *msg)
 	note(l, src, msg, what == TAIL_NOTE_ERROR);
 }
 
+/* Incidents are final once the DATA has moved on past them (rules.h): the
+ * newest time any source reported, not the wall clock, so a recording that
+ * is appended to files now, with old timestamps, is judged like the report. */
+static int64_t data_clock(const struct live *l)
+{
+	return l->o.demo ? l->demo_clock : session_timeline(l->s)->newest_ms;
+}
+
 /* Judge 100 ms after new data rather than on the next tick, so a verdict
  * shows up within a fraction of a second of the line that completes it. */
 static void eval_soon(struct live *l)
@@ -104,7 +112,7 @@ static void on_eval_timer(void *ctx)
 {
 	struct live *l = ctx;
 	l->eval_armed = false;
-	session_eval(l->s, l->o.demo ? l->demo_clock : util_now_ms(), false);
+	session_eval(l->s, data_clock(l), false);
 	changed(l);
 }
 
@@ -275,7 +283,7 @@ static void on_tick(void *ctx)
 			tail_check(l->tail);
 		poll_probes(l, now);
 		scan_hs_err(l);
-		session_eval(l->s, now, false);
+		session_eval(l->s, data_clock(l), false);
 	}
 	if (l->view && l->view->tick)
 		l->view->tick(l->vctx, l->o.demo ? l->demo_clock : now);
@@ -470,7 +478,7 @@ int live_run(struct live *l)
 		l->caught_up = true;
 		poll_probes(l, util_now_ms()); /* baselines */
 		scan_hs_err(l);
-		session_eval(l->s, util_now_ms(), false);
+		session_eval(l->s, data_clock(l), false);
 		changed(l);
 		loop_add_timer(l->loop, l->o.interval_ms, l->o.interval_ms, on_tick, l);
 	}

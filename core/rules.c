@@ -1169,7 +1169,9 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		if (timeline_sched_sum(tl, ws, we, &ss) && ss.to_ms > ss.from_ms) {
 			double span_s = (double)(ss.to_ms - ss.from_ms) / 1000.0;
 			double per_s = ss.wait_ms / span_s;
-			if (per_s >= r->cfg.sched_wait_ms_per_s) {
+			/* contention explains a stop only when the threads waited for a CPU
+			 * more than they ran; a GC busy on every CPU makes others wait too */
+			if (per_s >= r->cfg.sched_wait_ms_per_s && ss.wait_ms > ss.oncpu_ms) {
 				struct verdict v;
 				vinit(&v, V_SCHED_DELAY, in->id, SEV_WARN);
 				v.start_ms = ss.from_ms;

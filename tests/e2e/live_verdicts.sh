@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# live_verdicts.sh BIN — replay both combined/ recordings into files at 4x their
+# pace while `stwtop --plain --json` follows them; every verdict must appear
+# within a second of the line that completes its evidence, and the live run must
+# end with exactly the report's verdicts (tests/tools/live_check.py).
+set -u
+BIN=${1:?usage: live_verdicts.sh path/to/stwtop}
+D=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+rc=0
+for s in throttle-stop gc-stop; do
+  echo "== combined/$s"
+  python3 "$D/tools/live_check.py" "$BIN" "$D/samples/combined/$s" --speed 4 --latency 1000 || rc=1
+done
+exit $rc
