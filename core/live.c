@@ -42,7 +42,7 @@ struct live {
 	struct vmstat_probe *vm;
 	int src_cg, src_sched, src_vm;  /* session sources of the probes */
 	bool sched_gone;
-	FILE *record;
+	struct recorder *record;
 	const struct live_view *view;
 	void *vctx;
 	/* demo */
@@ -130,15 +130,15 @@ static void on_inotify(void *ctx, int fd, short revents)
 
 static void record_event(struct live *l, const struct event *e)
 {
-	char buf[1024];
 	if (!l->record)
 		return;
-	int n = record_format(e, buf, sizeof buf);
-	if (n > 0 && (size_t)n < sizeof buf) {
-		fwrite(buf, 1, (size_t)n, l->record);
-		if (buf[n - 1] != '\n')
-			fputc('\n', l->record);
-		fflush(l->record);
+	int rc = record_write(l->record, e);
+	if (rc < 0) {
+		char msg[300];
+		snprintf(msg, sizeof msg, "--record %s: %s (recording stopped)", l->o.record, strerror(-rc));
+		record_close(l->record);
+		l->record = NULL;
+		note(l, -1, msg, true);
 	}
 }
 
@@ -393,9 +393,13 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	if (l->o.hs_err_dir)
 		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
 	if (l->o.record) {
-		l->record = fopen(l->o.record, "ae");
+		char note_txt[300] = "";
+		char rerr[300];
+		if (l->cg)
+			cgroup_probe_describe(l->cg, note_txt, sizeof note_txt);
+		l->record = record_open(l->o.record, util_now_ms(), note_txt, rerr, sizeof rerr);
 		if (!l->record) {
-			snprintf(err, errlen, "--record %s: %s", l->o.record, strerror(errno));
+			snprintf(err, errlen, "--record %s: %s", l->o.record, rerr);
 			live_free(l);
 			return NULL;
 		}
@@ -412,8 +416,7 @@ void live_free(struct live *l)
 	cgroup_probe_close(l->cg);
 	sched_probe_close(l->sched);
 	vmstat_probe_close(l->vm);
-	if (l->record)
-		fclose(l->record);
+	record_close(l->record);
 	loop_free(l->loop);
 	free(l);
 }

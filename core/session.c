@@ -433,14 +433,16 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 	}
 	case SRC_CPUSTAT:
 		return cpustat_parse_line(line, len, &out[0]) ? 1 : -1;
-	case SRC_RECORD:
-		if (record_parse_line(line, len, &out[0], why, sizeof why) == 0)
-			return 1;
+	case SRC_RECORD: {
+		int rc = record_parse_line(line, len, &out[0], why, sizeof why);
+		if (rc >= 0)
+			return rc; /* 1 sample, 0 a meta line */
 		if (!src->st.first_error[0]) {
 			util_strlcpy_n(src->st.first_error, sizeof src->st.first_error, why, strlen(why));
 			src->st.first_error_line = src->st.lines;
 		}
 		return -1;
+	}
 	case SRC_SCHEDLOG:
 		return schedlog_parse_line(src->sched, line, len, &out[0]);
 	case SRC_VMSTATLOG:

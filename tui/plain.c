@@ -139,6 +139,12 @@ int plain_run(struct live *l, struct session *s, const struct cli *c)
 	};
 	session_set_listener(s, on_verdict, &p);
 	live_set_view(l, &view, &p);
+	/* say what is being watched (stderr: stdout is the data) */
+	for (int i = 0; i < session_nsources(s); i++) {
+		enum src_kind k = session_source_kind(s, i);
+		fprintf(stderr, "stwtop: %s %s (%s)\n", k == SRC_PROBE ? "polling" : "following",
+			session_source_path(s, i), src_kind_name(k));
+	}
 	int rc = live_run(l);
 	session_set_listener(s, NULL, NULL);
 	/* at exit, the state of every verdict: what a shipper (or a test) compares
