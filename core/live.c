@@ -281,6 +281,7 @@ static void on_tick(void *ctx)
 	} else {
 		if (l->tail)
 			tail_check(l->tail);
+		session_tick(l->s);
 		poll_probes(l, now);
 		scan_hs_err(l);
 		session_eval(l->s, data_clock(l), false);

@@ -536,6 +536,16 @@ static void nginx_detect(struct session *s, struct source *src, int i)
 	}
 }
 
+void session_tick(struct session *s)
+{
+	/* a quiet nginx: decide its format with the lines there are, so they show */
+	for (int i = 0; i < s->nsrc; i++) {
+		struct source *src = s->src[i];
+		if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt && src->ndetect > 0)
+			nginx_detect(s, src, i);
+	}
+}
+
 void session_source_eof(struct session *s, int i)
 {
 	struct source *src = s->src[i];
