@@ -205,13 +205,22 @@ static inline void h_text_add(struct h_text *x, const char *fmt, ...)
 
 /* ---- files: real syscalls, checked */
 
-static inline char *h_tmpdir(void)
+/* A fresh directory under base (e.g. /dev/shm for tmpfs), or under /tmp. */
+static inline char *h_tmpdir_in(const char *base)
 {
-	char tmpl[] = "/tmp/stwtop-tail-XXXXXX";
+	char tmpl[256];
+	snprintf(tmpl, sizeof tmpl, "%s/stwtop-tail-XXXXXX", base);
 	char *d = mkdtemp(tmpl);
+	if (!d && strcmp(base, "/tmp") != 0)
+		return h_tmpdir_in("/tmp");
 	if (!d)
 		abort();
 	return strdup(d);
+}
+
+static inline char *h_tmpdir(void)
+{
+	return h_tmpdir_in("/tmp");
 }
 
 static inline int h_rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)

@@ -326,12 +326,15 @@ static void test_permission_denied(void **state)
 	free(good);
 }
 
-/* --- 9. 10 000 rotations: every line once, no descriptor left behind */
+/* --- 9. 10 000 rotations: every line once, no descriptor left behind. On
+ * tmpfs when there is one (a rotation costs ~1 ms on this VM's ext4, 17 us on
+ * tmpfs), which also has inotify followed on a second file system type. */
 
 static void test_10000_rotations_no_fd_leak(void **state)
 {
 	struct fixture *fx = *state;
-	char *p = h_path(fx->dir, "gc.log"), *p0 = h_path(fx->dir, "gc.log.0");
+	char *dir = h_tmpdir_in("/dev/shm");
+	char *p = h_path(dir, "gc.log"), *p0 = h_path(dir, "gc.log.0");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);
 	h_lines(fd, &want, "rotation", 0, 1);
@@ -360,6 +363,8 @@ static void test_10000_rotations_no_fd_leak(void **state)
 	assert_int_equal(tail_draining(fx->t, id), 0);
 	assert_int_equal(h_count_fds(), before);
 	assert_int_equal(h_live_watches(fx->t), 1);
+	h_rm_rf(dir);
+	free(dir);
 	free(want.buf);
 	free(p);
 	free(p0);
@@ -370,7 +375,8 @@ static void test_10000_rotations_no_fd_leak(void **state)
 static void test_queue_overflow_rescans(void **state)
 {
 	struct fixture *fx = *state;
-	char *p = h_path(fx->dir, "app.log"), *p1 = h_path(fx->dir, "app.log.1");
+	char *dir = h_tmpdir_in("/dev/shm");   /* 16 000+ renames: fast on tmpfs */
+	char *p = h_path(dir, "app.log"), *p1 = h_path(dir, "app.log.1");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);
 	h_lines(fd, &want, "o", 0, 10);
@@ -388,7 +394,7 @@ static void test_queue_overflow_rescans(void **state)
 		print_message("skipped: max_queued_events is %d\n", limit);
 		skip();
 	}
-	char *junk = h_path(fx->dir, "junk");
+	char *junk = h_path(dir, "junk");
 	assert_int_equal(mkdir(junk, 0755), 0);
 	for (int i = 0; i < limit + 100; i++) {
 		char name[64];
@@ -414,6 +420,8 @@ static void test_queue_overflow_rescans(void **state)
 	tail_stats(fx->t, id, &st);
 	assert_int_equal(st.rotations, 1);
 	close(fd);
+	h_rm_rf(dir);
+	free(dir);
 	free(junk);
 	free(want.buf);
 	free(p);
