@@ -134,6 +134,7 @@ struct tail {
 	size_t ndirs;
 	uint64_t overflows;
 	bool rescan;
+	int busy;                  /* inside tail_dispatch/tail_check (callbacks may tail_add) */
 };
 
 /* ---------------------------------------------------------------- strings */
@@ -1336,7 +1337,9 @@ int tail_add(struct tail *t, const char *path, enum tail_from from)
 	f->id = (int)t->nfiles;
 	t->files[t->nfiles++] = f;
 	file_resolve(t, f, true, from);
-	tail_process(t);
+	/* from a callback, the running dispatch finishes the batch itself */
+	if (!t->busy)
+		tail_process(t);
 	return f->id;
 }
 
@@ -1374,6 +1377,7 @@ static void tail_poll_fifos(struct tail *t)
 
 void tail_dispatch(struct tail *t)
 {
+	t->busy++;
 	tail_poll_fifos(t);
 	for (;;) {
 		int n = 0;
@@ -1393,15 +1397,18 @@ void tail_dispatch(struct tail *t)
 			break;
 	}
 	tail_expire(t);
+	t->busy--;
 }
 
 void tail_check(struct tail *t)
 {
 	tail_dispatch(t);
+	t->busy++;
 	for (size_t i = 0; i < t->nfiles; i++)
 		t->files[i]->dirty_resolve = true;
 	tail_process(t);
 	tail_expire(t);
+	t->busy--;
 }
 
 void tail_stats(const struct tail *t, int id, struct tail_file_stats *out)

@@ -718,6 +718,109 @@ static void test_from_end_and_from_start(void **state)
 	free(q);
 }
 
+/* A line without its '\n' when its file is let go (rotated away and the
+ * grace period over) or truncated under it: delivered as it is, flagged. */
+static void test_partial_line_flag(void **state)
+{
+	struct fixture *fx = *state;
+	char *p = h_path(fx->dir, "app.log"), *p1 = h_path(fx->dir, "app.log.1");
+	int fd = h_open_append(p);
+	h_writef(fd, "one\nhalf");
+	int id = tail_add(fx->t, p, TAIL_FROM_START);
+	assert_int_equal(fx->r->f[id].lines, 1);
+	h_rename(p, p1);
+	int nfd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	h_settle(fx->t, 10);
+	assert_int_equal(h_count_notes(fx->r, id, TAIL_NOTE_ROTATED), 1);
+	assert_int_equal(fx->r->f[id].lines, 1);   /* still waiting for its '\n' */
+	tail_set_grace_ms(fx->t, 0);
+	tail_check(fx->t);
+	H_ASSERT_TEXT(fx->r, id, "one\nhalf\n", 9);
+	assert_int_equal(fx->r->f[id].partial, 1);
+
+	char *q = h_path(fx->dir, "ct.log");
+	int qfd = h_open_append(q);
+	h_writef(qfd, "abc\ndef");
+	int idq = tail_add(fx->t, q, TAIL_FROM_START);
+	assert_int_equal(truncate(q, 0), 0);
+	h_writef(qfd, "x\n");
+	assert_true(h_pump(fx->t, fx->r, idq, 3, WAIT_MS));
+	H_ASSERT_TEXT(fx->r, idq, "abc\ndef\nx\n", 10);
+	assert_int_equal(fx->r->f[idq].partial, 1);
+	assert_int_equal(h_count_notes(fx->r, idq, TAIL_NOTE_TRUNCATED), 1);
+	close(fd);
+	close(nfd);
+	close(qfd);
+	free(p);
+	free(p1);
+	free(q);
+}
+
+struct adder {
+	struct h_rec *r;
+	struct tail *t;
+	char *dir;
+	int added;
+};
+
+/* "open NAME" in the followed file makes the callback follow NAME too */
+static void on_line_adding(void *ctx, int id, const char *line, size_t len, unsigned flags)
+{
+	struct adder *a = ctx;
+	h_on_line(a->r, id, line, len, flags);
+	if (len > 5 && memcmp(line, "open ", 5) == 0) {
+		char name[64];
+		util_strlcpy_n(name, sizeof name, line + 5, len - 5);
+		char *p = h_path(a->dir, name);
+		a->added = tail_add(a->t, p, TAIL_FROM_START);
+		free(p);
+	}
+}
+
+static void on_note_adding(void *ctx, int id, enum tail_note what, const char *msg)
+{
+	h_on_note(((struct adder *)ctx)->r, id, what, msg);
+}
+
+/* tail_add from a line callback, in the middle of a batch that also rotates
+ * the file the line came from */
+static void test_tail_add_from_callback(void **state)
+{
+	struct fixture *fx = *state;
+	/* this test makes its own tailer: the callbacks need to reach it */
+	tail_free(fx->t);
+	struct adder a = { .r = fx->r, .dir = fx->dir, .added = -1 };
+	struct tail_callbacks cb = { on_line_adding, on_note_adding, &a };
+	char err[256];
+	fx->t = a.t = tail_new(&cb, 0, err, sizeof err);
+	assert_non_null(fx->t);
+	char *p = h_path(fx->dir, "a.log"), *p1 = h_path(fx->dir, "a.log.1"), *b = h_path(fx->dir, "b.log");
+	int bfd = h_open_append(b);
+	h_writef(bfd, "b first\n");
+	int fd = h_open_append(p);
+	int id = tail_add(fx->t, p, TAIL_FROM_START);
+	h_writef(fd, "open b.log\n");
+	h_rename(p, p1);
+	h_writef(fd, "a after rename\n");
+	close(fd);
+	fd = h_open_append(p);
+	h_writef(fd, "a new\n");
+	assert_true(h_pump(fx->t, fx->r, id, 3, WAIT_MS));
+	assert_int_equal(a.added, 1);
+	h_writef(bfd, "b second\n");
+	assert_true(h_pump(fx->t, fx->r, a.added, 2, WAIT_MS));
+	h_settle(fx->t, 20);
+	static const char wa[] = "open b.log\na after rename\na new\n", wb[] = "b first\nb second\n";
+	H_ASSERT_TEXT(fx->r, id, wa, sizeof wa - 1);
+	H_ASSERT_TEXT(fx->r, a.added, wb, sizeof wb - 1);
+	assert_int_equal(h_count_notes(fx->r, id, TAIL_NOTE_ROTATED), 1);
+	close(fd);
+	close(bfd);
+	free(p);
+	free(p1);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -736,6 +839,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_directory_recreated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_to_rotating_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_from_end_and_from_start, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_partial_line_flag, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tail_add_from_callback, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
