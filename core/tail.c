@@ -88,6 +88,8 @@ struct tail_gen {              /* one inode of a followed path */
 	size_t sig_len;
 };
 
+/* The path's state. A generation being drained after it was renamed or
+ * deleted away (DRAINING) lives in old[], whatever the path's state is. */
 enum tail_state { TAIL_ST_WAITING, TAIL_ST_OPEN, TAIL_ST_ERROR };
 
 struct tail_file {
@@ -1065,8 +1067,10 @@ static void file_resolve(struct tail *t, struct tail_file *f, bool initial, enum
 
 static void file_read(struct tail *t, struct tail_file *f)
 {
-	if (f->cur.fd < 0)
+	if (f->cur.fd < 0) {
+		file_resolve(t, f, false, TAIL_FROM_START);
 		return;
+	}
 	int r = gen_read(t, f, &f->cur, true);
 	if (r < 0)
 		file_fail(t, f, -r, NULL);
@@ -1100,6 +1104,7 @@ static void file_recover_moved(struct tail *t, struct tail_file *f, int di, cons
 	olds_push(t, f, &g);
 	f->st.rotations++;
 	f->ever_open = true;
+	f->state = TAIL_ST_WAITING;  /* until the resolve of this batch finds the path's file */
 }
 
 static void file_event(struct tail *t, struct tail_file *f, int di, const struct inotify_event *ev, const char *name)
