@@ -356,4 +356,64 @@ static inline void h_copy(const char *from, const char *to)
 	close(out);
 }
 
+/* The usual test fixture: a temp dir, a recorder, a tailer (max_line 1 MiB).
+ * A test that sends fd 2 to a file sets saved_stderr/errlog; teardown puts
+ * fd 2 back (an assertion may have jumped out) and shows what was captured. */
+struct h_fixture {
+	char *dir;
+	struct h_rec *r;
+	struct tail *t;
+	int saved_stderr;
+	char *errlog;
+};
+
+static inline int h_setup(void **state)
+{
+	struct h_fixture *fx = calloc(1, sizeof *fx);
+	if (!fx)
+		abort();
+	fx->dir = h_tmpdir();
+	fx->r = h_rec_new();
+	fx->t = h_tail(fx->r, 1024 * 1024);
+	fx->saved_stderr = -1;
+	*state = fx;
+	return 0;
+}
+
+static inline int h_teardown(void **state)
+{
+	struct h_fixture *fx = *state;
+	if (fx->saved_stderr >= 0) {
+		fflush(stderr);
+		dup2(fx->saved_stderr, 2);
+		close(fx->saved_stderr);
+		FILE *f = fopen(fx->errlog, "r");
+		char line[1024];
+		while (f && fgets(line, sizeof line, f))
+			fprintf(stderr, "(captured) %s", line);
+		if (f)
+			fclose(f);
+	}
+	free(fx->errlog);
+	tail_free(fx->t);
+	h_rec_free(fx->r);
+	h_rm_rf(fx->dir);
+	free(fx->dir);
+	free(fx);
+	return 0;
+}
+
+/* Reactor glue, as the program wires it: the tailer's fd and a 1 s check. */
+static inline void h_loop_dispatch(void *ctx, int fd, short revents)
+{
+	(void)fd;
+	(void)revents;
+	tail_dispatch(ctx);
+}
+
+static inline void h_loop_check(void *ctx)
+{
+	tail_check(ctx);
+}
+
 #endif

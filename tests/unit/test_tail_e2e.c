@@ -108,18 +108,6 @@ static void on_note(void *ctx, int id, enum tail_note what, const char *msg)
 		snprintf(p->error, sizeof p->error, "error note: %s", msg);
 }
 
-static void on_tail_fd(void *ctx, int fd, short revents)
-{
-	(void)fd;
-	(void)revents;
-	tail_dispatch(ctx);
-}
-
-static void on_check(void *ctx)
-{
-	tail_check(ctx);
-}
-
 static void on_deadline(void *ctx)
 {
 	struct parent *p = ctx;
@@ -266,8 +254,8 @@ static void test_writer_process_with_rotations(void **state)
 		assert_true(p->id[f] >= 0);
 		free(path);
 	}
-	assert_int_equal(loop_add_fd(p->l, tail_fd(p->t), POLLIN, on_tail_fd, p->t), 0);
-	assert_true(loop_add_timer(p->l, 1000, 1000, on_check, p->t) >= 0);
+	assert_int_equal(loop_add_fd(p->l, tail_fd(p->t), POLLIN, h_loop_dispatch, p->t), 0);
+	assert_true(loop_add_timer(p->l, 1000, 1000, h_loop_check, p->t) >= 0);
 	assert_true(loop_add_timer(p->l, 60000, 0, on_deadline, p) >= 0);
 
 	uint64_t seed = (uint64_t)util_now_ms() * 2654435761ULL | 1;

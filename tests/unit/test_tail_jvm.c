@@ -30,18 +30,6 @@ struct run {
 	int64_t exited_at;
 };
 
-static void on_tail_fd(void *ctx, int fd, short revents)
-{
-	(void)fd;
-	(void)revents;
-	tail_dispatch(ctx);
-}
-
-static void on_check(void *ctx)
-{
-	tail_check(ctx);
-}
-
 static void on_reap(void *ctx)
 {
 	struct run *r = ctx;
@@ -93,8 +81,8 @@ static void test_real_jvm_xlog_rotation(void **state)
 	r.t = h_tail(rec, 0);
 	int id = tail_add(r.t, gc, TAIL_FROM_START);   /* before the JVM makes it */
 	assert_int_equal(h_count_notes(rec, id, TAIL_NOTE_WAITING), 1);
-	assert_int_equal(loop_add_fd(r.l, tail_fd(r.t), POLLIN, on_tail_fd, r.t), 0);
-	assert_true(loop_add_timer(r.l, 1000, 1000, on_check, r.t) >= 0);
+	assert_int_equal(loop_add_fd(r.l, tail_fd(r.t), POLLIN, h_loop_dispatch, r.t), 0);
+	assert_true(loop_add_timer(r.l, 1000, 1000, h_loop_check, r.t) >= 0);
 	assert_true(loop_add_timer(r.l, 20, 20, on_reap, &r) >= 0);
 	assert_true(loop_add_timer(r.l, 120000, 0, on_deadline, r.l) >= 0);
 
