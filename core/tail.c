@@ -1411,8 +1411,7 @@ void tail_check(struct tail *t)
 	t->busy++;
 	for (size_t i = 0; i < t->nfiles; i++)
 		t->files[i]->dirty_resolve = true;
-	tail_process(t);
-	tail_expire(t);
+	tail_process(t);   /* what it detaches now starts its grace period now */
 	t->busy--;
 }
 
