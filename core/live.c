@@ -357,6 +357,11 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 			enum src_kind k = session_source_kind(s, i);
 			if (k == SRC_PROBE)
 				continue;
+			if (k == SRC_HSERR) {
+				/* read at once if it is there; its directory is watched for it */
+				session_read_hserr(s, i);
+				continue;
+			}
 			l->adding_src = i;
 			int id = tail_add(l->tail, session_source_path(s, i), TAIL_FROM_START);
 			if (id < 0) {
