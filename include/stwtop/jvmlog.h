@@ -43,4 +43,12 @@ int jvmlog_collector(const struct jvmlog *p);
 /* JDK feature release learnt so far (8, 11, 17, ...; 0 unknown). */
 int jvmlog_jdk_release(const struct jvmlog *p);
 
+/* End of input (a file read to its end, a source closed): emit what multi-line
+ * items are still waiting for a line that will not come (a JDK 8 G1 pause
+ * waiting for its heap line, a SafepointTimeout report without "(End of list)",
+ * a -Xlog:safepoint+stats row waiting for its "Safepoint" line). Same return
+ * convention as jvmlog_parse_line (never JVMLOG_UNKNOWN). A live tail need not
+ * call it: the next line flushes them too. */
+int jvmlog_flush(struct jvmlog *p, struct event *out, int cap);
+
 #endif

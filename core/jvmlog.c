@@ -1,0 +1,700 @@
+/* jvmlog.c — JVM log lines to events: the entry point, JDK 9+ unified-logging
+ * decorations, time (wall clock, uptime, anchor, restarts) and the multi-line
+ * state shared by the other jvmlog*.c files.
+ *
+ * Decorations mirror HotSpot logging/logDecorations.cpp and
+ * logFileStreamOutput.cpp (see ../shared/FORMATS.md (a)): each selected
+ * decorator is "[%-*s]" in the fixed order time, utctime, uptime, timemillis,
+ * uptimemillis, timenanos, uptimenanos, hostname, pid, tid, level, tags, then
+ * one space and the message. Padding only grows within a file, so brackets are
+ * parsed, never columns. A line that does not start with a valid decoration set
+ * is handed to jvmlog_jdk8.c (JDK 8 gc logs, stdout, application lines). */
+#include "jvmlog_internal.h"
+
+#include <stdlib.h>
+
+#include "stwtop/util.h"
+
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* ------------------------------------------------------------------------ */
+/* public API                                                               */
+
+struct jvmlog *jvmlog_new(void)
+{
+	struct jvmlog *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->anchor_ms = EV_TIME_NONE;
+	p->last_up_us = -1;
+	p->ns_mono = -1;
+	p->collector = GC_UNKNOWN;
+	p->pid = -1;
+	p->evac_fail_gc_id = -1;
+	p->zcap_gc_id = -1;
+	p->zcap_kb = -1;
+	return p;
+}
+
+void jvmlog_free(struct jvmlog *p)
+{
+	free(p);
+}
+
+void jvmlog_set_anchor(struct jvmlog *p, int64_t start_ms)
+{
+	if (!p)
+		return;
+	p->anchor_ms = start_ms;
+	p->anchor_learnt = false;
+}
+
+int64_t jvmlog_anchor(const struct jvmlog *p)
+{
+	return p ? p->anchor_ms : EV_TIME_NONE;
+}
+
+int jvmlog_collector(const struct jvmlog *p)
+{
+	return p ? p->collector : GC_UNKNOWN;
+}
+
+int jvmlog_jdk_release(const struct jvmlog *p)
+{
+	return p ? p->release : 0;
+}
+
+int jvmlog_flush(struct jvmlog *p, struct event *out, int cap)
+{
+	struct jl_out o = { out, cap < 0 ? 0 : cap, 0, EV_TIME_NONE, -1 };
+	if (!p || !out)
+		return 0;
+	jl_flush_pending(p, &o);
+	return o.n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* shared helpers                                                           */
+
+struct event *jl_push(struct jl_out *o, enum ev_kind kind)
+{
+	struct event *e;
+	if (o->n >= o->cap)
+		return NULL; /* cap >= JVMLOG_MAX_EVENTS is the contract; never overrun */
+	e = &o->ev[o->n++];
+	ev_init(e, kind);
+	e->t_ms = o->t_ms;
+	e->up_us = o->up_us;
+	return e;
+}
+
+void jl_push_copy(struct jl_out *o, const struct event *e)
+{
+	if (o->n >= o->cap)
+		return;
+	o->ev[o->n++] = *e;
+}
+
+void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n)
+{
+	struct event *e;
+	bool changed = p->collector != c;
+	p->collector = c;
+	/* An explicit "Using ..." line always reports; inferred ones only when new. */
+	if (!name && !changed)
+		return;
+	e = o ? jl_push(o, EV_JVM_INFO) : NULL;
+	if (!e)
+		return;
+	e->u.info.key = JI_COLLECTOR;
+	e->u.info.a = c;
+	if (name)
+		util_strlcpy_n(e->u.info.text, sizeof e->u.info.text, name, name_n);
+	else
+		util_strlcpy_n(e->u.info.text, sizeof e->u.info.text, jvm_collector_name(c),
+			       strlen(jvm_collector_name(c)));
+}
+
+void jl_infer_release(struct jvmlog *p, int rel)
+{
+	if (!p->release_explicit && rel > p->release)
+		p->release = rel;
+}
+
+int jl_feature_release(const char *s, size_t n)
+{
+	uint64_t a = 0, b = 0;
+	size_t k = util_parse_u64(s, n, &a);
+	if (k == 0 || a > 1000)
+		return 0;
+	if (a == 1 && k < n && s[k] == '.' && util_parse_u64(s + k + 1, n - k - 1, &b) > 0 && b < 100)
+		return (int)b; /* "1.8.0_282" is 8 */
+	return (int)a;
+}
+
+size_t jl_skip_ws(const char *s, size_t n, size_t i)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+size_t jl_parse_size_kb(const char *s, size_t n, double *kb)
+{
+	double v;
+	size_t k = util_parse_double(s, n, false, &v);
+	if (k == 0 || k >= n || s[0] == '-' || s[0] == '+')
+		return 0;
+	switch (s[k]) {
+	case 'B': v /= 1024.0; break;
+	case 'K': break;
+	case 'M': v *= 1024.0; break;
+	case 'G': v *= 1024.0 * 1024.0; break;
+	case 'T': v *= 1024.0 * 1024.0 * 1024.0; break;
+	default: return 0;
+	}
+	*kb = v;
+	return k + 1;
+}
+
+double jl_ms(double v)
+{
+	if (!(v >= 0)) /* also NaN */
+		return 0;
+	return v > JL_MAX_MS ? JL_MAX_MS : v;
+}
+
+int64_t jl_i64(double v)
+{
+	if (!(v > -9e18)) /* also NaN */
+		return v != v ? 0 : (int64_t)-9e18;
+	if (v >= 9e18)
+		return (int64_t)9e18;
+	return (int64_t)(v < 0 ? v - 0.5 : v + 0.5);
+}
+
+int64_t jl_kb(double kb)
+{
+	return kb > 9e15 ? INT64_MAX / 1024 : jl_i64(kb);
+}
+
+int64_t jl_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN + 1; /* never EV_TIME_NONE */
+	return r;
+}
+
+int32_t jl_i32(int64_t v)
+{
+	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
+}
+
+size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, int64_t *committed)
+{
+	double a, b, c;
+	size_t i = 0, k;
+	k = jl_parse_size_kb(s, n, &a);
+	if (!k)
+		return 0;
+	i += k;
+	if (i + 2 > n || s[i] != '-' || s[i + 1] != '>')
+		return 0;
+	i += 2;
+	k = jl_parse_size_kb(s + i, n - i, &b);
+	if (!k)
+		return 0;
+	i += k;
+	if (i >= n || s[i] != '(')
+		return 0;
+	i++;
+	k = jl_parse_size_kb(s + i, n - i, &c);
+	if (!k)
+		return 0;
+	i += k;
+	if (i >= n || s[i] != ')')
+		return 0;
+	*before = jl_kb(a);
+	*after = jl_kb(b);
+	*committed = jl_kb(c);
+	return i + 1;
+}
+
+size_t jl_parse_gc_id(const char *s, size_t n, int64_t *id)
+{
+	uint64_t v;
+	size_t k;
+	if (!JL_STARTS(s, n, "GC("))
+		return 0;
+	k = util_parse_u64(s + 3, n - 3, &v);
+	if (!k || 3 + k >= n || s[3 + k] != ')' || v > INT64_MAX)
+		return 0;
+	*id = (int64_t)v;
+	k += 4;
+	if (k < n && s[k] == ' ')
+		k++;
+	return k;
+}
+
+size_t jl_paren_len(const char *s, size_t n)
+{
+	int depth = 0;
+	if (n == 0 || s[0] != '(')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && --depth == 0)
+			return i + 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* time                                                                     */
+
+static void restart(struct jvmlog *p)
+{
+	/* A new JVM in the same file (console logs of a restarted pod, a gc.log
+	 * that was not rotated): its uptime starts again, so the learnt anchor of
+	 * the old JVM would misplace every line. Half-read reports belong to the
+	 * old JVM and are dropped with it. */
+	if (p->anchor_learnt) {
+		p->anchor_ms = EV_TIME_NONE;
+		p->anchor_learnt = false;
+	}
+	p->rep.open = false;
+	p->g8.open = p->g8.await_heap = false;
+	p->stats_pending = false;
+	p->evac_fail_gc_id = p->zcap_gc_id = -1;
+	p->sp_op[0] = '\0';
+}
+
+void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
+{
+	if (up_us >= 0) {
+		if (p->last_up_us >= 0 && up_us + 1000000 < p->last_up_us)
+			restart(p);
+		p->last_up_us = up_us;
+	}
+	o->up_us = up_us;
+	if (wall_ms != EV_TIME_NONE && up_us >= 0 && !p->anchor_learnt) {
+		int64_t a = wall_ms - (up_us + 500) / 1000;
+		struct event *e;
+		p->anchor_ms = a;
+		p->anchor_learnt = true;
+		o->t_ms = wall_ms;
+		e = jl_push(o, EV_ANCHOR);
+		if (e)
+			e->u.anchor_ms = a;
+	}
+	if (wall_ms != EV_TIME_NONE)
+		o->t_ms = wall_ms;
+	else if (up_us >= 0 && p->anchor_ms != EV_TIME_NONE)
+		o->t_ms = jl_add(p->anchor_ms, (up_us + 500) / 1000);
+	else
+		o->t_ms = EV_TIME_NONE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* pending multi-line items                                                 */
+
+static bool any_pending(const struct jvmlog *p)
+{
+	return p->rep.open || p->stats_pending || p->g8.open || p->g8.await_heap;
+}
+
+void jl_flush_pending(struct jvmlog *p, struct jl_out *o)
+{
+	jl_g8_flush(p, o);
+	if (p->stats_pending) {
+		p->stats_pending = false;
+		jl_push_copy(o, &p->stats_ev);
+	}
+	jl_report_flush(p, o);
+}
+
+/* Is the line (wall, up) within a second of a pending item's time? Lines of
+ * other threads may interleave with a multi-line report; they must not cut it. */
+static bool near_in_time(int64_t pt, int64_t pu, int64_t wall, int64_t up)
+{
+	if (pu >= 0 && up >= 0)
+		return up - pu <= 1000000 && pu - up <= 1000000;
+	if (pt != EV_TIME_NONE && wall != EV_TIME_NONE)
+		return wall - pt <= 1000 && pt - wall <= 1000;
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* unified logging decorations                                              */
+
+struct jl_deco {
+	const char *time;        /* ISO time or utctime (first one) */
+	const char *up;          /* uptime "0.005s" (unit 's') or uptimemillis "101" (unit 'm') */
+	size_t up_n;
+	char up_unit;
+	const char *ns[2];       /* "ns" decorations (digits only): timenanos and/or uptimenanos */
+	size_t ns_n[2];
+	int nns;
+	int64_t tmillis;         /* timemillis, -1 */
+	int64_t pid, tid;
+	int level;               /* 0 none, 1 trace .. 5 error */
+	const char *tags;
+	size_t tags_n;
+	const char *msg;
+	size_t msg_n;
+	bool strong;             /* carried a time, uptime or level decoration */
+	bool weak;               /* only hostname/pid/tid/unknown tags: the message decides */
+};
+
+enum { DK_TIME = 0, DK_UTCTIME, DK_UPTIME, DK_TIMEMILLIS, DK_UPTIMEMILLIS, DK_TIMENANOS,
+       DK_UPTIMENANOS, DK_HOST, DK_PID, DK_TID, DK_LEVEL, DK_TAGS };
+
+static int level_of(const char *s, size_t n)
+{
+	if (JL_EQ(s, n, "info")) return 3;
+	if (JL_EQ(s, n, "debug")) return 2;
+	if (JL_EQ(s, n, "warning")) return 4;
+	if (JL_EQ(s, n, "trace")) return 1;
+	if (JL_EQ(s, n, "error")) return 5;
+	return 0;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_digit(s[i]))
+			return false;
+	return true;
+}
+
+/* HotSpot's own ISO form: 2026-11-29T19:23:38.332+0000 (os::iso8601_time) */
+static bool iso_shape(const char *c, size_t k)
+{
+	return k == 28 && is_digit(c[0]) && c[4] == '-' && c[7] == '-' && c[10] == 'T' &&
+	       c[13] == ':' && c[16] == ':' && c[19] == '.' && (c[23] == '+' || c[23] == '-') &&
+	       is_digit(c[27]);
+}
+
+static bool tag_like(const char *c, size_t k)
+{
+	if (k == 0 || c[0] < 'a' || c[0] > 'z')
+		return false;
+	for (size_t i = 0; i < k; i++) {
+		char ch = c[i];
+		if (!((ch >= 'a' && ch <= 'z') || is_digit(ch) || ch == '_' || ch == ','))
+			return false;
+	}
+	return true;
+}
+
+static bool host_like(const char *c, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		char ch = c[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || is_digit(ch) || ch == '-' ||
+		      ch == '.' || ch == '_'))
+			return false;
+	}
+	return k > 0;
+}
+
+/* First tag of a tags-only decoration: only HotSpot's own tags make a line a JVM
+ * line when nothing else (time, uptime, level) says so ("[main] INFO ..." of an
+ * application must stay an application line). */
+static bool known_first_tag(const char *s, size_t n)
+{
+	static const char *const tags[] = {
+		"gc", "safepoint", "os", "jit", "class", "cds", "codecache", "logging",
+		"startuptime", "pagesize", "monitorinflation", "exceptions", "aot", "jni",
+		"jvmti", "stringtable", "symboltable", "nmt", "vmthread", "thread", "handshake",
+		"redefine", "perf", "container", "cpu", "arguments", "module", "stacktrace",
+		"metaspace", "heap", "init", "compilation", "verification", "deoptimization",
+		"interpreter", "biasedlocking", "sweeper", "jfr", "stats", "periodic", "age",
+	};
+	size_t k = 0;
+	while (k < n && s[k] != ',')
+		k++;
+	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+		if (strlen(tags[i]) == k && memcmp(tags[i], s, k) == 0)
+			return true;
+	return false;
+}
+
+/* Parse the decoration brackets at the start of a line. false: not a unified line. */
+static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
+{
+	size_t i = 0;
+	int last = -1;
+	bool any = false;
+
+	memset(d, 0, sizeof *d);
+	d->tmillis = -1;
+	d->pid = d->tid = -1;
+	while (i < n && s[i] == '[') {
+		const char *c = s + i + 1;
+		size_t room = n - i - 1, k, w;
+		const char *close;
+		int kind;
+		if (room > 96)
+			room = 96; /* no decoration is longer; bounds the search on junk */
+		close = memchr(c, ']', room);
+		if (!close)
+			return false;
+		k = (size_t)(close - c);
+		w = k;
+		while (w > 0 && c[w - 1] == ' ')
+			w--; /* "[%-*s]" pads on the right */
+		if (w == 0)
+			return false;
+		size_t after = i + 1 + k + 1; /* index after ']' */
+		bool more = after < n && s[after] == '[';
+		bool end = after >= n || s[after] == ' ';
+		if (!more && !end)
+			return false;
+		if (is_digit(c[0])) {
+			if (iso_shape(c, w)) {
+				kind = last < DK_TIME ? DK_TIME : DK_UTCTIME;
+				if (!d->time)
+					d->time = c;
+			} else if (c[w - 1] == 's' && w >= 3 && c[w - 2] == 'm' && all_digits(c, w - 2)) {
+				uint64_t v = 0;
+				util_parse_u64(c, w - 2, &v);
+				if (v > 100000000000ULL) { /* > 10^11 ms: epoch, timemillis */
+					kind = DK_TIMEMILLIS;
+					d->tmillis = v > (uint64_t)INT64_MAX ? -1 : (int64_t)v;
+				} else {
+					kind = DK_UPTIMEMILLIS;
+					d->up = c;
+					d->up_n = w - 2;
+					d->up_unit = 'm';
+				}
+			} else if (c[w - 1] == 's' && w >= 3 && c[w - 2] == 'n' && all_digits(c, w - 2)) {
+				if (d->nns >= 2)
+					return false;
+				kind = d->nns == 0 ? DK_TIMENANOS : DK_UPTIMENANOS;
+				d->ns[d->nns] = c;
+				d->ns_n[d->nns++] = w - 2;
+			} else if (c[w - 1] == 's') {
+				size_t j = 0;
+				while (j < w - 1 && is_digit(c[j]))
+					j++;
+				if (j == 0 || j >= w - 1 || (c[j] != '.' && c[j] != ','))
+					return false;
+				if (!all_digits(c + j + 1, w - 2 - j))
+					return false;
+				kind = DK_UPTIME;
+				d->up = c;
+				d->up_n = w - 1;
+				d->up_unit = 's';
+			} else if (all_digits(c, w)) {
+				uint64_t v = 0;
+				util_parse_u64(c, w, &v);
+				kind = last < DK_PID ? DK_PID : DK_TID;
+				if (v > INT64_MAX)
+					v = 0;
+				if (kind == DK_PID)
+					d->pid = (int64_t)v;
+				else
+					d->tid = (int64_t)v;
+			} else {
+				return false;
+			}
+		} else {
+			int lv = level_of(c, w);
+			if (lv && last < DK_LEVEL) {
+				kind = DK_LEVEL;
+				d->level = lv;
+			} else if (tag_like(c, w) && end) {
+				kind = DK_TAGS;
+				d->tags = c;
+				d->tags_n = w;
+			} else if (host_like(c, w) && last < DK_HOST) {
+				kind = DK_HOST;
+			} else {
+				return false;
+			}
+		}
+		if (kind <= last)
+			return false; /* decorators come in one fixed order */
+		last = kind;
+		any = true;
+		if (kind <= DK_UPTIMENANOS || kind == DK_LEVEL)
+			d->strong = true;
+		i = after;
+		if (end) {
+			if (i < n)
+				i++; /* the one space between decorations and message */
+			d->msg = s + i;
+			d->msg_n = n - i;
+			/* hostname/pid/tid alone, or unknown tags alone, do not prove a JVM
+			 * line ("[main] INFO ..."): its message will have to */
+			d->weak = !d->strong && (!d->tags || !known_first_tag(d->tags, d->tags_n));
+			return any;
+		}
+	}
+	return false;
+}
+
+/* uptime decoration -> µs (exact integer arithmetic: "0.115s" is 115000) */
+static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono)
+{
+	uint64_t v = 0;
+	if (!d->up) {
+		/* timenanos,uptimenanos: the second; a lone ns decoration is uptimenanos
+		 * unless the file showed it is timenanos (monotonic since boot) */
+		const char *c = d->nns == 2 ? d->ns[1] : d->nns == 1 && ns_mono != 1 ? d->ns[0] : NULL;
+		size_t cn = d->nns == 2 ? d->ns_n[1] : d->ns_n[0];
+		if (!c)
+			return -1;
+		util_parse_u64(c, cn, &v);
+		return (int64_t)(v / 1000);
+	}
+	if (d->up_unit == 'm') {
+		util_parse_u64(d->up, d->up_n, &v);
+		return v > (uint64_t)INT64_MAX / 1000 ? -1 : (int64_t)v * 1000;
+	}
+	/* seconds with 3 (or more) decimals, '.' or ',' */
+	{
+		size_t j = 0;
+		uint64_t sec = 0, frac = 0;
+		unsigned digits = 0;
+		j = util_parse_u64(d->up, d->up_n, &sec);
+		if (j < d->up_n)
+			j++;
+		for (; j < d->up_n && digits < 6; j++, digits++)
+			frac = frac * 10 + (uint64_t)(d->up[j] - '0');
+		while (digits++ < 6)
+			frac *= 10;
+		if (sec > (uint64_t)INT64_MAX / 1000000 - 1)
+			return -1;
+		return (int64_t)(sec * 1000000 + frac);
+	}
+}
+
+static int64_t deco_wall_ms(const struct jl_deco *d)
+{
+	int64_t ms;
+	bool zone;
+	if (d->time && util_parse_iso8601(d->time, 28, &ms, &zone) == 28)
+		return ms;
+	if (d->tmillis >= 0)
+		return d->tmillis;
+	return EV_TIME_NONE;
+}
+
+/* JVM start-up lines: a lone "ns" decoration on them tells uptime from timenanos. */
+static bool startup_message(const char *m, size_t n)
+{
+	return JL_STARTS(m, n, "Using ") || JL_STARTS(m, n, "Version: ") ||
+	       JL_STARTS(m, n, "Initializing ") || JL_STARTS(m, n, "CPUs: ");
+}
+
+static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
+{
+	enum jl_tag tag = d->tags && !d->weak ? jl_tag_kind(d->tags, d->tags_n) : JL_TAG_NONE;
+	int known;
+	const char *m = d->msg;
+	size_t n = d->msg_n;
+	bool pend = any_pending(p);
+	bool gcish = tag >= JL_TAG_GC && tag <= JL_TAG_GC_SKIP;
+	int64_t wall, up;
+
+	/* The cheap path: most lines of a gc* log are details nobody needs. */
+	if (!pend) {
+		switch (tag) {
+		case JL_TAG_GC_SKIP:
+		case JL_TAG_OTHER:
+			return 0;
+		case JL_TAG_GC_PERIODIC:
+			if (!JL_ENDS(m, n, "Skipping."))
+				return 0;
+			break;
+		case JL_TAG_GC_PHASES:
+		case JL_TAG_GC_HEAP: {
+			/* only ZGC phase pauses and the ZGC "Capacity:" table row */
+			size_t i = 0;
+			int64_t id;
+			i += jl_parse_gc_id(m, n, &id);
+			if (i + 3 <= n && m[i + 1] == ':' && m[i + 2] == ' ')
+				i += 3; /* generational ZGC "y: " / "O: " */
+			if (tag == JL_TAG_GC_PHASES) {
+				if (!JL_STARTS(m + i, n - i, "Pause "))
+					return 0;
+			} else {
+				i = jl_skip_ws(m, n, i);
+				if (!JL_STARTS(m + i, n - i, "Capacity:") && p->collector != GC_UNKNOWN)
+					return 0;
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+
+	if (d->nns == 1 && !d->up && p->ns_mono < 0 && startup_message(m, n)) {
+		uint64_t v = 0;
+		util_parse_u64(d->ns[0], d->ns_n[0], &v);
+		p->ns_mono = v > 60000000000ULL ? 1 : 0; /* a JVM logs its start-up within a minute */
+	}
+	wall = deco_wall_ms(d);
+	up = deco_up_us(d, p->ns_mono);
+
+	if (pend) {
+		bool sp_tag = tag == JL_TAG_SAFEPOINT || tag == JL_TAG_NONE;
+		if (p->g8.open || p->g8.await_heap)
+			jl_g8_flush(p, o);
+		if (p->stats_pending) {
+			bool completes = sp_tag && JL_STARTS(m, n, "Safepoint \"");
+			bool keep = gcish && near_in_time(p->stats_ev.t_ms, p->stats_ev.up_us, wall, up);
+			if (!completes && !keep) {
+				p->stats_pending = false;
+				jl_push_copy(o, &p->stats_ev);
+			}
+		}
+		if (p->rep.open) {
+			bool part = sp_tag && jl_report_shape(m, n);
+			bool keep = gcish && near_in_time(p->rep.t_ms, p->rep.up_us, wall, up);
+			if (!part && !keep)
+				jl_report_flush(p, o);
+		}
+		if (tag == JL_TAG_GC_SKIP || tag == JL_TAG_OTHER)
+			return o->n;
+	}
+
+	jl_time(p, wall, up, o);
+	known = jl_unified_message(p, tag, m, n, o);
+	if (d->weak && !known)
+		return o->n ? o->n : JVMLOG_UNKNOWN;
+	if (d->pid >= 0 && d->pid != p->pid) {
+		struct event *e = jl_push(o, EV_JVM_INFO);
+		p->pid = d->pid;
+		if (e) {
+			e->u.info.key = JI_PID;
+			e->u.info.a = d->pid;
+		}
+	}
+	return o->n;
+}
+
+/* ------------------------------------------------------------------------ */
+
+int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct event *out, int cap)
+{
+	struct jl_out o = { out, cap < 0 ? 0 : cap, 0, EV_TIME_NONE, -1 };
+	struct jl_deco d;
+
+	if (!p || !out || (!line && len))
+		return JVMLOG_UNKNOWN;
+	if (!line)
+		line = "";
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len && line[0] == '[' && deco_scan(line, len, &d))
+		return unified_line(p, &d, &o);
+	return jl_plain_line(p, line, len, &o);
+}

@@ -1,0 +1,158 @@
+/* jvmlog_internal.h — shared state and helpers of the JVM log parser, split
+ * over core/jvmlog.c (dispatch, decorations, time, pending state),
+ * core/jvmlog_unified.c (JDK 9+ -Xlog messages), core/jvmlog_jdk8.c (JDK 8
+ * PrintGCDetails and stdout output) and core/jvmlog_safepoint.c (safepoint
+ * lines, statistics rows and SafepointTimeout reports shared by all eras).
+ * Not a public header: only the jvmlog*.c files include it. */
+#ifndef STWTOP_JVMLOG_INTERNAL_H
+#define STWTOP_JVMLOG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "stwtop/event.h"
+#include "stwtop/jvmlog.h"
+
+/* s[0..n) starts/ends with a string literal (no strlen at run time) */
+#define JL_STARTS(s, n, lit) ((n) >= sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
+#define JL_ENDS(s, n, lit) \
+	((n) >= sizeof(lit) - 1 && memcmp((s) + (n) - (sizeof(lit) - 1), (lit), sizeof(lit) - 1) == 0)
+#define JL_EQ(s, n, lit) ((n) == sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
+
+/* The events one line produces, with the line's own time stamped on each. */
+struct jl_out {
+	struct event *ev;
+	int cap;
+	int n;
+	int64_t t_ms;   /* time of the current line (EV_TIME_NONE if unknown) */
+	int64_t up_us;  /* uptime of the current line (-1 if unknown) */
+};
+
+/* A SafepointTimeout report being read (several lines). */
+struct jl_report {
+	bool open;
+	uint8_t spinning;
+	uint16_t nthreads;
+	bool cut;               /* names did not all fit */
+	size_t names_n;
+	char names[256];        /* ", "-joined, cut to struct ev_sp_timeout on emit */
+	int64_t t_ms, up_us;    /* time of the last report line seen */
+};
+
+/* A JDK 8 PrintGCDetails pause being assembled across lines. */
+struct jl_g8 {
+	bool open;              /* the outer "[GC ..." bracket has not closed yet */
+	bool await_heap;        /* closed, waiting for the G1 "[Eden: ... Heap: ...]" line */
+	int depth;              /* bracket depth while open */
+	int lines;              /* continuation lines read while open */
+	int64_t wall_ms;        /* stamps of the line that opened it (= pause start) */
+	int64_t up_us;
+	struct event ev;        /* the pause (t_ms/up_us filled when it closes) */
+};
+
+struct jvmlog {
+	/* time */
+	int64_t anchor_ms;      /* EV_TIME_NONE unless known */
+	bool anchor_learnt;     /* learnt from a line (vs set by the caller) */
+	int64_t last_up_us;     /* highest recent uptime: restart detection */
+	int8_t ns_mono;         /* single "ns" decoration: 1 timenanos, 0 uptimenanos, -1 undecided */
+
+	/* facts */
+	int collector;          /* enum jvm_collector */
+	int release;            /* JDK feature release, 0 unknown */
+	bool release_explicit;  /* from a Version:/JRE line, not inferred from shapes */
+	int64_t pid;            /* last pid decoration reported, -1 none */
+
+	/* cross-line context of unified logs */
+	int64_t evac_fail_gc_id;   /* GC(n) of the last "To-space exhausted" line */
+	int64_t zcap_gc_id;        /* ZGC heap table: GC(n) and Capacity at Relocate End */
+	int64_t zcap_kb;
+	char sp_op[40];            /* "Entering safepoint region: <op>" (JDK 9-12) */
+
+	/* pending multi-line items */
+	bool stats_pending;        /* a safepoint+stats row waiting for its "Safepoint" line */
+	struct event stats_ev;
+	struct jl_report rep;
+	struct jl_g8 g8;
+};
+
+/* ---- jvmlog.c: shared helpers ---- */
+/* Numbers from a line are untrusted: these keep every conversion and sum defined
+ * (a duration of 1e300 ms must not become undefined behaviour here or in
+ * ev_start_ms()). Durations are clamped to [0, JL_MAX_MS]. */
+#define JL_MAX_MS 1e12   /* ~31 years */
+double jl_ms(double v);
+int64_t jl_i64(double v);          /* rounded, saturated to +-9e18 */
+int64_t jl_kb(double kb);          /* rounded, saturated */
+int64_t jl_add(int64_t a, int64_t b);  /* saturated */
+int32_t jl_i32(int64_t v);         /* -1 when out of range */
+struct event *jl_push(struct jl_out *o, enum ev_kind kind);
+void jl_push_copy(struct jl_out *o, const struct event *e);
+/* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */
+void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o);
+/* Emit every pending multi-line item (reports, stats rows, JDK 8 pauses). */
+void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
+void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n);
+/* Raise the inferred JDK release to at least rel (no effect once a Version line was read). */
+void jl_infer_release(struct jvmlog *p, int rel);
+/* Feature release of a version string: "17.0.15+6" -> 17, "1.8.0_282" -> 8, "21+35" -> 21 */
+int jl_feature_release(const char *s, size_t n);
+
+size_t jl_skip_ws(const char *s, size_t n, size_t i);
+/* "<digits>[.<digits>]<unit>" with unit B/K/M/G/T -> KB; returns chars consumed or 0 */
+size_t jl_parse_size_kb(const char *s, size_t n, double *kb);
+/* "A->B(C)" (sizes with units); returns chars consumed or 0 */
+size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, int64_t *committed);
+/* "GC(<n>) " prefix: returns chars consumed (0 if absent) and sets *id */
+size_t jl_parse_gc_id(const char *s, size_t n, int64_t *id);
+/* Balanced "(...)" starting at s[0]; returns length including both parentheses, 0 if unbalanced. */
+size_t jl_paren_len(const char *s, size_t n);
+/* Interpret "Pause ..." title text (without heap and duration) into e->u.pause. */
+void jl_pause_title(struct jvmlog *p, const char *s, size_t n, struct event *e);
+/* Classify a cause string into flags (periodic, System.gc() ...). */
+uint16_t jl_cause_flags(const char *s, size_t n);
+
+/* ---- jvmlog_unified.c ---- */
+/* tag sets the parser cares about */
+enum jl_tag {
+	JL_TAG_NONE = 0,     /* no tags decoration on the line */
+	JL_TAG_OTHER,        /* a non-GC, non-safepoint tag set */
+	JL_TAG_GC,           /* exactly "gc": pause summaries, cycles, stalls, Using ... */
+	JL_TAG_GC_INIT,
+	JL_TAG_GC_PHASES,    /* ZGC phase pauses */
+	JL_TAG_GC_HEAP,      /* ZGC heap table (committed capacity) */
+	JL_TAG_GC_PERIODIC,
+	JL_TAG_GC_ALLOC,     /* generational ZGC allocation stalls */
+	JL_TAG_GC_SKIP,      /* any other gc,* tag set: details we never need */
+	JL_TAG_SAFEPOINT,
+	JL_TAG_SAFEPOINT_STATS
+};
+enum jl_tag jl_tag_kind(const char *s, size_t n);
+/* A unified-logging message (decorations removed). Returns events or 0. */
+int jl_unified_message(struct jvmlog *p, enum jl_tag tag, const char *m, size_t n, struct jl_out *o);
+/* Messages every era shares (Using, Version, CPUs, heap capacities ...): 1 if handled. */
+int jl_info_message(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
+/* "Pause ..." summary with "<heap> <dur>ms" or JDK 8 Shenandoah ", <dur> ms]". */
+int jl_pause_summary(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, bool phase_tag,
+		     struct jl_out *o);
+
+/* ---- jvmlog_safepoint.c ---- */
+/* "Safepoint \"op\", Time since last: ..." */
+int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
+/* "Total time for which application threads were stopped: ..." */
+int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
+/* A statistics row "<op> [ threads ][ times ] n" (ms_units: JDK 8/11 stdout rows). Sets *ev. */
+bool jl_sp_stats_row(const char *m, size_t n, bool ms_units, struct event *ev);
+/* Report lines: returns 1 if the line belongs to a SafepointTimeout report. */
+int jl_report_line(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
+void jl_report_flush(struct jvmlog *p, struct jl_out *o);
+bool jl_report_shape(const char *m, size_t n);
+
+/* ---- jvmlog_jdk8.c ---- */
+/* A line without unified decorations (JDK 8 gc log, stdout, console). */
+int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o);
+void jl_g8_flush(struct jvmlog *p, struct jl_out *o);
+
+#endif

@@ -1,0 +1,670 @@
+/* jvmlog_jdk8.c — lines without unified-logging decorations: JDK 8 (and 7)
+ * -XX:+PrintGCDetails / -XX:+PrintGC output with -XX:+PrintGCDateStamps and/or
+ * -XX:+PrintGCTimeStamps prefixes, "Total time for which application threads
+ * were stopped", -XX:+PrintSafepointStatistics rows and SafepointTimeout
+ * reports on stdout, the JDK 8 log header, JDK 9+ lines logged with
+ * decorations "none", and the "<epoch ms> uptime_ms=<n>" anchor line of an
+ * application console. Everything else is JVMLOG_UNKNOWN.
+ *
+ * JDK 8 shapes mirror gc_implementation/shared/gcTraceTime.cpp (prefix
+ * "date: uptime: [title", end ", %3.7f secs]"), g1CollectorPolicy.cpp
+ * print_detailed_heap_transition() ("[Eden: ... Heap: A(B)->C(D)]") and
+ * runtime/safepoint.cpp print_statistics(); see ../shared/FORMATS.md (d)-(f).
+ * The stamps of a JDK 8 pause line are written when the pause *starts*; the
+ * event gets start + duration. A statistics row's stamp is the safepoint's
+ * begin (SafepointSynchronize::begin() sets _ts_of_current_safepoint). */
+#include "jvmlog_internal.h"
+
+#include "stwtop/util.h"
+
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static bool blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* prefixes                                                                 */
+
+struct jl_stamp {
+	int64_t wall_ms;   /* PrintGCDateStamps, EV_TIME_NONE */
+	int64_t up_us;     /* PrintGCTimeStamps, -1 */
+	size_t len;        /* bytes of prefix */
+};
+
+/* "12.345: " (any number of decimals, '.' or ','): µs, chars consumed */
+static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
+{
+	size_t i = 0;
+	uint64_t sec = 0, frac = 0;
+	unsigned digits = 0;
+	size_t k = util_parse_u64(s, n, &sec);
+	if (!k || k >= n || (s[k] != '.' && s[k] != ','))
+		return 0;
+	i = k + 1;
+	if (i >= n || !is_digit(s[i]))
+		return 0;
+	while (i < n && is_digit(s[i])) {
+		if (digits < 6) {
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+			digits++;
+		}
+		i++;
+	}
+	if (i + 1 >= n || s[i] != ':' || s[i + 1] != ' ')
+		return 0;
+	while (digits++ < 6)
+		frac *= 10;
+	if (sec > 1000000000ULL)
+		return 0;
+	*up_us = (int64_t)(sec * 1000000 + frac);
+	return i + 2;
+}
+
+static void parse_stamp(const char *s, size_t n, struct jl_stamp *st)
+{
+	size_t i = 0, k;
+	int64_t ms;
+	bool zone;
+	st->wall_ms = EV_TIME_NONE;
+	st->up_us = -1;
+	if (n >= 28 && is_digit(s[0]) && s[4] == '-') {
+		k = util_parse_iso8601(s, n, &ms, &zone);
+		if (k && k + 1 < n && s[k] == ':' && s[k + 1] == ' ') {
+			st->wall_ms = ms;
+			i = k + 2;
+		}
+	}
+	/* JDK 11 statistics rows are "%8.3f: ": leading spaces */
+	if (i == 0) {
+		size_t j = jl_skip_ws(s, n, 0);
+		if (j > 0 && j < n && is_digit(s[j]) && (k = uptime_stamp(s + j, n - j, &st->up_us)))
+			i = j + k;
+	} else if ((k = uptime_stamp(s + i, n - i, &st->up_us))) {
+		i += k;
+	}
+	if (i == 0 && (k = uptime_stamp(s, n, &st->up_us)))
+		i = k;
+	/* "#%u: " of -XX:+PrintGCID */
+	if (i && i < n && s[i] == '#') {
+		uint64_t id;
+		k = util_parse_u64(s + i + 1, n - i - 1, &id);
+		if (k && i + 1 + k + 1 < n && s[i + 1 + k] == ':' && s[i + 2 + k] == ' ')
+			i += k + 3;
+	}
+	st->len = i;
+}
+
+/* ------------------------------------------------------------------------ */
+/* JDK 8 pauses                                                             */
+
+static void g8_emit(struct jvmlog *p, struct jl_out *o)
+{
+	struct jl_g8 *g = &p->g8;
+	struct event e = g->ev;
+	double d = e.u.pause.dur_ms;
+	g->open = g->await_heap = false;
+	/* stamps were taken when the pause started */
+	if (e.t_ms != EV_TIME_NONE)
+		e.t_ms = jl_add(e.t_ms, jl_i64(d));
+	if (e.up_us >= 0)
+		e.up_us = jl_add(e.up_us, jl_i64(d * 1000.0));
+	jl_push_copy(o, &e);
+}
+
+void jl_g8_flush(struct jvmlog *p, struct jl_out *o)
+{
+	if (p->g8.await_heap)
+		g8_emit(p, o);
+	p->g8.open = false; /* a pause whose duration never came cannot be shown */
+}
+
+/* The duration before s[i] == ']': "..., 0.0124023 secs]" -> ms; -1 if absent. */
+static double secs_before(const char *s, size_t i)
+{
+	size_t j, k;
+	double v;
+	if (i < 6 || memcmp(s + i - 5, " secs", 5) != 0)
+		return -1;
+	j = i - 5;
+	k = j;
+	while (k > 0 && (is_digit(s[k - 1]) || s[k - 1] == '.' || s[k - 1] == ','))
+		k--;
+	if (k == j || !util_parse_double(s + k, j - k, true, &v))
+		return -1;
+	return jl_ms(v * 1000.0);
+}
+
+/* Inner generation names tell the collector; "[CMS:" / "[CMS<stamp>" is a
+ * foreground (stop-the-world) old collection. */
+static void g8_inner(struct jvmlog *p, const char *s, size_t n)
+{
+	struct ev_pause *ps = &p->g8.ev.u.pause;
+	int c = GC_UNKNOWN;
+	if (JL_STARTS(s, n, "PSYoungGen") || JL_STARTS(s, n, "ParOldGen") || JL_STARTS(s, n, "PSOldGen"))
+		c = GC_PARALLEL;
+	else if (JL_STARTS(s, n, "ParNew"))
+		c = GC_CMS;
+	else if (JL_STARTS(s, n, "DefNew") || JL_STARTS(s, n, "Tenured"))
+		c = GC_SERIAL;
+	else if (JL_STARTS(s, n, "CMS") && n > 3 && (s[3] == ':' || is_digit(s[3]))) {
+		c = GC_CMS;
+		ps->type = PAUSE_FULL;
+	}
+	if (c != GC_UNKNOWN) {
+		if (ps->collector == GC_UNKNOWN || ps->collector == GC_SERIAL)
+			ps->collector = (uint8_t)c;
+		if (p->collector == GC_UNKNOWN)
+			p->collector = c;
+	}
+}
+
+static void g8_flag_token(struct ev_pause *ps, const char *s, size_t n)
+{
+	if (JL_STARTS(s, n, "(to-space exhausted)") || JL_STARTS(s, n, "(to-space overflow)"))
+		ps->flags |= PAUSE_F_EVAC_FAIL;
+	else if (JL_STARTS(s, n, "(initial-mark)"))
+		ps->flags |= PAUSE_F_CONC_START;
+	else if (JL_STARTS(s, n, "(mixed)"))
+		ps->type = PAUSE_MIXED;
+}
+
+/* Scan a pause's text, tracking bracket depth across lines. Returns true when
+ * the outer bracket closed (duration known). *times: "[Times:" followed. */
+static bool g8_scan(struct jvmlog *p, const char *s, size_t n, bool *times)
+{
+	struct jl_g8 *g = &p->g8;
+	struct ev_pause *ps = &g->ev.u.pause;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '[') {
+			g->depth++;
+			if (g->depth == 2)
+				g8_inner(p, s + i + 1, n - i - 1);
+		} else if (c == ']') {
+			if (g->depth == 1) {
+				double d = secs_before(s, i);
+				g->depth = 0;
+				if (d < 0)
+					return false; /* closed without a duration: not a pause line */
+				ps->dur_ms = d;
+				*times = util_memmem(s + i, n - i, "[Times:") != NULL;
+				return true;
+			}
+			if (g->depth > 0)
+				g->depth--;
+		} else if (g->depth == 1) {
+			if (c == '(') {
+				g8_flag_token(ps, s + i, n - i);
+			} else if (is_digit(c) && !(ps->flags & PAUSE_F_HEAP) &&
+				   (i == 0 || s[i - 1] == ' ' || s[i - 1] == ']')) {
+				int64_t b, a, cm;
+				size_t k = jl_parse_heap(s + i, n - i, &b, &a, &cm);
+				if (k) {
+					ps->before_kb = b;
+					ps->after_kb = a;
+					ps->committed_kb = cm;
+					ps->flags |= PAUSE_F_HEAP;
+					i += k - 1;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+static void g8_closed(struct jvmlog *p, bool times, struct jl_out *o)
+{
+	struct jl_g8 *g = &p->g8;
+	g->open = false;
+	if ((g->ev.u.pause.flags & PAUSE_F_HEAP) || times) {
+		g8_emit(p, o);
+	} else {
+		/* G1 with PrintGCDetails: the heap comes on the "[Eden: ... Heap: ...]"
+		 * line after the phase tree */
+		g->await_heap = true;
+	}
+}
+
+/* "[GC pause (G1 Evacuation Pause) (young), ...", "[Full GC (Ergonomics) [PSYoungGen: ...",
+ * "[GC (Allocation Failure) [ParNew: ...", "[GC remark ...", "[GC cleanup ...".
+ * Returns 1 if it is a pause line (maybe still open), 0 if not. */
+static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
+	struct jl_g8 *g = &p->g8;
+	struct ev_pause *ps;
+	const char *t = s + 1;
+	size_t tn = n - 1, i;
+	bool g1 = false, times = false;
+	int type;
+	char title[48];
+	size_t title_n;
+
+	if (JL_STARTS(t, tn, "GC pause")) {
+		g1 = true;
+		type = PAUSE_YOUNG;
+		i = 8;
+	} else if (JL_STARTS(t, tn, "GC remark")) {
+		g1 = true;
+		type = PAUSE_REMARK;
+		i = 9;
+	} else if (JL_STARTS(t, tn, "GC cleanup")) {
+		g1 = true;
+		type = PAUSE_CLEANUP;
+		i = 10;
+	} else if (JL_STARTS(t, tn, "Full GC")) {
+		type = PAUSE_FULL;
+		i = 7;
+	} else if (JL_STARTS(t, tn, "GC") && tn > 2 && (t[2] == ' ' || t[2] == '(' || t[2] == '-' || t[2] == '[')) {
+		if (JL_STARTS(t + 2, tn - 2, " concurrent"))
+			return 0; /* G1 concurrent phases are not pauses */
+		type = PAUSE_YOUNG;
+		i = 2;
+		if (JL_STARTS(t + 2, tn - 2, "--"))
+			i = 4; /* promotion failed */
+	} else {
+		return 0;
+	}
+	title_n = i < sizeof title ? i : sizeof title - 1;
+	memcpy(title, t, title_n);
+
+	memset(g, 0, sizeof *g);
+	ev_init(&g->ev, EV_GC_PAUSE);
+	g->ev.t_ms = o->t_ms;
+	g->ev.up_us = o->up_us;
+	ps = &g->ev.u.pause;
+	ps->type = (uint8_t)type;
+	ps->collector = g1 ? GC_G1 : GC_UNKNOWN;
+	/* "(cause)" and G1's "(young)", "(mixed)", "(initial-mark)", "(to-space exhausted)" */
+	while (i < tn) {
+		size_t k;
+		if (t[i] == ' ')
+			i++;
+		k = jl_paren_len(t + i, tn - i);
+		if (!k)
+			break;
+		if (JL_EQ(t + i, k, "(young)") || JL_EQ(t + i, k, "(mixed)") ||
+		    JL_EQ(t + i, k, "(initial-mark)")) {
+			if (title_n + k + 1 < sizeof title) {
+				title[title_n++] = ' ';
+				memcpy(title + title_n, t + i, k);
+				title_n += k;
+			}
+		} else if (JL_EQ(t + i, k, "(to-space exhausted)") || JL_EQ(t + i, k, "(to-space overflow)")) {
+			/* flag only */
+		} else if (!ps->cause[0]) {
+			util_strlcpy_n(ps->cause, sizeof ps->cause, t + i + 1, k - 2);
+			if (JL_EQ(t + i, k, "(CMS Initial Mark)")) {
+				ps->type = PAUSE_INIT_MARK;
+				ps->collector = GC_CMS;
+			} else if (JL_EQ(t + i, k, "(CMS Final Remark)")) {
+				ps->type = PAUSE_REMARK;
+				ps->collector = GC_CMS;
+			}
+		}
+		i += k;
+	}
+	title[title_n] = '\0';
+	memcpy(ps->title, title, title_n + 1);
+	ps->flags |= jl_cause_flags(ps->cause, strlen(ps->cause));
+
+	g->open = true;
+	g->depth = 0;
+	if (g8_scan(p, s, n, &times))
+		g8_closed(p, times, o);
+	else if (g->depth == 0)
+		g->open = false; /* closed without duration */
+	if (g1 && p->collector == GC_UNKNOWN)
+		p->collector = GC_G1;
+	if (ps->collector == GC_UNKNOWN)
+		ps->collector = (uint8_t)p->collector;
+	return 1;
+}
+
+/* A line while a pause bracket is open: CMS concurrent output spliced in,
+ * G1Ergonomics lines, " (to-space exhausted), 0.3857580 secs]". */
+static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
+	bool times = false;
+	p->g8.lines++;
+	if (g8_scan(p, s, n, &times))
+		g8_closed(p, times, o);
+	else if (p->g8.depth == 0)
+		p->g8.open = false;
+}
+
+/* "   [Eden: 1024.0K(1024.0K)->0.0B(1024.0K) Survivors: ... Heap: 1024.0K(2048.0K)->565.8K(2048.0K)]" */
+static bool g8_heap_line(struct jvmlog *p, const char *s, size_t n)
+{
+	const char *h = util_memmem(s, n, "Heap: ");
+	size_t i, k;
+	double b, bc, a, ac;
+	struct ev_pause *ps = &p->g8.ev.u.pause;
+	if (!h)
+		return false;
+	i = (size_t)(h - s) + 6;
+	if (!(k = jl_parse_size_kb(s + i, n - i, &b)))
+		return false;
+	i += k;
+	if (i >= n || s[i] != '(' || !(k = jl_parse_size_kb(s + i + 1, n - i - 1, &bc)))
+		return false;
+	i += 1 + k;
+	if (!JL_STARTS(s + i, n - i, ")->"))
+		return false;
+	i += 3;
+	if (!(k = jl_parse_size_kb(s + i, n - i, &a)))
+		return false;
+	i += k;
+	if (i >= n || s[i] != '(' || !(k = jl_parse_size_kb(s + i + 1, n - i - 1, &ac)))
+		return false;
+	ps->before_kb = jl_kb(b);
+	ps->after_kb = jl_kb(a);
+	ps->committed_kb = jl_kb(ac);
+	ps->flags |= PAUSE_F_HEAP;
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* other JDK 8 lines                                                        */
+
+/* "OpenJDK 64-Bit Server VM (25.282-b08) for linux-amd64 JRE (1.8.0_282-b08), built on ..." */
+static int jdk8_header(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
+	const char *j = util_memmem(s, n, " JRE (");
+	const char *e;
+	struct event *ev;
+	size_t off;
+	if (!j)
+		return 0;
+	off = (size_t)(j - s) + 6;
+	e = memchr(s + off, ')', n - off);
+	if (!e)
+		return 0;
+	p->release = jl_feature_release(s + off, (size_t)(e - (s + off)));
+	p->release_explicit = p->release > 0;
+	ev = jl_push(o, EV_JVM_INFO);
+	if (ev) {
+		ev->u.info.key = JI_VERSION;
+		ev->u.info.a = p->release;
+		util_strlcpy_n(ev->u.info.text, sizeof ev->u.info.text, s + off, (size_t)(e - (s + off)));
+	}
+	return 1;
+}
+
+/* "CommandLine flags: -XX:InitialHeapSize=... -XX:+UseG1GC ...": the interesting
+ * flags as facts. A line yields at most JVMLOG_MAX_EVENTS events, so: the
+ * collector (JI_COLLECTOR), the heap sizes (JI_HEAP_MAX/JI_HEAP_INITIAL, text =
+ * the flag as printed), G1PeriodicGCInterval (JI_PERIODIC_GC; JDK 12+ only, so
+ * never with the three others in a JDK 8 log), then JI_FLAG for the collector
+ * flag itself and for a few flags a verdict may quote, while room is left. */
+struct jl_flag {
+	const char *t;
+	size_t n;
+};
+
+static struct event *flag_fact(struct jl_out *o, int key, struct jl_flag f, int64_t a)
+{
+	struct event *e;
+	if (!f.t || !(e = jl_push(o, EV_JVM_INFO)))
+		return NULL;
+	e->u.info.key = key;
+	e->u.info.a = a;
+	util_strlcpy_n(e->u.info.text, sizeof e->u.info.text, f.t, f.n);
+	return e;
+}
+
+static int jdk8_flags(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
+	static const struct { const char *flag; int c; } gcs[] = {
+		{ "-XX:+UseG1GC", GC_G1 }, { "-XX:+UseParallelGC", GC_PARALLEL },
+		{ "-XX:+UseParallelOldGC", GC_PARALLEL }, { "-XX:+UseConcMarkSweepGC", GC_CMS },
+		{ "-XX:+UseSerialGC", GC_SERIAL }, { "-XX:+UseShenandoahGC", GC_SHENANDOAH },
+		{ "-XX:+UseZGC", GC_ZGC }, { "-XX:+UseEpsilonGC", GC_EPSILON },
+	};
+	static const char *const extra[] = {
+		"-XX:+SafepointTimeout", "-XX:SafepointTimeoutDelay=", "-XX:MaxGCPauseMillis=",
+		"-XX:+AlwaysPreTouch", "-XX:+DisableExplicitGC", "-XX:+ExplicitGCInvokesConcurrent",
+	};
+	int coll = GC_UNKNOWN;
+	uint64_t maxh = 0, inith = 0, per = 0;
+	struct jl_flag fc = { 0 }, fmax = { 0 }, finit = { 0 }, fper = { 0 }, fx[4];
+	size_t nx = 0, i = 19;
+	struct event *e;
+
+	while (i < n) {
+		size_t a = jl_skip_ws(s, n, i), b = a;
+		while (b < n && s[b] != ' ')
+			b++;
+		if (b > a) {
+			struct jl_flag f = { s + a, b - a };
+			for (size_t g = 0; g < sizeof gcs / sizeof gcs[0]; g++)
+				if (strlen(gcs[g].flag) == f.n && memcmp(gcs[g].flag, f.t, f.n) == 0) {
+					coll = gcs[g].c;
+					fc = f;
+				}
+			if (JL_STARTS(f.t, f.n, "-XX:MaxHeapSize=") && util_parse_u64(f.t + 16, f.n - 16, &maxh))
+				fmax = f;
+			else if (JL_STARTS(f.t, f.n, "-XX:InitialHeapSize=") &&
+				 util_parse_u64(f.t + 20, f.n - 20, &inith))
+				finit = f;
+			else if (JL_STARTS(f.t, f.n, "-XX:G1PeriodicGCInterval=") &&
+				 util_parse_u64(f.t + 25, f.n - 25, &per))
+				fper = f;
+			for (size_t x = 0; x < sizeof extra / sizeof extra[0] && nx < 4; x++)
+				if (f.n >= strlen(extra[x]) && memcmp(f.t, extra[x], strlen(extra[x])) == 0)
+					fx[nx++] = f;
+		}
+		i = b + 1;
+	}
+	if (coll != GC_UNKNOWN) {
+		const char *name = jvm_collector_name(coll);
+		p->collector = coll;
+		flag_fact(o, JI_COLLECTOR, (struct jl_flag){ name, strlen(name) }, coll);
+	}
+	flag_fact(o, JI_HEAP_MAX, fmax, (int64_t)(maxh & INT64_MAX));
+	flag_fact(o, JI_HEAP_INITIAL, finit, (int64_t)(inith & INT64_MAX));
+	flag_fact(o, JI_PERIODIC_GC, fper, (int64_t)(per & INT64_MAX));
+	if ((e = flag_fact(o, JI_FLAG, fc, coll)))
+		e->u.info.b = coll;
+	for (size_t x = 0; x < nx; x++)
+		flag_fact(o, JI_FLAG, fx[x], 0);
+	return 1;
+}
+
+/* "<13-digit epoch ms> uptime_ms=<n> ...": an application stating the JVM's
+ * clock pair (the sample programs print it first). */
+static int anchor_pair(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
+	uint64_t epoch, up;
+	size_t k;
+	int64_t a;
+	if (n < 25 || util_parse_u64(s, 14, &epoch) != 13 || !JL_STARTS(s + 13, n - 13, " uptime_ms="))
+		return 0;
+	k = util_parse_u64(s + 24, n - 24, &up);
+	if (!k || (24 + k < n && s[24 + k] != ' ') || up > epoch)
+		return 0;
+	a = (int64_t)(epoch - up);
+	/* a restart shows as a different pair; restart detection sees the uptime */
+	if (p->anchor_learnt && (a - p->anchor_ms > 1000 || p->anchor_ms - a > 1000))
+		p->anchor_learnt = false;
+	jl_time(p, (int64_t)epoch, (int64_t)up * 1000, o); /* emits EV_ANCHOR when new */
+	return 1;
+}
+
+/* The heap print-out at JVM exit (-XX:+PrintGCDetails): "Heap" and indented lines. */
+static bool heap_exit_line(const char *s, size_t n)
+{
+	static const char *const heads[] = {
+		"PSYoungGen", "ParOldGen", "PSOldGen", "PSPermGen", "eden space", "from space",
+		"to   space", "object space", "Metaspace", "class space", "garbage-first heap",
+		"region size", "def new generation", "tenured generation", "the space",
+		"par new generation", "concurrent mark-sweep generation", "concurrent-mark-sweep perm gen",
+		"compacting perm gen", "No shared spaces",
+	};
+	size_t i = jl_skip_ws(s, n, 0);
+	if (i == 0)
+		return false;
+	for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+		size_t l = strlen(heads[h]);
+		if (n - i >= l && memcmp(s + i, heads[h], l) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------ */
+
+int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
+	struct jl_stamp st;
+	const char *m;
+	size_t mn;
+	bool lead_ws = n > 0 && (s[0] == ' ' || s[0] == '\t');
+	struct event ev;
+
+	/* a JDK 8 pause bracket still open: spliced concurrent output, continuation */
+	if (p->g8.open) {
+		if (n > 0 && (lead_ws || s[0] == '(' || s[0] == ',') && p->g8.lines < 64) {
+			g8_continue(p, s, n, o);
+			return o->n;
+		}
+		p->g8.open = false;
+	}
+	if (blank(s, n)) {
+		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
+		 * print_safepoint_timeout()); it does not end anything */
+		return 0;
+	}
+	if (p->g8.await_heap) {
+		if (lead_ws) {
+			if (g8_heap_line(p, s, n) || util_memmem(s, n, "[Times:"))
+				g8_emit(p, o);
+			return o->n; /* phase tree of the pause */
+		}
+		g8_emit(p, o);
+	}
+
+	/* SafepointTimeout report printed on stdout (JDK 8/11, or "none" decorations) */
+	if (jl_report_shape(s, n) && (s[0] == '#' || p->rep.open)) {
+		if (p->stats_pending) {
+			p->stats_pending = false;
+			jl_push_copy(o, &p->stats_ev);
+		}
+		o->t_ms = EV_TIME_NONE;
+		o->up_us = -1;
+		if (jl_report_line(p, s, n, o))
+			return o->n;
+	}
+	if (p->rep.open || p->stats_pending) {
+		if (p->stats_pending && JL_STARTS(s, n, "Safepoint \"")) {
+			/* "none" decorations: the row's own Safepoint line */
+		} else {
+			jl_report_flush(p, o);
+			if (p->stats_pending) {
+				p->stats_pending = false;
+				jl_push_copy(o, &p->stats_ev);
+			}
+		}
+	}
+
+	parse_stamp(s, n, &st);
+	m = s + st.len;
+	mn = n - st.len;
+
+	if (st.len == 0 && lead_ws) {
+		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
+		size_t i = jl_skip_ws(s, n, 0);
+		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n)))
+			return o->n;
+		if (JL_STARTS(s + i, n - i, "vmop ") && util_memmem(s, n, "[threads:"))
+			return o->n; /* -XX:+PrintSafepointStatistics header (JDK 8) */
+		if (JL_STARTS(s + i, n - i, "vmop ") && util_memmem(s, n, "[ threads:"))
+			return o->n; /* JDK 11 header */
+		return o->n ? o->n : JVMLOG_UNKNOWN;
+	}
+
+	if (st.len > 0) {
+		/* a JDK 8 stamp prefix: always the JVM's own line */
+		if (mn > 1 && m[0] == '[') {
+			if (JL_STARTS(m + 1, mn - 1, "Pause ")) {
+				/* JDK 8 Shenandoah: "[Pause Init Mark, 0.677 ms]" at the end */
+				jl_time(p, st.wall_ms, st.up_us, o);
+				jl_pause_summary(p, m + 1, mn - 1, -1, false, o);
+				return o->n;
+			}
+			jl_time(p, st.wall_ms, st.up_us, o);
+			jl_infer_release(p, 8);
+			g8_open(p, m, mn, o);
+			return o->n;
+		}
+		if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
+			jl_time(p, st.wall_ms, st.up_us, o);
+			jl_infer_release(p, 8);
+			jl_sp_stopped(p, m, mn, o);
+			return o->n;
+		}
+		if (JL_STARTS(m, mn, "Application time: ")) {
+			jl_time(p, st.wall_ms, st.up_us, o);
+			return o->n;
+		}
+		if (st.wall_ms == EV_TIME_NONE && st.up_us >= 0 && jl_sp_stats_row(m, mn, true, &ev)) {
+			/* -XX:+PrintSafepointStatistics row: stamped at the safepoint's begin,
+			 * printed in batches later: no restart check, no anchor learning */
+			double tot = ev.u.sp.total_ms;
+			ev.up_us = jl_add(st.up_us, jl_i64(tot * 1000.0));
+			ev.t_ms = p->anchor_ms == EV_TIME_NONE
+					  ? EV_TIME_NONE
+					  : jl_add(jl_add(p->anchor_ms, (st.up_us + 500) / 1000), jl_i64(tot));
+			jl_push_copy(o, &ev);
+			return o->n;
+		}
+		/* other stamped JVM output (CMS concurrent phases without brackets ...) */
+		jl_time(p, st.wall_ms, st.up_us, o);
+		return o->n;
+	}
+
+	/* no prefix at all */
+	if (s[0] == '[') {
+		if (JL_STARTS(s + 1, n - 1, "Pause ")) {
+			if (JL_ENDS(s, n, ", start]"))
+				return o->n;
+			if (jl_pause_summary(p, s + 1, n - 1, -1, false, o))
+				return o->n;
+		}
+		if (g8_open(p, s, n, o))
+			return o->n;
+		if (JL_STARTS(s + 1, n - 1, "CMS-concurrent-") || JL_STARTS(s + 1, n - 1, "GC concurrent-") ||
+		    JL_STARTS(s + 1, n - 1, "Times: ") || JL_STARTS(s + 1, n - 1, "Concurrent "))
+			return o->n;
+		return o->n ? o->n : JVMLOG_UNKNOWN;
+	}
+	if (JL_STARTS(s, n, "Total time for which application threads were stopped: ") &&
+	    jl_sp_stopped(p, s, n, o))
+		return o->n;
+	if (JL_STARTS(s, n, "Application time: "))
+		return o->n;
+	if (JL_STARTS(s, n, "CommandLine flags: ")) {
+		jl_infer_release(p, 8);
+		jdk8_flags(p, s, n, o);
+		return o->n;
+	}
+	if ((JL_STARTS(s, n, "OpenJDK ") || JL_STARTS(s, n, "Java HotSpot(TM) ")) &&
+	    jdk8_header(p, s, n, o))
+		return o->n;
+	if (JL_STARTS(s, n, "Memory: ") && util_memmem(s, n, " page, physical "))
+		return o->n;
+	if (JL_EQ(s, n, "Heap") || JL_EQ(s, n, "Polling page always armed") ||
+	    JL_STARTS(s, n, "Maximum sync time ") || JL_STARTS(s, n, "Maximum vm operation time ") ||
+	    JL_STARTS(s, n, "Maximum cleanup time "))
+		return o->n;
+	if (is_digit(s[0]) && anchor_pair(p, s, n, o))
+		return o->n;
+	/* JDK 9+ with decorations "none": the bare unified message */
+	if (jl_unified_message(p, JL_TAG_NONE, s, n, o))
+		return o->n;
+	return o->n ? o->n : JVMLOG_UNKNOWN;
+}
