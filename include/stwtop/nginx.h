@@ -47,4 +47,50 @@ bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len,
  * NULL if nothing fits most of the lines. */
 struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens, int n);
 
+/* ---- additions (the functions above are the fixed interface) ---- */
+
+/* nginx_fmt_detect also recognises escape=json objects and any layout of
+ * tokens / key=value pairs whose keys or shapes name the fields; it only
+ * returns a format that yields a status and a time (so a GC log is not taken
+ * for an access log). nginx_fmt_string() of the result is the log_format it
+ * built, to show the user. */
+
+/* A format string may start with the escaping nginx's log_format was given,
+ * "escape=json " / "escape=none " / "escape=default " (one space, then the
+ * format). nginx_conf_load writes it that way; it only changes how quoted
+ * values are delimited (default \xHH never leaves a raw '"' in a value). */
+
+/* What a compiled format can deliver (bits of nginx_fmt_fields()). */
+#define NGINX_F_TIME        0x001  /* $msec, $time_local or $time_iso8601 */
+#define NGINX_F_TIME_EXACT  0x002  /* $msec (millisecond end time) */
+#define NGINX_F_STATUS      0x004
+#define NGINX_F_RT          0x008  /* $request_time */
+#define NGINX_F_UCT         0x010  /* $upstream_connect_time */
+#define NGINX_F_UHT         0x020  /* $upstream_header_time */
+#define NGINX_F_URT         0x040  /* $upstream_response_time */
+#define NGINX_F_USTATUS     0x080  /* $upstream_status */
+#define NGINX_F_RID         0x100  /* $request_id */
+unsigned nginx_fmt_fields(const struct nginx_fmt *f);
+
+/* One line for verbose mode: escaping, the variables that give fields and
+ * those matched but ignored. Returns bytes written (always NUL-terminated). */
+size_t nginx_fmt_describe(const struct nginx_fmt *f, char *buf, size_t len);
+
+/* The first-failure message: "expected literal ' uct=\"' at byte 112 (line
+ * has 'uct=0.000 u…')" or "variable $status expects a 3-digit number at byte
+ * 40 (…)". line/len is the line that failed (for the excerpt; may be NULL). */
+size_t nginx_miss_describe(const struct nginx_miss *why, const char *line, size_t len,
+			   char *buf, size_t buflen);
+
+/* --nginx-conf FILE[:NAME]: NAME is what follows the last ':' when FILE alone
+ * is not an existing file (so "/etc/my:conf" still names a file). */
+char *nginx_conf_load_spec(const char *spec, char *err, size_t errlen);
+
+/* nginx_conf_load on a config already in memory (what nginx_conf_load uses,
+ * and what the fuzzer drives). label names it in messages ("nginx.conf");
+ * relative includes are resolved against dir (NULL: includes are skipped and
+ * reported if the format is then not found). */
+char *nginx_conf_parse_mem(const char *buf, size_t len, const char *label, const char *dir,
+			   const char *name, char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,1331 @@
+/* nginx.c — nginx access log lines to EV_HTTP events, driven by the log_format.
+ *
+ * What nginx writes, as read in its source (1.22, the version we test against):
+ * - src/http/modules/ngx_http_log_module.c, ngx_http_log_compile_format(): a
+ *   format is literals and variables "$name" / "${name}", name = [A-Za-z0-9_]+;
+ *   a first argument "escape=default|json|none" picks the escaping.
+ * - The built-in log ops ($msec, $time_local, $time_iso8601, $status,
+ *   $request_time, $bytes_sent, $body_bytes_sent, $request_length, $pipe) are
+ *   written unescaped and are never empty ("%T.%03M", "%03ui", ...).
+ * - Every other variable goes through ngx_http_log_variable(): default escaping
+ *   writes '"', '\\', bytes < 0x20 and >= 0x7f as "\xHH" and "-" when the
+ *   variable is not found, so a raw '"' never occurs inside a value;
+ *   escape=json (ngx_escape_json) writes \" \\ \n \r \t \b \f \u00XX and ""
+ *   when not found; escape=none copies raw bytes and writes "" when not found.
+ * - src/http/ngx_http_upstream.c, ngx_http_upstream_*_variable(): one value per
+ *   upstream try ("%T.%03M" or "-"; status "%ui" or "-"), tries joined by ", ",
+ *   upstream groups (internal redirects) by " : ".
+ *
+ * Matching: the format is compiled into a leading literal and (variable,
+ * following literal) pairs. A variable's value ends where its following
+ * literal first occurs, except that variables with a known shape (times,
+ * status, request id, upstream lists) are scanned by that shape. When a later
+ * part of the line does not fit, the matcher backtracks to the next possible
+ * end of an earlier variable (bounded work per line), so values that contain
+ * the next literal (escape=none, an unquoted user agent, "a, b" address lists)
+ * still split right. Pure functions, no globals, no I/O.
+ */
+#include "stwtop/nginx.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "stwtop/util.h"
+
+#define NX_MAX_FMT   65536u   /* longest format string accepted */
+#define NX_MAX_VARS  128u     /* variables in one format */
+#define NX_BUDGET    4096u    /* candidate ends tried per line before giving up */
+#define NX_MAX_ITEMS 64u      /* upstream list entries looked at */
+#define NX_NONE      SIZE_MAX
+
+static const char NX_COMBINED[] =
+	"$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
+	"\"$http_referer\" \"$http_user_agent\"";
+
+enum nx_esc { ESC_DEFAULT = 0, ESC_JSON, ESC_NONE };
+
+enum nx_var {
+	V_OTHER = 0, V_MSEC, V_TIME_LOCAL, V_TIME_ISO, V_STATUS, V_REQUEST_ID, V_REQUEST_TIME,
+	V_UCT, V_UHT, V_URT, V_USTATUS, V_UADDR, V_REQUEST
+};
+
+enum nx_shape {
+	SH_FREE = 0,   /* anything up to the next literal */
+	SH_MSEC,       /* 1795980222.372 */
+	SH_SECS,       /* 0.004 */
+	SH_STATUS,     /* 3 digits */
+	SH_TIME_LOCAL, /* 29/Nov/2026:19:13:18 +0000 */
+	SH_TIME_ISO,   /* 2026-11-29T19:13:18+00:00 */
+	SH_HEX32,      /* $request_id */
+	SH_LTIME,      /* "0.001, 3.002 : -" */
+	SH_LSTATUS,    /* "502, 200" */
+	SH_LADDR       /* "127.0.0.1:8080, unix:/s" */
+};
+
+struct nx_var_op {
+	uint8_t var;          /* enum nx_var */
+	uint8_t shape;        /* enum nx_shape */
+	uint8_t may_be_empty; /* json/none write "" for a variable that is not found */
+	uint8_t stop;         /* SH_LADDR: byte that also ends an address (next literal's) */
+	uint32_t name_off;    /* the name in f->str, for messages */
+	uint32_t name_len;
+	uint32_t lit_off;     /* the literal that follows, in f->lits */
+	uint32_t lit_len;
+};
+
+struct nginx_fmt {
+	char *str;            /* as given, NUL-terminated */
+	size_t len;
+	uint8_t esc;          /* enum nx_esc */
+	char *lits;           /* all literal bytes */
+	uint32_t lead_len;    /* lits[0..lead_len): literal before the first variable */
+	struct nx_var_op *v;
+	unsigned nv;
+	unsigned fields;      /* NGINX_F_* */
+};
+
+/* what one variable of the matched line held */
+struct nx_val {
+	int64_t a;            /* time ms / status / seconds as ms / last list status */
+	int64_t sum;          /* list: sum of the numeric entries, ms */
+	uint32_t off, len;    /* the value's bytes in the line */
+	uint16_t n, num;      /* list: entries, numeric entries */
+	uint8_t exact;        /* time with milliseconds */
+};
+
+/* where the matcher is in one variable's candidate ends */
+struct nx_frame {
+	size_t start;         /* value starts here */
+	size_t cur;           /* last candidate end returned (FREE) */
+	size_t quote;         /* first '"' at/after start, NX_NONE until looked up */
+	unsigned k;           /* candidates returned so far */
+};
+
+/* What one line taught the matcher, so backtracking never rescans for it:
+ * a quote and each variable's literal are looked for at most once per start. */
+struct nx_memo {
+	size_t q_from, q_at;           /* no '"' in [q_from, q_at); s[q_at] is one (or q_at = n) */
+	size_t nofrom[NX_MAX_VARS];    /* variable i's literal does not occur at or after this */
+};
+
+enum nx_fail_code { F_NONE = 0, F_LIT, F_LIT_AFTER, F_SHAPE, F_EOL, F_BUDGET };
+
+struct nx_fail {
+	size_t off;
+	int code;
+	int vi;               /* variable index; -1 = the leading literal */
+};
+
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static inline bool is_name(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_';
+}
+static inline bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static void fail_at(struct nx_fail *f, size_t off, int code, int vi)
+{
+	/* the furthest failure is the informative one (the line got that far) */
+	if (f->code == F_NONE || off > f->off) {
+		f->off = off;
+		f->code = code;
+		f->vi = vi;
+	}
+}
+
+/* ---------------------------------------------------------------- shapes */
+
+/* "%T.%03M" seconds (fraction optional, 1-9 digits) as exact milliseconds. */
+static size_t scan_secs(const char *s, size_t n, bool need_frac, int64_t *ms)
+{
+	size_t i = 0;
+	int64_t sec = 0;
+	while (i < n && is_digit(s[i]) && i < 12) {
+		sec = sec * 10 + (s[i] - '0');
+		i++;
+	}
+	if (i == 0 || (i < n && is_digit(s[i])))
+		return 0;
+	int64_t frac = 0;
+	if (i + 1 < n && s[i] == '.' && is_digit(s[i + 1])) {
+		size_t j = i + 1;
+		int scale = 100;
+		while (j < n && is_digit(s[j]) && j - i <= 9) {
+			frac += (s[j] - '0') * scale;
+			scale /= 10;
+			j++;
+		}
+		if (j < n && is_digit(s[j]))
+			return 0;
+		i = j;
+	} else if (need_frac) {
+		return 0;
+	}
+	*ms = sec * 1000 + frac;
+	return i;
+}
+
+/* one shape that is not a list or free: consumed length, 0 = no match */
+static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
+{
+	size_t k;
+	bool zone;
+	switch (shape) {
+	case SH_MSEC:
+		/* always "%T.%03M": anything else means the format is not this one */
+		k = scan_secs(s, n, true, &v->a);
+		if (k < 5 || s[k - 4] != '.')
+			return 0;
+		v->exact = 1;
+		return k;
+	case SH_SECS:
+		return scan_secs(s, n, false, &v->a);
+	case SH_STATUS:
+		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]))
+			return 0;
+		v->a = (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+		return 3;
+	case SH_TIME_LOCAL:
+		v->exact = 0;
+		return util_parse_clf_time(s, n, &v->a);
+	case SH_TIME_ISO:
+		k = util_parse_iso8601(s, n, &v->a, &zone);
+		v->exact = k > 19 && (s[19] == '.' || s[19] == ',');
+		return k;
+	case SH_HEX32:
+		if (n < 32)
+			return 0;
+		for (k = 0; k < 32; k++)
+			if (!is_hex(s[k]))
+				return 0;
+		return 32;
+	default:
+		return 0;
+	}
+}
+
+/* one upstream list entry at s[p]: end of it (p = none); *num true for a number */
+static size_t list_item(int shape, const char *s, size_t n, size_t p, uint8_t stop,
+			int64_t *val, bool *num)
+{
+	*num = false;
+	if (p >= n)
+		return p;
+	if (shape == SH_LADDR) {
+		size_t q = p;
+		while (q < n && s[q] != ' ' && s[q] != ',' && s[q] != '"' && s[q] != (char)stop)
+			q++;
+		return q;
+	}
+	if (s[p] == '-')
+		return p + 1;
+	if (shape == SH_LSTATUS) {
+		size_t q = p;
+		int64_t v = 0;
+		while (q < n && is_digit(s[q]) && q - p < 5) {
+			v = v * 10 + (s[q] - '0');
+			q++;
+		}
+		if (q == p || (q < n && is_digit(s[q])))
+			return p;
+		*val = v;
+		*num = true;
+		return q;
+	}
+	size_t k = scan_secs(s + p, n - p, false, val);
+	if (k == 0)
+		return p;
+	*num = true;
+	return p + k;
+}
+
+struct nx_bound {
+	size_t end;
+	int64_t sum, last;
+	uint16_t n, num;
+};
+
+/* Every place an upstream list starting at st could end, shortest first. */
+static unsigned list_bounds(int shape, const char *s, size_t n, size_t st, uint8_t stop,
+			    struct nx_bound *b, unsigned max)
+{
+	unsigned cnt = 0;
+	size_t p = st;
+	int64_t sum = 0, last = -1;
+	uint16_t items = 0, num = 0;
+	while (cnt < max) {
+		int64_t v = 0;
+		bool isnum;
+		size_t q = list_item(shape, s, n, p, stop, &v, &isnum);
+		if (q == p)
+			break;
+		items++;
+		if (isnum) {
+			num++;
+			sum += v;
+			last = v;
+		} else {
+			last = -1;
+		}
+		p = q;
+		b[cnt++] = (struct nx_bound){p, sum, last, items, num};
+		if (n - p >= 2 && s[p] == ',' && s[p + 1] == ' ') {
+			p += 2;
+			continue;
+		}
+		if (n - p >= 3 && s[p] == ' ' && s[p + 1] == ':' && s[p + 2] == ' ') {
+			p += 3;
+			/* a group that never got to try a server leaves " : " at the end */
+			q = list_item(shape, s, n, p, stop, &v, &isnum);
+			if (q == p && cnt < max)
+				b[cnt++] = (struct nx_bound){p, sum, last, items, num};
+			if (q == p)
+				break;
+			continue;
+		}
+		break;
+	}
+	return cnt;
+}
+
+/* ---------------------------------------------------------------- matcher */
+
+static inline bool lit_at(const char *s, size_t n, size_t e, const char *lit, size_t ll)
+{
+	return n - e >= ll && memcmp(s + e, lit, ll) == 0;
+}
+
+/* first e in [from, last_start] where the literal occurs, NX_NONE if none */
+static size_t find_lit(const char *s, size_t n, size_t from, size_t last_start, const char *lit,
+		       size_t ll)
+{
+	if (n < ll)
+		return NX_NONE;
+	if (last_start > n - ll)
+		last_start = n - ll;
+	while (from <= last_start) {
+		const char *q = memchr(s + from, lit[0], last_start - from + 1);
+		if (!q)
+			return NX_NONE;
+		size_t e = (size_t)(q - s);
+		if (memcmp(q, lit, ll) == 0)
+			return e;
+		from = e + 1;
+	}
+	return NX_NONE;
+}
+
+/* first '"' at or after p (n if none) */
+static size_t next_quote(const char *s, size_t n, size_t p, struct nx_memo *mm)
+{
+	if (p >= mm->q_from && p <= mm->q_at)
+		return mm->q_at;
+	const char *q = p < n ? memchr(s + p, '"', n - p) : NULL;
+	mm->q_from = p;
+	mm->q_at = q ? (size_t)(q - s) : n;
+	return mm->q_at;
+}
+
+/* Next end of a free variable's value. */
+static size_t free_next(const struct nginx_fmt *f, unsigned vi, const char *s, size_t n,
+			struct nx_frame *fr, struct nx_memo *mm, struct nx_fail *fail)
+{
+	const struct nx_var_op *op = &f->v[vi];
+	const char *lit = f->lits + op->lit_off;
+	size_t ll = op->lit_len, st = fr->start, e;
+	bool last = vi + 1 == f->nv;
+	unsigned k = fr->k++;
+
+	if (ll == 0) {
+		if (last) /* the variable ends the format: it takes the rest of the line */
+			return k == 0 ? n : NX_NONE;
+		/* directly followed by another variable: try every split, shortest first */
+		e = st + k;
+		if (e > n || (f->esc == ESC_DEFAULT && k > 0 && s[e - 1] == '"'))
+			return NX_NONE;
+		return e;
+	}
+	size_t from = k == 0 ? st : fr->cur + 1;
+	if (from >= mm->nofrom[vi]) {
+		fail_at(fail, st, F_LIT_AFTER, (int)vi);
+		return NX_NONE;
+	}
+	if (f->esc == ESC_NONE) {
+		if (last) { /* the closing literal is the tail of the line */
+			if (k > 0)
+				return NX_NONE;
+			if (n - st < ll || memcmp(s + n - ll, lit, ll) != 0) {
+				fail_at(fail, st, F_LIT_AFTER, (int)vi);
+				return NX_NONE;
+			}
+			return n - ll;
+		}
+		e = find_lit(s, n, from, n, lit, ll);
+		if (e == NX_NONE)
+			mm->nofrom[vi] = from;
+	} else if (f->esc == ESC_JSON) {
+		/* a raw '"' only appears escaped (\") inside a value */
+		size_t j = from;
+		e = NX_NONE;
+		if (find_lit(s, n, from, n, lit, ll) == NX_NONE) {
+			/* not even ignoring escapes: no start from here on can find it */
+			mm->nofrom[vi] = from;
+			j = n;
+		}
+		while (j < n) {
+			if (s[j] == lit[0] && lit_at(s, n, j, lit, ll)) {
+				e = j;
+				break;
+			}
+			if (s[j] == '\\') {
+				j += 2;
+				continue;
+			}
+			if (s[j] == '"')
+				break;
+			j++;
+		}
+	} else if (lit[0] == '"') {
+		/* default escaping: the value cannot hold '"', so the first one ends it */
+		if (k > 0)
+			return NX_NONE;
+		e = next_quote(s, n, st, mm);
+		if (e == n) {
+			mm->nofrom[vi] = st;
+			fail_at(fail, st, F_LIT_AFTER, (int)vi);
+			return NX_NONE;
+		}
+		if (!lit_at(s, n, e, lit, ll)) {
+			fail_at(fail, e, F_LIT, (int)vi);
+			return NX_NONE;
+		}
+		fr->cur = e;
+		return e;
+	} else {
+		if (fr->quote == NX_NONE)
+			fr->quote = next_quote(s, n, st, mm);
+		e = find_lit(s, n, from, fr->quote, lit, ll);
+		if (e == NX_NONE && fr->quote == n)
+			mm->nofrom[vi] = from;
+	}
+	if (e == NX_NONE) {
+		fail_at(fail, st, F_LIT_AFTER, (int)vi);
+		return NX_NONE;
+	}
+	fr->cur = e;
+	return e;
+}
+
+/* Next end of a variable with a known shape (one candidate, or list ends). */
+static size_t shaped_next(const struct nginx_fmt *f, unsigned vi, const char *s, size_t n,
+			  struct nx_frame *fr, struct nx_val *val, struct nx_fail *fail)
+{
+	const struct nx_var_op *op = &f->v[vi];
+	const char *lit = f->lits + op->lit_off;
+	size_t ll = op->lit_len, st = fr->start;
+
+	if (op->shape == SH_LTIME || op->shape == SH_LSTATUS || op->shape == SH_LADDR) {
+		struct nx_bound b[NX_MAX_ITEMS];
+		unsigned cnt = list_bounds(op->shape, s, n, st, op->stop, b, NX_MAX_ITEMS);
+		unsigned total = cnt + (op->may_be_empty ? 1u : 0u);
+		if (total == 0) {
+			fail_at(fail, st, F_SHAPE, (int)vi);
+			return NX_NONE;
+		}
+		/* longest first: "0.001, 0.002" before "0.001" */
+		while (fr->k < total) {
+			unsigned k = fr->k++;
+			struct nx_bound z = {st, 0, -1, 0, 0};
+			const struct nx_bound *c = k < cnt ? &b[cnt - 1 - k] : &z;
+			if (ll == 0 || lit_at(s, n, c->end, lit, ll)) {
+				val->sum = c->sum;
+				val->a = c->last;
+				val->n = c->n;
+				val->num = c->num;
+				val->off = (uint32_t)st;
+				val->len = (uint32_t)(c->end - st);
+				return c->end;
+			}
+			fail_at(fail, c->end, F_LIT, (int)vi);
+		}
+		return NX_NONE;
+	}
+	if (fr->k++ > 0)
+		return NX_NONE;
+	size_t k = scan_single(op->shape, s + st, n - st, val);
+	if (k == 0) {
+		fail_at(fail, st, F_SHAPE, (int)vi);
+		return NX_NONE;
+	}
+	size_t e = st + k;
+	if (ll > 0 && !lit_at(s, n, e, lit, ll)) {
+		fail_at(fail, e, F_LIT, (int)vi);
+		return NX_NONE;
+	}
+	val->off = (uint32_t)st;
+	val->len = (uint32_t)k;
+	return e;
+}
+
+/* Walk the line against the format. prefix: the line may go on after it. */
+static bool nx_match(const struct nginx_fmt *f, const char *s, size_t n, bool prefix,
+		     size_t *end, struct nx_val *vals, struct nx_fail *fail)
+{
+	struct nx_frame fr[NX_MAX_VARS];
+	struct nx_memo mm;
+	unsigned budget = NX_BUDGET;
+	size_t pos;
+	unsigned i = 0;
+
+	if (n > UINT32_MAX)
+		n = UINT32_MAX; /* offsets are kept in 32 bits; such a line is cut */
+	if (!lit_at(s, n, 0, f->lits, f->lead_len)) {
+		fail_at(fail, 0, F_LIT, -1);
+		return false;
+	}
+	pos = f->lead_len;
+	if (f->nv == 0) {
+		if (pos == n || prefix) {
+			*end = pos;
+			return true;
+		}
+		fail_at(fail, pos, F_EOL, -1);
+		return false;
+	}
+	mm.q_from = 1;
+	mm.q_at = 0; /* empty: nothing known */
+	for (unsigned k = 0; k < f->nv; k++)
+		mm.nofrom[k] = NX_NONE;
+	fr[0] = (struct nx_frame){pos, pos, NX_NONE, 0};
+	for (;;) {
+		if (i == f->nv) {
+			if (pos == n || prefix) {
+				*end = pos;
+				return true;
+			}
+			fail_at(fail, pos, F_EOL, -1);
+			i--; /* try the next end of the last variable */
+			continue;
+		}
+		if (budget-- == 0) {
+			fail->code = F_BUDGET;
+			return false;
+		}
+		const struct nx_var_op *op = &f->v[i];
+		size_t e = op->shape == SH_FREE ? free_next(f, i, s, n, &fr[i], &mm, fail)
+						: shaped_next(f, i, s, n, &fr[i], &vals[i], fail);
+		if (e == NX_NONE) {
+			if (i == 0)
+				return false;
+			i--;
+			continue;
+		}
+		if (op->shape == SH_FREE) {
+			vals[i].off = (uint32_t)fr[i].start;
+			vals[i].len = (uint32_t)(e - fr[i].start);
+		}
+		pos = e + op->lit_len;
+		i++;
+		if (i < f->nv)
+			fr[i] = (struct nx_frame){pos, pos, NX_NONE, 0};
+	}
+}
+
+static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx_val *vals,
+		       struct event *out)
+{
+	struct ev_http *h = &out->u.http;
+	int tprio = 0;
+	for (unsigned i = 0; i < f->nv; i++) {
+		const struct nx_val *v = &vals[i];
+		int p;
+		switch (f->v[i].var) {
+		case V_MSEC:
+		case V_TIME_ISO:
+		case V_TIME_LOCAL:
+			/* the most exact end time wins: $msec over second-resolution times */
+			p = v->exact ? 2 : 1;
+			if (p > tprio) {
+				tprio = p;
+				out->t_ms = v->a;
+				h->t_exact = v->exact;
+			}
+			break;
+		case V_STATUS:
+			h->status = (int16_t)v->a;
+			break;
+		case V_REQUEST_TIME:
+			h->rt_ms = (double)v->a;
+			break;
+		case V_REQUEST_ID:
+			util_strlcpy_n(h->rid, sizeof h->rid, s + v->off, v->len);
+			break;
+		case V_UCT:
+			if (v->n > 0) {
+				h->uct_n = (uint8_t)(v->n > 255 ? 255 : v->n);
+				h->uct_dash = v->num == 0;
+				h->uct_ms = v->num ? (double)v->sum : -1;
+			}
+			break;
+		case V_UHT:
+			h->uht_ms = v->n > 0 && v->num ? (double)v->sum : -1;
+			break;
+		case V_URT:
+			h->urt_ms = v->n > 0 && v->num ? (double)v->sum : -1;
+			break;
+		case V_USTATUS:
+			h->upstream_status = (int16_t)(v->n > 0 && v->a >= 0 && v->a <= 32767 ? v->a : -1);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
+		      struct nginx_miss *why)
+{
+	struct nx_val vals[NX_MAX_VARS];
+	struct nx_fail fail = {0, F_NONE, -1};
+	size_t end;
+
+	ev_init(out, EV_HTTP);
+	if (!f || !line)
+		return false;
+	if (nx_match(f, line, len, false, &end, vals, &fail)) {
+		fill_event(f, line, vals, out);
+		return true;
+	}
+	if (why) {
+		why->offset = fail.off;
+		const struct nx_var_op *op = fail.vi >= 0 ? &f->v[fail.vi] : NULL;
+		const char *lit = op ? f->lits + op->lit_off : f->lits;
+		size_t ll = op ? op->lit_len : f->lead_len;
+		char lbuf[40];
+		util_sanitize(lbuf, ll > 24 ? 26 : sizeof lbuf, lit, ll);
+		if (ll > 24)
+			strcat(lbuf, "...");
+		int nl = op ? (int)(op->name_len > 28 ? 28 : op->name_len) : 0;
+		const char *name = op ? f->str + op->name_off : "";
+		static const char *const shape_want[] = {
+			[SH_FREE] = "a value", [SH_MSEC] = "a time like 1795980222.372",
+			[SH_SECS] = "seconds like 0.004", [SH_STATUS] = "a 3-digit number",
+			[SH_TIME_LOCAL] = "dd/Mon/yyyy:hh:mm:ss +zzzz",
+			[SH_TIME_ISO] = "yyyy-mm-ddThh:mm:ss+zz:zz", [SH_HEX32] = "32 hex digits",
+			[SH_LTIME] = "seconds or -", [SH_LSTATUS] = "numbers or -",
+			[SH_LADDR] = "an address",
+		};
+		switch (fail.code) {
+		case F_LIT:
+			snprintf(why->expected, sizeof why->expected, "literal '%s'", lbuf);
+			break;
+		case F_LIT_AFTER:
+			snprintf(why->expected, sizeof why->expected, "literal '%s' after $%.*s", lbuf,
+				 nl, name);
+			break;
+		case F_SHAPE:
+			snprintf(why->expected, sizeof why->expected, "variable $%.*s expects %s", nl,
+				 name, shape_want[op->shape]);
+			break;
+		case F_EOL:
+			snprintf(why->expected, sizeof why->expected, "end of line (the format ends)");
+			break;
+		default:
+			snprintf(why->expected, sizeof why->expected,
+				 "a simpler line (too many ways to split it)");
+			break;
+		}
+	}
+	return false;
+}
+
+size_t nginx_miss_describe(const struct nginx_miss *why, const char *line, size_t len, char *buf,
+			   size_t buflen)
+{
+	char ex[48];
+	int k;
+	if (!buflen)
+		return 0;
+	bool var = strncmp(why->expected, "variable ", 9) == 0;
+	k = snprintf(buf, buflen, "%s%s at byte %zu", var ? "" : "expected ", why->expected,
+		     why->offset);
+	if (k < 0 || (size_t)k >= buflen)
+		return buflen - 1;
+	if (line) {
+		if (why->offset >= len) {
+			k += snprintf(buf + k, buflen - (size_t)k, " (the line ends there)");
+		} else {
+			size_t m = len - why->offset > 20 ? 20 : len - why->offset;
+			util_sanitize(ex, sizeof ex, line + why->offset, m);
+			k += snprintf(buf + k, buflen - (size_t)k, " (line has '%s%s')", ex,
+				      len - why->offset > 20 ? "..." : "");
+		}
+	}
+	return (size_t)k >= buflen ? buflen - 1 : (size_t)k;
+}
+
+/* ---------------------------------------------------------------- compiler */
+
+struct nx_known {
+	const char *name;
+	uint8_t var, shape, builtin, field;
+};
+
+/* builtin = one of ngx_http_log_vars[] (never escaped, never empty) */
+static const struct nx_known nx_known_vars[] = {
+	{"msec", V_MSEC, SH_MSEC, 1, 0},
+	{"time_local", V_TIME_LOCAL, SH_TIME_LOCAL, 1, 0},
+	{"time_iso8601", V_TIME_ISO, SH_TIME_ISO, 1, 0},
+	{"status", V_STATUS, SH_STATUS, 1, 0},
+	{"request_time", V_REQUEST_TIME, SH_SECS, 1, 0},
+	{"request_id", V_REQUEST_ID, SH_HEX32, 0, 0},
+	{"upstream_connect_time", V_UCT, SH_LTIME, 0, 0},
+	{"upstream_header_time", V_UHT, SH_LTIME, 0, 0},
+	{"upstream_response_time", V_URT, SH_LTIME, 0, 0},
+	{"upstream_status", V_USTATUS, SH_LSTATUS, 0, 0},
+	{"upstream_addr", V_UADDR, SH_LADDR, 0, 0},
+	{"request", V_REQUEST, SH_FREE, 0, 0},
+	{"pipe", V_OTHER, SH_FREE, 1, 0},
+	{"bytes_sent", V_OTHER, SH_FREE, 1, 0},
+	{"body_bytes_sent", V_OTHER, SH_FREE, 1, 0},
+	{"request_length", V_OTHER, SH_FREE, 1, 0},
+};
+
+static unsigned var_field(int var)
+{
+	switch (var) {
+	case V_MSEC: return NGINX_F_TIME | NGINX_F_TIME_EXACT;
+	case V_TIME_LOCAL:
+	case V_TIME_ISO: return NGINX_F_TIME;
+	case V_STATUS: return NGINX_F_STATUS;
+	case V_REQUEST_TIME: return NGINX_F_RT;
+	case V_UCT: return NGINX_F_UCT;
+	case V_UHT: return NGINX_F_UHT;
+	case V_URT: return NGINX_F_URT;
+	case V_USTATUS: return NGINX_F_USTATUS;
+	case V_REQUEST_ID: return NGINX_F_RID;
+	default: return 0;
+	}
+}
+
+static void classify(struct nginx_fmt *f, struct nx_var_op *op)
+{
+	const char *name = f->str + op->name_off;
+	size_t len = op->name_len;
+	op->var = V_OTHER;
+	op->shape = SH_FREE;
+	bool builtin = false;
+	for (size_t i = 0; i < ARRAY_LEN(nx_known_vars); i++) {
+		const struct nx_known *k = &nx_known_vars[i];
+		if (strlen(k->name) != len || strncasecmp(k->name, name, len) != 0)
+			continue;
+		op->var = k->var;
+		op->shape = k->shape;
+		/* nginx matches its log ops case-sensitively; $MSEC is the variable */
+		builtin = k->builtin && memcmp(k->name, name, len) == 0;
+		break;
+	}
+	op->may_be_empty = !builtin && f->esc != ESC_DEFAULT;
+	if (op->shape == SH_LADDR && op->lit_len > 0) {
+		unsigned char c = (unsigned char)f->lits[op->lit_off];
+		if (!isalnum(c) && !strchr(".:[]/-_%", c))
+			op->stop = c;
+	}
+	f->fields |= var_field(op->var);
+}
+
+static void *cerr(char *err, size_t errlen, const char *fmt_s, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void *cerr(char *err, size_t errlen, const char *fmt_s, ...)
+{
+	va_list ap;
+	if (err && errlen) {
+		va_start(ap, fmt_s);
+		vsnprintf(err, errlen, fmt_s, ap);
+		va_end(ap);
+	}
+	return NULL;
+}
+
+struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size_t errlen)
+{
+	struct nginx_fmt *f;
+	size_t i = 0, nl = 0;
+
+	if (!fmt)
+		return cerr(err, errlen, "no format");
+	if (len > NX_MAX_FMT)
+		return cerr(err, errlen, "format longer than %u bytes", NX_MAX_FMT);
+	f = calloc(1, sizeof *f);
+	if (!f)
+		return cerr(err, errlen, "out of memory");
+	f->str = malloc(len + 1);
+	f->lits = malloc(len + 1);
+	f->v = calloc(NX_MAX_VARS, sizeof *f->v);
+	if (!f->str || !f->lits || !f->v) {
+		nginx_fmt_free(f);
+		return cerr(err, errlen, "out of memory");
+	}
+	memcpy(f->str, fmt, len);
+	f->str[len] = '\0';
+	f->len = len;
+
+	if (len >= 7 && memcmp(fmt, "escape=", 7) == 0) {
+		size_t w = 7;
+		while (w < len && fmt[w] != ' ')
+			w++;
+		const char *e = fmt + 7;
+		size_t el = w - 7;
+		if (el == 4 && memcmp(e, "json", 4) == 0)
+			f->esc = ESC_JSON;
+		else if (el == 4 && memcmp(e, "none", 4) == 0)
+			f->esc = ESC_NONE;
+		else if (!(el == 7 && memcmp(e, "default", 7) == 0)) {
+			cerr(err, errlen, "unknown log format escaping \"%.*s\"", (int)(el > 20 ? 20 : el),
+			     e);
+			nginx_fmt_free(f);
+			return NULL;
+		}
+		i = w < len ? w + 1 : w;
+	}
+	if (i == len) {
+		nginx_fmt_free(f);
+		return cerr(err, errlen, "empty format");
+	}
+	while (i < len) {
+		if (fmt[i] != '$') {
+			f->lits[nl++] = fmt[i++];
+			continue;
+		}
+		size_t at = i++;
+		bool bracket = i < len && fmt[i] == '{';
+		if (bracket)
+			i++;
+		size_t ns = i;
+		while (i < len && is_name(fmt[i]))
+			i++;
+		size_t nlen = i - ns;
+		if (bracket) {
+			if (i < len && fmt[i] == '}') {
+				i++;
+			} else {
+				cerr(err, errlen, "the closing bracket in \"${%.*s\" variable is missing",
+				     (int)(nlen > 40 ? 40 : nlen), fmt + ns);
+				nginx_fmt_free(f);
+				return NULL;
+			}
+		}
+		if (nlen == 0) {
+			cerr(err, errlen, "invalid variable at byte %zu: '$' must be followed by a name",
+			     at);
+			nginx_fmt_free(f);
+			return NULL;
+		}
+		if (f->nv == NX_MAX_VARS) {
+			cerr(err, errlen, "more than %u variables in the format", NX_MAX_VARS);
+			nginx_fmt_free(f);
+			return NULL;
+		}
+		if (f->nv == 0)
+			f->lead_len = (uint32_t)nl;
+		else
+			f->v[f->nv - 1].lit_len = (uint32_t)nl - f->v[f->nv - 1].lit_off;
+		struct nx_var_op *op = &f->v[f->nv++];
+		op->name_off = (uint32_t)ns;
+		op->name_len = (uint32_t)nlen;
+		op->lit_off = (uint32_t)nl;
+	}
+	if (f->nv == 0)
+		f->lead_len = (uint32_t)nl;
+	else
+		f->v[f->nv - 1].lit_len = (uint32_t)nl - f->v[f->nv - 1].lit_off;
+	for (unsigned k = 0; k < f->nv; k++)
+		classify(f, &f->v[k]);
+	return f;
+}
+
+void nginx_fmt_free(struct nginx_fmt *f)
+{
+	if (!f)
+		return;
+	free(f->str);
+	free(f->lits);
+	free(f->v);
+	free(f);
+}
+
+struct nginx_fmt *nginx_fmt_combined(void)
+{
+	return nginx_fmt_compile(NX_COMBINED, sizeof NX_COMBINED - 1, NULL, 0);
+}
+
+const char *nginx_fmt_string(const struct nginx_fmt *f)
+{
+	return f ? f->str : "";
+}
+
+unsigned nginx_fmt_fields(const struct nginx_fmt *f)
+{
+	return f ? f->fields : 0;
+}
+
+size_t nginx_fmt_describe(const struct nginx_fmt *f, char *buf, size_t len)
+{
+	static const char *const esc_name[] = {"default", "json", "none"};
+	size_t k;
+	if (!len)
+		return 0;
+	k = (size_t)snprintf(buf, len, "escape=%s; fields:", esc_name[f->esc]);
+	for (int pass = 0; pass < 2 && k < len; pass++) {
+		if (pass == 1)
+			k += (size_t)snprintf(buf + k, len - k, "; matched, ignored:");
+		for (unsigned i = 0; i < f->nv && k < len; i++) {
+			const struct nx_var_op *op = &f->v[i];
+			if ((var_field(op->var) != 0) != (pass == 0))
+				continue;
+			k += (size_t)snprintf(buf + k, len - k, " $%.*s", (int)op->name_len,
+					      f->str + op->name_off);
+		}
+	}
+	return k >= len ? len - 1 : k;
+}
+
+/* ---------------------------------------------------------------- detection */
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	bool bad;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->bad)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *p = cap <= NX_MAX_FMT ? realloc(b->p, cap) : NULL;
+		if (!p) {
+			b->bad = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+/* key=value names people give the timings in their formats */
+static const struct {
+	const char *key;
+	const char *var;
+} nx_keys[] = {
+	{"rt", "request_time"}, {"request_time", "request_time"}, {"req_time", "request_time"},
+	{"reqtime", "request_time"}, {"rtime", "request_time"},
+	{"uct", "upstream_connect_time"}, {"upstream_connect_time", "upstream_connect_time"},
+	{"connect_time", "upstream_connect_time"}, {"up_connect", "upstream_connect_time"},
+	{"uht", "upstream_header_time"}, {"upstream_header_time", "upstream_header_time"},
+	{"header_time", "upstream_header_time"},
+	{"urt", "upstream_response_time"}, {"upstream_response_time", "upstream_response_time"},
+	{"upstream_time", "upstream_response_time"}, {"ups_time", "upstream_response_time"},
+	{"upt", "upstream_response_time"},
+	{"us", "upstream_status"}, {"ust", "upstream_status"},
+	{"upstream_status", "upstream_status"}, {"ups_status", "upstream_status"},
+	{"ua", NULL}, /* user agent, not upstream addr */
+	{"upstream", "upstream_addr"}, {"upstream_addr", "upstream_addr"},
+	{"ups_addr", "upstream_addr"}, {"uaddr", "upstream_addr"},
+	{"rid", "request_id"}, {"request_id", "request_id"}, {"req_id", "request_id"},
+	{"reqid", "request_id"},
+	{"status", "status"}, {"msec", "msec"},
+};
+
+static const struct nx_known *known_by_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(nx_known_vars); i++)
+		if (strcmp(nx_known_vars[i].name, name) == 0)
+			return &nx_known_vars[i];
+	return NULL;
+}
+
+/* does s[0..n) entirely have the shape of variable `name`? */
+static bool value_fits(const char *name, const char *s, size_t n)
+{
+	const struct nx_known *k = known_by_name(name);
+	struct nx_val v;
+	if (!k)
+		return false;
+	if (k->shape == SH_LTIME || k->shape == SH_LSTATUS || k->shape == SH_LADDR) {
+		struct nx_bound b[NX_MAX_ITEMS];
+		unsigned c = list_bounds(k->shape, s, n, 0, 0, b, NX_MAX_ITEMS);
+		return c > 0 && b[c - 1].end == n;
+	}
+	if (k->shape == SH_FREE)
+		return true;
+	return scan_single(k->shape, s, n, &v) == n;
+}
+
+/* end of a "quoted" token starting at s[p] == '"' (escape-aware), NX_NONE if open */
+static size_t quoted_end(const char *s, size_t n, size_t p)
+{
+	for (size_t j = p + 1; j < n; j++) {
+		if (s[j] == '\\')
+			j++;
+		else if (s[j] == '"')
+			return j;
+	}
+	return NX_NONE;
+}
+
+static size_t ident_len(const char *s, size_t n, size_t p)
+{
+	size_t q = p;
+	if (q >= n || !(isalpha((unsigned char)s[q]) || s[q] == '_'))
+		return 0;
+	while (q < n && (is_name(s[q]) || s[q] == '-' || s[q] == '.'))
+		q++;
+	return q - p;
+}
+
+static void put_unknown(struct sbuf *b, const char *tag, unsigned *nth)
+{
+	char v[32];
+	snprintf(v, sizeof v, "${x_%s%u}", tag, (*nth)++);
+	sb_puts(b, v);
+}
+
+/* Turn the fields of one sample line from s[p] on into format text: key=value
+ * pairs (quoted or not), "quoted", [bracketed] and bare tokens. Timings are
+ * recognised by their key names, ids/status/times by their shape. */
+static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, struct sbuf *b)
+{
+	unsigned nth = 0;
+	bool first = p == 0;
+	while (p < n) {
+		if (s[p] == ' ') {
+			size_t q = p;
+			while (q < n && s[q] == ' ')
+				q++;
+			sb_put(b, s + p, q - p);
+			p = q;
+			continue;
+		}
+		if (s[p] == '$')
+			return false; /* nginx has no way to write a literal '$' */
+		size_t il = ident_len(s, n, p);
+		if (il > 0 && p + il < n && s[p + il] == '=') {
+			char key[48];
+			const char *var = NULL;
+			util_strlcpy_n(key, sizeof key, s + p, il);
+			for (size_t i = 0; i < ARRAY_LEN(nx_keys); i++)
+				if (strcasecmp(nx_keys[i].key, key) == 0) {
+					var = nx_keys[i].var;
+					break;
+				}
+			sb_put(b, s + p, il + 1);
+			size_t vs = p + il + 1, ve;
+			bool quoted = vs < n && s[vs] == '"';
+			if (quoted) {
+				size_t q = quoted_end(s, n, vs);
+				if (q == NX_NONE)
+					return false;
+				vs++;
+				ve = q;
+			} else {
+				const struct nx_known *k = var ? known_by_name(var) : NULL;
+				if (k && (k->shape == SH_LTIME || k->shape == SH_LSTATUS ||
+					  k->shape == SH_LADDR)) {
+					struct nx_bound bd[NX_MAX_ITEMS];
+					unsigned c = list_bounds(k->shape, s, n, vs, 0, bd, NX_MAX_ITEMS);
+					ve = c ? bd[c - 1].end : vs;
+				} else {
+					const char *sp = memchr(s + vs, ' ', n - vs);
+					ve = sp ? (size_t)(sp - s) : n;
+				}
+			}
+			if (quoted)
+				sb_puts(b, "\"");
+			if (var && strcmp(var, "status") == 0 && have_status)
+				var = NULL;
+			if (var && value_fits(var, s + vs, ve - vs)) {
+				sb_puts(b, "$");
+				sb_puts(b, var);
+				if (strcmp(var, "status") == 0)
+					have_status = true;
+			} else {
+				char tag[24];
+				size_t t = 0;
+				for (size_t i = 0; key[i] && t < 16; i++)
+					if (is_name(key[i]))
+						tag[t++] = (char)tolower((unsigned char)key[i]);
+				tag[t++] = '_';
+				tag[t] = '\0';
+				put_unknown(b, tag, &nth);
+			}
+			if (quoted)
+				sb_puts(b, "\"");
+			p = ve + (quoted ? 1 : 0);
+			first = false;
+			continue;
+		}
+		if (s[p] == '"') {
+			size_t q = quoted_end(s, n, p);
+			if (q == NX_NONE)
+				return false;
+			sb_puts(b, "\"");
+			put_unknown(b, "q", &nth);
+			sb_puts(b, "\"");
+			p = q + 1;
+			first = false;
+			continue;
+		}
+		if (s[p] == '[') {
+			const char *q = memchr(s + p, ']', n - p);
+			if (!q)
+				return false;
+			size_t qe = (size_t)(q - s);
+			int64_t ms;
+			sb_puts(b, "[");
+			if (qe - p - 1 == 26 && util_parse_clf_time(s + p + 1, 26, &ms) == 26)
+				sb_puts(b, "$time_local");
+			else
+				put_unknown(b, "b", &nth);
+			sb_puts(b, "]");
+			p = qe + 1;
+			first = false;
+			continue;
+		}
+		/* a bare token */
+		const char *sp = memchr(s + p, ' ', n - p);
+		size_t te = sp ? (size_t)(sp - s) : n, tl = te - p;
+		/* epoch seconds have 10 digits: no request time looks like that */
+		if ((first || (tl == 14 && s[p + 10] == '.')) && value_fits("msec", s + p, tl)) {
+			sb_puts(b, "$msec");
+		} else if (value_fits("time_iso8601", s + p, tl)) {
+			sb_puts(b, "$time_iso8601");
+		} else if (value_fits("request_id", s + p, tl)) {
+			sb_puts(b, "$request_id");
+		} else if (!have_status && tl == 3 && s[p] >= '1' && s[p] <= '5' &&
+			   value_fits("status", s + p, tl)) {
+			sb_puts(b, "$status");
+			have_status = true;
+		} else {
+			if (memchr(s + p, '"', tl))
+				return false; /* a quote inside a bare token: not a layout we know */
+			put_unknown(b, "", &nth);
+		}
+		p = te;
+		first = false;
+	}
+	return !b->bad;
+}
+
+/* {"k":"v","n":1,...} as nginx writes it with escape=json: each value becomes a
+ * variable, named by its key where the key says what it is (see nx_keys and
+ * nginx's own names), else by the value's shape (epoch.ms, ISO time, id). */
+static bool derive_json(const char *s, size_t n, struct sbuf *b)
+{
+	size_t p = 1, lit = 0;
+	unsigned nth = 0;
+	bool have_status = false;
+	if (n < 2 || s[0] != '{' || s[n - 1] != '}' || memchr(s, '$', n))
+		return false;
+	sb_puts(b, "escape=json ");
+	for (;;) {
+		while (p < n && (s[p] == ' ' || s[p] == '\t'))
+			p++;
+		if (p < n && s[p] == '}' && p + 1 == n)
+			break;
+		if (p >= n || s[p] != '"')
+			return false;
+		size_t kq = quoted_end(s, n, p);
+		if (kq == NX_NONE)
+			return false;
+		char key[48];
+		util_strlcpy_n(key, sizeof key, s + p + 1, kq - p - 1);
+		p = kq + 1;
+		while (p < n && s[p] == ' ')
+			p++;
+		if (p >= n || s[p] != ':')
+			return false;
+		p++;
+		while (p < n && s[p] == ' ')
+			p++;
+		size_t vs, ve;
+		bool quoted = p < n && s[p] == '"';
+		if (quoted) {
+			size_t vq = quoted_end(s, n, p);
+			if (vq == NX_NONE)
+				return false;
+			vs = p + 1;
+			ve = vq;
+		} else {
+			vs = p;
+			ve = p;
+			while (ve < n && s[ve] != ',' && s[ve] != '}' && s[ve] != ' ')
+				ve++;
+			if (ve == vs)
+				return false;
+		}
+		sb_put(b, s + lit, vs - lit);
+		const char *var = NULL;
+		for (size_t i = 0; i < ARRAY_LEN(nx_keys) && !var; i++)
+			if (strcasecmp(nx_keys[i].key, key) == 0)
+				var = nx_keys[i].var;
+		for (size_t i = 0; i < ARRAY_LEN(nx_known_vars) && !var; i++)
+			if (strcasecmp(nx_known_vars[i].name, key) == 0 && nx_known_vars[i].var != V_OTHER)
+				var = nx_known_vars[i].name;
+		const struct nx_known *k = var ? known_by_name(var) : NULL;
+		bool list = k && (k->shape == SH_LTIME || k->shape == SH_LSTATUS || k->shape == SH_LADDR);
+		if (var && strcmp(var, "status") == 0 && have_status)
+			var = NULL;
+		if (var && !(value_fits(var, s + vs, ve - vs) || (list && quoted && ve == vs)))
+			var = NULL;
+		if (!var) { /* the key says nothing we know: go by the value's shape */
+			static const char *const by_shape[] = {"msec", "time_iso8601", "time_local",
+								"request_id"};
+			for (size_t i = 0; i < ARRAY_LEN(by_shape) && !var; i++)
+				if (value_fits(by_shape[i], s + vs, ve - vs) &&
+				    (i != 0 || (ve - vs == 14 && s[vs + 10] == '.')))
+					var = by_shape[i];
+		}
+		if (var) {
+			sb_puts(b, "$");
+			sb_puts(b, var);
+			have_status |= strcmp(var, "status") == 0;
+		} else {
+			char tag[24];
+			size_t t = 0;
+			for (size_t i = 0; key[i] && t < 16; i++)
+				if (is_name(key[i]))
+					tag[t++] = (char)tolower((unsigned char)key[i]);
+			tag[t++] = '_';
+			tag[t] = '\0';
+			put_unknown(b, tag, &nth);
+		}
+		lit = ve;
+		p = ve + (quoted ? 1 : 0);
+		while (p < n && (s[p] == ' ' || s[p] == '\t'))
+			p++;
+		if (p < n && s[p] == ',') {
+			p++;
+			continue;
+		}
+		if (p + 1 == n && s[p] == '}')
+			break;
+		return false;
+	}
+	sb_put(b, s + lit, n - lit);
+	return !b->bad;
+}
+
+static int popcount(unsigned x)
+{
+	int c = 0;
+	for (; x; x &= x - 1)
+		c++;
+	return c;
+}
+
+#define NX_DETECT_LINES 64
+
+struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens, int n)
+{
+	char *cand[3 * NX_DETECT_LINES + 1];
+	int nc = 0, used = 0;
+	struct nginx_fmt *comb = nginx_fmt_combined();
+	if (!comb || !lines || !lens || n <= 0) {
+		nginx_fmt_free(comb);
+		return NULL;
+	}
+	cand[nc++] = strdup(NX_COMBINED);
+	for (int i = 0; i < n && used < NX_DETECT_LINES; i++) {
+		const char *s = lines[i];
+		size_t len = lens[i];
+		struct nx_val vals[NX_MAX_VARS];
+		struct nx_fail fail = {0, F_NONE, -1};
+		size_t end;
+		if (!s || len == 0)
+			continue;
+		used++;
+		/* combined followed by more fields */
+		if (nx_match(comb, s, len, true, &end, vals, &fail) && end < len) {
+			struct sbuf b = {0};
+			sb_puts(&b, NX_COMBINED);
+			if (derive_fields(s, len, end, true, &b) && b.p)
+				cand[nc++] = b.p;
+			else
+				free(b.p);
+		}
+		/* any other layout of tokens and key=value pairs ($msec first, ...) */
+		struct sbuf g = {0};
+		if (derive_fields(s, len, 0, false, &g) && g.p)
+			cand[nc++] = g.p;
+		else
+			free(g.p);
+		struct sbuf j = {0};
+		if (derive_json(s, len, &j) && j.p)
+			cand[nc++] = j.p;
+		else
+			free(j.p);
+	}
+	nginx_fmt_free(comb);
+
+	struct nginx_fmt *best = NULL;
+	int best_hits = 0, nonempty = 0;
+	for (int i = 0; i < n; i++)
+		if (lines[i] && lens[i] > 0)
+			nonempty++;
+	for (int c = 0; c < nc; c++) {
+		if (!cand[c])
+			continue;
+		bool dup = false;
+		for (int d = 0; d < c && !dup; d++)
+			dup = cand[d] && strcmp(cand[d], cand[c]) == 0;
+		struct nginx_fmt *f = dup ? NULL : nginx_fmt_compile(cand[c], strlen(cand[c]), NULL, 0);
+		if (!f)
+			continue;
+		/* an access log has a status and a time; without them any text would
+		 * "parse" as a row of unknown variables */
+		if ((f->fields & (NGINX_F_STATUS | NGINX_F_TIME)) != (NGINX_F_STATUS | NGINX_F_TIME)) {
+			nginx_fmt_free(f);
+			continue;
+		}
+		int hits = 0;
+		for (int i = 0; i < n; i++) {
+			struct event ev;
+			if (lines[i] && lens[i] > 0 && nginx_parse_line(f, lines[i], lens[i], &ev, NULL))
+				hits++;
+		}
+		/* ties: more fields known, then the earlier (combined, combined + fields) */
+		if (hits > best_hits ||
+		    (hits == best_hits && best && popcount(f->fields) > popcount(best->fields))) {
+			nginx_fmt_free(best);
+			best = f;
+			best_hits = hits;
+		} else {
+			nginx_fmt_free(f);
+		}
+	}
+	for (int c = 0; c < nc; c++)
+		free(cand[c]);
+	if (best && best_hits * 2 <= nonempty) {
+		nginx_fmt_free(best);
+		best = NULL;
+	}
+	return best;
+}

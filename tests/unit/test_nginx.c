@@ -1,0 +1,815 @@
+/* test_nginx.c — the nginx access log parser on real logs: the samples (counts
+ * from their READMEs), logs written by a real nginx 1.22 with our own formats
+ * (the committed fixture, and a fresh run of tests/fixtures/nginx/run-nginx.sh
+ * when nginx and curl are installed), the config reader, format detection and
+ * the first-failure messages. Tests on made-up lines are named "synthetic". */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "stwtop/nginx.h"
+#include "stwtop/util.h"
+
+#define SAMPLES STWTOP_TEST_DIR "/samples"
+#define FIXTURE STWTOP_TEST_DIR "/fixtures/nginx"
+
+static const char LAB[] = "$msec $request_id $status uct=$upstream_connect_time "
+			  "uht=$upstream_header_time urt=$upstream_response_time rt=$request_time";
+
+/* ------------------------------------------------------------ helpers */
+
+struct lines {
+	char *buf;
+	char **l;
+	size_t *n;
+	int count;
+};
+
+static void lines_read(struct lines *ls, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		fail_msg("cannot open %s", path);
+	fseek(fp, 0, SEEK_END);
+	long sz = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	ls->buf = malloc((size_t)sz + 1);
+	assert_non_null(ls->buf);
+	assert_int_equal(fread(ls->buf, 1, (size_t)sz, fp), (size_t)sz);
+	fclose(fp);
+	ls->buf[sz] = '\0';
+	int cap = 1024;
+	ls->l = malloc(sizeof *ls->l * (size_t)cap);
+	ls->n = malloc(sizeof *ls->n * (size_t)cap);
+	ls->count = 0;
+	char *p = ls->buf, *end = ls->buf + sz;
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (ls->count == cap) {
+			cap *= 2;
+			ls->l = realloc(ls->l, sizeof *ls->l * (size_t)cap);
+			ls->n = realloc(ls->n, sizeof *ls->n * (size_t)cap);
+		}
+		ls->l[ls->count] = p;
+		ls->n[ls->count] = len;
+		ls->count++;
+		p += len + 1;
+	}
+}
+
+static void lines_free(struct lines *ls)
+{
+	free(ls->buf);
+	free(ls->l);
+	free(ls->n);
+}
+
+struct counts {
+	long lines, parsed;
+	long st[600];
+	long bucket[5], dash;
+	int64_t t_min, t_max;
+	double rt_max;
+	double b_min[5], b_max[5];
+};
+
+/* uct bucket as DESIGN.md says: nearest second of the sum, 4+ together, "-" not bucketed */
+static void count_file(const struct nginx_fmt *f, const char *path, struct counts *c)
+{
+	struct lines ls;
+	memset(c, 0, sizeof *c);
+	c->t_min = INT64_MAX;
+	c->t_max = INT64_MIN;
+	for (int i = 0; i < 5; i++) {
+		c->b_min[i] = 1e18;
+		c->b_max[i] = -1;
+	}
+	lines_read(&ls, path);
+	for (int i = 0; i < ls.count; i++) {
+		struct event ev;
+		struct nginx_miss m;
+		c->lines++;
+		if (!nginx_parse_line(f, ls.l[i], ls.n[i], &ev, &m)) {
+			char d[256];
+			nginx_miss_describe(&m, ls.l[i], ls.n[i], d, sizeof d);
+			print_message("%s:%d: %s\n", path, i + 1, d);
+			continue;
+		}
+		const struct ev_http *h = &ev.u.http;
+		assert_int_equal(ev.kind, EV_HTTP);
+		c->parsed++;
+		if (h->status >= 0 && h->status < 600)
+			c->st[h->status]++;
+		if (ev.t_ms < c->t_min)
+			c->t_min = ev.t_ms;
+		if (ev.t_ms > c->t_max)
+			c->t_max = ev.t_ms;
+		if (h->rt_ms > c->rt_max)
+			c->rt_max = h->rt_ms;
+		if (h->uct_dash) {
+			assert_true(h->uct_ms == -1);
+			c->dash++;
+		} else if (h->uct_n > 0) {
+			long b = ((long)h->uct_ms + 500) / 1000;
+			if (b > 4)
+				b = 4;
+			c->bucket[b]++;
+			if (h->uct_ms < c->b_min[b])
+				c->b_min[b] = h->uct_ms;
+			if (h->uct_ms > c->b_max[b])
+				c->b_max[b] = h->uct_ms;
+		}
+	}
+	lines_free(&ls);
+}
+
+static struct nginx_fmt *compile_str(const char *s)
+{
+	char err[256];
+	struct nginx_fmt *f = nginx_fmt_compile(s, strlen(s), err, sizeof err);
+	if (!f)
+		fail_msg("compile %s: %s", s, err);
+	return f;
+}
+
+static struct nginx_fmt *compile_conf(const char *path, const char *name)
+{
+	char err[512];
+	char *s = nginx_conf_load(path, name, err, sizeof err);
+	if (!s)
+		fail_msg("nginx_conf_load %s:%s: %s", path, name ? name : "", err);
+	struct nginx_fmt *f = compile_str(s);
+	free(s);
+	return f;
+}
+
+static void expect_counts(const struct counts *c, long lines, long s200, long s504,
+			  const long b[5], long dash)
+{
+	assert_int_equal(c->lines, lines);
+	assert_int_equal(c->parsed, lines); /* 0 unparsed */
+	assert_int_equal(c->st[200], s200);
+	assert_int_equal(c->st[504], s504);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(c->bucket[i], b[i]);
+	assert_int_equal(c->dash, dash);
+}
+
+/* ------------------------------------------------------------ the samples */
+
+static void test_sample_backlog100(void **state)
+{
+	(void)state;
+	struct counts c;
+	struct nginx_fmt *f = compile_conf(SAMPLES "/nginx-uct/backlog100/nginx.conf", "ops");
+	count_file(f, SAMPLES "/nginx-uct/backlog100/logs/access.log", &c);
+	expect_counts(&c, 3600, 3600, 0, (const long[]){3101, 302, 197, 0, 0}, 0);
+	/* README: bucket ranges 0: 0.000-0.002, 1: 1.001-1.036, 2: 2.025-2.061 s; max rt 2.061 s;
+	 * time_local from 19:13:18 to 19:13:30 (second resolution) */
+	assert_true(c.b_min[0] == 0 && c.b_max[0] == 2);
+	assert_true(c.b_min[1] == 1001 && c.b_max[1] == 1036);
+	assert_true(c.b_min[2] == 2025 && c.b_max[2] == 2061);
+	assert_true(c.rt_max == 2061);
+	assert_int_equal(c.t_min, util_utc_ms(2026, 11, 29, 19, 13, 18, 0));
+	assert_int_equal(c.t_max, util_utc_ms(2026, 11, 29, 19, 13, 30, 0));
+	nginx_fmt_free(f);
+}
+
+static void test_sample_connect_timeout(void **state)
+{
+	(void)state;
+	struct counts c;
+	struct nginx_fmt *f = compile_conf(SAMPLES "/nginx-uct/connect-timeout/nginx.conf", "ops");
+	count_file(f, SAMPLES "/nginx-uct/connect-timeout/logs/access.log", &c);
+	expect_counts(&c, 3600, 3101, 499, (const long[]){3101, 0, 0, 0, 0}, 499);
+	assert_true(c.rt_max == 2000);
+	assert_true(c.b_max[0] == 2);
+	nginx_fmt_free(f);
+}
+
+static void test_sample_backlog1024(void **state)
+{
+	(void)state;
+	struct counts c;
+	struct nginx_fmt *f = compile_conf(SAMPLES "/nginx-uct/backlog1024/nginx.conf", "ops");
+	count_file(f, SAMPLES "/nginx-uct/backlog1024/logs/access.log", &c);
+	expect_counts(&c, 3600, 3600, 0, (const long[]){3600, 0, 0, 0, 0}, 0);
+	assert_true(c.b_max[0] == 5 && c.rt_max == 2000);
+	nginx_fmt_free(f);
+}
+
+static void test_sample_gc_stop(void **state)
+{
+	(void)state;
+	struct counts c;
+	struct nginx_fmt *f = compile_str(LAB);
+	count_file(f, SAMPLES "/combined/gc-stop/logs/access.log", &c);
+	expect_counts(&c, 10031, 10031, 0, (const long[]){9341, 252, 260, 178, 0}, 0);
+	nginx_fmt_free(f);
+	/* the same format read from the recording's own nginx.conf */
+	f = compile_conf(SAMPLES "/combined/gc-stop/nginx.conf", NULL);
+	assert_string_equal(nginx_fmt_string(f), LAB);
+	nginx_fmt_free(f);
+	/* as --nginx-conf FILE[:NAME] gives it */
+	char err[256], *s = nginx_conf_load_spec(SAMPLES "/combined/gc-stop/nginx.conf:lab", err,
+						 sizeof err);
+	assert_non_null(s);
+	assert_string_equal(s, LAB);
+	free(s);
+	s = nginx_conf_load_spec(SAMPLES "/combined/gc-stop/nginx.conf", err, sizeof err);
+	assert_non_null(s);
+	free(s);
+	assert_null(nginx_conf_load_spec(SAMPLES "/combined/gc-stop/nginx.conf:ops", err, sizeof err));
+	assert_true(strstr(err, "no log_format \"ops\" (found: lab)") != NULL);
+}
+
+static void test_sample_throttle_stop(void **state)
+{
+	(void)state;
+	struct counts c;
+	struct nginx_fmt *f = compile_str(LAB);
+	count_file(f, SAMPLES "/combined/throttle-stop/logs/access.log", &c);
+	expect_counts(&c, 9943, 9943, 0, (const long[]){9701, 207, 35, 0, 0}, 0);
+	/* README: uct ranges 0: 0.000..0.008, 1: 1.001..1.036, 2: 2.025..2.056; max rt 2.792 s */
+	assert_true(c.b_max[0] == 8 && c.b_min[1] == 1001 && c.b_max[1] == 1036);
+	assert_true(c.b_min[2] == 2025 && c.b_max[2] == 2056);
+	assert_true(c.rt_max == 2792);
+	nginx_fmt_free(f);
+}
+
+/* the real lines quoted in the samples' READMEs, field by field */
+static void test_sample_lines_fields(void **state)
+{
+	(void)state;
+	struct event ev;
+	struct nginx_fmt *lab = compile_str(LAB);
+	const char *l1 = "1795980173.534 8a0d4d54ffff2a5838329b48ad9c6fb9 200 uct=0.000 uht=0.089 "
+			 "urt=0.090 rt=0.091";
+	assert_true(nginx_parse_line(lab, l1, strlen(l1), &ev, NULL));
+	assert_int_equal(ev.t_ms, 1795980173534LL);
+	assert_int_equal(ev.u.http.t_exact, 1);
+	assert_int_equal(ev.u.http.status, 200);
+	assert_true(ev.u.http.uct_ms == 0 && ev.u.http.uct_n == 1 && !ev.u.http.uct_dash);
+	assert_true(ev.u.http.uht_ms == 89 && ev.u.http.urt_ms == 90 && ev.u.http.rt_ms == 91);
+	assert_int_equal(ev.u.http.upstream_status, -1); /* not in the format */
+	assert_string_equal(ev.u.http.rid, "8a0d4d54ffff2a5838329b48ad9c6fb9");
+	const char *l2 = "1792402370.464 cfdd11ce0000000000000000000000ff 200 uct=2.067 uht=2.067 "
+			 "urt=2.067 rt=2.068";
+	assert_true(nginx_parse_line(lab, l2, strlen(l2), &ev, NULL));
+	assert_true(ev.u.http.uct_ms == 2067 && ev.u.http.rt_ms == 2068);
+	nginx_fmt_free(lab);
+
+	struct nginx_fmt *ops = compile_conf(SAMPLES "/nginx-uct/connect-timeout/nginx.conf", "ops");
+	const char *l3 = "127.0.0.1 - - [29/Nov/2026:19:13:49 +0000] \"GET /req/1301 HTTP/1.1\" 504 167 "
+			 "\"-\" \"loadgen.py/1.0\" rt=1.000 uct=\"-\" uht=\"-\" urt=\"1.000\" "
+			 "rid=1bce91672a970c4b2773bb84fe01c24d";
+	assert_true(nginx_parse_line(ops, l3, strlen(l3), &ev, NULL));
+	assert_int_equal(ev.t_ms, util_utc_ms(2026, 11, 29, 19, 13, 49, 0));
+	assert_int_equal(ev.u.http.t_exact, 0);
+	assert_int_equal(ev.u.http.status, 504);
+	assert_true(ev.u.http.uct_dash == 1 && ev.u.http.uct_n == 1 && ev.u.http.uct_ms == -1);
+	assert_true(ev.u.http.uht_ms == -1 && ev.u.http.urt_ms == 1000 && ev.u.http.rt_ms == 1000);
+	assert_string_equal(ev.u.http.rid, "1bce91672a970c4b2773bb84fe01c24d");
+	nginx_fmt_free(ops);
+}
+
+/* ------------------------------------------------------------ detection */
+
+static void detect_file(const char *path, int nsample, struct nginx_fmt **out)
+{
+	struct lines ls;
+	lines_read(&ls, path);
+	int n = ls.count < nsample ? ls.count : nsample;
+	*out = nginx_fmt_detect((const char *const *)ls.l, ls.n, n);
+	lines_free(&ls);
+}
+
+static void test_detect_samples(void **state)
+{
+	(void)state;
+	struct nginx_fmt *f;
+	struct counts c;
+	/* the $msec layout of combined/: the detected format is the lab format itself */
+	detect_file(SAMPLES "/combined/gc-stop/logs/access.log", 20, &f);
+	assert_non_null(f);
+	assert_string_equal(nginx_fmt_string(f), LAB);
+	nginx_fmt_free(f);
+	detect_file(SAMPLES "/combined/throttle-stop/logs/access.log", 20, &f);
+	assert_non_null(f);
+	count_file(f, SAMPLES "/combined/throttle-stop/logs/access.log", &c);
+	expect_counts(&c, 9943, 9943, 0, (const long[]){9701, 207, 35, 0, 0}, 0);
+	nginx_fmt_free(f);
+	/* combined + key="value" timings: no config needed for the same counts */
+	detect_file(SAMPLES "/nginx-uct/connect-timeout/logs/access.log", 20, &f);
+	assert_non_null(f);
+	unsigned want = NGINX_F_TIME | NGINX_F_STATUS | NGINX_F_RT | NGINX_F_UCT | NGINX_F_UHT |
+			NGINX_F_URT | NGINX_F_RID;
+	assert_int_equal(nginx_fmt_fields(f) & want, want);
+	count_file(f, SAMPLES "/nginx-uct/connect-timeout/logs/access.log", &c);
+	expect_counts(&c, 3600, 3101, 499, (const long[]){3101, 0, 0, 0, 0}, 499);
+	nginx_fmt_free(f);
+	detect_file(SAMPLES "/nginx-uct/backlog100/logs/access.log", 20, &f);
+	assert_non_null(f);
+	count_file(f, SAMPLES "/nginx-uct/backlog100/logs/access.log", &c);
+	expect_counts(&c, 3600, 3600, 0, (const long[]){3101, 302, 197, 0, 0}, 0);
+	nginx_fmt_free(f);
+}
+
+static void test_detect_real_nginx(void **state)
+{
+	(void)state;
+	struct nginx_fmt *f, *comb = nginx_fmt_combined();
+	struct counts c;
+	/* nginx's own "combined" (the Debian "main" is the same string) */
+	detect_file(FIXTURE "/logs/access_combined.log", 20, &f);
+	assert_non_null(f);
+	assert_string_equal(nginx_fmt_string(f), nginx_fmt_string(comb));
+	count_file(f, FIXTURE "/logs/access_combined.log", &c);
+	assert_int_equal(c.parsed, 43);
+	nginx_fmt_free(f);
+	/* a layout it was never told about: ISO time, $msec, key=value lists */
+	detect_file(FIXTURE "/logs/access.log", 20, &f);
+	assert_non_null(f);
+	unsigned want = NGINX_F_TIME_EXACT | NGINX_F_STATUS | NGINX_F_RT | NGINX_F_UCT |
+			NGINX_F_USTATUS | NGINX_F_RID;
+	assert_int_equal(nginx_fmt_fields(f) & want, want);
+	count_file(f, FIXTURE "/logs/access.log", &c);
+	assert_int_equal(c.parsed, 43);
+	nginx_fmt_free(f);
+	nginx_fmt_free(comb);
+}
+
+static void test_detect_nothing_synthetic(void **state)
+{
+	(void)state;
+	const char *l[] = {"hello world", "\"unbalanced quote", "", "$dollar"};
+	size_t n[] = {11, 17, 0, 7};
+	struct nginx_fmt *f = nginx_fmt_detect(l, n, 4);
+	/* "hello world" would fit a two-token layout, but not most of the lines */
+	assert_null(f);
+	assert_null(nginx_fmt_detect(NULL, NULL, 0));
+}
+
+/* ------------------------------------------------------------ real nginx output */
+
+struct req {
+	char name[32];
+	int code;
+	char rid[40];
+	int64_t before, after;
+};
+
+static int read_requests(const char *path, struct req *r, int max)
+{
+	FILE *fp = fopen(path, "r");
+	char line[512];
+	int n = 0;
+	assert_non_null(fp);
+	while (n < max && fgets(line, sizeof line, fp)) {
+		long long b, a;
+		int idx;
+		/* our own test data, not a log line: sscanf is fine here */
+		if (sscanf(line, "%d\t%31s\t%d\t%39s\t%lld\t%lld", &idx, r[n].name, &r[n].code,
+			   r[n].rid, &b, &a) != 6)
+			fail_msg("bad requests.tsv line: %s", line);
+		assert_int_equal(idx, n + 1);
+		r[n].before = b;
+		r[n].after = a;
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
+static const struct req *find_req(const struct req *r, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(r[i].name, name) == 0)
+			return &r[i];
+	fail_msg("no request %s", name);
+	return NULL;
+}
+
+/* Every line of both logs parses, with what curl saw; the two formats agree. */
+static void check_real_run(const char *dir)
+{
+	char path[512], cpath[512];
+	struct req r[128];
+	struct lines plain, json;
+	snprintf(path, sizeof path, "%s/requests.tsv", dir);
+	int nr = read_requests(path, r, 128);
+	assert_true(nr >= 40);
+	snprintf(cpath, sizeof cpath, "%s/nginx.conf", dir);
+	struct nginx_fmt *fp = compile_conf(cpath, "probe");
+	struct nginx_fmt *fj = compile_conf(cpath, "probe_json");
+	assert_true(strncmp(nginx_fmt_string(fj), "escape=json ", 12) == 0);
+	snprintf(path, sizeof path, "%s/logs/access.log", dir);
+	lines_read(&plain, path);
+	snprintf(path, sizeof path, "%s/logs/access_json.log", dir);
+	lines_read(&json, path);
+	assert_int_equal(plain.count, nr);
+	assert_int_equal(json.count, nr);
+	for (int i = 0; i < nr; i++) {
+		struct event a, b;
+		struct nginx_miss m;
+		char d[256];
+		if (!nginx_parse_line(fp, plain.l[i], plain.n[i], &a, &m)) {
+			nginx_miss_describe(&m, plain.l[i], plain.n[i], d, sizeof d);
+			fail_msg("access.log:%d (%s): %s", i + 1, r[i].name, d);
+		}
+		if (!nginx_parse_line(fj, json.l[i], json.n[i], &b, &m)) {
+			nginx_miss_describe(&m, json.l[i], json.n[i], d, sizeof d);
+			fail_msg("access_json.log:%d (%s): %s", i + 1, r[i].name, d);
+		}
+		assert_int_equal(a.u.http.status, r[i].code);
+		assert_string_equal(a.u.http.rid, r[i].rid);
+		/* $msec is the end of the request: inside the curl call */
+		assert_int_equal(a.u.http.t_exact, 1);
+		assert_in_range(a.t_ms, r[i].before, r[i].after);
+		/* the json line of the same request says the same */
+		assert_int_equal(b.t_ms, a.t_ms);
+		assert_int_equal(b.u.http.status, a.u.http.status);
+		assert_string_equal(b.u.http.rid, a.u.http.rid);
+		assert_true(b.u.http.rt_ms == a.u.http.rt_ms);
+		assert_int_equal(b.u.http.upstream_status, a.u.http.upstream_status);
+		if (a.u.http.upstream_status >= 0) { /* json writes "" where default writes "-" */
+			assert_true(b.u.http.uct_ms == a.u.http.uct_ms);
+			assert_int_equal(b.u.http.uct_n, a.u.http.uct_n);
+			assert_int_equal(b.u.http.uct_dash, a.u.http.uct_dash);
+			assert_true(b.u.http.uht_ms == a.u.http.uht_ms);
+			assert_true(b.u.http.urt_ms == a.u.http.urt_ms);
+		} else {
+			assert_int_equal(a.u.http.uct_n, 1); /* "-" */
+			assert_int_equal(a.u.http.uct_dash, 1);
+			assert_int_equal(b.u.http.uct_n, 0); /* "" */
+		}
+		const char *nm = r[i].name;
+		if (strncmp(nm, "live-", 5) == 0 && r[i].code == 200) {
+			assert_int_equal(a.u.http.upstream_status, 200);
+			assert_int_equal(a.u.http.uct_n, 1);
+			assert_true(a.u.http.uct_ms >= 0 && a.u.http.uct_ms < 1000);
+		}
+		if (strncmp(nm, "dead-", 5) == 0) {
+			/* two refused connects: uct="-, -", urt="0.000, 0.000", us="502, 502" */
+			assert_int_equal(a.u.http.upstream_status, 502);
+			assert_int_equal(a.u.http.uct_n, 2);
+			assert_int_equal(a.u.http.uct_dash, 1);
+			assert_true(a.u.http.uht_ms == -1 && a.u.http.urt_ms >= 0);
+		}
+		if (strncmp(nm, "redirect-", 9) == 0) {
+			/* "-, - : 0.000": two refused tries, then the fallback group */
+			assert_int_equal(a.u.http.uct_n, 3);
+			assert_int_equal(a.u.http.uct_dash, 0);
+			assert_int_equal(a.u.http.upstream_status, 200);
+		}
+	}
+	const struct req *m1 = find_req(r, nr, "mixed-1");
+	struct event ev;
+	assert_true(nginx_parse_line(fp, plain.l[m1 - r], plain.n[m1 - r], &ev, NULL));
+	assert_int_equal(ev.u.http.uct_n, 2); /* "-, 0.001": the dead port, then the live one */
+	assert_int_equal(ev.u.http.uct_dash, 0);
+	assert_int_equal(ev.u.http.upstream_status, 200);
+	lines_free(&plain);
+	lines_free(&json);
+	nginx_fmt_free(fp);
+	nginx_fmt_free(fj);
+}
+
+static void test_real_nginx_fixture(void **state)
+{
+	(void)state;
+	check_real_run(FIXTURE);
+	/* the agents survive the escaping: the fake timings inside one stay in the agent */
+	struct lines ls;
+	lines_read(&ls, FIXTURE "/logs/access.log");
+	assert_non_null(util_memmem(ls.l[1], ls.n[1], "agent=\"quote\\x22in\\x22ua x\\x22 rt=9.999"));
+	lines_free(&ls);
+}
+
+static void test_real_nginx_live(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/stwtop-nginx-XXXXXX", cmd[1024];
+	if (!mkdtemp(dir))
+		fail_msg("mkdtemp failed");
+	snprintf(cmd, sizeof cmd, "bash '%s/run-nginx.sh' '%s' >'%s/run.out' 2>&1", FIXTURE, dir,
+		 dir);
+	int st = system(cmd);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			print_message("could not remove %s\n", dir);
+		skip(); /* nginx or curl not installed */
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		snprintf(cmd, sizeof cmd, "cat '%s/run.out' '%s/logs/error.log' >&2", dir, dir);
+		if (system(cmd) != 0)
+			print_message("(no output)\n");
+		fail_msg("run-nginx.sh failed (status %d), output kept in %s", st, dir);
+	}
+	check_real_run(dir);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* ------------------------------------------------------------ lists, escapes (synthetic) */
+
+static void test_upstream_lists_synthetic(void **state)
+{
+	(void)state;
+	struct event ev;
+	struct nginx_fmt *f = compile_str("$status uct=\"$upstream_connect_time\" "
+					  "us=\"$upstream_status\" ups=$upstream_addr end");
+	const char *a = "200 uct=\"0.001, 3.002 : 0.000\" us=\"502, 504 : 200\" "
+			"ups=10.0.0.1:80, 10.0.0.2:80 : unix:/run/app.sock end";
+	assert_true(nginx_parse_line(f, a, strlen(a), &ev, NULL));
+	assert_true(ev.u.http.uct_ms == 3003);
+	assert_int_equal(ev.u.http.uct_n, 3);
+	assert_int_equal(ev.u.http.uct_dash, 0);
+	assert_int_equal(ev.u.http.upstream_status, 200);
+	/* a group that never got to a server leaves " : " at the end */
+	const char *b = "502 uct=\"0.001 : \" us=\"502 : \" ups=backend end";
+	assert_true(nginx_parse_line(f, b, strlen(b), &ev, NULL));
+	assert_true(ev.u.http.uct_ms == 1 && ev.u.http.uct_n == 1);
+	const char *c = "504 uct=\"-\" us=\"504\" ups=10.0.0.1:80 end";
+	assert_true(nginx_parse_line(f, c, strlen(c), &ev, NULL));
+	assert_true(ev.u.http.uct_dash == 1 && ev.u.http.uct_ms == -1 && ev.u.http.uct_n == 1);
+	/* not numbers */
+	const char *d = "200 uct=\"fast\" us=\"200\" ups=x end";
+	struct nginx_miss m;
+	assert_false(nginx_parse_line(f, d, strlen(d), &ev, &m));
+	assert_string_equal(m.expected, "variable $upstream_connect_time expects seconds or -");
+	assert_int_equal(m.offset, 9);
+	nginx_fmt_free(f);
+}
+
+static void test_escape_modes_synthetic(void **state)
+{
+	(void)state;
+	struct event ev;
+	/* escape=none: the agent may hold the closing literal; the split still comes out right */
+	struct nginx_fmt *f = compile_str("escape=none \"$http_user_agent\" $status \"$request\" "
+					  "rt=$request_time");
+	const char *a = "\"evil\" x\" 200 \"GET / \"HTTP/1.1\" rt=0.120";
+	assert_true(nginx_parse_line(f, a, strlen(a), &ev, NULL));
+	assert_int_equal(ev.u.http.status, 200);
+	assert_true(ev.u.http.rt_ms == 120);
+	nginx_fmt_free(f);
+	/* default escaping: a raw quote cannot be inside a value, so this line is not ours */
+	f = compile_str("\"$http_user_agent\" $status");
+	const char *b = "\"a\"b\" 200";
+	assert_false(nginx_parse_line(f, b, strlen(b), &ev, NULL));
+	nginx_fmt_free(f);
+	/* ${name} and adjacent variables: a free variable before a shaped one */
+	f = compile_str("${remote_addr}${request_time}|${status}");
+	const char *c = "10.1.2.30.250|404";
+	assert_true(nginx_parse_line(f, c, strlen(c), &ev, NULL));
+	assert_int_equal(ev.u.http.status, 404);
+	nginx_fmt_free(f);
+	/* $time_iso8601 with an offset; $time_local with one */
+	f = compile_str("$time_iso8601|$time_local|$status");
+	const char *d = "2026-11-30T03:13:18+08:00|29/Nov/2026:19:13:18 +0000|200";
+	assert_true(nginx_parse_line(f, d, strlen(d), &ev, NULL));
+	assert_int_equal(ev.t_ms, util_utc_ms(2026, 11, 29, 19, 13, 18, 0));
+	assert_int_equal(ev.u.http.t_exact, 0);
+	nginx_fmt_free(f);
+}
+
+/* ------------------------------------------------------------ errors */
+
+static void test_miss_messages(void **state)
+{
+	(void)state;
+	struct lines ls;
+	struct event ev;
+	struct nginx_miss m;
+	char d[256];
+	lines_read(&ls, SAMPLES "/nginx-uct/backlog100/logs/access.log");
+	/* the lab format on an ops line: wrong from the first byte */
+	struct nginx_fmt *f = compile_str(LAB);
+	assert_false(nginx_parse_line(f, ls.l[0], ls.n[0], &ev, &m));
+	nginx_miss_describe(&m, ls.l[0], ls.n[0], d, sizeof d);
+	assert_string_equal(d, "variable $msec expects a time like 1795980222.372 at byte 0 "
+			       "(line has '127.0.0.1 - - [29/No...')");
+	nginx_fmt_free(f);
+	/* an ops format that forgot rt=: fails right after the user agent */
+	f = compile_str("$remote_addr - $remote_user [$time_local] \"$request\" $status "
+			"$body_bytes_sent \"$http_referer\" \"$http_user_agent\" "
+			"uct=\"$upstream_connect_time\" rid=$request_id");
+	assert_false(nginx_parse_line(f, ls.l[0], ls.n[0], &ev, &m));
+	assert_string_equal(m.expected, "literal '\" uct=\"'");
+	const char *at = util_memmem(ls.l[0], ls.n[0], "\" rt=");
+	assert_int_equal(m.offset, (size_t)(at - ls.l[0]));
+	nginx_miss_describe(&m, ls.l[0], ls.n[0], d, sizeof d);
+	assert_true(strncmp(d, "expected literal '\" uct=\"' at byte ", 35) == 0);
+	nginx_fmt_free(f);
+	/* $status is checked */
+	f = compile_str("$remote_addr - $remote_user [$time_local] \"$request\" $body_bytes_sent "
+			"$status ");
+	assert_false(nginx_parse_line(f, ls.l[0], ls.n[0], &ev, &m));
+	assert_true(strstr(m.expected, "$status") || strstr(m.expected, "literal"));
+	nginx_fmt_free(f);
+	/* the whole line matched but more follows */
+	f = nginx_fmt_combined();
+	assert_false(nginx_parse_line(f, ls.l[0], ls.n[0], &ev, &m));
+	assert_string_equal(m.expected, "end of line (the format ends)");
+	at = util_memmem(ls.l[0], ls.n[0], " rt=");
+	assert_int_equal(m.offset, (size_t)(at - ls.l[0]));
+	nginx_fmt_free(f);
+	lines_free(&ls);
+}
+
+static void test_compile_errors_synthetic(void **state)
+{
+	(void)state;
+	char err[256];
+	assert_null(nginx_fmt_compile("a $", 3, err, sizeof err));
+	assert_string_equal(err, "invalid variable at byte 2: '$' must be followed by a name");
+	assert_null(nginx_fmt_compile("${status", 8, err, sizeof err));
+	assert_string_equal(err, "the closing bracket in \"${status\" variable is missing");
+	assert_null(nginx_fmt_compile("escape=xml $status", 18, err, sizeof err));
+	assert_string_equal(err, "unknown log format escaping \"xml\"");
+	assert_null(nginx_fmt_compile("", 0, err, sizeof err));
+	struct nginx_fmt *f = nginx_fmt_compile("escape=json {\"s\":$status}", 25, err, sizeof err);
+	assert_non_null(f);
+	nginx_fmt_describe(f, err, sizeof err);
+	assert_string_equal(err, "escape=json; fields: $status; matched, ignored:");
+	nginx_fmt_free(f);
+}
+
+/* ------------------------------------------------------------ config reader (synthetic files) */
+
+static char tmpdir[64];
+
+static void write_file(const char *rel, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+	char *sl = strrchr(path, '/');
+	*sl = '\0';
+	mkdir(path, 0755);
+	*sl = '/';
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static char *load(const char *rel, const char *name, char *err, size_t errlen)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+	return nginx_conf_load(path, name, err, errlen);
+}
+
+static int conf_setup(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/stwtop-nginx-conf-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int conf_teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_conf_syntax_synthetic(void **state)
+{
+	(void)state;
+	char err[512], *s;
+	write_file("main.conf",
+		   "# a comment with 'quotes\" and { braces\n"
+		   "events { }\n"
+		   "stream { log_format lab '$remote_addr $protocol'; access_log x lab; }\n"
+		   "http {\n"
+		   "    include conf.d/*.conf;   # glob, relative to this file's directory\n"
+		   "    log_format lab '$msec \"$request\" '\n"
+		   "        \"st=$status a#b \\\"q\\\" \" 'it\\'s' \\t\n"
+		   "        '${request_time}' \"$ups\" 'tream';\n"
+		   "    map $http_x ${var}x { default 0; \"~a\" 1; }\n"
+		   "    server { location / { access_log logs/a.log json; } }\n"
+		   "}\n");
+	write_file("conf.d/formats.conf",
+		   "log_format json escape=json '{\"s\":$status,'\n"
+		   "                            '\"uct\":\"$upstream_connect_time\"}';\n"
+		   "include snippets/more.conf;  # nginx: relative to the conf prefix\n");
+	write_file("snippets/more.conf", "log_format more '$status';\n");
+	s = load("main.conf", "lab", err, sizeof err);
+	if (!s)
+		fail_msg("%s", err);
+	/* the stream format of the same name is skipped; parts concatenate; \" \' as nginx,
+	 * a bare \t word is a TAB;
+	 * "$ups" "tream" stay two things: ${ups}tream */
+	assert_string_equal(s, "$msec \"$request\" st=$status a#b \"q\" it's\t${request_time}${ups}"
+			       "tream");
+	free(s);
+	s = load("main.conf", "json", err, sizeof err);
+	assert_non_null(s);
+	assert_string_equal(s, "escape=json {\"s\":$status,\"uct\":\"$upstream_connect_time\"}");
+	free(s);
+	s = load("main.conf", "MORE", err, sizeof err); /* access_log looks names up caselessly */
+	assert_non_null(s);
+	assert_string_equal(s, "$status");
+	free(s);
+	/* no name: the one the first access_log uses */
+	s = load("main.conf", NULL, err, sizeof err);
+	assert_non_null(s);
+	assert_true(strncmp(s, "escape=json ", 12) == 0);
+	free(s);
+	s = load("main.conf", "combined", err, sizeof err);
+	assert_non_null(s);
+	assert_true(strncmp(s, "$remote_addr - $remote_user [$time_local]", 41) == 0);
+	free(s);
+	/* a name that is not there lists those that are */
+	assert_null(load("main.conf", "nope", err, sizeof err));
+	assert_true(strstr(err, "main.conf: no log_format \"nope\" (found: json, more, lab)") != NULL);
+}
+
+static void test_conf_errors_synthetic(void **state)
+{
+	(void)state;
+	char err[512];
+	write_file("open.conf", "http {\n  log_format x '$status\n\n  ;\n}\n");
+	assert_null(load("open.conf", "x", err, sizeof err));
+	assert_true(strstr(err, "open.conf:2: unterminated single-quoted string") != NULL);
+	write_file("brace.conf", "http {\n  log_format x '$status';\n");
+	assert_null(load("brace.conf", "x", err, sizeof err));
+	assert_true(strstr(err, "brace.conf:3: unexpected end of file, expecting \"}\"") != NULL);
+	write_file("close.conf", "log_format x '$status';\n}\n");
+	assert_null(load("close.conf", "x", err, sizeof err));
+	assert_true(strstr(err, "close.conf:2: unexpected \"}\"") != NULL);
+	write_file("after.conf", "log_format x '$status'x;\n");
+	assert_null(load("after.conf", "x", err, sizeof err));
+	assert_true(strstr(err, "after.conf:1: unexpected \"x\"") != NULL);
+	write_file("dup.conf", "log_format x '$status';\nlog_format x '$msec';\n");
+	assert_null(load("dup.conf", "x", err, sizeof err));
+	assert_true(strstr(err, "dup.conf:2: duplicate \"log_format\" name \"x\"") != NULL);
+	write_file("two.conf", "log_format a '$status';\nlog_format b '$msec';\n");
+	assert_null(load("two.conf", NULL, err, sizeof err));
+	assert_true(strstr(err, "2 log_format definitions (a, b): name one as FILE:NAME") != NULL);
+	write_file("inc.conf", "include missing.conf;\nlog_format a '$status';\n");
+	assert_null(load("inc.conf", "b", err, sizeof err));
+	assert_true(strstr(err, "no log_format \"b\" (found: a); not read: missing.conf: No such file") !=
+		    NULL);
+	write_file("loop.conf", "include loop.conf;\n");
+	assert_null(load("loop.conf", "a", err, sizeof err));
+	assert_true(strstr(err, "nested deeper than") != NULL);
+	write_file("brk.conf", "log_format a '${msec' '}';\n"); /* nginx: closing bracket missing */
+	assert_null(load("brk.conf", "a", err, sizeof err));
+	assert_true(strstr(err, "invalid variable") != NULL);
+	write_file("dollar.conf", "log_format a 'x$';\n");
+	assert_null(load("dollar.conf", "a", err, sizeof err));
+	assert_true(strstr(err, "invalid variable") != NULL);
+	assert_null(nginx_conf_load("/nonexistent/nginx.conf", "a", err, sizeof err));
+	assert_string_equal(err, "cannot read /nonexistent/nginx.conf: No such file or directory");
+	assert_null(nginx_conf_load(tmpdir, "a", err, sizeof err));
+	assert_true(strstr(err, "Is a directory") != NULL);
+	/* from memory, includes not followed, not even absolute ones (a FIFO would block) */
+	const char m[] = "include /dev/stdin; include x.conf; log_format a \"$msec\";";
+	char *s = nginx_conf_parse_mem(m, sizeof m - 1, "mem", NULL, "a", err, sizeof err);
+	assert_non_null(s);
+	assert_string_equal(s, "$msec");
+	free(s);
+	assert_null(nginx_conf_parse_mem(m, sizeof m - 1, "mem", NULL, "b", err, sizeof err));
+	assert_true(strstr(err, "not read: /dev/stdin: includes are not followed here") != NULL);
+	/* a device is not a config file */
+	assert_null(nginx_conf_load("/dev/null", "a", err, sizeof err));
+	assert_string_equal(err, "cannot read /dev/null: not a regular file");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sample_backlog100),
+		cmocka_unit_test(test_sample_connect_timeout),
+		cmocka_unit_test(test_sample_backlog1024),
+		cmocka_unit_test(test_sample_gc_stop),
+		cmocka_unit_test(test_sample_throttle_stop),
+		cmocka_unit_test(test_sample_lines_fields),
+		cmocka_unit_test(test_detect_samples),
+		cmocka_unit_test(test_detect_real_nginx),
+		cmocka_unit_test(test_detect_nothing_synthetic),
+		cmocka_unit_test(test_real_nginx_fixture),
+		cmocka_unit_test(test_real_nginx_live),
+		cmocka_unit_test(test_upstream_lists_synthetic),
+		cmocka_unit_test(test_escape_modes_synthetic),
+		cmocka_unit_test(test_miss_messages),
+		cmocka_unit_test(test_compile_errors_synthetic),
+		cmocka_unit_test_setup_teardown(test_conf_syntax_synthetic, conf_setup, conf_teardown),
+		cmocka_unit_test_setup_teardown(test_conf_errors_synthetic, conf_setup, conf_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
