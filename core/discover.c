@@ -1,0 +1,1244 @@
+/* discover.c — find the JVM and what it writes (include/stwtop/discover.h).
+ *
+ * Sources: proc(5) (/proc/PID/cmdline, environ, stat field 22 starttime, status
+ * Uid, exe, cwd, maps, ns/mnt; /proc/uptime); HotSpot's unified logging syntax
+ * (`java -Xlog:help`, JEP 158: -Xlog[:[what][:[output][:[decorators][:output-options]]]],
+ * selections tag[+tag...][*][=level], later selections override earlier ones,
+ * outputs stdout/stderr/file=PATH or a bare PATH, file options filecount=5,
+ * filesize=20M by default, %p and %t in file names, %t = the VM start time
+ * as YYYY-MM-DD_HH-MM-SS in local time); JDK 8's -Xloggc (%p, %t; with
+ * -XX:+UseGCLogFileRotation the active file is PATH.N.current); -XX:ErrorFile
+ * (%p; default hs_err_pid<pid>.log in the working directory, then /tmp); the
+ * java launcher's @argfiles and JDK_JAVA_OPTIONS (JDK 9+), JAVA_TOOL_OPTIONS
+ * (read by the VM first) and _JAVA_OPTIONS (last). */
+#include "stwtop/discover.h"
+
+#include "stwtop/event.h"
+#include "stwtop/procfile.h"
+#include "stwtop/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------- helpers --- */
+
+static int proc_path(char *dst, size_t len, const char *root, int pid, const char *name)
+{
+	char rel[96];
+	snprintf(rel, sizeof rel, "/proc/%d/%s", pid, name);
+	return procfile_join(dst, len, root, rel);
+}
+
+static const char *base_name(const char *s, size_t n, size_t *bl)
+{
+	const char *b = s;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/')
+			b = s + i + 1;
+	*bl = n - (size_t)(b - s);
+	return b;
+}
+
+static bool is_java_name(const char *s, size_t n)
+{
+	size_t bl;
+	const char *b = base_name(s, n, &bl);
+	return bl == 4 && memcmp(b, "java", 4) == 0;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* "64m" "1g" "1024K" "1073741824" -> bytes; false if not a size */
+static bool parse_size(const char *s, int64_t *out)
+{
+	uint64_t v;
+	size_t n = strlen(s), k = util_parse_u64(s, n, &v);
+	uint64_t mul = 1;
+	if (k == 0)
+		return false;
+	if (k < n) {
+		switch (s[k]) {
+		case 'k': case 'K': mul = 1ULL << 10; break;
+		case 'm': case 'M': mul = 1ULL << 20; break;
+		case 'g': case 'G': mul = 1ULL << 30; break;
+		case 't': case 'T': mul = 1ULL << 40; break;
+		default: return false;
+		}
+		if (k + 1 != n)
+			return false;
+	}
+	if (v > (uint64_t)INT64_MAX / mul)
+		return false;
+	*out = (int64_t)(v * mul);
+	return true;
+}
+
+static bool parse_i64_full(const char *s, int64_t *out)
+{
+	size_t n = strlen(s);
+	return n > 0 && util_parse_i64(s, n, out) == n;
+}
+
+/* ------------------------------------------------------------ start time --- */
+
+static int read_starttime(const char *root, int pid, uint64_t *ticks, char *state)
+{
+	char path[DISCOVER_PATH], b[1024];
+	proc_path(path, sizeof path, root, pid, "stat");
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	const char *rp = NULL;
+	for (ssize_t i = n - 1; i >= 0; i--)
+		if (b[i] == ')') {
+			rp = b + i;
+			break;
+		}
+	if (!rp || rp + 2 >= b + n)
+		return -EINVAL;
+	const char *s = rp + 2, *end = b + n;
+	if (state)
+		*state = *s;
+	for (int f = 3; f < 22; f++) {
+		while (s < end && *s != ' ')
+			s++;
+		while (s < end && *s == ' ')
+			s++;
+	}
+	return s < end && util_parse_u64(s, (size_t)(end - s), ticks) ? 0 : -EINVAL;
+}
+
+int discover_start_ms(const char *root, int pid, int64_t now_ms, int64_t *start_ms)
+{
+	char path[DISCOVER_PATH], b[128];
+	uint64_t ticks;
+	double up;
+	int r = read_starttime(root, pid, &ticks, NULL);
+	if (r < 0)
+		return r;
+	procfile_join(path, sizeof path, root, "/proc/uptime");
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n < 0)
+		return (int)n;
+	if (util_parse_double(b, (size_t)n, false, &up) == 0)
+		return -EINVAL;
+	long hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0)
+		hz = 100;
+	int64_t boot = now_ms - (int64_t)(up * 1000.0 + 0.5);
+	*start_ms = boot + (int64_t)(ticks * 1000 / (uint64_t)hz);
+	return 0;
+}
+
+/* ------------------------------------------------------------ java pids --- */
+
+/* does maps (read in bounded chunks) map libjvm.so? */
+static bool maps_have_libjvm(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char b[8192 + 16];
+	size_t keep = 0, total = 0;
+	bool found = false;
+	if (fd < 0)
+		return false;
+	while (!found && total < (4u << 20)) {
+		ssize_t k = read(fd, b + keep, sizeof b - 1 - keep);
+		if (k <= 0)
+			break;
+		size_t n = keep + (size_t)k;
+		total += (size_t)k;
+		found = util_memmem(b, n, "/libjvm.so") != NULL;
+		/* keep the tail so a name split between two reads is still found */
+		keep = n < 10 ? n : 10;
+		memmove(b, b + n - keep, keep);
+	}
+	close(fd);
+	return found;
+}
+
+/* 1 java, 0 not, -errno when the process vanished */
+static int check_java(const char *root, int pid)
+{
+	char path[DISCOVER_PATH], b[4096], target[DISCOVER_PATH];
+	proc_path(path, sizeof path, root, pid, "cmdline");
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n < 0 && n != -EFBIG)
+		return (int)n;
+	size_t len = n == -EFBIG ? sizeof b - 1 : (size_t)n;
+	if (len == 0)
+		return 0; /* kernel thread or zombie */
+	size_t a0 = strnlen(b, len);
+	if (is_java_name(b, a0))
+		return 1;
+	proc_path(path, sizeof path, root, pid, "exe");
+	ssize_t t = readlink(path, target, sizeof target - 1);
+	if (t > 0) {
+		target[t] = '\0';
+		char *del = strstr(target, " (deleted)");
+		if (del)
+			*del = '\0';
+		if (is_java_name(target, strlen(target)))
+			return 1;
+	}
+	/* an embedded JVM (jpackage launcher, custom binary): libjvm.so is mapped */
+	proc_path(path, sizeof path, root, pid, "maps");
+	return maps_have_libjvm(path) ? 1 : 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int discover_java_pids(const char *root, int *pids, int max)
+{
+	char path[DISCOVER_PATH];
+	DIR *d;
+	struct dirent *de;
+	int n = 0, found = 0;
+	procfile_join(path, sizeof path, root, "/proc");
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	int self = (root && root[0]) ? -1 : (int)getpid();
+	while ((de = readdir(d)) != NULL) {
+		uint64_t v;
+		size_t l = strlen(de->d_name);
+		if (l == 0 || util_parse_u64(de->d_name, l, &v) != l || v > INT_MAX || (int)v == self)
+			continue;
+		if (check_java(root, (int)v) == 1) {
+			if (n < max)
+				pids[n++] = (int)v;
+			found++;
+		}
+	}
+	closedir(d);
+	qsort(pids, (size_t)n, sizeof *pids, cmp_int);
+	return found;
+}
+
+/* ------------------------------------------------------------- pick --- */
+
+static unsigned read_uid(const char *root, int pid)
+{
+	char path[DISCOVER_PATH], b[4096];
+	int64_t uid = -1;
+	proc_path(path, sizeof path, root, pid, "status");
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n == -EFBIG)
+		n = (ssize_t)strlen(b);
+	if (n > 0) {
+		const char *p = util_memmem(b, (size_t)n, "\nUid:");
+		if (p) {
+			p += 5;
+			while (p < b + n && (*p == '\t' || *p == ' '))
+				p++;
+			util_parse_i64(p, (size_t)(b + n - p), &uid);
+		}
+	}
+	return uid < 0 ? (unsigned)-1 : (unsigned)uid;
+}
+
+/* name of uid from <root>/etc/passwd (no NSS: works on fixtures and in pods) */
+static void user_name(const char *root, unsigned uid, char *out, size_t len)
+{
+	char path[DISCOVER_PATH];
+	char *text = NULL;
+	size_t tl = 0;
+	if (uid == (unsigned)-1) {
+		snprintf(out, len, "?");
+		return;
+	}
+	snprintf(out, len, "%u", uid);
+	procfile_join(path, sizeof path, root, "/etc/passwd");
+	if (procfile_read_alloc(AT_FDCWD, path, 8u << 20, &text, &tl) < 0)
+		return;
+	for (size_t i = 0; i < tl;) {
+		const char *line = text + i;
+		const char *nl = memchr(line, '\n', tl - i);
+		size_t ll = nl ? (size_t)(nl - line) : tl - i;
+		const char *c1 = memchr(line, ':', ll);
+		const char *c2 = c1 ? memchr(c1 + 1, ':', ll - (size_t)(c1 + 1 - line)) : NULL;
+		uint64_t u;
+		if (c2 && util_parse_u64(c2 + 1, ll - (size_t)(c2 + 1 - line), &u) && u == uid) {
+			char name[64];
+			util_strlcpy_n(name, sizeof name, line, (size_t)(c1 - line));
+			util_sanitize(out, len, name, strlen(name));
+			break;
+		}
+		i += ll + 1;
+	}
+	free(text);
+}
+
+/* "  1234  root  java -Xmx64m -cp ... Main" (sanitised, cut) */
+static size_t candidate_line(const char *root, int pid, char *out, size_t len)
+{
+	char path[DISCOVER_PATH], b[512], user[32], cmd[160], safe[400];
+	proc_path(path, sizeof path, root, pid, "cmdline");
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n == -EFBIG)
+		n = (ssize_t)sizeof b - 1;
+	if (n < 0)
+		n = 0;
+	for (ssize_t i = 0; i < n; i++)
+		if (b[i] == '\0')
+			b[i] = ' ';
+	while (n > 0 && b[n - 1] == ' ')
+		n--;
+	util_strlcpy_n(cmd, sizeof cmd, b, (size_t)n);
+	if ((size_t)n >= sizeof cmd - 1)
+		memcpy(cmd + sizeof cmd - 4, "...", 4);
+	util_sanitize(safe, sizeof safe, cmd, strlen(cmd));
+	user_name(root, read_uid(root, pid), user, sizeof user);
+	int k = snprintf(out, len, "  %-7d %-10s %s\n", pid, user, safe);
+	return k < 0 ? 0 : (size_t)k;
+}
+
+int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t msglen)
+{
+	int pids[64];
+	size_t o = 0;
+	if (msglen)
+		msg[0] = '\0';
+	if (want_pid > 0) {
+		char path[DISCOVER_PATH];
+		proc_path(path, sizeof path, root, want_pid, "stat");
+		if (!file_exists(path)) {
+			snprintf(msg, msglen, "no process %d (%s does not exist)", want_pid, path);
+			return -ESRCH;
+		}
+		*pid = want_pid;
+		if (check_java(root, want_pid) != 1)
+			snprintf(msg, msglen, "process %d does not look like a JVM (no java executable, no libjvm.so); "
+				 "following it anyway", want_pid);
+		return 0;
+	}
+	int n = discover_java_pids(root, pids, (int)ARRAY_LEN(pids));
+	if (n < 0) {
+		snprintf(msg, msglen, "cannot list processes: %s", strerror(-n));
+		return n;
+	}
+	if (n == 1) {
+		*pid = pids[0];
+		return 0;
+	}
+	if (n == 0) {
+		snprintf(msg, msglen, "no Java process found (none named java, none with libjvm.so mapped): "
+			 "give --pid PID, or the log files (--gc FILE ...)");
+		return -ESRCH;
+	}
+	for (int i = 0; i < n && i < (int)ARRAY_LEN(pids); i++)
+		if (pids[i] == 1) {
+			*pid = 1; /* a container: its main process is the JVM we are here for */
+			return 0;
+		}
+	int k = snprintf(msg, msglen, "%d Java processes are running; choose one with --pid PID:\n  %-7s %-10s %s\n",
+			 n, "PID", "USER", "COMMAND");
+	o = k < 0 ? 0 : (size_t)k;
+	for (int i = 0; i < n && i < (int)ARRAY_LEN(pids) && o < msglen; i++)
+		o += candidate_line(root, pids[i], msg + o, msglen - o);
+	if (o >= msglen && msglen > 4)
+		memcpy(msg + msglen - 4, "...", 4);
+	return -EEXIST;
+}
+
+/* ---------------------------------------------------------- arguments --- */
+
+static int opts_push(struct jvm_proc *j, const char *s, size_t n, int origin)
+{
+	if ((j->nopts & 63) == 0) {
+		struct jvm_opt *o = realloc(j->opts, (size_t)(j->nopts + 64) * sizeof *o);
+		if (!o)
+			return -ENOMEM;
+		j->opts = o;
+	}
+	char *a = malloc(n + 1);
+	if (!a)
+		return -ENOMEM;
+	memcpy(a, s, n);
+	a[n] = '\0';
+	j->opts[j->nopts].arg = a;
+	j->opts[j->nopts].origin = origin;
+	j->nopts++;
+	return 0;
+}
+
+/* Split an option string the way the VM splits JAVA_TOOL_OPTIONS (whitespace;
+ * '...' and "..." group and are removed) and push each word. In an @argfile
+ * (comments true) a '#' outside quotes starts a comment up to the end of line. */
+static int push_words(struct jvm_proc *j, const char *s, size_t n, int origin, bool comments)
+{
+	char word[4096];
+	size_t i = 0;
+	while (i < n) {
+		size_t w = 0;
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+			i++;
+		if (i < n && comments && s[i] == '#') {
+			while (i < n && s[i] != '\n')
+				i++;
+			continue;
+		}
+		if (i >= n)
+			break;
+		while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r') {
+			if (s[i] == '"' || s[i] == '\'') {
+				char q = s[i++];
+				while (i < n && s[i] != q) {
+					if (w + 1 < sizeof word)
+						word[w++] = s[i];
+					i++;
+				}
+				if (i < n)
+					i++;
+			} else {
+				if (w + 1 < sizeof word)
+					word[w++] = s[i];
+				i++;
+			}
+		}
+		int r = opts_push(j, word, w, origin);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* the JVM's view of a path -> how we open it */
+static void open_path_of(const char *root, const struct jvm_proc *j, const char *path, char *out, size_t len)
+{
+	char via[DISCOVER_PATH + 64];
+	if (j->other_mntns)
+		snprintf(via, sizeof via, "/proc/%d/root%s", j->pid, path);
+	else
+		snprintf(via, sizeof via, "%s", path);
+	if (procfile_join(out, len, root, via) < 0 && len)
+		out[0] = '\0';
+}
+
+/* relative paths are relative to the JVM's working directory */
+static void absolute(const struct jvm_proc *j, const char *p, char *out, size_t len)
+{
+	if (p[0] == '/' || !j->cwd[0])
+		snprintf(out, len, "%s", p);
+	else if ((size_t)snprintf(out, len, "%s%s%s", j->cwd, strcmp(j->cwd, "/") == 0 ? "" : "/", p) >= len)
+		out[len ? len - 1 : 0] = '\0';
+}
+
+/* launcher options that take the next argument as their value */
+static bool takes_value(const char *a)
+{
+	static const char *const opts[] = {"-cp", "-classpath", "--class-path", "-p", "--module-path",
+					   "--upgrade-module-path", "--add-modules", "--limit-modules",
+					   "--add-exports", "--add-opens", "--add-reads", "--patch-module",
+					   "--enable-native-access", "--source"};
+	for (size_t i = 0; i < ARRAY_LEN(opts); i++)
+		if (strcmp(a, opts[i]) == 0)
+			return true;
+	return false;
+}
+
+static int expand_argfile(const char *root, struct jvm_proc *j, const char *name)
+{
+	char p[DISCOVER_PATH], op[DISCOVER_PATH];
+	char *text = NULL;
+	size_t tl = 0;
+	absolute(j, name, p, sizeof p);
+	open_path_of(root, j, p, op, sizeof op);
+	if (procfile_read_alloc(AT_FDCWD, op, 1u << 20, &text, &tl) < 0)
+		return opts_push(j, name - 1, strlen(name) + 1, DORIGIN_CMDLINE); /* keep "@file" as given */
+	int r = push_words(j, text, tl, DORIGIN_ARGFILE, true);
+	free(text);
+	return r;
+}
+
+/* the launcher's options (before the main class / -jar / -m) become JVM options */
+static int collect_cmdline_opts(const char *root, struct jvm_proc *j)
+{
+	for (int i = 1; i < j->argc; i++) {
+		const char *a = j->argv[i];
+		if (a[0] == '@' && a[1] && j->java_feature != 8) {
+			int r = expand_argfile(root, j, a + 1);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if (strcmp(a, "-jar") == 0 || strcmp(a, "-m") == 0 || strcmp(a, "--module") == 0) {
+			if (i + 1 < j->argc)
+				snprintf(j->main, sizeof j->main, "%s %s", a, j->argv[i + 1]);
+			return 0;
+		}
+		if (strncmp(a, "--module=", 9) == 0) {
+			snprintf(j->main, sizeof j->main, "-m %s", a + 9);
+			return 0;
+		}
+		if (a[0] != '-') {
+			snprintf(j->main, sizeof j->main, "%s", a);
+			return 0; /* the rest are the application's arguments */
+		}
+		int r = opts_push(j, a, strlen(a), DORIGIN_CMDLINE);
+		if (r < 0)
+			return r;
+		if (takes_value(a))
+			i++;
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------- -Xlog parsing --- */
+
+enum { LV_TRACE, LV_DEBUG, LV_INFO, LV_WARNING, LV_ERROR, LV_OFF };
+
+static int level_of(const char *s, size_t n)
+{
+	static const char *const names[] = {"trace", "debug", "info", "warning", "error", "off"};
+	for (int i = 0; i < 6; i++)
+		if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0)
+			return i;
+	return -1;
+}
+
+/* Is tag set `want` (n tags) enabled at level `lv` by the selections in `what`?
+ * Later selections override earlier ones, as HotSpot applies them in order. */
+static bool covers(const char *what, const char *const *want, int n, int lv)
+{
+	int level = LV_OFF;
+	const char *s = what;
+	while (*s) {
+		const char *e = strchr(s, ',');
+		size_t sl = e ? (size_t)(e - s) : strlen(s);
+		const char *eq = memchr(s, '=', sl);
+		size_t tl = eq ? (size_t)(eq - s) : sl;
+		int sel_level = eq ? level_of(eq + 1, sl - tl - 1) : LV_INFO;
+		bool wild = tl > 0 && s[tl - 1] == '*';
+		size_t tagl = wild ? tl - 1 : tl;
+		bool match;
+		if (tagl == 3 && memcmp(s, "all", 3) == 0) {
+			match = true;
+		} else {
+			/* every selected tag must be in `want`; without '*' the sets must be equal */
+			int count = 0;
+			match = tagl > 0;
+			for (size_t i = 0; match && i < tagl;) {
+				const char *plus = memchr(s + i, '+', tagl - i);
+				size_t l = plus ? (size_t)(plus - (s + i)) : tagl - i;
+				bool in = false;
+				for (int k = 0; k < n; k++)
+					if (strlen(want[k]) == l && memcmp(want[k], s + i, l) == 0)
+						in = true;
+				match = in;
+				count++;
+				i += l + 1;
+			}
+			if (match && !wild && count != n)
+				match = false;
+		}
+		if (match && sel_level >= 0)
+			level = sel_level;
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return level != LV_OFF && level <= lv;
+}
+
+static unsigned tags_of(const char *what)
+{
+	static const char *const gc[] = {"gc"};
+	static const char *const sp[] = {"safepoint"};
+	static const char *const per[] = {"gc", "periodic"};
+	static const char *const init[] = {"gc", "init"};
+	unsigned t = 0;
+	if (covers(what, gc, 1, LV_INFO))
+		t |= DLOG_GC;
+	if (covers(what, sp, 1, LV_INFO))
+		t |= DLOG_SAFEPOINT;
+	if (covers(what, per, 2, LV_DEBUG))
+		t |= DLOG_PERIODIC;
+	if (covers(what, init, 2, LV_INFO))
+		t |= DLOG_GC_INIT;
+	return t;
+}
+
+static unsigned decorations_of(const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} d[] = {{"time", DDECO_TIME},          {"t", DDECO_TIME},           {"utctime", DDECO_UTCTIME},
+		 {"utc", DDECO_UTCTIME},        {"uptime", DDECO_UPTIME},    {"u", DDECO_UPTIME},
+		 {"uptimemillis", DDECO_UPTIME}, {"um", DDECO_UPTIME},       {"uptimenanos", DDECO_UPTIME},
+		 {"un", DDECO_UPTIME},          {"timemillis", DDECO_TIMEMILLIS}, {"tm", DDECO_TIMEMILLIS},
+		 {"timenanos", DDECO_TIMEMILLIS}, {"tn", DDECO_TIMEMILLIS},  {"level", DDECO_LEVEL},
+		 {"l", DDECO_LEVEL},            {"tags", DDECO_TAGS},        {"tg", DDECO_TAGS},
+		 {"pid", DDECO_PID},            {"p", DDECO_PID},            {"tid", DDECO_TID},
+		 {"ti", DDECO_TID}};
+	unsigned bits = 0;
+	if (n == 0)
+		return DDECO_UPTIME | DDECO_LEVEL | DDECO_TAGS; /* HotSpot's default */
+	for (size_t i = 0; i < n;) {
+		const char *c = memchr(s + i, ',', n - i);
+		size_t l = c ? (size_t)(c - (s + i)) : n - i;
+		for (size_t k = 0; k < ARRAY_LEN(d); k++)
+			if (strlen(d[k].name) == l && memcmp(d[k].name, s + i, l) == 0)
+				bits |= d[k].bit;
+		i += l + 1;
+	}
+	return bits;
+}
+
+/* "%p" -> pid, "%t" -> the start time as HotSpot formats it, "%%" -> "%" */
+static void expand_pattern(const char *pat, int pid, const char *tstr, char *out, size_t len)
+{
+	size_t o = 0;
+	for (const char *p = pat; *p && o + 1 < len; p++) {
+		const char *ins = NULL;
+		char num[16];
+		if (p[0] == '%' && p[1] == 'p') {
+			snprintf(num, sizeof num, "%d", pid);
+			ins = num;
+		} else if (p[0] == '%' && p[1] == 't') {
+			ins = tstr;
+		} else if (p[0] == '%' && p[1] == '%') {
+			ins = "%";
+		}
+		if (ins) {
+			size_t l = strlen(ins);
+			if (o + l >= len)
+				break;
+			memcpy(out + o, ins, l);
+			o += l;
+			p++;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o] = '\0';
+}
+
+static void start_string(const struct jvm_proc *j, char *buf, size_t len)
+{
+	time_t t = (time_t)(j->start_ms / 1000);
+	struct tm tm;
+	if (j->start_ms <= 0 || !localtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%d_%H-%M-%S", &tm) == 0)
+		snprintf(buf, len, "%s", "%t");
+}
+
+static bool ts_shape(const char *s)
+{
+	/* YYYY-MM-DD_HH-MM-SS */
+	static const char shape[] = "dddd-dd-dd_dd-dd-dd";
+	for (size_t i = 0; i < sizeof shape - 1; i++) {
+		if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
+			return false;
+	}
+	return true;
+}
+
+static int64_t ts_naive(const char *s)
+{
+	int v[6], k = 0;
+	for (int i = 0; i < 19 && k < 6; i += 3) {
+		int w = i == 0 ? 4 : 2, x = 0;
+		for (int c = 0; c < w; c++)
+			x = x * 10 + (s[i + c] - '0');
+		v[k++] = x;
+		if (i == 0)
+			i += 2;
+	}
+	return util_utc_ms(v[0], v[1], v[2], v[3], v[4], v[5], 0) / 1000;
+}
+
+/* Resolve a file name pattern to the file the JVM writes: %p/%t expanded, made
+ * absolute. If %t gives no existing file (the VM takes its start time at log
+ * init, a little after the process start, and formats it in its own zone), the
+ * directory is searched for the same pattern with any timestamp, nearest first. */
+static void resolve_file(const char *root, const struct jvm_proc *j, const char *pat, char *path, size_t plen,
+			 char *open, size_t olen)
+{
+	char t[32], rel[DISCOVER_PATH];
+	start_string(j, t, sizeof t);
+	expand_pattern(pat, j->pid, t, rel, sizeof rel);
+	absolute(j, rel, path, plen);
+	open_path_of(root, j, path, open, olen);
+	if (!strstr(pat, "%t") || file_exists(open))
+		return;
+	/* the pattern with %t as a marker, then split the basename around it */
+	char marked[DISCOVER_PATH], abs[DISCOVER_PATH], dir[DISCOVER_PATH], odir[DISCOVER_PATH];
+	expand_pattern(pat, j->pid, "\x01", marked, sizeof marked);
+	absolute(j, marked, abs, sizeof abs);
+	char *slash = strrchr(abs, '/');
+	char *mark = strchr(abs, '\x01');
+	if (!slash || !mark || mark < slash || strchr(mark + 1, '\x01'))
+		return;
+	*slash = '\0';
+	snprintf(dir, sizeof dir, "%s", abs[0] ? abs : "/");
+	const char *prefix = slash + 1;
+	size_t pl = (size_t)(mark - prefix);
+	const char *suffix = mark + 1;
+	size_t sl = strlen(suffix);
+	open_path_of(root, j, dir, odir, sizeof odir);
+	DIR *d = opendir(odir);
+	if (!d)
+		return;
+	/* start unknown: the newest file is the running JVM's */
+	int64_t want = t[0] == '%' ? INT64_MAX / 4 : ts_naive(t), best = INT64_MAX;
+	struct dirent *de;
+	char bestname[256] = "";
+	while ((de = readdir(d)) != NULL) {
+		const char *nm = de->d_name;
+		size_t nl = strlen(nm);
+		if (nl != pl + 19 + sl || strncmp(nm, prefix, pl) != 0 || strcmp(nm + pl + 19, suffix) != 0 ||
+		    !ts_shape(nm + pl))
+			continue;
+		int64_t diff = ts_naive(nm + pl) - want;
+		if (diff < 0)
+			diff = -diff;
+		if (diff < best) {
+			best = diff;
+			snprintf(bestname, sizeof bestname, "%s", nm);
+		}
+	}
+	closedir(d);
+	if (bestname[0]) {
+		if ((size_t)snprintf(path, plen, "%s%s%s", strcmp(dir, "/") == 0 ? "" : dir, "/", bestname) >= plen)
+			path[plen ? plen - 1 : 0] = '\0';
+		open_path_of(root, j, path, open, olen);
+	}
+}
+
+static struct jvm_log *log_slot(struct jvm_proc *j, int stream, const char *path)
+{
+	for (int i = 0; i < j->nlogs; i++)
+		if (j->logs[i].stream == stream && strcmp(j->logs[i].path, path) == 0)
+			return &j->logs[i];
+	if (j->nlogs == DISCOVER_MAX_LOGS) {
+		j->dropped_logs++;
+		return NULL;
+	}
+	struct jvm_log *l = &j->logs[j->nlogs++];
+	memset(l, 0, sizeof *l);
+	l->stream = stream;
+	l->filecount = 5;
+	l->filesize = 20 << 20;
+	snprintf(l->path, sizeof l->path, "%s", path);
+	return l;
+}
+
+/* split s at ':' into at most max parts, a "..." quoted part kept whole */
+static int split_colons(const char *s, const char **part, size_t *pl, int max)
+{
+	int k = 0;
+	const char *start = s;
+	bool q = false;
+	for (const char *p = s;; p++) {
+		if (*p == '"')
+			q = !q;
+		if ((*p == ':' && !q && k < max - 1) || *p == '\0') {
+			part[k] = start;
+			pl[k] = (size_t)(p - start);
+			k++;
+			if (*p == '\0')
+				break;
+			start = p + 1;
+		}
+	}
+	return k;
+}
+
+static void parse_xlog(const char *root, struct jvm_proc *j, const char *opt, int origin)
+{
+	const char *s = opt + 5; /* after "-Xlog" */
+	const char *part[4] = {"", "", "", ""};
+	size_t pl[4] = {0, 0, 0, 0};
+	char what[256], out[DISCOVER_PATH], path[DISCOVER_PATH], open[DISCOVER_PATH];
+	if (*s == '\0') {
+		/* bare -Xlog: all=info on stdout */
+		part[0] = "all";
+		pl[0] = 3;
+	} else {
+		if (*s != ':')
+			return;
+		s++;
+		if (strcmp(s, "help") == 0 || strcmp(s, "async") == 0)
+			return;
+		if (strcmp(s, "disable") == 0) {
+			j->nlogs = 0; /* turns off every output configured so far */
+			return;
+		}
+		split_colons(s, part, pl, 4);
+	}
+	if (pl[0] == 0)
+		snprintf(what, sizeof what, "all");
+	else
+		util_strlcpy_n(what, sizeof what, part[0], pl[0]);
+	util_strlcpy_n(out, sizeof out, part[1], pl[1]);
+	int stream = 0;
+	const char *file = out;
+	if (out[0] == '\0' || strcmp(out, "stdout") == 0 || strcmp(out, "#0") == 0)
+		stream = 1;
+	else if (strcmp(out, "stderr") == 0 || strcmp(out, "#1") == 0)
+		stream = 2;
+	else if (strncmp(out, "file=", 5) == 0)
+		file = out + 5;
+	path[0] = open[0] = '\0';
+	if (!stream) {
+		char unq[DISCOVER_PATH];
+		size_t fl = strlen(file);
+		if (fl >= 2 && file[0] == '"' && file[fl - 1] == '"')
+			util_strlcpy_n(unq, sizeof unq, file + 1, fl - 2);
+		else
+			snprintf(unq, sizeof unq, "%s", file);
+		resolve_file(root, j, unq, path, sizeof path, open, sizeof open);
+	}
+	struct jvm_log *l = log_slot(j, stream, path);
+	if (!l)
+		return;
+	if (!l->option[0]) {
+		snprintf(l->option, sizeof l->option, "%s", opt);
+		l->origin = origin;
+		snprintf(l->open_path, sizeof l->open_path, "%s", open);
+		snprintf(l->what, sizeof l->what, "%s", what);
+	} else {
+		/* the same output again: its selections are applied after the earlier ones */
+		size_t wl = strlen(l->what);
+		snprintf(l->what + wl, sizeof l->what - wl, ",%s", what);
+	}
+	if (pl[2] > 0 || !l->decorations)
+		l->decorations = decorations_of(part[2], pl[2]);
+	if (pl[2] == 4 && memcmp(part[2], "none", 4) == 0)
+		l->decorations = 0;
+	/* output options: filecount=N,filesize=N[KMG] */
+	char oo[256];
+	util_strlcpy_n(oo, sizeof oo, part[3], pl[3]);
+	for (char *tok = strtok(oo, ","); tok; tok = strtok(NULL, ",")) {
+		int64_t v;
+		if (strncmp(tok, "filecount=", 10) == 0 && parse_i64_full(tok + 10, &v) && v >= 0 && v <= INT32_MAX)
+			l->filecount = (int)v;
+		else if (strncmp(tok, "filesize=", 9) == 0 && parse_size(tok + 9, &v))
+			l->filesize = v;
+	}
+	l->tags = tags_of(l->what);
+}
+
+/* JDK 8: -Xloggc:PATH; with rotation the JVM writes PATH.N.current */
+static void parse_xloggc(const char *root, struct jvm_proc *j, const char *opt, int origin, bool rotation,
+			 bool stopped_time, bool details)
+{
+	char path[DISCOVER_PATH], open[DISCOVER_PATH];
+	resolve_file(root, j, opt + 8, path, sizeof path, open, sizeof open); /* after "-Xloggc:" */
+	if (rotation) {
+		/* the active part: PATH.<n>.current, the newest if several */
+		char dir[DISCOVER_PATH], odir[DISCOVER_PATH], base[DISCOVER_PATH];
+		const char *slash = strrchr(path, '/');
+		snprintf(dir, sizeof dir, "%.*s", slash && slash != path ? (int)(slash - path) : 1, slash ? path : "/");
+		snprintf(base, sizeof base, "%s", slash ? slash + 1 : path);
+		open_path_of(root, j, dir, odir, sizeof odir);
+		DIR *d = opendir(odir);
+		struct dirent *de;
+		time_t newest = 0;
+		char best[256] = "";
+		size_t bl = strlen(base);
+		while (d && (de = readdir(d)) != NULL) {
+			const char *n = de->d_name;
+			size_t nl = strlen(n);
+			uint64_t idx;
+			if (nl <= bl + 9 || strncmp(n, base, bl) != 0 || n[bl] != '.' ||
+			    strcmp(n + nl - 8, ".current") != 0 ||
+			    util_parse_u64(n + bl + 1, nl - bl - 9, &idx) != nl - bl - 9)
+				continue;
+			char full[DISCOVER_PATH + 300];
+			struct stat st;
+			snprintf(full, sizeof full, "%s/%s", odir, n);
+			if (stat(full, &st) == 0 && (best[0] == '\0' || st.st_mtime > newest)) {
+				newest = st.st_mtime;
+				snprintf(best, sizeof best, "%s", n);
+			}
+		}
+		if (d)
+			closedir(d);
+		size_t pl = strlen(path);
+		if (best[0])
+			snprintf(path + (pl - bl), sizeof path - (pl - bl), "%s", best);
+		else
+			snprintf(path + pl, sizeof path - pl, ".0.current");
+		open_path_of(root, j, path, open, sizeof open);
+	}
+	struct jvm_log *l = log_slot(j, 0, path);
+	if (!l)
+		return;
+	snprintf(l->option, sizeof l->option, "%s", opt);
+	snprintf(l->open_path, sizeof l->open_path, "%s", open);
+	snprintf(l->what, sizeof l->what, "%s", details ? "gc*" : "gc");
+	l->jdk8 = true;
+	l->rotation_current = rotation;
+	l->origin = origin;
+	l->decorations = 0;
+	l->tags = DLOG_GC | (stopped_time ? DLOG_SAFEPOINT : 0);
+	l->filecount = rotation ? l->filecount : 0;
+}
+
+/* ----------------------------------------------------------- inspect --- */
+
+static bool flag_bool(const char *a, const char *name, int *out)
+{
+	size_t n = strlen(name);
+	if (strncmp(a, "-XX:", 4) != 0 || (a[4] != '+' && a[4] != '-') || strcmp(a + 5, name) != 0 || n == 0)
+		return false;
+	*out = a[4] == '+';
+	return true;
+}
+
+static const char *flag_value(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(a, "-XX:", 4) == 0 && strncmp(a + 4, name, n) == 0 && a[4 + n] == '=')
+		return a + 5 + n;
+	return NULL;
+}
+
+static void apply_flags(const char *root, struct jvm_proc *j)
+{
+	static const struct {
+		const char *flag;
+		int gc;
+	} collectors[] = {{"UseG1GC", GC_G1},       {"UseParallelGC", GC_PARALLEL}, {"UseParallelOldGC", GC_PARALLEL},
+			  {"UseSerialGC", GC_SERIAL}, {"UseZGC", GC_ZGC},          {"UseShenandoahGC", GC_SHENANDOAH},
+			  {"UseConcMarkSweepGC", GC_CMS}, {"UseEpsilonGC", GC_EPSILON}};
+	bool rotation = false, stopped = false, details = false;
+	const char *xloggc = NULL, *error_file = NULL;
+	int xloggc_origin = 0;
+	int b;
+	const char *v;
+	int64_t x;
+	/* first pass: flags that change how -Xloggc is read (they may come after it) */
+	for (int i = 0; i < j->nopts; i++) {
+		const char *a = j->opts[i].arg;
+		if (flag_bool(a, "UseGCLogFileRotation", &b))
+			rotation = b;
+		else if (flag_bool(a, "PrintGCApplicationStoppedTime", &b))
+			stopped = b;
+		else if (flag_bool(a, "PrintGCDetails", &b))
+			details = b;
+	}
+	for (int i = 0; i < j->nopts; i++) {
+		const char *a = j->opts[i].arg;
+		if (strncmp(a, "-Xms", 4) == 0 && parse_size(a + 4, &x))
+			j->xms = x;
+		else if (strncmp(a, "-Xmx", 4) == 0 && parse_size(a + 4, &x))
+			j->xmx = x;
+		else if ((v = flag_value(a, "InitialHeapSize")) && parse_size(v, &x))
+			j->xms = x;
+		else if ((v = flag_value(a, "MaxHeapSize")) && parse_size(v, &x))
+			j->xmx = x;
+		else if ((v = flag_value(a, "G1PeriodicGCInterval")) && parse_i64_full(v, &x))
+			j->periodic_gc_ms = x;
+		else if ((v = flag_value(a, "SafepointTimeoutDelay")) && parse_i64_full(v, &x))
+			j->safepoint_timeout_delay_ms = x;
+		else if (flag_bool(a, "SafepointTimeout", &b))
+			j->safepoint_timeout = b;
+		else if (flag_bool(a, "AlwaysPreTouch", &b))
+			j->always_pretouch = b;
+		else if ((v = flag_value(a, "AOTCache")))
+			snprintf(j->aot_cache, sizeof j->aot_cache, "%s", v);
+		else if ((v = flag_value(a, "ErrorFile")))
+			error_file = v;
+		else if (strncmp(a, "-Xloggc:", 8) == 0) {
+			xloggc = a;
+			xloggc_origin = j->opts[i].origin;
+		} else if (strncmp(a, "-Xlog", 5) == 0 && (a[5] == '\0' || a[5] == ':'))
+			parse_xlog(root, j, a, j->opts[i].origin);
+		else {
+			for (size_t c = 0; c < ARRAY_LEN(collectors); c++)
+				if (flag_bool(a, collectors[c].flag, &b)) {
+					if (b)
+						j->collector = collectors[c].gc;
+					else if (j->collector == collectors[c].gc)
+						j->collector = GC_UNKNOWN;
+				}
+		}
+	}
+	if (xloggc)
+		parse_xloggc(root, j, xloggc, xloggc_origin, rotation, stopped, details);
+	for (int i = 0; i < j->nlogs; i++)
+		j->logs[i].exists = j->logs[i].stream == 0 && file_exists(j->logs[i].open_path);
+
+	char name[64], rel[DISCOVER_PATH];
+	snprintf(name, sizeof name, "hs_err_pid%d.log", j->pid);
+	if (error_file && error_file[0]) {
+		expand_pattern(error_file, j->pid, "%t", rel, sizeof rel);
+		absolute(j, rel, j->error_file, sizeof j->error_file);
+		j->error_file_set = true;
+	} else {
+		absolute(j, name, j->error_file, sizeof j->error_file);
+	}
+	open_path_of(root, j, j->error_file, j->error_open_path, sizeof j->error_open_path);
+	snprintf(j->error_fallback, sizeof j->error_fallback, "/tmp/%s", name);
+}
+
+static void read_release(const char *root, struct jvm_proc *j)
+{
+	char home[DISCOVER_PATH], p[DISCOVER_PATH + 32], op[DISCOVER_PATH + 64], b[4096];
+	snprintf(home, sizeof home, "%s", j->exe);
+	for (int up = 0; up < 2; up++) {
+		char *s = strrchr(home, '/');
+		if (!s || s == home)
+			return;
+		*s = '\0';
+	}
+	/* JDK 8: <jdk>/jre/bin/java, release at <jdk>/release */
+	for (int attempt = 0; attempt < 2; attempt++) {
+		snprintf(p, sizeof p, "%s/release", home);
+		open_path_of(root, j, p, op, sizeof op);
+		ssize_t n = procfile_read(AT_FDCWD, op, b, sizeof b);
+		if (n == -EFBIG)
+			n = (ssize_t)strlen(b);
+		if (n > 0) {
+			const char *v = util_memmem(b, (size_t)n, "JAVA_VERSION=\"");
+			if (v) {
+				v += 14;
+				const char *q = memchr(v, '"', (size_t)(b + n - v));
+				if (q) {
+					uint64_t major, minor = 0;
+					util_strlcpy_n(j->java_version, sizeof j->java_version, v, (size_t)(q - v));
+					size_t k = util_parse_u64(v, (size_t)(q - v), &major);
+					if (k && major == 1 && v[k] == '.')
+						util_parse_u64(v + k + 1, (size_t)(q - v - (ptrdiff_t)k - 1), &minor);
+					j->java_feature = (int)(major == 1 ? minor : major);
+				}
+			}
+			snprintf(j->java_home, sizeof j->java_home, "%s", home);
+			return;
+		}
+		char *s = strrchr(home, '/');
+		if (!s || strcmp(s, "/jre") != 0)
+			break;
+		*s = '\0';
+	}
+	snprintf(j->java_home, sizeof j->java_home, "%s", home);
+}
+
+static int split_cmdline(struct jvm_proc *j, const char *b, size_t n)
+{
+	int count = 0;
+	for (size_t i = 0; i < n; i++)
+		if (b[i] == '\0' || i == n - 1)
+			count++;
+	j->argv = calloc((size_t)count + 1, sizeof *j->argv);
+	if (!j->argv)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && j->argc < count;) {
+		size_t l = strnlen(b + i, n - i);
+		j->argv[j->argc] = malloc(l + 1);
+		if (!j->argv[j->argc])
+			return -ENOMEM;
+		memcpy(j->argv[j->argc], b + i, l);
+		j->argv[j->argc][l] = '\0';
+		j->argc++;
+		i += l + 1;
+	}
+	return 0;
+}
+
+/* the value of one variable in an environ block */
+static const char *env_get(const char *env, size_t n, const char *name, size_t *vl)
+{
+	size_t k = strlen(name);
+	for (size_t i = 0; i < n;) {
+		size_t l = strnlen(env + i, n - i);
+		if (l > k && memcmp(env + i, name, k) == 0 && env[i + k] == '=') {
+			*vl = l - k - 1;
+			return env + i + k + 1;
+		}
+		i += l + 1;
+	}
+	return NULL;
+}
+
+static bool same_mntns(const char *root, int pid)
+{
+	char a[DISCOVER_PATH], b[DISCOVER_PATH], ta[128], tb[128];
+	procfile_join(a, sizeof a, root, "/proc/self/ns/mnt");
+	proc_path(b, sizeof b, root, pid, "ns/mnt");
+	ssize_t x = readlink(a, ta, sizeof ta - 1), y = readlink(b, tb, sizeof tb - 1);
+	if (x <= 0 || y <= 0)
+		return true; /* cannot tell (fixture, or not permitted): assume ours */
+	ta[x] = tb[y] = '\0';
+	return strcmp(ta, tb) == 0;
+}
+
+void discover_fini(struct jvm_proc *j)
+{
+	if (!j)
+		return;
+	for (int i = 0; i < j->argc; i++)
+		free(j->argv[i]);
+	free(j->argv);
+	for (int i = 0; i < j->nopts; i++)
+		free(j->opts[i].arg);
+	free(j->opts);
+	j->argv = NULL;
+	j->opts = NULL;
+	j->argc = j->nopts = 0;
+}
+
+int discover_inspect(const char *root, int pid, struct jvm_proc *j, char *err, size_t errlen)
+{
+	char path[DISCOVER_PATH];
+	char *buf = NULL, *env = NULL;
+	size_t len = 0, envlen = 0;
+	int r;
+	memset(j, 0, sizeof *j);
+	j->pid = pid;
+	j->xms = j->xmx = j->periodic_gc_ms = j->safepoint_timeout_delay_ms = -1;
+	j->safepoint_timeout = -1;
+	j->start_ms = -1;
+	if (errlen)
+		err[0] = '\0';
+
+	proc_path(path, sizeof path, root, pid, "cmdline");
+	r = procfile_read_alloc(AT_FDCWD, path, 4u << 20, &buf, &len);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", path, r == -ENOENT ? "no such process" : strerror(-r));
+		return r == -ENOENT ? -ESRCH : r;
+	}
+	if (len == 0) {
+		free(buf);
+		snprintf(err, errlen, "process %d has no command line (a kernel thread, or it is exiting)", pid);
+		return -ESRCH;
+	}
+	r = split_cmdline(j, buf, len);
+	free(buf);
+	if (r < 0)
+		goto nomem;
+
+	j->uid = read_uid(root, pid);
+	user_name(root, j->uid, j->user, sizeof j->user);
+	j->other_mntns = !same_mntns(root, pid);
+	proc_path(path, sizeof path, root, pid, "exe");
+	ssize_t t = readlink(path, j->exe, sizeof j->exe - 1);
+	j->exe[t > 0 ? t : 0] = '\0';
+	char *del = strstr(j->exe, " (deleted)");
+	if (del)
+		*del = '\0';
+	proc_path(path, sizeof path, root, pid, "cwd");
+	t = readlink(path, j->cwd, sizeof j->cwd - 1);
+	j->cwd[t > 0 ? t : 0] = '\0';
+	if (discover_start_ms(root, pid, util_now_ms(), &j->start_ms) < 0)
+		j->start_ms = -1;
+	if (j->exe[0])
+		read_release(root, j);
+
+	proc_path(path, sizeof path, root, pid, "environ");
+	j->environ_read = procfile_read_alloc(AT_FDCWD, path, 4u << 20, &env, &envlen) == 0;
+	size_t vl;
+	const char *v;
+	/* the order the JVM applies them: JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS (launcher,
+	 * JDK 9+), the command line, _JAVA_OPTIONS */
+	if (env && (v = env_get(env, envlen, "JAVA_TOOL_OPTIONS", &vl)) && push_words(j, v, vl, DORIGIN_JAVA_TOOL_OPTIONS, false) < 0)
+		goto nomem;
+	if (env && j->java_feature != 8 && (v = env_get(env, envlen, "JDK_JAVA_OPTIONS", &vl)) &&
+	    push_words(j, v, vl, DORIGIN_JDK_JAVA_OPTIONS, false) < 0)
+		goto nomem;
+	if (collect_cmdline_opts(root, j) < 0)
+		goto nomem;
+	if (env && (v = env_get(env, envlen, "_JAVA_OPTIONS", &vl)) && push_words(j, v, vl, DORIGIN_JAVA_OPTIONS, false) < 0)
+		goto nomem;
+	free(env);
+	env = NULL;
+	apply_flags(root, j);
+	return 0;
+nomem:
+	free(env);
+	discover_fini(j);
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
+}
+
+const struct jvm_log *discover_gc_log(const struct jvm_proc *j)
+{
+	for (int i = 0; i < j->nlogs; i++)
+		if (j->logs[i].stream == 0 && (j->logs[i].tags & DLOG_GC))
+			return &j->logs[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------- advice --- */
+
+int discover_advice(const struct jvm_proc *j, char *buf, size_t len)
+{
+	size_t o = 0;
+	int items = 0;
+	const struct jvm_log *gc = discover_gc_log(j);
+	bool jdk8 = j->java_feature == 8;
+	bool no_periodic_tag = j->java_feature >= 9 && j->java_feature < 12; /* JDK 11 rejects gc+periodic */
+#define SAY(...)                                                                       \
+	do {                                                                           \
+		if (o < len) {                                                         \
+			int k_ = snprintf(buf + o, len - o, __VA_ARGS__);              \
+			o += k_ > 0 ? (size_t)k_ : 0;                                  \
+		}                                                                      \
+	} while (0)
+	if (len)
+		buf[0] = '\0';
+	if (!gc) {
+		items++;
+		if (jdk8) {
+			SAY("- no GC log file: restart the JVM with -Xloggc:/tmp/gc-%%p-%%t.log -XX:+PrintGCDetails "
+			    "-XX:+PrintGCDateStamps -XX:+PrintGCApplicationStoppedTime -XX:+UseGCLogFileRotation "
+			    "-XX:NumberOfGCLogFiles=5 -XX:GCLogFileSize=20M (JDK 8; -XX:+PrintSafepointStatistics "
+			    "-XX:PrintSafepointStatisticsCount=1 adds per-safepoint timings on stdout)\n");
+		} else {
+			const char *what = no_periodic_tag ? "gc*,safepoint" : "gc*,safepoint,gc+periodic=debug";
+			SAY("- no GC log file: restart the JVM with "
+			    "-Xlog:%s:file=/tmp/gc-%%p.log:time,uptime,level,tags:filecount=5,filesize=20m, "
+			    "or turn it on now without a restart: jcmd %d VM.log output=file=/tmp/gc-%d.log what=%s "
+			    "decorators=time,uptime,level,tags output_options=filecount=5,filesize=20m\n",
+			    what, j->pid, j->pid, what);
+		}
+	} else {
+		if (!(gc->tags & DLOG_SAFEPOINT)) {
+			items++;
+			if (gc->jdk8)
+				SAY("- %s has no safepoint lines: add -XX:+PrintGCApplicationStoppedTime "
+				    "(time to safepoint per stop)\n", gc->path);
+			else
+				SAY("- %s has no safepoint lines: add ,safepoint to its selection (-Xlog:%s,safepoint:...), "
+				    "or now: jcmd %d VM.log output=file=%s what=safepoint\n",
+				    gc->path, gc->what, j->pid, gc->path);
+		}
+		if (j->periodic_gc_ms > 0 && !(gc->tags & DLOG_PERIODIC) && !gc->jdk8) {
+			items++;
+			SAY("- -XX:G1PeriodicGCInterval=%lld is set but %s has no periodic-GC checks: add "
+			    "gc+periodic=debug (-Xlog:%s,gc+periodic=debug:...) to see the \"Skipping\" lines\n",
+			    (long long)j->periodic_gc_ms, gc->path, gc->what);
+		}
+		if (!gc->jdk8 && !(gc->decorations & (DDECO_TIME | DDECO_UTCTIME | DDECO_TIMEMILLIS))) {
+			items++;
+			SAY("- %s lines carry no wall-clock time: stwtop anchors them to the JVM start "
+			    "(/proc/%d/stat, ~10 ms); add time to the decorations (:time,uptime,level,tags) to "
+			    "correlate without it\n", gc->path, j->pid);
+		}
+	}
+	if (j->safepoint_timeout != 1) {
+		items++;
+		SAY("- to name the threads that are late to a safepoint, add -XX:+SafepointTimeout "
+		    "-XX:SafepointTimeoutDelay=1000%s\n", jdk8 ? "" : " (needs a restart)");
+	}
+#undef SAY
+	return items;
+}

@@ -1,0 +1,137 @@
+/* discover.h — find the JVM and what it writes, so `stwtop` with no arguments
+ * works inside a pod: which process, its GC/safepoint log files (from -Xlog /
+ * -Xloggc on its command line and in JAVA_TOOL_OPTIONS / JDK_JAVA_OPTIONS /
+ * _JAVA_OPTIONS), where an hs_err file would appear, its heap and collector
+ * flags and its start time (to anchor uptime-only logs); and, when a source is
+ * missing, the exact option that would produce it.
+ *
+ * `root` prefixes every absolute path ("" = the live system; a fixture tree in
+ * tests). Paths in struct jvm_proc are as the JVM sees them (its mount
+ * namespace); `open_path` is how this process can open them (through
+ * /proc/PID/root when the JVM is in another mount namespace). */
+#ifndef STWTOP_DISCOVER_H
+#define STWTOP_DISCOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DISCOVER_PATH 1024
+#define DISCOVER_MAX_LOGS 8
+
+/* What a log output receives (tag set at level, as configured by its -Xlog selections) */
+#define DLOG_GC        0x01  /* [gc] info: the pause/cycle summary lines */
+#define DLOG_SAFEPOINT 0x02  /* [safepoint] info: one line per safepoint (JDK 8: PrintGCApplicationStoppedTime) */
+#define DLOG_PERIODIC  0x04  /* [gc,periodic] debug: G1 periodic GC checks ("Skipping") */
+#define DLOG_GC_INIT   0x08  /* [gc,init] info: collector, heap sizes, CPUs */
+
+/* Decorations of the output (JDK 9+) */
+#define DDECO_TIME     0x01  /* time (local, with offset) */
+#define DDECO_UTCTIME  0x02
+#define DDECO_UPTIME   0x04  /* uptime / uptimemillis / uptimenanos */
+#define DDECO_TIMEMILLIS 0x08 /* timemillis / timenanos (epoch) */
+#define DDECO_LEVEL    0x10
+#define DDECO_TAGS     0x20
+#define DDECO_PID      0x40
+#define DDECO_TID      0x80
+
+enum discover_origin {
+	DORIGIN_CMDLINE = 0,        /* /proc/PID/cmdline */
+	DORIGIN_ARGFILE,            /* an @argfile named on the command line */
+	DORIGIN_JAVA_TOOL_OPTIONS,  /* environment, read by the JVM first */
+	DORIGIN_JDK_JAVA_OPTIONS,   /* environment, read by the java launcher (JDK 9+) */
+	DORIGIN_JAVA_OPTIONS        /* _JAVA_OPTIONS, read last (overrides) */
+};
+
+struct jvm_log {
+	char path[DISCOVER_PATH];       /* expanded (%p, %t), absolute; "" for stdout/stderr */
+	char open_path[DISCOVER_PATH];  /* root-prefixed, via /proc/PID/root when needed */
+	char option[256];               /* the option as given (cut at 255 bytes) */
+	char what[256];                 /* its selections ("gc*,safepoint"); merged when several
+					   -Xlog options name the same output */
+	int stream;                     /* 0 file, 1 stdout, 2 stderr */
+	unsigned tags;                  /* DLOG_* */
+	unsigned decorations;           /* DDECO_* (JDK 8 -Xloggc: 0) */
+	int filecount;                  /* rotated files kept (-Xlog default 5; 0 = no rotation) */
+	int64_t filesize;               /* bytes before rotation (default 20M), 0 = unlimited */
+	bool jdk8;                      /* -Xloggc (JDK 8 format) */
+	bool rotation_current;          /* JDK 8 -XX:+UseGCLogFileRotation: path is FILE.N.current */
+	bool exists;                    /* open_path exists now */
+	int origin;                     /* enum discover_origin */
+};
+
+struct jvm_opt {
+	char *arg;                      /* one JVM option, e.g. "-Xmx64m" */
+	int origin;                     /* enum discover_origin */
+};
+
+struct jvm_proc {
+	int pid;
+	unsigned uid;
+	char user[32];                  /* from <root>/etc/passwd, else the number */
+	char exe[DISCOVER_PATH];        /* /proc/PID/exe target, "" if unreadable */
+	char java_home[DISCOVER_PATH];
+	char java_version[48];          /* JAVA_VERSION of <java_home>/release, "" unknown */
+	int java_feature;               /* 8, 11, 17, 21, ...; 0 unknown */
+	char cwd[DISCOVER_PATH];        /* working directory ("" if unreadable) */
+	int64_t start_ms;               /* process start, UTC epoch ms (boot time = now - /proc/uptime) */
+	bool other_mntns;               /* JVM in another mount namespace than us */
+	bool environ_read;              /* /proc/PID/environ was readable */
+
+	char **argv;                    /* /proc/PID/cmdline, verbatim */
+	int argc;
+	struct jvm_opt *opts;           /* JVM options in the order the JVM applies them */
+	int nopts;
+	char main[256];                 /* main class, "-jar app.jar" or "-m mod/cls"; "" none */
+
+	struct jvm_log logs[DISCOVER_MAX_LOGS];
+	int nlogs;
+	int dropped_logs;               /* more -Xlog outputs than DISCOVER_MAX_LOGS */
+
+	char error_file[DISCOVER_PATH];  /* where hs_err_pid<pid>.log appears (-XX:ErrorFile or cwd) */
+	char error_open_path[DISCOVER_PATH];
+	bool error_file_set;             /* from -XX:ErrorFile */
+	char error_fallback[DISCOVER_PATH]; /* HotSpot's fallback when the first is not writable: /tmp */
+
+	int64_t xms, xmx;               /* bytes, -1 unset */
+	int64_t periodic_gc_ms;         /* -XX:G1PeriodicGCInterval, -1 unset (0 = disabled) */
+	int collector;                  /* enum jvm_collector from the flags; GC_UNKNOWN = ergonomic */
+	int safepoint_timeout;          /* -XX:+/-SafepointTimeout: 1 / 0, -1 unset */
+	int64_t safepoint_timeout_delay_ms; /* -1 unset */
+	bool always_pretouch;
+	char aot_cache[256];            /* -XX:AOTCache= / -XX:SharedArchiveFile= with AOT, "" none */
+};
+
+/* pids of JVM processes: exe or argv[0] basename "java", else libjvm.so in maps
+ * (checked only for user processes whose name did not tell). Returns the number
+ * found (pids[] gets at most max of them, ascending), or -errno if /proc is unreadable. */
+int discover_java_pids(const char *root, int *pids, int max);
+
+/* Choose the JVM: want_pid > 0 must exist (0; msg warns if it does not look like a
+ * JVM); else the only JVM; else pid 1 when it is one of several JVMs (a container);
+ * else -ESRCH (none) or -EEXIST (several), msg holding a human list of candidates
+ * "  PID  USER  COMMAND" for the user to pick one with --pid. */
+int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t msglen);
+
+/* Everything above about pid. 0, or -errno with a reason in err (the process is
+ * gone, its cmdline unreadable). Missing details (environ, exe, cwd of another
+ * user's process without root) are left empty, never fatal. Free with discover_fini. */
+int discover_inspect(const char *root, int pid, struct jvm_proc *out, char *err, size_t errlen);
+void discover_fini(struct jvm_proc *j);
+
+/* Process start time in UTC epoch ms at now_ms: boot = now_ms - /proc/uptime,
+ * plus /proc/PID/stat starttime / CLK_TCK. Accurate to ~10 ms, unlike btime
+ * (whole seconds: up to 1 s early; see tests/samples/throttle/README.md). */
+int discover_start_ms(const char *root, int pid, int64_t now_ms, int64_t *start_ms);
+
+/* The first log output that receives GC pause lines in a file, or NULL. */
+const struct jvm_log *discover_gc_log(const struct jvm_proc *j);
+
+/* What to add when a source is missing (no GC log file, no safepoint lines, no
+ * periodic-GC lines while G1PeriodicGCInterval is set, uptime-only decorations,
+ * no SafepointTimeout): one "- ..." line per item, with the exact flags for the
+ * JVM's version (JDK 8: -Xloggc flags) and the jcmd command that enables it on
+ * the running JVM where possible. Returns the number of items (0: nothing missing). */
+int discover_advice(const struct jvm_proc *j, char *buf, size_t len);
+
+#endif

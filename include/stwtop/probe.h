@@ -1,0 +1,105 @@
+/* probe.h — polled system counters: the cgroup's CPU throttling and memory, the
+ * JVM's per-thread scheduling (schedstat) and the machine's reclaim counters
+ * (/proc/vmstat). FIELD-NOTES.md section 4: these prove what the logs cannot.
+ *
+ * Every probe takes a `root`: "" for the live system, or a fixture directory that
+ * prefixes every absolute path it opens (/proc/..., /sys/...). Paths passed in
+ * (the cgroup `dir`) and paths found in mountinfo are in that same namespace, so
+ * the root is prefixed to them too. Messages (err, describe, last_error) show the
+ * paths as opened.
+ *
+ * Polls never abort on a missing or unreadable file: the file is reported and
+ * read again at the next poll. Nothing here keeps an fd open across polls except
+ * the sched probe's /proc/PID/task directory. */
+#ifndef STWTOP_PROBE_H
+#define STWTOP_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stwtop/event.h"
+
+/* ---------------------------------------------------------------- cgroup --- */
+
+struct cgroup_probe;
+
+/* pid > 0: the process's cgroups from <root>/proc/PID/cgroup, located through
+ * <root>/proc/self/mountinfo (v1: the cpu hierarchy, cpuacct and memory possibly
+ * elsewhere; v2: the unified dir; hybrid: v1 for a controller mounted there, else
+ * v2 when its cgroup.controllers has it; mountinfo's root field is stripped, so a
+ * container that sees its own cgroup as "/" works). dir != NULL: that cgroup
+ * directory directly (a v1 cpu or memory dir, or a v2 dir; its sibling
+ * controllers are found through mountinfo when they exist). With both, dir wins.
+ * NULL on failure with a one-line reason in err (no controller mounted, the
+ * process is gone, a file unreadable — with path and strerror). */
+struct cgroup_probe *cgroup_probe_open(const char *root, int pid, const char *dir, char *err,
+				       size_t errlen);
+
+/* Read the counters now. Writes up to cap events (EV_CPU then EV_MEM, t_ms = now_ms,
+ * line = 0; cg_version 1 or 2; unknown fields -1 (quota_us: -1 unlimited, -2
+ * unknown)). Returns the number written, or -errno when nothing could be read at
+ * all (cgroup removed, every file unreadable). Files that failed in this poll are
+ * named by cgroup_probe_last_error(); they are read again next time. */
+int cgroup_probe_poll(struct cgroup_probe *p, int64_t now_ms, struct event *out, int cap);
+
+/* "cgroup v1 cpu /sys/fs/cgroup/cpu/x (quota 0.30 CPU), memory /sys/fs/cgroup/memory/x
+ * (limit 512M)" — quota/limit as read at open or at the last poll. */
+void cgroup_probe_describe(const struct cgroup_probe *p, char *buf, size_t len);
+
+/* Problems of the last poll ("cpu.stat: /sys/...: Permission denied; ..."), or NULL
+ * when every file was read. *err_no (may be NULL) gets the first errno. */
+const char *cgroup_probe_last_error(const struct cgroup_probe *p, int *err_no);
+
+/* Which hierarchy serves cpu and memory: 0 none, 1, 2. */
+int cgroup_probe_cpu_version(const struct cgroup_probe *p);
+int cgroup_probe_mem_version(const struct cgroup_probe *p);
+
+void cgroup_probe_close(struct cgroup_probe *p);
+
+/* ----------------------------------------------------------------- sched --- */
+
+struct sched_probe;
+
+/* Follow the threads of pid through <root>/proc/PID/task. NULL with a reason in err
+ * when the process does not exist or its task directory cannot be read. */
+struct sched_probe *sched_probe_open(const char *root, int pid, char *err, size_t errlen);
+
+/* 1 with an EV_SCHED for the interval since the previous poll (t_ms = now_ms,
+ * interval_ms = now_ms - previous now_ms; sums over all threads; worst thread by
+ * run-queue wait with its comm), 0 on the first call (baseline), -ESRCH when the
+ * process is gone (exited, a zombie, or its pid reused by another process), other
+ * -errno when the task directory cannot be read. Threads are counted as described
+ * in schedacc.h: a thread born after the previous poll counts its whole counters,
+ * a vanished thread contributes nothing. */
+int sched_probe_poll(struct sched_probe *p, int64_t now_ms, struct event *out);
+
+struct sched_thread {
+	int32_t tid;
+	double oncpu_ms, wait_ms;   /* in the last interval */
+	char comm[16];
+};
+
+/* The threads of the last poll, ordered by wait + on-CPU in the last interval,
+ * with their comm (read now: one small read per thread returned). Returns the
+ * number written (<= cap). */
+int sched_probe_threads(struct sched_probe *p, struct sched_thread *out, int cap);
+
+void sched_probe_close(struct sched_probe *p);
+
+/* ---------------------------------------------------------------- vmstat --- */
+
+struct vmstat_probe;
+
+struct vmstat_probe *vmstat_probe_open(const char *root, char *err, size_t errlen);
+/* 1 with an EV_VMSTAT (allocstall = sum of allocstall_* or the older single
+ * allocstall; pageoutrun; pgscan_direct; cumulative), or -errno. */
+int vmstat_probe_poll(struct vmstat_probe *p, int64_t now_ms, struct event *out);
+void vmstat_probe_close(struct vmstat_probe *p);
+
+/* Parse whitespace-separated "key value" pairs: /proc/vmstat (one pair per line)
+ * or a vmstat.log line after its time (shared with vmstatlog_parse_line). false
+ * if none of the keys was there. */
+bool vmstat_probe_parse(const char *buf, size_t len, struct ev_vmstat *out);
+
+#endif
