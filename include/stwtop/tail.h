@@ -28,6 +28,8 @@ enum tail_note {
 enum tail_from { TAIL_FROM_START = 0, TAIL_FROM_END = 1 };
 
 #define TAIL_LINE_CUT 0x1      /* same bit as LINEBUF_CUT */
+#define TAIL_LINE_PARTIAL 0x2  /* the file was truncated, replaced and drained, or let go before
+                                * this line's '\n' came: this is all there was of it */
 
 struct tail_callbacks {
 	/* a complete line of file `id` (no '\n'); flags TAIL_LINE_CUT */
@@ -45,12 +47,31 @@ struct tail_file_stats {
 struct tail;
 
 /* Initialise libinotifytools (once per process) and learn its fd. The library
- * prints errors to stderr: callers that own the terminal redirect stderr. */
+ * prints errors to stderr: callers that own the terminal redirect stderr
+ * (tail_set_stderr_file). The library is a process-wide singleton with one
+ * event queue: only one tailer may be live at a time (a second tail_new fails
+ * with EBUSY and says so in err); after tail_free a new one can be made, the
+ * inotify instance is reused. Create the first tailer at start-up, before
+ * other threads exist and before many files are open (the library waits with
+ * select(), so its fd must stay below FD_SETSIZE). max_line 0 = 1 MiB. */
 struct tail *tail_new(const struct tail_callbacks *cb, size_t max_line, char *err, size_t errlen);
 void tail_free(struct tail *t);
 
-/* Follow path. Returns an id >= 0, or -errno (e.g. -ENOENT for a missing
- * parent directory). A missing file is not an error: it is waited for. */
+/* Follow path. Returns an id >= 0, or -errno only for a bad argument or no
+ * memory (-EINVAL, -ENAMETOOLONG, -ENOMEM). A missing file is not an error:
+ * it is waited for (TAIL_NOTE_WAITING), and so is a missing directory: the
+ * nearest existing ancestor is watched for the next path component. A path
+ * that cannot be read (a directory, not a regular file, permission, a
+ * symlink loop) gets TAIL_NOTE_ERROR "path: reason" and is retried on
+ * events for its name and by tail_check. Existing content is read before
+ * tail_add returns (callbacks run inside it) from the start, or with
+ * TAIL_FROM_END from the start of the last line still being written.
+ * If path does not exist but path.<N>.current does (JDK 8
+ * -Xloggc:path -XX:+UseGCLogFileRotation), the newest of those is followed
+ * and the next one is picked up when the JVM rotates. A symlinked path is
+ * followed by name: the target's directory is watched too, and a retargeted
+ * link counts as a rotation. Callbacks may call tail_add, not tail_free,
+ * tail_dispatch or tail_check. */
 int tail_add(struct tail *t, const char *path, enum tail_from from);
 
 /* The descriptor to poll for POLLIN. */
@@ -65,5 +86,20 @@ void tail_check(struct tail *t);
 
 void tail_stats(const struct tail *t, int id, struct tail_file_stats *out);
 const char *tail_path(const struct tail *t, int id);
+
+/* A generation renamed or deleted away (or replaced) keeps being read until it
+ * has had no new data for this long (default 2000 ms; checked by tail_dispatch
+ * and tail_check): writers keep writing to the inode they hold open. */
+void tail_set_grace_ms(struct tail *t, int64_t ms);
+/* Old generations of file id still open and drained. */
+int tail_draining(const struct tail *t, int id);
+/* inotify queue overflows seen; each one made every file be looked at again. */
+uint64_t tail_overflows(const struct tail *t);
+
+/* libinotifytools writes its errors to stderr (fd 2). A curses front end calls
+ * this before it owns the terminal: path is opened (append, 0600) and dup2()ed
+ * onto fd 2 for the whole process. Returns 0 or -errno. The tailer itself never
+ * prints; it reports through the note callback only. */
+int tail_set_stderr_file(const char *path);
 
 #endif
