@@ -139,7 +139,7 @@ int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_
 		snprintf(how, sizeof how, "the start time of process %d", c->pid);
 		session_set_jvm_anchor(s, j.start_ms, how);
 	}
-	discover_free(&j);
+	discover_fini(&j);
 	return 0;
 }
 
@@ -181,19 +181,19 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 	if (have_j) {
 		if (o.jvm_start_ms == EV_TIME_NONE && j.start_ms > 0)
 			o.jvm_start_ms = j.start_ms;
-		o.explicit_serial = j.use_serial;
+		o.explicit_serial = j.collector == GC_SERIAL;
 	}
 	struct session *s = session_new(&o, err, errlen);
 	if (!s) {
 		if (have_j)
-			discover_free(&j);
+			discover_fini(&j);
 		return NULL;
 	}
 	for (int i = 0; i < c->nsrc; i++)
 		if (session_add_source(s, c->src[i].kind, c->src[i].path, err, errlen) < 0) {
 			session_free(s);
 			if (have_j)
-				discover_free(&j);
+				discover_fini(&j);
 			return NULL;
 		}
 	if (have_j) {
@@ -204,15 +204,19 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 				named_jvm = true;
 		if (!named_jvm)
 			for (int i = 0; i < j.nlogs; i++)
-				session_add_source(s, SRC_JVM, j.logs[i].path, err, errlen);
-		if (j.error_dir[0])
-			util_strlcpy_n(hs_dir, hs_len, j.error_dir, strlen(j.error_dir));
-		if (!named_jvm && j.nlogs == 0) {
+				if (j.logs[i].stream == 0 && j.logs[i].open_path[0])
+					session_add_source(s, SRC_JVM, j.logs[i].open_path, err, errlen);
+		/* hs_err_pid<pid>.log appears next to -XX:ErrorFile, else in the cwd */
+		const char *ef = j.error_open_path[0] ? j.error_open_path : j.error_file;
+		const char *slash = strrchr(ef, '/');
+		if (slash && slash > ef)
+			util_strlcpy_n(hs_dir, hs_len, ef, (size_t)(slash - ef));
+		if (!named_jvm && !discover_gc_log(&j)) {
 			char advice[1024];
 			discover_advice(&j, advice, sizeof advice);
 			fprintf(stderr, "stwtop: process %d writes no GC log stwtop can follow. %s\n", *pid, advice);
 		}
-		discover_free(&j);
+		discover_fini(&j);
 	}
 	return s;
 }
