@@ -37,8 +37,7 @@ static bool find_demo_dir(const char *name, char *out, size_t len)
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(out, len, "%s/../share/stwtop/demo/%s", exe, name);
-			if (is_dir(out))
+			if (snprintf(out, len, "%s/../share/stwtop/demo/%s", exe, name) < (int)len && is_dir(out))
 				return true;
 		}
 	}
@@ -62,7 +61,8 @@ static int load_demo(struct session **sp, const char *dir, const struct rules_co
 	snprintf(path, sizeof path, "%s/demo.conf", dir);
 	FILE *f = fopen(path, "re");
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (snprintf(err, errlen, "%s: %s", path, strerror(errno)) >= (int)errlen)
+			err[errlen - 1] = '\0';
 		return -1;
 	}
 	struct { enum src_kind k; char file[256]; } srcs[16];

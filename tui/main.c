@@ -14,14 +14,14 @@
 
 #include "app.h"
 
-static int run_report(const struct cli *c, const struct rules_config *rc)
+static int run_report(const struct cli *c, const struct rules_config *rcfg)
 {
 	char err[512];
 	struct session_opts o = {
 		.nginx_format = c->nginx_format,
 		.nginx_conf = c->nginx_conf,
 		.jvm_start_ms = c->jvm_start_ms,
-		.rules = rc,
+		.rules = rcfg,
 		.verbose = c->verbose,
 	};
 	struct session *s = session_new(&o, err, sizeof err);
