@@ -93,7 +93,13 @@ int64_t ev_start_ms(const struct event *e)
 	case EV_GC_PAUSE: d = e->u.pause.dur_ms; break;
 	case EV_SAFEPOINT: d = e->u.sp.total_ms; break;
 	case EV_ALLOC_STALL: d = e->u.stall.dur_ms; break;
-	case EV_HTTP: d = e->u.http.rt_ms; break;
+	case EV_HTTP:
+		d = e->u.http.rt_ms;
+		/* a second-resolution time ($time_local) was truncated: the request
+		 * ended somewhere in that second, so take its middle */
+		if (!e->u.http.t_exact)
+			return e->t_ms + 500 - (int64_t)((d > 0 ? d : 0) + 0.5);
+		break;
 	case EV_GC_CYCLE: d = e->u.cycle.dur_ms; break;
 	default: break;
 	}

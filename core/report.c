@@ -180,7 +180,10 @@ static json_t *report_obj(const struct session *s)
 	json_object_set_new(jvm, "version", sm->version[0] ? json_string(sm->version) : json_null());
 	if (sm->jdk_release)
 		json_object_set_new(jvm, "release", json_integer(sm->jdk_release));
-	if (session_jvm_anchor(s) != EV_TIME_NONE) {
+	if (session_uptime_axis(s)) {
+		json_object_set_new(jvm, "time_axis", json_string("uptime"));
+	} else if (session_jvm_anchor(s) != EV_TIME_NONE) {
+		json_object_set_new(jvm, "time_axis", json_string("utc"));
 		json_object_set_new(jvm, "start", iso_or_null(session_jvm_anchor(s)));
 		json_object_set_new(jvm, "start_from", json_string(session_jvm_anchor_how(s)));
 	}
@@ -534,7 +537,10 @@ int report_text(FILE *out, const struct session *s, bool color)
 		if (st->error)
 			fprintf(out, "            error: %s\n", st->note);
 	}
-	if (session_jvm_anchor(s) != EV_TIME_NONE && session_unanchored(s) == 0) {
+	if (session_uptime_axis(s)) {
+		fprintf(out, "  JVM start  unknown: the JVM log has only uptime, so times above are JVM uptime "
+			"(add --jvm-start or --pid for wall-clock times)\n");
+	} else if (session_jvm_anchor(s) != EV_TIME_NONE && session_unanchored(s) == 0) {
 		char t[40];
 		fprintf(out, "  JVM start  %s (from %s)\n", util_fmt_iso_ms(session_jvm_anchor(s), t, sizeof t),
 			session_jvm_anchor_how(s));

@@ -1223,41 +1223,49 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 
 	/* ---- accept-queue-overflow and connect-timeout-504 ---- */
 	if (in->has_slow && c->have_nginx) {
-		/* window of the requests to count: the JVM stop window (with throttling) when
-		 * there is one, else the slow-connect cluster itself */
-		int64_t a = xs != EV_TIME_NONE ? xs : in->start_ms;
-		int64_t b = xe != EV_TIME_NONE ? xe : in->end_ms;
+		/* The window W of the requests to count and how long the upstream accepted
+		 * nothing: the JVM's stop (with its throttling) when the JVM logs show one;
+		 * from nginx alone, the first request that got into the accept queue
+		 * waited the whole stop in $upstream_header_time, and the stepped
+		 * connects started after the queue was full. */
 		struct tl_req_sum all;
-		timeline_req_sum(tl, in->start_ms - 1000, in->end_ms + 1001, &all);
-		if (xs == EV_TIME_NONE || all.first_slow_start < a || all.last_slow_start >= b) {
-			/* the cluster reaches beyond the JVM's window: count over both */
-			if (all.first_slow_start != EV_TIME_NONE && all.first_slow_start < a)
-				a = all.first_slow_start;
-			if (all.last_slow_start != EV_TIME_NONE && all.last_slow_start + 1 > b)
-				b = all.last_slow_start + 1;
+		timeline_req_sum(tl, in->start_ms - 3000, in->end_ms + 1, &all);
+		int64_t a, b;
+		double stop_s;
+		const char *stop_from;
+		if (ws != EV_TIME_NONE) {
+			a = xs;
+			b = xe;
+			stop_s = (double)(xe - xs) / 1000.0;
+			stop_from = throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
+		} else {
+			double span = all.first_slow_start != EV_TIME_NONE ?
+					      (double)(all.last_slow_start - all.first_slow_start) / 1000.0 : 0;
+			stop_s = all.max_uht_b0;
+			stop_from = "the longest wait in the accept queue ($upstream_header_time of a request "
+				    "that connected at once)";
+			a = all.max_uht_b0_start != EV_TIME_NONE ? all.max_uht_b0_start : in->start_ms;
+			if (span > stop_s) {
+				stop_s = span;
+				stop_from = "the span of the stepped connects";
+			}
+			b = a + (int64_t)(stop_s * 1000);
 		}
+		/* the slow connects belong to W even where the estimate falls short */
+		if (all.first_slow_start != EV_TIME_NONE && all.first_slow_start < a)
+			a = all.first_slow_start;
+		if (all.last_slow_start != EV_TIME_NONE && all.last_slow_start + 1 > b)
+			b = all.last_slow_start + 1;
+		if (in->start_ms < a && ws == EV_TIME_NONE)
+			a = in->start_ms;
+		if (in->end_ms + 1 > b)
+			b = in->end_ms + 1;
 		struct tl_req_sum w;
 		timeline_req_sum(tl, a, b, &w);
 		uint32_t slow = w.bucket[1] + w.bucket[2] + w.bucket[3] + w.bucket[4];
 		double rate = timeline_req_rate(tl, a - 30000, a);
 		if (rate <= 0)
 			rate = timeline_req_rate(tl, b, b + 30000);
-		/* how long the upstream accepted nothing */
-		double stop_s = 0;
-		const char *stop_from = "";
-		if (ws != EV_TIME_NONE) {
-			stop_s = (double)(xe - xs) / 1000.0;
-			stop_from = throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
-		}
-		if (stop_s <= 0) {
-			stop_s = w.max_uht_b0;
-			stop_from = "the longest wait of a request queued in the accept queue ($upstream_header_time)";
-			double span = (double)(w.last_slow_start - w.first_slow_start) / 1000.0;
-			if (w.first_slow_start != EV_TIME_NONE && span > stop_s) {
-				stop_s = span;
-				stop_from = "the span of the stepped connects";
-			}
-		}
 		long long backlog = (long long)ceil(rate * stop_s);
 
 		if (slow >= (uint32_t)r->cfg.aq_min_requests) {

@@ -68,7 +68,8 @@ struct session {
 	uint64_t unanchored;
 	int64_t last_eval_ms;
 	bool has_nginx_uct;
-	bool eval_on_data;               /* report/demo: judge as the data's clock advances */
+	bool eval_on_data;
+	bool uptime_axis;                /* no wall clock anywhere: times are JVM uptime */               /* report/demo: judge as the data's clock advances */
 	char *nginx_conf_format;         /* format read from --nginx-conf */
 };
 
@@ -242,6 +243,7 @@ const struct rules *session_rules(const struct session *s) { return s->rules; }
 int64_t session_jvm_anchor(const struct session *s) { return s->anchor_ms; }
 const char *session_jvm_anchor_how(const struct session *s) { return s->anchor_how; }
 uint64_t session_unanchored(const struct session *s) { return s->unanchored; }
+bool session_uptime_axis(const struct session *s) { return s->uptime_axis; }
 
 const char *session_nginx_format(const struct session *s)
 {
@@ -617,6 +619,7 @@ static void refill(struct session *s, int i)
 /* The report needs the JVM's start before merging uptime-only lines. */
 static void find_anchor(struct session *s)
 {
+	bool wall = false, jvm_only = true;
 	if (s->anchor_ms != EV_TIME_NONE)
 		return;
 	for (int i = 0; i < s->nsrc; i++) {
@@ -653,6 +656,9 @@ static void find_anchor(struct session *s)
 					lineno++;
 					int k = jvmlog_parse_line(p, line, len, ev, QCAP);
 					for (int j = 0; j < k; j++)
+						if (ev[j].kind != EV_ANCHOR && ev[j].t_ms != EV_TIME_NONE)
+							wall = true;
+					for (int j = 0; j < k; j++)
 						if (ev[j].kind == EV_ANCHOR) {
 							char how[120];
 							snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)",
@@ -669,6 +675,15 @@ static void find_anchor(struct session *s)
 		close(fd);
 		if (found)
 			return;
+	}
+	/* Only uptime in the JVM's logs and nothing else to line them up with: put
+	 * them on an uptime axis (epoch 0 = JVM start) so every rule still works. */
+	for (int i = 0; i < s->nsrc; i++)
+		if (s->src[i]->kind != SRC_JVM)
+			jvm_only = false;
+	if (jvm_only && !wall && s->nsrc > 0) {
+		session_set_jvm_anchor(s, 0, "none in the log: times are JVM uptime");
+		s->uptime_axis = true;
 	}
 }
 

@@ -472,7 +472,7 @@ void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl
 {
 	const struct ring *r = &tl->reqs;
 	memset(out, 0, sizeof *out);
-	out->first_slow_start = out->last_slow_start = EV_TIME_NONE;
+	out->first_slow_start = out->last_slow_start = out->max_uht_b0_start = EV_TIME_NONE;
 	for (uint64_t i = timeline_lower_bound(r, a); i < r->total; i++) {
 		const struct tl_req *q = ring_at(r, i);
 		if (q->end_ms >= b + REQ_SCAN_SLACK_MS)
@@ -488,8 +488,10 @@ void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl
 			out->s5xx++;
 		if (q->status == 504)
 			out->s504++;
-		if (q->bucket == 0 && q->uht_s > out->max_uht_b0)
+		if (q->bucket == 0 && q->uht_s > out->max_uht_b0) {
 			out->max_uht_b0 = q->uht_s;
+			out->max_uht_b0_start = q->start_ms;
+		}
 		if (q->rt_s > out->max_rt)
 			out->max_rt = q->rt_s;
 		if (q->bucket >= 1) {
@@ -511,9 +513,14 @@ double timeline_req_rate(const struct timeline *tl, int64_t a, int64_t b)
 {
 	uint32_t counts[TL_SECONDS];
 	int n = 0;
+	bool started = false;
 	for (int64_t sec = floor_div(a, 1000); sec < floor_div(b, 1000) && n < TL_SECONDS; sec++) {
 		const struct tl_sec *s = timeline_sec(tl, sec);
-		counts[n++] = s ? s->req : 0;
+		uint32_t c = s ? s->req : 0;
+		if (!started && c == 0)
+			continue;
+		started = true;
+		counts[n++] = c;
 	}
 	if (n == 0)
 		return 0;

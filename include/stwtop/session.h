@@ -93,6 +93,9 @@ void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how
 const char *session_jvm_anchor_how(const struct session *s);
 /* uptime-only JVM events that could not be placed on the clock */
 uint64_t session_unanchored(const struct session *s);
+/* true when the JVM logs carry only uptime and no other source has a wall
+ * clock: times on the timeline are then JVM uptime (epoch 0 = JVM start) */
+bool session_uptime_axis(const struct session *s);
 
 const struct summary *session_summary(const struct session *s);
 const struct timeline *session_timeline(const struct session *s);

@@ -177,12 +177,15 @@ bool timeline_vmstat_delta(const struct timeline *tl, int64_t a, int64_t b,
 struct tl_req_sum {
 	uint32_t n, bucket[5], no_connect, s5xx, s504;
 	float max_uht_b0;                 /* longest header wait among bucket-0 requests (s) */
+	int64_t max_uht_b0_start;         /* ... and when that request started */
 	float max_rt;
 	int64_t first_slow_start, last_slow_start;   /* bucket >= 1 requests, EV_TIME_NONE if none */
 };
 void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl_req_sum *out);
 
-/* typical request rate (median of per-second counts) in [a, b) */
+/* typical request rate: median of the per-second counts in [a, b), from the
+ * first second that had requests (so a window reaching back before the
+ * traffic began does not read as idle) */
 double timeline_req_rate(const struct timeline *tl, int64_t a, int64_t b);
 
 /* per-second bin for epoch second `sec`, NULL if not held */
