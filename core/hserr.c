@@ -170,7 +170,7 @@ bool hserr_parse(const char *buf, size_t len, struct event *out)
 	if (el) {
 		double s;
 		el += 14;
-		if (util_parse_double(el, (size_t)(end - el), false, &s) > 0 && s >= 0)
+		if (util_parse_double(el, (size_t)(end - el), false, &s) > 0 && s >= 0 && s < 1e12)
 			out->up_us = (int64_t)(s * 1e6 + 0.5);
 	}
 	return true;

@@ -266,13 +266,12 @@ static const struct cg_mount *find_v2(const struct cg_mount *m, int n)
 	return NULL;
 }
 
-static bool v2_has_controller(struct cgroup_probe *p, const char *dir, const char *ctrl)
+static bool v2_has_controller(const char *dir, const char *ctrl)
 {
 	char path[CG_PATH + 32];
 	char b[512];
 	snprintf(path, sizeof path, "%s/cgroup.controllers", dir);
 	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
-	(void)p;
 	if (n < 0)
 		return false;
 	for (ssize_t i = 0; i < n; i++)
@@ -303,15 +302,24 @@ static void probe_psi(struct cgroup_probe *p)
 		p->psi_dir[0] = '\0';
 }
 
-/* The mount (v1 or v2) whose mount point contains the root-prefixed dir. */
+/* The mount (v1 or v2) whose mount point contains dir (root-prefixed; canonical,
+ * so a symlinked name like /sys/fs/cgroup/cpu -> cpu,cpuacct still matches). */
 static const struct cg_mount *mount_of(const struct cgroup_probe *p, const struct cg_mount *m, int n,
 				       const char *dir, const char **rel)
 {
 	const struct cg_mount *best = NULL;
 	size_t best_len = 0;
-	size_t rl = strlen(p->root);
-	while (rl > 0 && p->root[rl - 1] == '/')
-		rl--;
+	char rootc[PATH_MAX] = "";
+	size_t rl = 0;
+	if (p->root[0]) {
+		if (!realpath(p->root, rootc))
+			snprintf(rootc, sizeof rootc, "%s", p->root);
+		rl = strlen(rootc);
+		while (rl > 0 && rootc[rl - 1] == '/')
+			rl--;
+		if (strncmp(dir, rootc, rl) != 0)
+			return NULL;
+	}
 	const char *d = dir + rl; /* dir without the fixture root */
 	for (int i = 0; i < n; i++) {
 		size_t pl = strlen(m[i].point);
@@ -404,7 +412,7 @@ static int open_pid(struct cgroup_probe *p, const struct cg_mount *m, int nm, in
 	} else if (v2dir[0]) {
 		p->cpu_version = 2;
 		snprintf(p->cpu_dir, sizeof p->cpu_dir, "%s", v2dir);
-		p->cpu_ctrl = v2_has_controller(p, v2dir, "cpu") && exists_in(v2dir, "cpu.max");
+		p->cpu_ctrl = v2_has_controller(v2dir, "cpu") && exists_in(v2dir, "cpu.max");
 	}
 	if (!p->acct_dir[0] && p->cpu_version == 1 && cgroup_line_path(text, len, "cpuacct", cg, sizeof cg) &&
 	    (mc = find_v1(m, nm, "cpuacct", cg)) && map_path(p, mc, cg, p->acct_dir, sizeof p->acct_dir) < 0)
@@ -413,7 +421,7 @@ static int open_pid(struct cgroup_probe *p, const struct cg_mount *m, int nm, in
 	if (cgroup_line_path(text, len, "memory", cg, sizeof cg) && (mc = find_v1(m, nm, "memory", cg)) &&
 	    map_path(p, mc, cg, p->mem_dir, sizeof p->mem_dir) == 0) {
 		p->mem_version = 1;
-	} else if (v2dir[0] && v2_has_controller(p, v2dir, "memory")) {
+	} else if (v2dir[0] && v2_has_controller(v2dir, "memory")) {
 		p->mem_version = 2;
 		snprintf(p->mem_dir, sizeof p->mem_dir, "%s", v2dir);
 	} else {
@@ -646,6 +654,9 @@ struct cgroup_probe *cgroup_probe_open(const char *root, int pid, const char *di
 			snprintf(err, errlen, "cgroup directory %s: %s", full, strerror(ENOTDIR));
 			goto fail;
 		}
+		char canon[PATH_MAX];
+		if (realpath(full, canon) && strlen(canon) < sizeof full)
+			snprintf(full, sizeof full, "%s", canon);
 		open_dir(p, m, nm, full);
 		if (!p->cpu_version && !p->mem_version) {
 			snprintf(err, errlen, "%s is not a cgroup cpu or memory directory (no cpu.stat, "

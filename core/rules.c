@@ -1266,7 +1266,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		double rate = timeline_req_rate(tl, a - 30000, a);
 		if (rate <= 0)
 			rate = timeline_req_rate(tl, b, b + 30000);
-		long long backlog = (long long)ceil(rate * stop_s);
+		long long backlog = llround(rate * stop_s);
 
 		if (slow >= (uint32_t)r->cfg.aq_min_requests) {
 			struct verdict v;

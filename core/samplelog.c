@@ -68,7 +68,7 @@ int schedlog_parse_line(struct schedlog *s, const char *line, size_t len, struct
 	c5 = last_comma(line, len);
 	c4 = c5 ? last_comma(line, (size_t)(c5 - line)) : NULL;
 	c3 = c4 ? last_comma(line, (size_t)(c4 - line)) : NULL;
-	if (!c2 || !c3 || c3 < c2)
+	if (!c2 || !c3 || c3 <= c2) /* c3 == c2: no comm field at all */
 		return -EINVAL;
 	if (!field_u64(line, (size_t)(c1 - line), &t) || !field_u64(c1 + 1, (size_t)(c2 - c1 - 1), &tid) ||
 	    !field_u64(c3 + 1, (size_t)(c4 - c3 - 1), &run) || !field_u64(c4 + 1, (size_t)(c5 - c4 - 1), &wait) ||

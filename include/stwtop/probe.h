@@ -9,8 +9,11 @@
  * paths as opened.
  *
  * Polls never abort on a missing or unreadable file: the file is reported and
- * read again at the next poll. Nothing here keeps an fd open across polls except
- * the sched probe's /proc/PID/task directory. */
+ * read again at the next poll. The cgroup and vmstat probes keep no fd open
+ * across polls; the sched probe keeps /proc/PID/task and one schedstat fd per
+ * thread, up to half of the RLIMIT_NOFILE soft limit (raise that limit for
+ * JVMs with very many threads; beyond the budget threads are read with
+ * open/read/close). */
 #ifndef STWTOP_PROBE_H
 #define STWTOP_PROBE_H
 
@@ -84,6 +87,10 @@ struct sched_thread {
  * with their comm (read now: one small read per thread returned). Returns the
  * number written (<= cap). */
 int sched_probe_threads(struct sched_probe *p, struct sched_thread *out, int cap);
+
+/* How many polls had to list /proc/PID/task (the others re-read kept fds only:
+ * see probe_sched.c). For tests and the benchmark. */
+uint64_t sched_probe_listings(const struct sched_probe *p);
 
 void sched_probe_close(struct sched_probe *p);
 

@@ -141,6 +141,12 @@ static void test_synthetic_forms(void **state)
 	assert_string_equal(e.u.hserr.signal, "SIGBUS");
 	assert_string_equal(e.u.hserr.frame, "C  [libevil.so+0x1]  f\\e[31mred");
 
+	/* an absurd elapsed time is not converted (found by fuzz_hserr: double -> int64 overflow) */
+	const char *huge = "# A fatal error has been detected by the Java Runtime Environment:\n"
+			   "elapsed time: 888888888888888888888888888888888888888888888888892\n";
+	assert_true(hserr_parse(huge, strlen(huge), &e));
+	assert_int_equal(e.up_us, -1);
+
 	/* not crash reports */
 	const char *gc = "[2026-11-29T19:23:38.327+0000][0.005s][info][gc] Using G1\n";
 	assert_false(hserr_parse(gc, strlen(gc), &e));

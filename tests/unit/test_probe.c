@@ -166,6 +166,18 @@ static void test_v1_dir_siblings(void **state)
 	assert_non_null(strstr(desc, "/sys/fs/cgroup/memory/stwtop-fx/app"));
 	cgroup_probe_close(cg);
 
+	/* through a symlink, as /sys/fs/cgroup/cpu -> cpu,cpuacct on many distributions:
+	 * the siblings are still found (the path is made canonical first) */
+	char link[600];
+	snprintf(link, sizeof link, "%s/sys/fs/cgroup/cpu-link", root);
+	assert_int_equal(symlink("cpu", link), 0);
+	cg = cgroup_probe_open(root, 0, "/sys/fs/cgroup/cpu-link/stwtop-fx/app", err, sizeof err);
+	assert_non_null(cg);
+	assert_int_equal(cgroup_probe_mem_version(cg), 1);
+	cgroup_probe_describe(cg, desc, sizeof desc);
+	assert_non_null(strstr(desc, "/sys/fs/cgroup/cpu/stwtop-fx/app (quota 0.30 CPU)"));
+	cgroup_probe_close(cg);
+
 	/* a memory dir alone gives memory only, with cpu found as its sibling */
 	cg = cgroup_probe_open(root, 0, "/sys/fs/cgroup/memory/stwtop-fx/app", err, sizeof err);
 	assert_non_null(cg);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -356,19 +357,198 @@ static void test_live_sched_self(void **state)
 		fail_msg("%s", err);
 	struct event e;
 	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 0);
+	/* burn 30 ms of this thread's CPU time (not wall time: the machine may be busy) */
 	volatile uint64_t x = 1;
-	int64_t end = util_mono_ms() + 30;
-	while (util_mono_ms() < end)
-		x = x * 6364136223846793005ULL + 1; /* burn ~30 ms of CPU */
+	struct timespec c0, c1;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	int64_t end = util_mono_ms() + 10000;
+	do {
+		for (int i = 0; i < 100000; i++)
+			x = x * 6364136223846793005ULL + 1;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	} while ((c1.tv_sec - c0.tv_sec) * 1000 + (c1.tv_nsec - c0.tv_nsec) / 1000000 < 30 && util_mono_ms() < end);
 	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
 	assert_true(e.u.sched.nthreads >= 1);
-	assert_true(e.u.sched.oncpu_ms >= 10);
+	assert_true(e.u.sched.oncpu_ms >= 25); /* schedstat run time includes the 30 ms burnt */
 	struct sched_thread t[4];
 	assert_true(sched_probe_threads(sp, t, 4) >= 1);
-	assert_string_equal(t[0].comm, "test_probe_live");
+	char comm[32] = "";
+	FILE *f = fopen("/proc/self/comm", "r"); /* "test_probe_live", or the name a tool (valgrind) gave us */
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof comm, f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	assert_string_equal(t[0].comm, comm);
 	sched_probe_close(sp);
 	assert_null(sched_probe_open("", 0x3fffffff, err, sizeof err));
 	assert_non_null(strstr(err, "no such process"));
+}
+
+/* ---- thread churn: a child whose threads start and exit on command ------- */
+
+static int g_cmd[2] = {-1, -1}, g_ack[2] = {-1, -1};
+static pid_t g_churn = -1;
+
+struct churn_thread {
+	pthread_t t;
+	int wake[2];
+};
+
+static void *churn_body(void *arg)
+{
+	struct churn_thread *c = arg;
+	char x;
+	while (read(c->wake[0], &x, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/* '+' starts a thread that blocks on its pipe, '-' ends the oldest one and joins it */
+static void churn_child(void)
+{
+	struct churn_thread th[64];
+	int n = 0, first = 0;
+	char c;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	while (read(g_cmd[0], &c, 1) == 1) {
+		if (c == '+' && n < 64) {
+			if (pipe(th[n].wake) < 0 || pthread_create(&th[n].t, NULL, churn_body, &th[n]) != 0)
+				_exit(5);
+			n++;
+		} else if (c == '-' && first < n) {
+			if (write(th[first].wake[1], "x", 1) != 1)
+				_exit(6);
+			pthread_join(th[first].t, NULL);
+			first++;
+		}
+		if (write(g_ack[1], &c, 1) != 1)
+			_exit(7);
+	}
+	_exit(0);
+}
+
+static int churn_teardown(void **state)
+{
+	(void)state;
+	if (g_churn > 0) {
+		kill(g_churn, SIGKILL);
+		waitpid(g_churn, NULL, 0);
+		g_churn = -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (g_cmd[i] >= 0)
+			close(g_cmd[i]);
+		if (g_ack[i] >= 0)
+			close(g_ack[i]);
+		g_cmd[i] = g_ack[i] = -1;
+	}
+	return 0;
+}
+
+/* the child's tids from /proc, sorted */
+static int proc_tids(pid_t pid, int *tids, int max)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/proc/%d/task", (int)pid);
+	DIR *d = opendir(p);
+	struct dirent *de;
+	int n = 0;
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) != NULL && n < max)
+		if (de->d_name[0] != '.')
+			tids[n++] = atoi(de->d_name);
+	closedir(d);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && tids[j - 1] > tids[j]; j--) {
+			int t = tids[j];
+			tids[j] = tids[j - 1];
+			tids[j - 1] = t;
+		}
+	return n;
+}
+
+static void churn(char c, int want_threads)
+{
+	char a;
+	assert_int_equal(write(g_cmd[1], &c, 1), 1);
+	assert_int_equal(read(g_ack[0], &a, 1), 1);
+	/* a joined thread can linger in /proc for a moment: wait for the kernel */
+	int tids[128];
+	int64_t end = util_mono_ms() + 5000;
+	while (proc_tids(g_churn, tids, 128) != want_threads) {
+		assert_true(util_mono_ms() < end);
+		sleep_ms(2);
+	}
+}
+
+/* the probe's view equals /proc's after each poll */
+static void same_tids(struct sched_probe *sp, int nthreads)
+{
+	int tids[128], probe[128];
+	struct sched_thread th[128];
+	int n = proc_tids(g_churn, tids, 128);
+	int k = sched_probe_threads(sp, th, 128);
+	assert_int_equal(k, nthreads);
+	assert_int_equal(n, k);
+	for (int i = 0; i < k; i++)
+		probe[i] = th[i].tid;
+	for (int i = 1; i < k; i++)
+		for (int j = i; j > 0 && probe[j - 1] > probe[j]; j--) {
+			int t = probe[j];
+			probe[j] = probe[j - 1];
+			probe[j - 1] = t;
+		}
+	assert_memory_equal(tids, probe, (size_t)k * sizeof *tids);
+}
+
+/* The sched probe lists /proc/PID/task only when the thread set may have changed:
+ * births change num_threads, deaths make a kept fd fail. Here one thread exits and
+ * another starts between two polls (same count): the probe must still see both. */
+static void test_live_sched_churn(void **state)
+{
+	(void)state;
+	char err[256];
+	struct event e;
+	assert_int_equal(pipe(g_cmd), 0);
+	assert_int_equal(pipe(g_ack), 0);
+	g_churn = fork();
+	assert_true(g_churn >= 0);
+	if (g_churn == 0)
+		churn_child();
+	churn('+', 2);
+	churn('+', 3);
+	struct sched_probe *sp = sched_probe_open("", g_churn, err, sizeof err);
+	if (!sp)
+		fail_msg("%s", err);
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 0);
+	assert_int_equal(sched_probe_listings(sp), 1);
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	assert_int_equal(e.u.sched.nthreads, 3);
+	assert_int_equal(sched_probe_listings(sp), 1); /* nothing changed: kept fds only */
+	same_tids(sp, 3);
+
+	churn('+', 4); /* a birth */
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	assert_int_equal(e.u.sched.nthreads, 4);
+	assert_int_equal(sched_probe_listings(sp), 2);
+	same_tids(sp, 4);
+
+	churn('-', 3); /* a death and a birth: same count */
+	churn('+', 4);
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	assert_int_equal(e.u.sched.nthreads, 4);
+	assert_int_equal(sched_probe_listings(sp), 3);
+	same_tids(sp, 4);
+
+	churn('-', 3); /* a death only */
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	assert_int_equal(e.u.sched.nthreads, 3);
+	same_tids(sp, 3);
+	uint64_t l = sched_probe_listings(sp);
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	assert_int_equal(sched_probe_listings(sp), l); /* steady again */
+	sched_probe_close(sp);
 }
 
 int main(void)
@@ -377,6 +557,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_live_v1_throttle, teardown),
 		cmocka_unit_test(test_live_vmstat),
 		cmocka_unit_test(test_live_sched_self),
+		cmocka_unit_test_teardown(test_live_sched_churn, churn_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
