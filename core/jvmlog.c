@@ -439,8 +439,8 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 		size_t room = n - i - 1, k, w;
 		const char *close;
 		int kind;
-		if (room > 96)
-			room = 96; /* no decoration is longer; bounds the search on junk */
+		if (room > 160)
+			room = 160; /* no decoration is longer; bounds the search on junk */
 		close = memchr(c, ']', room);
 		if (!close)
 			return false;

@@ -325,6 +325,18 @@ static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	return 1;
 }
 
+/* "[GC ..." / "[Full GC ..." but not G1's "[GC concurrent-..." phases */
+static bool g8_pause_start(const char *m, size_t n)
+{
+	if (n < 3 || m[0] != '[')
+		return false;
+	if (JL_STARTS(m + 1, n - 1, "Full GC"))
+		return true;
+	return JL_STARTS(m + 1, n - 1, "GC") && n > 3 &&
+	       (m[3] == ' ' || m[3] == '(' || m[3] == '-' || m[3] == '[') &&
+	       !JL_STARTS(m + 3, n - 3, " concurrent");
+}
+
 /* A line while a pause bracket is open: CMS concurrent output spliced in,
  * G1Ergonomics lines, " (to-space exhausted), 0.3857580 secs]". */
 static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
@@ -526,9 +538,16 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	bool lead_ws = n > 0 && (s[0] == ' ' || s[0] == '\t');
 	struct event ev;
 
-	/* a JDK 8 pause bracket still open: spliced concurrent output, continuation */
+	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
+	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor
+	 * size ...", "- age 1: ...", "[PSYoungGen: ..."), the tail " (concurrent mode
+	 * failure): ..., 2.71 secs]". Only a new pause, or a stamped line that is not
+	 * a bracket, ends it without a duration. */
 	if (p->g8.open) {
-		if (n > 0 && (lead_ws || s[0] == '(' || s[0] == ',') && p->g8.lines < 64) {
+		struct jl_stamp cs;
+		parse_stamp(s, n, &cs);
+		if (p->g8.lines < 64 && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
+		    !g8_pause_start(s + cs.len, n - cs.len)) {
 			g8_continue(p, s, n, o);
 			return o->n;
 		}
@@ -540,10 +559,12 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		return 0;
 	}
 	if (p->g8.await_heap) {
-		if (lead_ws) {
-			if (g8_heap_line(p, s, n) || util_memmem(s, n, "[Times:"))
+		size_t i = jl_skip_ws(s, n, 0);
+		if (i > 0 && i < n && s[i] == '[') {
+			/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
+			if (g8_heap_line(p, s, n) || JL_STARTS(s + i, n - i, "[Times:"))
 				g8_emit(p, o);
-			return o->n; /* phase tree of the pause */
+			return o->n;
 		}
 		g8_emit(p, o);
 	}
@@ -656,6 +677,10 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	    jdk8_header(p, s, n, o))
 		return o->n;
 	if (JL_STARTS(s, n, "Memory: ") && util_memmem(s, n, " page, physical "))
+		return o->n;
+	/* -XX:+PrintHeapAtGC around every pause */
+	if (JL_STARTS(s, n, "{Heap before GC invocations=") || JL_STARTS(s, n, "Heap after GC invocations=") ||
+	    JL_EQ(s, n, "}"))
 		return o->n;
 	if (JL_EQ(s, n, "Heap") || JL_EQ(s, n, "Polling page always armed") ||
 	    JL_STARTS(s, n, "Maximum sync time ") || JL_STARTS(s, n, "Maximum vm operation time ") ||

@@ -5,6 +5,7 @@
  *   cc -O2 -Iinclude tests/bench/bench_jvmlog.c build/libstwtop_core.a -o /tmp/bench_jvmlog
  *   /tmp/bench_jvmlog /tmp/jvm-all.log      # also writes the concatenation there
  *   time wc -l /tmp/jvm-all.log; time grep -c Pause /tmp/jvm-all.log   # same bytes, for scale
+ *   /tmp/bench_jvmlog -f BIGFILE              # one pass over any file (read into memory first)
  *
  * It concatenates every gc.log/console.log of tests/samples, the public logs and
  * tests/fixtures/jvm into one buffer, then splits it at '\n' and parses every line
@@ -103,6 +104,21 @@ int main(int argc, char **argv)
 	char *buf = NULL, path[1024];
 	size_t len = 0, cap = 0;
 	const char *root = getenv("STWTOP_TEST_DIR") ? getenv("STWTOP_TEST_DIR") : "tests";
+	if (argc > 2 && strcmp(argv[1], "-f") == 0) {
+		long events = 0, unknown = 0, lines;
+		double t0, dt;
+		if (append(&buf, &len, &cap, argv[2]) < 0) {
+			perror(argv[2]);
+			return 1;
+		}
+		t0 = now();
+		lines = run(buf, len, &events, &unknown);
+		dt = now() - t0;
+		printf("%s: %.1f MB, %ld lines in %.3f s: %.0f MB/s, %.2f M lines/s, %ld events, %ld unknown\n",
+		       argv[2], len / 1e6, lines, dt, len / 1e6 / dt, lines / dt / 1e6, events, unknown);
+		free(buf);
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		snprintf(path, sizeof path, "%s/samples/%s", root, files[i]);
 		if (append(&buf, &len, &cap, path) < 0) {

@@ -765,6 +765,59 @@ static void synthetic_jdk8_pending_cut(void **state)
 	jvmlog_free(p);
 }
 
+static void synthetic_jdk8_tenuring_heap_at_gc(void **state)
+{
+	/* -XX:+PrintTenuringDistribution splits a pause over lines that start with text,
+	 * -XX:+PrintHeapAtGC wraps it in a heap block (JDK 8 shapes) */
+	static const char *const par[] = {
+		"{Heap before GC invocations=1 (full 0):",
+		" PSYoungGen      total 75264K, used 64512K [0x00000000fac00000, 0x00000000fff00000, 0x0000000100000000)",
+		"  eden space 64512K, 100% used [0x00000000fac00000,0x00000000feb00000,0x00000000feb00000)",
+		" ParOldGen       total 172032K, used 0K [0x00000000f0400000, 0x00000000fac00000, 0x00000000fac00000)",
+		"2.345: [GC (Allocation Failure) ",
+		"Desired survivor size 11010048 bytes, new threshold 7 (max 15)",
+		"[PSYoungGen: 64512K->10744K(75264K)] 64512K->20128K(247296K), 0.0212321 secs] "
+		"[Times: user=0.04 sys=0.01, real=0.02 secs] ",
+		"Heap after GC invocations=1 (full 0):",
+		" PSYoungGen      total 75264K, used 10744K [0x00000000fac00000, 0x00000000fff00000, 0x0000000100000000)",
+		"}",
+	};
+	static const char *const parnew[] = {
+		"1.234: [GC (Allocation Failure) 1.234: [ParNew",
+		"Desired survivor size 1114112 bytes, new threshold 1 (max 6)",
+		"- age   1:    2166688 bytes,    2166688 total",
+		": 17472K->2176K(19648K), 0.0091234 secs] 17472K->4578K(63360K), 0.0092345 secs] "
+		"[Times: user=0.02 sys=0.00, real=0.01 secs] ",
+	};
+	struct jvmlog *p = jvmlog_new();
+	const struct event *e = NULL;
+	(void)state;
+	for (size_t i = 0; i < sizeof par / sizeof par[0]; i++) {
+		int r = one(p, par[i]);
+		assert_true(r >= 0);
+		if (i == 6)
+			e = only(r, EV_GC_PAUSE);
+		else
+			assert_int_equal(r, 0);
+	}
+	assert_near(e->u.pause.dur_ms, 21.2321);
+	assert_int_equal(e->u.pause.before_kb, 64512);
+	assert_int_equal(e->u.pause.committed_kb, 247296);
+	assert_int_equal(e->u.pause.collector, GC_PARALLEL);
+	assert_int_equal(e->up_us, 2345000 + 21232);
+	for (size_t i = 0; i < sizeof parnew / sizeof parnew[0]; i++) {
+		int r = one(p, parnew[i]);
+		if (i == 3)
+			e = only(r, EV_GC_PAUSE);
+		else
+			assert_int_equal(r, 0);
+	}
+	assert_near(e->u.pause.dur_ms, 9.2345);
+	assert_int_equal(e->u.pause.after_kb, 4578);
+	assert_int_equal(e->u.pause.collector, GC_CMS);
+	jvmlog_free(p);
+}
+
 /* ------------------------------------------------------------------------ */
 /* anything else                                                            */
 
@@ -995,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(synthetic_periodic),
 		cmocka_unit_test(synthetic_jdk8_shapes),
 		cmocka_unit_test(synthetic_jdk8_pending_cut),
+		cmocka_unit_test(synthetic_jdk8_tenuring_heap_at_gc),
 		cmocka_unit_test(test_unknown_lines),
 		cmocka_unit_test(test_api_edges),
 		cmocka_unit_test(test_truncated_lines),
