@@ -5,6 +5,11 @@
  *   learn its descriptor with the lowest-free-fd trick, assert it through
  *   /proc/self/fd, make it non-blocking + close-on-exec, and drain it with
  *   inotifytools_next_events(0, 1) until NULL.
+ * - tail_fd() is an epoll descriptor holding that inotify fd and every FIFO
+ *   being followed: on current kernels (seen on 6.18) a write to a named FIFO
+ *   raises no IN_MODIFY, and a FIFO that is not read promptly blocks its
+ *   writer (the JVM) once the pipe buffer is full. FIFOs are edge-triggered:
+ *   a FIFO without writers reports HUP for as long as it has none.
  * - We watch *directories* (one reference-counted watch per directory) and
  *   filter events by name; every followed file keeps its own fd, offset and
  *   inode. The file's inode is never watched, which sidesteps the library's
@@ -34,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/select.h>
@@ -119,6 +125,7 @@ struct tail_dir {
 
 struct tail {
 	struct tail_callbacks cb;
+	int epfd;                  /* what tail_fd() hands out: inotify + FIFOs */
 	size_t max_line;
 	int64_t grace_ms;
 	struct tail_file **files;
@@ -550,6 +557,11 @@ static int gen_init(struct tail *t, struct tail_gen *g, int fd, const struct sta
 	g->ino = st->st_ino;
 	g->regular = S_ISREG(st->st_mode);
 	g->last_data_ms = util_mono_ms();
+	if (S_ISFIFO(st->st_mode)) {
+		/* closing the fd takes it out of the set again */
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.fd = fd };
+		epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ev);
+	}
 	return 0;
 }
 
@@ -1236,6 +1248,17 @@ struct tail *tail_new(const struct tail_callbacks *cb, size_t max_line, char *er
 		errno = ENOMEM;
 		return NULL;
 	}
+	t->epfd = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = tail_lib.fd };
+	if (t->epfd < 0 || epoll_ctl(t->epfd, EPOLL_CTL_ADD, tail_lib.fd, &ev) < 0) {
+		int e = errno;
+		snprintf(err, errlen, "tail: epoll: %s", strerror(e));
+		if (t->epfd >= 0)
+			close(t->epfd);
+		free(t);
+		errno = e;
+		return NULL;
+	}
 	if (cb)
 		t->cb = *cb;
 	t->max_line = max_line ? max_line : TAIL_DEFAULT_MAX_LINE;
@@ -1270,6 +1293,7 @@ void tail_free(struct tail *t)
 	}
 	free(t->files);
 	free(t->dirs);
+	close(t->epfd);
 	if (tail_lib.owner == t)
 		tail_lib.owner = NULL;
 	free(t);
@@ -1318,12 +1342,39 @@ int tail_add(struct tail *t, const char *path, enum tail_from from)
 
 int tail_fd(const struct tail *t)
 {
-	(void)t;
-	return tail_lib.fd;
+	return t->epfd;
+}
+
+int tail_inotify_fd(void)
+{
+	return tail_lib.init ? tail_lib.fd : -1;
+}
+
+/* Harvest the epoll set: the inotify fd is drained below anyway; a FIFO
+ * that became readable marks the file that holds it. */
+static void tail_poll_fifos(struct tail *t)
+{
+	struct epoll_event evs[32];
+	int n;
+	do {
+		n = epoll_wait(t->epfd, evs, (int)ARRAY_LEN(evs), 0);
+		for (int i = 0; i < n; i++) {
+			int fd = evs[i].data.fd;
+			for (size_t j = 0; j < t->nfiles && fd != tail_lib.fd; j++) {
+				struct tail_file *f = t->files[j];
+				if (f->cur.fd == fd)
+					f->dirty_read = true;
+				for (int k = 0; k < f->nold; k++)
+					if (f->old[k].fd == fd)
+						f->dirty_old = true;
+			}
+		}
+	} while (n == (int)ARRAY_LEN(evs));
 }
 
 void tail_dispatch(struct tail *t)
 {
+	tail_poll_fifos(t);
 	for (;;) {
 		int n = 0;
 		struct inotify_event *ev;

@@ -74,8 +74,13 @@ void tail_free(struct tail *t);
  * tail_dispatch or tail_check. */
 int tail_add(struct tail *t, const char *path, enum tail_from from);
 
-/* The descriptor to poll for POLLIN. */
+/* The descriptor to poll for POLLIN: an epoll set holding libinotifytools'
+ * inotify fd and the FIFOs being followed (a FIFO write raises no inotify
+ * event on current kernels). */
 int tail_fd(const struct tail *t);
+/* libinotifytools' inotify descriptor itself (inside tail_fd's set), -1 before
+ * the first tail_new: for diagnostics and tests. */
+int tail_inotify_fd(void);
 
 /* Drain pending inotify events (non-blocking) and read what they announce. */
 void tail_dispatch(struct tail *t);
