@@ -531,25 +531,26 @@ int view_lines(const struct timeline *tl, int64_t lo, int64_t hi, int src_filter
 		p->v[p->count % n] = (struct view_line){.idx = i, .t_ms = t, .in_window = t >= lo};
 		p->count++;
 	}
-	/* round robin: the window's lines first, then older ones for context */
+	/* First every source's newest line (what each said last: the correlation),
+	 * then round robin the window's lines, then older ones for context. */
 	int got = 0;
 	int taken[LINE_SOURCES] = {0};
-	for (int pass = 0; pass < 2 && got < n; pass++) {
+	for (int pass = 0; pass < 3 && got < n; pass++) {
 		bool more = true;
 		while (more && got < n) {
 			more = false;
 			for (int s = 0; s < LINE_SOURCES && got < n; s++) {
 				struct per *p = &per[s];
 				int held = p->count < n ? p->count : n;
-				if (taken[s] >= held)
+				if (taken[s] >= held || (pass == 0 && taken[s] > 0))
 					continue;
 				/* newest not yet taken */
 				struct view_line *v = &p->v[(p->count - 1 - taken[s]) % n];
-				if (pass == 0 && !v->in_window)
+				if (pass == 1 && !v->in_window)
 					continue;
 				out[got++] = *v;
 				taken[s]++;
-				more = true;
+				more = pass > 0;
 			}
 		}
 	}

@@ -113,9 +113,10 @@ struct view_line {
 	bool in_window;      /* t_ms in [lo, hi) */
 };
 
-/* Up to n raw lines at or before hi, the ones in [lo, hi) first, shared fairly
- * among the sources so a busy access log does not hide the GC log; only source
- * src_filter when >= 0. Sorted by time. Returns how many. */
+/* Up to n raw lines at or before hi: each source's newest first, then the
+ * other lines in [lo, hi), then older ones, shared fairly among the sources so
+ * a busy access log does not hide the GC log; only source src_filter when
+ * >= 0. Sorted by time. Returns how many. */
 int view_lines(const struct timeline *tl, int64_t lo, int64_t hi, int src_filter, struct view_line *out,
 	       int n);
 /* time of the oldest line still held (EV_TIME_NONE if none) */
