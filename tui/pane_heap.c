@@ -89,10 +89,10 @@ void pane_heap_draw(struct ui *ui, const struct rect *r)
 	if (ui->side_w > 0) {
 		int sx = ui->side_x + 1, sw = ui->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
 		const char *coll = jvm_collector_name(sm->collector);
-		if (y < ymax)
+		if (y < ymax && sm->heap_known)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "%s: committed %.0f, used %.0f MB", coll ? coll : "heap",
 				 sm->committed_last_mb, sm->used_after_gc_last_mb);
-		if (y < ymax)
+		if (y < ymax && tl->pauses.total > 0)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "%d GCs in view, %d Remark, %d Full", npauses,
 				 remark, full);
 		if (y < ymax) {

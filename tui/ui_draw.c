@@ -513,6 +513,8 @@ char *ui_fmt_ms(double ms, char *buf, size_t len)
 {
 	if (ms < 0)
 		snprintf(buf, len, "-");
+	else if (ms == 0)
+		snprintf(buf, len, "0 ms");
 	else if (ms < 1)
 		snprintf(buf, len, "%.0f us", ms * 1000);
 	else if (ms < 10)

@@ -52,11 +52,15 @@ static void draw_header(struct ui *ui, int w)
 	int x = w - need;
 	int left_w = x - 1;
 	if (x < 10) {
-		/* narrow: only the clock */
-		x = w - ui_text_width(ui, clock);
+		/* narrow: the name and the clock, as far as they fit */
+		ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
+		int cw = ui_text_width(ui, clock) + 1;
+		x = w - cw;
 		left_w = x - 1;
-		if (x > 0)
+		if (left_w >= 8)
 			ui_text(ui, 0, x, w - x, TR_HEADER, clock);
+		else
+			left_w = w;
 	} else {
 		x += ui_text(ui, 0, x, w - x, crit ? TR_VERDICT_CRIT : TR_HEADER, counts[0]);
 		x += ui_text2(ui, 0, x, w - x, warn ? TR_VERDICT_WARN : TR_HEADER, TR_HEADER, counts[1]);
@@ -170,6 +174,15 @@ static void draw_axis(struct ui *ui, int y)
 			step = steps[i];
 			break;
 		}
+	/* the cursor's label first: ticks only where they do not touch it */
+	int cc = ui_cursor_col(ui);
+	char clab[24];
+	ui_fmt_time(ui, view_col_start(a, cc >= 0 && cc < n ? cc : 0), a->res_ms < 1000 ? 1 : 0, clab, sizeof clab);
+	int clen = (int)strlen(clab);
+	int lx = cc + 1 + clen <= n ? cc + 1 : cc - clen;
+	if (lx < 0)
+		lx = 0;
+	int busy0 = (cc < lx ? cc : lx) - 1, busy1 = (cc > lx + clen - 1 ? cc : lx + clen - 1) + 1;
 	int64_t t0 = view_col_start(a, 0);
 	for (int64_t t = view_floor(t0, step) + (view_floor(t0, step) < t0 ? step : 0); t < a->end_ms; t += step) {
 		int c = view_col_of(a, t);
@@ -177,23 +190,19 @@ static void draw_axis(struct ui *ui, int y)
 			continue;
 		char lab[16];
 		ui_fmt_time(ui, t, 0, lab, sizeof lab);
+		int len = (int)strlen(lab);
+		if (cc >= 0 && cc < n && c <= busy1 && c + len >= busy0)
+			continue;
 		cell[c] = L'┴';
 		asc[c] = "+";
-		for (int k = 0; lab[k] && c + 1 + k < n; k++) {
+		for (int k = 0; k < len && c + 1 + k < n; k++) {
 			cell[c + 1 + k] = (wchar_t)lab[k];
 			asc[c + 1 + k] = NULL;
 			role[c + 1 + k] = TR_AXIS;
 		}
 	}
-	/* the cursor and its time, over everything */
-	int cc = ui_cursor_col(ui);
-	char clab[24];
-	ui_fmt_time(ui, view_col_start(a, cc >= 0 && cc < n ? cc : 0), a->res_ms < 1000 ? 1 : 0, clab, sizeof clab);
 	if (cc >= 0 && cc < n) {
-		int len = (int)strlen(clab);
-		int lx = cc + 1 + len <= n ? cc + 1 : cc - len;
-		if (lx < 0)
-			lx = 0;
+		int len = clen;
 		for (int k = 0; k < len && lx + k < n; k++) {
 			cell[lx + k] = (wchar_t)clab[k];
 			asc[lx + k] = NULL;
@@ -380,9 +389,13 @@ void ui_frame(struct ui *ui)
 		ui->chart_w = w - ui->chart_x;
 		ui->side_x = w;
 	}
-	if (ui->layout == LAYOUT_SUMMARY)
-		ui->chart_w = w > 20 ? w - 2 : w;
-	update_axis(ui);
+	/* the summary has no time axis: leave the panes' view where it was, so a
+	 * round trip through a tiny terminal comes back to the same screen */
+	if (ui->layout != LAYOUT_SUMMARY)
+		update_axis(ui);
+	else if (ui->follow && !ui->paused)
+		ui->cursor_ms = session_timeline(ui->s)->newest_ms != EV_TIME_NONE ? session_timeline(ui->s)->newest_ms
+										   : ui->clock_ms;
 
 	if (h >= 2)
 		draw_header(ui, w);
