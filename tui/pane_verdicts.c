@@ -136,13 +136,19 @@ static void draw_verdict_row(struct ui *ui, int y, int w, size_t vi)
 	int base = sel && focused ? TR_SELECTED : flash ? TR_TITLE : TR_TEXT;
 	ui_fill(ui, y, 0, w, base);
 	int x = 0;
-	x += ui_text(ui, y, x, w, sel ? (focused ? TR_SELECTED : TR_TITLE) : base, sel ? (ui->utf8 ? "▸" : ">") : " ");
+	/* column 0: the selection, or a dot while a new verdict flashes */
+	if (sel)
+		x += ui_text(ui, y, x, w, focused ? TR_SELECTED : TR_TITLE, ui->utf8 ? "▸" : ">");
+	else if (flash)
+		x += ui_text(ui, y, x, w, TR_VERDICT_NEW, ui->utf8 ? "●" : "*");
+	else
+		x += ui_text(ui, y, x, w, base, " ");
 	char badge[8];
 	snprintf(badge, sizeof badge, " %s ", v->severity == SEV_CRIT ? "CRIT" : v->severity == SEV_WARN ? "WARN" : "INFO");
 	x += ui_text(ui, y, x, w - x, sev_role(v->severity), badge);
 	x += 1;
 	if (isnew)
-		ui_text(ui, y, x, w - x, flash ? TR_VERDICT_CRIT : TR_VERDICT_NEW, "NEW");
+		ui_text(ui, y, x, w - x, TR_VERDICT_NEW, "NEW");
 	x += 4;
 	char t[16];
 	if (v->start_ms != EV_TIME_NONE)

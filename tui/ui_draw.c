@@ -248,6 +248,8 @@ void ui_cell(struct ui *ui, int y, int x, wchar_t ch, const char *ascii, int rol
 	if (ui->color)
 		attr &= ~(attr_t)A_REVERSE;
 	setcchar(&cc, w, attr, pair, NULL);
+	/* add_wch merges the window's current rendition into the cell: clear it */
+	attr_set(A_NORMAL, 0, NULL);
 	mvadd_wch(y, x, &cc);
 }
 
