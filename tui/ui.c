@@ -51,11 +51,12 @@ void ui_message(struct ui *ui, bool error, const char *fmt, ...)
 
 /* --- themes --- */
 
-/* "default" (or none) is the compiled-in theme; other names are looked up in the
- * theme dirs; a path is loaded as it is. */
+/* "default" (or "dark", or none) is the compiled-in theme; other names are
+ * looked up in the theme dirs; a path is loaded as it is. */
 static int load_theme(struct theme *t, const char *arg, char *err, size_t errlen)
 {
-	if (!arg || strcmp(arg, "default") == 0)
+	/* --help calls the default theme "dark" */
+	if (!arg || strcmp(arg, "default") == 0 || strcmp(arg, "dark") == 0)
 		return theme_parse(t, (const char *)embed_theme_default, embed_theme_default_len,
 				   "built-in default theme", err, errlen);
 	char path[THEME_PATH_MAX];
