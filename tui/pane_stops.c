@@ -149,9 +149,15 @@ void pane_stops_draw(struct ui *ui, const struct rect *r)
 		ui_ylabel(ui, ybot - row, lab);
 		last_row = row;
 	}
-	if (tl->stops.total == 0 && tl->pauses.total == 0)
-		ui_text(ui, r->y + 1 + (rows - 1) / 2, ui->chart_x + 2, ui->chart_w - 4, TR_DIM,
-			"no stops yet: the JVM log needs -Xlog:safepoint (JDK 9+) or GC pause lines");
+	if (tl->stops.total == 0 && tl->pauses.total == 0) {
+		char why[200];
+		unsigned long long un = (unsigned long long)session_unanchored(ui->s);
+		if (un)
+			snprintf(why, sizeof why, "%llu JVM events have only uptime: give --jvm-start or --pid", un);
+		else
+			snprintf(why, sizeof why, "no stops yet: the JVM log needs -Xlog:safepoint (JDK 9+) or GC pause lines");
+		ui_text(ui, r->y + 1 + (rows - 1) / 2, ui->chart_x + 1, ui->chart_w - 2, un ? TR_ERROR : TR_DIM, why);
+	}
 	draw_side(ui, r, pauses);
 	free(cols);
 }

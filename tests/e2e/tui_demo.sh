@@ -38,8 +38,11 @@ expect_gone ' NEW ' 20
 sed -n '/^─ Stops /,/^UTC /p' "$TMPD/screen" >"$TMPD/later"
 cmp -s "$TMPD/final" "$TMPD/later" && ok "the charts stay on the final state" || fail "the charts changed after the replay"
 grep -q 'EXITED' "$TMPD/screen" && fail "the demo exited by itself" || ok "the demo waits for q"
-keys q
+# SIGTERM: the terminal is given back (no dashboard left on it) and the exit is clean
+kill -TERM "$(app_pid)"
 expect 'EXITED rc=0' 10
+grep -q '─ Stops ' "$TMPD/screen" && fail "the dashboard stayed on the terminal after SIGTERM" \
+	|| ok "SIGTERM restores the terminal"
 $T kill-server
 
 # the other recording: a 3.1 s Serial full GC

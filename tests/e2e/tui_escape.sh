@@ -11,11 +11,14 @@ mkdir -p "$D"
 sed -n 198p "$S/gc.log" >"$D/gc.log"
 printf '[2026-11-29T19:24:06.790+0000][28.463s][info][gc] evil \033[2J\033]0;pwned\007 end\n' >>"$D/gc.log"
 printf '[2026-11-29T19:24:06.791+0000][28.464s][info][gc] c1 \302\2332J end\n' >>"$D/gc.log"
+printf '[2026-11-29T19:24:06.792+0000][28.465s][info][gc] wide h\303\251llo \342\234\223 \344\270\226\347\225\214 end\n' >>"$D/gc.log"
 
 start 120 40 "TERM=tmux-256color '$BIN' --gc '$D/gc.log'"
 expect '─ Lines ' 10
 expect 'evil \\e\[2J\\e\]0;pwned\\x07 end' 10
 expect 'c1 \\xc2\\x9b2J end' 5
+# valid UTF-8 is text, wide characters included (the line still ends in place)
+expect 'wide héllo ✓ 世界 end' 5
 grep -q '─ Stops ' "$TMPD/screen" && ok "the screen was not cleared" || fail "the screen was cleared"
 title=$($T display -p -t e2e:0.0 '#{pane_title}')
 [ "$title" != pwned ] && ok "the terminal title was not changed ($title)" || fail "a log line set the terminal title"
