@@ -128,7 +128,7 @@ struct ui {
 	int chart_x, chart_w;    /* chart area (all chart panes) */
 	int side_x, side_w;      /* numbers column right of the charts (0 wide in compact) */
 	int axis_y;              /* the time axis row, -1 none */
-	size_t vorder[64];       /* verdicts in display order (indexes into session_rules) */
+	size_t vorder[256];      /* verdicts in display order (indexes into session_rules), newest first */
 	size_t nv;
 };
 
