@@ -51,7 +51,8 @@ void pane_cpu_draw(struct ui *ui, const struct rect *r)
 	size_t o = 0;
 	if (info.have_cpu) {
 		if (in && cols[cc].throttled_ms >= 0)
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "throttled %s (%.0f/%.0f)",
+			o += (size_t)snprintf(ro + o, sizeof ro - o, ui->layout == LAYOUT_FULL ? "throttled %s (%.0f/%.0f periods)"
+											    : "throttled %s (%.0f/%.0f)",
 					      ui_fmt_ms(cols[cc].throttled_ms, b1, sizeof b1), cols[cc].nr_throttled,
 					      cols[cc].nr_periods);
 		else

@@ -31,6 +31,10 @@ void pane_heap_draw(struct ui *ui, const struct rect *r)
 		snprintf(ro, sizeof ro, "committed %.0f MB, used %.0f MB", cols[cc].committed_mb, cols[cc].used_mb);
 	else
 		snprintf(ro, sizeof ro, "heap unknown at the cursor");
+	/* the periodic checks that found a GC too recent to run: why committed never falls */
+	if (tl->skips.total > 0 && strlen(ro) < sizeof ro - 40)
+		snprintf(ro + strlen(ro), sizeof ro - strlen(ro), "%s%llu periodic GC skipped", ui->utf8 ? " · " : " | ",
+			 (unsigned long long)tl->skips.total);
 	static const struct ui_legend lg[] = {
 		{TR_HEAP_USED, "used after GC", "used"}, {TR_HEAP_COMMITTED, "committed", "committed"},
 		{TR_HEAP_MARKER, "R Remark F Full", "R F"}, {TR_HEAP_PERIODIC, "P periodic", "P"},
@@ -83,8 +87,12 @@ void pane_heap_draw(struct ui *ui, const struct rect *r)
 		if (rows >= 3)
 			ui_ylabel(ui, ybot, "0");
 	} else if (tl->pauses.total == 0) {
+		bool jvm = false;
+		for (int i = 0; i < session_nsources(ui->s); i++)
+			if (session_source_kind(ui->s, i) == SRC_JVM)
+				jvm = true;
 		ui_text(ui, r->y + 1 + (rows - 1) / 2, ui->chart_x + 2, ui->chart_w - 4, TR_DIM,
-			"no GC pauses with heap sizes yet (the JVM log needs -Xlog:gc)");
+			jvm ? "no GC pauses with heap sizes yet (the JVM log needs -Xlog:gc)" : "no JVM log: --gc FILE");
 	}
 	if (ui->side_w > 0) {
 		int sx = ui->side_x + 1, sw = ui->side_w - 2, y = r->y + 1, ymax = r->y + r->h;

@@ -76,7 +76,8 @@ static void draw_side(struct ui *ui, const struct rect *r, bool pauses)
 void pane_stops_draw(struct ui *ui, const struct rect *r)
 {
 	const struct timeline *tl = session_timeline(ui->s);
-	bool pauses = view_stops_from_pauses(tl);
+	/* GC pauses stand in for stops only when there are some */
+	bool pauses = view_stops_from_pauses(tl) && tl->pauses.total > 0;
 	bool focused = ui->focus == PANE_STOPS;
 	int x = ui_title(ui, r, pauses ? "Stops (GC pauses)" : "Stops", focused);
 	const struct view_axis *a = &ui->axis;
@@ -152,8 +153,14 @@ void pane_stops_draw(struct ui *ui, const struct rect *r)
 	if (tl->stops.total == 0 && tl->pauses.total == 0) {
 		char why[200];
 		unsigned long long un = (unsigned long long)session_unanchored(ui->s);
+		bool jvm = false;
+		for (int i = 0; i < session_nsources(ui->s); i++)
+			if (session_source_kind(ui->s, i) == SRC_JVM)
+				jvm = true;
 		if (un)
 			snprintf(why, sizeof why, "%llu JVM events have only uptime: give --jvm-start or --pid", un);
+		else if (!jvm)
+			snprintf(why, sizeof why, "no JVM log: --gc FILE (or --pid PID to find it)");
 		else
 			snprintf(why, sizeof why, "no stops yet: the JVM log needs -Xlog:safepoint (JDK 9+) or GC pause lines");
 		ui_text(ui, r->y + 1 + (rows - 1) / 2, ui->chart_x + 1, ui->chart_w - 2, un ? TR_ERROR : TR_DIM, why);

@@ -69,13 +69,15 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 	/* without fine colour bars the slow buckets are drawn with their digit: "1" + "s" */
 	static const struct ui_legend lg_fine[] = {
 		{TR_UP_B0, "connect 0s", "0s"}, {TR_UP_B1, "1s", "1s"}, {TR_UP_B2, "2s", "2s"},
-		{TR_UP_B3, "3s", "3s"}, {TR_UP_B4, "4s+", "4s+"}, {TR_UP_P99, "p99 request time", "p99"},
+		{TR_UP_B3, "3s", "3s"}, {TR_UP_B4, "4s+", "4s+"}, {TR_UP_5XX, "5xx", "5xx"},
+		{TR_UP_P99, "p99 request time", "p99"},
 	};
 	static const struct ui_legend lg_glyph[] = {
 		{TR_UP_B0, "connect 0s", "0s"}, {TR_UP_B1, "s", "s"}, {TR_UP_B2, "s", "s"},
-		{TR_UP_B3, "s", "s"}, {TR_UP_B4, "s+", "s+"}, {TR_UP_P99, "p99 request time", "p99"},
+		{TR_UP_B3, "s", "s"}, {TR_UP_B4, "s+", "s+"}, {TR_UP_5XX, "5xx (!)", "5xx"},
+		{TR_UP_P99, "p99 request time", "p99"},
 	};
-	ui_title_row(ui, r, x, ui->fine ? lg_fine : lg_glyph, 6, TR_TITLE, ro);
+	ui_title_row(ui, r, x, ui->fine ? lg_fine : lg_glyph, 7, TR_TITLE, ro);
 	int rows = r->h - 1, ybot = r->y + r->h - 1;
 	if (rows <= 0) {
 		free(cols);
@@ -112,6 +114,12 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 	for (int c = 0; c < n; c++) {
 		int xcol = ui->chart_x + c;
 		int seg[6] = {0}, roles[6] = {TR_UP_B0, TR_UP_B1, TR_UP_B2, TR_UP_B3, TR_UP_B4, TR_DIM};
+		/* requests that never connected: mostly 5xx when nginx gave up (504), so coloured as such */
+		double secs_c = a->res_ms >= 1000 ? (double)a->res_ms / 1000.0 : 1.0;
+		float unb = cols[c].rate - (cols[c].bucket[0] + cols[c].bucket[1] + cols[c].bucket[2] +
+					     cols[c].bucket[3] + cols[c].bucket[4]);
+		if (unb > 0 && cols[c].s5xx / secs_c >= 0.5 * unb)
+			roles[5] = TR_UP_5XX;
 		if (cols[c].rate > 0 && max > 0) {
 			int total = (int)lround(cols[c].rate / max * brows * 8);
 			if (total < 1)
@@ -151,7 +159,7 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 		char t[16];
 		uint64_t slow = b[1] + b[2] + b[3] + b[4];
 		if (y < ymax)
-			ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu requests, %llu 5xx", (unsigned long long)req,
+			ui_textf(ui, y++, sx, sw, s5xx ? TR_UP_5XX : TR_TEXT, "%llu requests, %llu 5xx", (unsigned long long)req,
 				 (unsigned long long)s5xx);
 		if (y < ymax)
 			ui_textf(ui, y++, sx, sw, slow ? TR_UP_B2 : TR_TEXT, "slow connects %llu: 1s %llu, 2s %llu, 3s+ %llu",
@@ -159,10 +167,12 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 				 (unsigned long long)(b[3] + b[4]));
 		if (y < ymax && worst >= 0)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "worst p99 request time %s", ui_fmt_ms(worst * 1000.0, t, sizeof t));
-		if (y < ymax)
+		if (slow && y < ymax)
 			ui_text(ui, y++, sx, sw, TR_DIM, "1-3 s connects are SYN retries:");
-		if (y < ymax)
+		if (slow && y < ymax)
 			ui_text(ui, y++, sx, sw, TR_DIM, "the app's accept queue was full");
+		if (s5xx && y < ymax)
+			ui_text(ui, y++, sx, sw, TR_DIM, "5xx with no connect: nginx gave up");
 	}
 	free(cols);
 }
