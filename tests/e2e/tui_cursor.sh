@@ -30,7 +30,7 @@ expect 'replay finished' 30
 expect_cursor 19:24:06.0
 grep -q 'at 19:24:06.0: ThreadDump 701 ms, 698 ms to safepoint' "$TMPD/screen" && ok "Stops reads the 701 ms stop" \
 	|| fail "Stops readout at 19:24:06.0"
-grep -Eq '^─ CPU .*throttled 1.03 s \(5/5\)' "$TMPD/screen" && ok "CPU reads the throttling at the same time" \
+grep -Eq '^─ CPU .*throttled 1.03 s \(5/5 periods\)' "$TMPD/screen" && ok "CPU reads the throttling at the same time" \
 	|| fail "CPU readout at 19:24:06.0"
 grep -Eq '^gc.log:198 ' "$TMPD/screen" && ok "Lines shows the safepoint line of that stop" || fail "Lines lacks gc.log:198"
 grep -q ' CURSOR ' "$TMPD/screen" && ok "header says the cursor is not following" || fail "header lacks CURSOR"
