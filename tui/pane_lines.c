@@ -53,7 +53,7 @@ static void draw_title(struct ui *ui, const struct rect *r, int64_t lo)
 		if (session_source_kind(ui->s, i) == SRC_PROBE && !st->error)
 			continue;
 		char item[300], safe[300];
-		if (st->error)
+		if (st->error || (st->lines == 0 && st->note[0]))
 			snprintf(item, sizeof item, " %s: %s ", session_source_name(ui->s, i), st->note);
 		else
 			snprintf(item, sizeof item, " %s %llu ", session_source_name(ui->s, i), (unsigned long long)st->lines);

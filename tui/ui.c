@@ -544,6 +544,14 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 	ui->lines_src = -1;
 	ui->clock_ms = live_clock(l);
 	ui->cursor_ms = ui->clock_ms;
+	/* what the sources said before the screen existed (a file to wait for, one unreadable) */
+	for (int i = 0; i < session_nsources(s); i++) {
+		const struct source_stats *st = session_source_stats(s, i);
+		if (st->note[0] && (st->error || st->lines == 0)) {
+			ui_message(ui, st->error, "%s: %s", session_source_name(s, i), st->note);
+			break;
+		}
+	}
 	if (ui->term.fallback_from[0])
 		ui_message(ui, false, "no terminfo entry for TERM=%s: using the built-in xterm-256color",
 			   ui->term.fallback_from);

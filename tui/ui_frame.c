@@ -47,8 +47,17 @@ static void draw_header(struct ui *ui, int w)
 	snprintf(counts[1], sizeof counts[1], " %d warn ", warn);
 	snprintf(counts[2], sizeof counts[2], " %d info ", info);
 	const char *follow = ui->follow ? " FOLLOW " : " CURSOR ";
+	/* a source that cannot be read is news, whatever the layout shows */
+	int bad = 0;
+	for (int i = 0; i < session_nsources(ui->s); i++)
+		if (session_source_stats(ui->s, i)->error)
+			bad++;
+	char badtxt[48] = "";
+	if (bad)
+		snprintf(badtxt, sizeof badtxt, " %d source%s unreadable ", bad, bad == 1 ? "" : "s");
 	int need = ui_text_width(ui, clock) + ui_text_width(ui, state) + ui_text_width(ui, follow) +
-		   ui_text_width(ui, counts[0]) + ui_text_width(ui, counts[1]) + ui_text_width(ui, counts[2]) + 2;
+		   ui_text_width(ui, counts[0]) + ui_text_width(ui, counts[1]) + ui_text_width(ui, counts[2]) + 2 +
+		   ui_text_width(ui, badtxt);
 	int x = w - need;
 	int left_w = x - 1;
 	if (x < 10) {
@@ -62,6 +71,8 @@ static void draw_header(struct ui *ui, int w)
 		else
 			left_w = w;
 	} else {
+		if (bad)
+			x += ui_text2(ui, 0, x, w - x, TR_ERROR, TR_HEADER, badtxt);
 		x += ui_text(ui, 0, x, w - x, crit ? TR_VERDICT_CRIT : TR_HEADER, counts[0]);
 		x += ui_text2(ui, 0, x, w - x, warn ? TR_VERDICT_WARN : TR_HEADER, TR_HEADER, counts[1]);
 		x += ui_text2(ui, 0, x, w - x, info ? TR_VERDICT_INFO : TR_HEADER, TR_HEADER, counts[2]);
