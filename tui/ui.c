@@ -264,7 +264,7 @@ int ui_cursor_col(const struct ui *ui)
 	return view_col_of(&ui->axis, ui->cursor_ms);
 }
 
-void ui_set_cursor(struct ui *ui, int64_t t, bool center)
+static void ui_set_cursor(struct ui *ui, int64_t t, bool center)
 {
 	int64_t lo = oldest_time(ui), hi = newest_time(ui);
 	if (hi < ui->clock_ms && !ui->demo)

@@ -151,9 +151,6 @@ void ui_term_resize(void);
 
 /* theme -> styles and colour pairs for this terminal */
 void ui_apply_theme(struct ui *ui);
-/* attributes + pair of a role, for wattr_set-style use */
-void ui_role(struct ui *ui, int role);
-short ui_pair(struct ui *ui, int fg, int bg);
 /* Text at (y, x) clipped to w columns (UTF-8 in, display width aware); returns
  * columns used. Non-ASCII becomes '?' when the locale is not UTF-8. */
 int ui_text(struct ui *ui, int y, int x, int w, int role, const char *s);
@@ -191,8 +188,6 @@ int ui_wrap(const struct ui *ui, const char *s, int w, ui_wrap_fn fn, void *ctx)
  * up, in roles[k]; cursor: this is the cursor's column */
 void ui_bar(struct ui *ui, int ybottom, int x, int rows, const int *seg, const int *roles, int nseg,
 	    bool cursor);
-/* the glyph a role fills whole cells with when colours cannot tell segments apart */
-wchar_t ui_fill_glyph(const struct ui *ui, int role, const char **ascii);
 /* y-axis label right-aligned in the gutter left of the chart */
 void ui_ylabel(struct ui *ui, int y, const char *s);
 /* formats */
@@ -207,7 +202,6 @@ int64_t ui_mono(void);
 bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash);
 /* cursor column of the shared axis (may be outside [0, ncols) only transiently) */
 int ui_cursor_col(const struct ui *ui);
-void ui_set_cursor(struct ui *ui, int64_t t, bool center);
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *ui_src_name(const struct ui *ui, int src);
 
@@ -228,7 +222,5 @@ void pane_heap_draw(struct ui *ui, const struct rect *r);
 void pane_lines_draw(struct ui *ui, const struct rect *r);
 /* the one-screen summary for terminals too small for panes */
 void pane_summary_draw(struct ui *ui, int y, int h, int w);
-/* the help overlay */
-void ui_help_draw(struct ui *ui);
 
 #endif

@@ -12,7 +12,10 @@
 
 /* --- styles --- */
 
-short ui_pair(struct ui *ui, int fg, int bg)
+static wchar_t ui_fill_glyph(const struct ui *ui, int role, const char **ascii);
+
+/* the colour pair for fg on bg, made on first use (pairs are few: roles and bar edges) */
+static short ui_pair(struct ui *ui, int fg, int bg)
 {
 	if (!ui->color)
 		return 0;
@@ -97,7 +100,8 @@ void ui_apply_theme(struct ui *ui)
 	clearok(curscr, TRUE);
 }
 
-void ui_role(struct ui *ui, int role)
+/* a role's attributes and pair as the window's current rendition */
+static void ui_role(struct ui *ui, int role)
 {
 	attr_set(ui->st[role].attr, ui->st[role].pair, NULL);
 }
@@ -409,7 +413,8 @@ int ui_wrap(const struct ui *ui, const char *s, int w, ui_wrap_fn fn, void *ctx)
 
 /* --- bars --- */
 
-wchar_t ui_fill_glyph(const struct ui *ui, int role, const char **ascii)
+/* the glyph a role fills whole cells with when colours cannot tell segments apart */
+static wchar_t ui_fill_glyph(const struct ui *ui, int role, const char **ascii)
 {
 	static const struct { int role; wchar_t u; const char *a; } g[] = {
 		{TR_STOP_TTSP, L'░', ":"}, {TR_STOP_OP, L'█', "#"},

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GUTTER 6      /* y-axis labels left of the charts */
+#define GUTTER 6
+
+static void ui_help_draw(struct ui *ui);      /* y-axis labels left of the charts */
 
 /* --- header and footer --- */
 
@@ -439,7 +441,7 @@ void ui_frame(struct ui *ui)
 
 /* --- help --- */
 
-void ui_help_draw(struct ui *ui)
+static void ui_help_draw(struct ui *ui)
 {
 	static const struct { const char *k, *ka, *what; } keys[] = {
 		{"← →  h l", "<- ->  h l", "move the cursor (one column; every pane follows it)"},
