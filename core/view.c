@@ -479,13 +479,19 @@ uint64_t view_skips(const struct timeline *tl, int64_t a, int64_t b)
 
 int64_t view_lines_oldest(const struct timeline *tl)
 {
-	const struct ring *r = &tl->lines;
-	for (uint64_t i = ring_first(r); i < r->total && i < ring_first(r) + 1024; i++) {
-		const struct tl_line *l = ring_at(r, i);
-		if (l && l->t_ms != EV_TIME_NONE)
-			return l->t_ms;
+	int64_t oldest = EV_TIME_NONE;
+	for (int k = 0; k < TL_LINE_SOURCES; k++) {
+		const struct ring *r = &tl->lines[k];
+		for (uint64_t i = ring_first(r); i < r->total && i < ring_first(r) + 1024; i++) {
+			const struct tl_line *l = ring_at(r, i);
+			if (l && l->t_ms != EV_TIME_NONE) {
+				if (oldest == EV_TIME_NONE || l->t_ms < oldest)
+					oldest = l->t_ms;
+				break;
+			}
+		}
 	}
-	return EV_TIME_NONE;
+	return oldest;
 }
 
 static int cmp_lines(const void *x, const void *y)
@@ -499,8 +505,7 @@ static int cmp_lines(const void *x, const void *y)
 int view_lines(const struct timeline *tl, int64_t lo, int64_t hi, int src_filter, struct view_line *out,
 	       int n)
 {
-	const struct ring *r = &tl->lines;
-	if (n <= 0 || r->total == 0)
+	if (n <= 0)
 		return 0;
 	/* per source, the newest n candidates (a small ring each) */
 	struct per {
@@ -516,20 +521,23 @@ int view_lines(const struct timeline *tl, int64_t lo, int64_t hi, int src_filter
 		per[s].count = 0;
 		per[s].last_t = EV_TIME_NONE;
 	}
-	for (uint64_t i = ring_first(r); i < r->total; i++) {
-		const struct tl_line *l = ring_at(r, i);
-		if (!l || l->src >= LINE_SOURCES)
-			continue;
-		struct per *p = &per[l->src];
-		int64_t t = l->t_ms != EV_TIME_NONE ? l->t_ms : p->last_t;
-		if (l->t_ms != EV_TIME_NONE)
-			p->last_t = l->t_ms;
-		if (t == EV_TIME_NONE || t >= hi)
-			continue;
-		if (src_filter >= 0 && l->src != src_filter)
-			continue;
-		p->v[p->count % n] = (struct view_line){.idx = i, .t_ms = t, .in_window = t >= lo};
-		p->count++;
+	for (int k = 0; k < TL_LINE_SOURCES; k++) {
+		const struct ring *r = &tl->lines[k];
+		for (uint64_t i = ring_first(r); i < r->total; i++) {
+			const struct tl_line *l = ring_at(r, i);
+			if (!l || l->src >= LINE_SOURCES)
+				continue;
+			struct per *p = &per[l->src];
+			int64_t t = l->t_ms != EV_TIME_NONE ? l->t_ms : p->last_t;
+			if (l->t_ms != EV_TIME_NONE)
+				p->last_t = l->t_ms;
+			if (t == EV_TIME_NONE || t >= hi)
+				continue;
+			if (src_filter >= 0 && l->src != src_filter)
+				continue;
+			p->v[p->count % n] = (struct view_line){.idx = TL_LINE_REF(k, i), .t_ms = t, .in_window = t >= lo};
+			p->count++;
+		}
 	}
 	/* First every source's newest line (what each said last: the correlation),
 	 * then round robin the window's lines, then older ones for context. */

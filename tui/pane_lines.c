@@ -102,8 +102,8 @@ void pane_lines_draw(struct ui *ui, const struct rect *r)
 		if (!tl->keep_lines)
 			ui_empty(ui, r, "raw lines are not kept in this mode");
 		else if (oldest != EV_TIME_NONE && hi <= oldest)
-			ui_textf(ui, r->y + 1, 2, r->w - 4, TR_DIM, "lines before %s are no longer held (the newest %zu are kept)",
-				 ui_fmt_time(ui, oldest, 0, t, sizeof t), tl->lines.cap);
+			ui_textf(ui, r->y + 1, 2, r->w - 4, TR_DIM, "lines before %s are no longer held (the newest %d of each source are kept)",
+				 ui_fmt_time(ui, oldest, 0, t, sizeof t), TL_LINES_PER_SOURCE);
 		else
 			ui_text(ui, r->y + 1, 2, r->w - 4, TR_DIM, "no lines at or before the cursor");
 		goto out;
@@ -111,7 +111,7 @@ void pane_lines_draw(struct ui *ui, const struct rect *r)
 	/* prefix width: the longest "name:line" shown */
 	int pw = 0;
 	for (int i = 0; i < shown; i++) {
-		const struct tl_line *l = ring_at(&tl->lines, out[i].idx);
+		const struct tl_line *l = timeline_line(tl, out[i].idx);
 		if (!l)
 			continue;
 		char p[64];
@@ -126,7 +126,7 @@ void pane_lines_draw(struct ui *ui, const struct rect *r)
 		tw = 10;
 	struct dctx d = {.rows = drows, .cap = want * 8 + 8};
 	for (int i = 0; i < shown; i++) {
-		const struct tl_line *l = ring_at(&tl->lines, out[i].idx);
+		const struct tl_line *l = timeline_line(tl, out[i].idx);
 		if (!l)
 			continue;
 		util_sanitize(text[i], sizeof text[i], l->text, l->len);
@@ -142,7 +142,7 @@ void pane_lines_draw(struct ui *ui, const struct rect *r)
 		int y = r->y + 1 + (k - first);
 		const struct drow *dr = &drows[k];
 		const struct view_line *vl = &out[dr->line];
-		const struct tl_line *l = ring_at(&tl->lines, vl->idx);
+		const struct tl_line *l = timeline_line(tl, vl->idx);
 		int role = vl->in_window ? TR_TEXT : TR_DIM;
 		if (dr->first && l) {
 			char p[64];

@@ -108,7 +108,7 @@ uint64_t view_skips(const struct timeline *tl, int64_t a, int64_t b);
 /* --- Lines --- */
 
 struct view_line {
-	uint64_t idx;        /* index in tl->lines */
+	uint64_t idx;        /* reference for timeline_line() */
 	int64_t t_ms;        /* the line's time, or its source's previous line's if it had none */
 	bool in_window;      /* t_ms in [lo, hi) */
 };

@@ -301,7 +301,7 @@ static void test_lines_shared_among_sources(void **state)
 	bool gc221 = false;
 	int per_src[8] = {0};
 	for (int i = 0; i < n; i++) {
-		const struct tl_line *l = ring_at(&tl->lines, out[i].idx);
+		const struct tl_line *l = timeline_line(tl, out[i].idx);
 		assert_non_null(l);
 		per_src[l->src]++;
 		if (l->src == 0 && l->line == 221)
@@ -320,12 +320,18 @@ static void test_lines_shared_among_sources(void **state)
 	n = view_lines(tl, lo, hi, 0, out, 10);
 	assert_true(n >= 5);
 	for (int i = 0; i < n; i++) {
-		const struct tl_line *l = ring_at(&tl->lines, out[i].idx);
+		const struct tl_line *l = timeline_line(tl, out[i].idx);
 		assert_int_equal(l->src, 0);
 		assert_true(out[i].t_ms <= at(19, 24, 14, 454));
 	}
-	/* only the newest 8192 lines are held: early seconds are gone */
-	assert_true(view_lines_oldest(tl) > at(19, 23, 40, 0));
+	/* each source keeps its own newest TL_LINES_PER_SOURCE lines: the 9943 access
+	 * log lines do not push out the GC log's first ones, but the access log's own
+	 * early lines are gone */
+	assert_true(view_lines_oldest(tl) <= at(19, 23, 38, 400));
+	n = view_lines(tl, at(19, 23, 38, 0), at(19, 23, 39, 0), 0, out, 10);
+	assert_true(n >= 5);
+	n = view_lines(tl, at(19, 23, 42, 0), at(19, 23, 43, 0), 4, out, 10);
+	assert_int_equal(n, 0);
 	session_free(s);
 }
 
