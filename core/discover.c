@@ -95,29 +95,16 @@ static bool parse_i64_full(const char *s, int64_t *out)
 
 static int read_starttime(const char *root, int pid, uint64_t *ticks, char *state)
 {
-	char path[DISCOVER_PATH], b[1024];
+	char path[DISCOVER_PATH];
+	struct procfile_stat st;
 	proc_path(path, sizeof path, root, pid, "stat");
-	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : (int)n;
-	const char *rp = NULL;
-	for (ssize_t i = n - 1; i >= 0; i--)
-		if (b[i] == ')') {
-			rp = b + i;
-			break;
-		}
-	if (!rp || rp + 2 >= b + n)
-		return -EINVAL;
-	const char *s = rp + 2, *end = b + n;
+	int r = procfile_read_stat(path, &st);
+	if (r < 0)
+		return r;
+	*ticks = st.starttime;
 	if (state)
-		*state = *s;
-	for (int f = 3; f < 22; f++) {
-		while (s < end && *s != ' ')
-			s++;
-		while (s < end && *s == ' ')
-			s++;
-	}
-	return s < end && util_parse_u64(s, (size_t)(end - s), ticks) ? 0 : -EINVAL;
+		*state = st.state;
+	return 0;
 }
 
 int discover_start_ms(const char *root, int pid, int64_t now_ms, int64_t *start_ms)

@@ -55,48 +55,11 @@ struct sched_probe {
 	uint64_t listings;         /* task directory listings so far (for tests/bench) */
 };
 
-struct stat_info {
-	char state;
-	uint64_t num_threads;      /* field 20 */
-	uint64_t starttime;        /* field 22 */
-};
-
-/* /proc/PID/stat: state (field 3), num_threads (20), starttime (22). The comm
- * field may hold spaces and parentheses, so fields are counted from the last ')'. */
-static int read_stat(const char *path, struct stat_info *si)
-{
-	char b[1024];
-	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : (int)n;
-	const char *rp = NULL;
-	for (ssize_t i = n - 1; i >= 0; i--)
-		if (b[i] == ')') {
-			rp = b + i;
-			break;
-		}
-	if (!rp || rp + 2 >= b + n)
-		return -EINVAL;
-	const char *s = rp + 2, *end = b + n;
-	si->state = *s;
-	for (int f = 3; f < 22; f++) {
-		if (f == 20 && util_parse_u64(s, (size_t)(end - s), &si->num_threads) == 0)
-			return -EINVAL;
-		while (s < end && *s != ' ')
-			s++;
-		while (s < end && *s == ' ')
-			s++;
-	}
-	if (s >= end || util_parse_u64(s, (size_t)(end - s), &si->starttime) == 0)
-		return -EINVAL;
-	return 0;
-}
-
 struct sched_probe *sched_probe_open(const char *root, int pid, char *err, size_t errlen)
 {
 	struct sched_probe *p;
 	char path[512], rel[64];
-	struct stat_info si;
+	struct procfile_stat si;
 	struct rlimit rl;
 	int r;
 	if (errlen)
@@ -122,7 +85,7 @@ struct sched_probe *sched_probe_open(const char *root, int pid, char *err, size_
 		snprintf(err, errlen, "sched probe: root path too long");
 		goto fail;
 	}
-	r = read_stat(p->stat_path, &si);
+	r = procfile_read_stat(p->stat_path, &si);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: %s", p->stat_path, r == -ESRCH ? "no such process" : strerror(-r));
 		goto fail;
@@ -339,8 +302,8 @@ static int poll_listed(struct sched_probe *p, int *nthreads)
 
 int sched_probe_poll(struct sched_probe *p, int64_t now_ms, struct event *out)
 {
-	struct stat_info si;
-	int r = read_stat(p->stat_path, &si);
+	struct procfile_stat si;
+	int r = procfile_read_stat(p->stat_path, &si);
 	int nthreads = 0;
 	if (r < 0)
 		return r;

@@ -154,3 +154,32 @@ bool procfile_psi_some_avg10(const char *buf, size_t len, double *out)
 	p += 6;
 	return util_parse_double(p, len - (size_t)(p - buf), false, out) > 0;
 }
+
+int procfile_read_stat(const char *path, struct procfile_stat *out)
+{
+	char b[1024];
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	const char *rp = NULL;
+	for (ssize_t i = n - 1; i >= 0; i--)
+		if (b[i] == ')') {
+			rp = b + i;
+			break;
+		}
+	if (!rp || rp + 2 >= b + n)
+		return -EINVAL;
+	const char *s = rp + 2, *end = b + n;
+	out->state = *s;
+	for (int f = 3; f < 22; f++) {
+		if (f == 20 && util_parse_u64(s, (size_t)(end - s), &out->num_threads) == 0)
+			return -EINVAL;
+		while (s < end && *s != ' ')
+			s++;
+		while (s < end && *s == ' ')
+			s++;
+	}
+	if (s >= end || util_parse_u64(s, (size_t)(end - s), &out->starttime) == 0)
+		return -EINVAL;
+	return 0;
+}

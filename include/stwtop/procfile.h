@@ -34,4 +34,14 @@ bool procfile_parse_i64(const char *buf, size_t len, int64_t *out);
 /* PSI file ("some avg10=0.00 avg60=... total=N\nfull ..."): the "some" avg10. */
 bool procfile_psi_some_avg10(const char *buf, size_t len, double *out);
 
+/* /proc/PID/stat fields stwtop needs. comm (field 2) may hold spaces and
+ * parentheses, so fields are counted from the last ')'. */
+struct procfile_stat {
+	char state;                 /* field 3 */
+	uint64_t num_threads;       /* field 20 */
+	uint64_t starttime;         /* field 22, clock ticks after boot */
+};
+/* 0, -ESRCH when the process is gone, -EINVAL when malformed, other -errno. */
+int procfile_read_stat(const char *path, struct procfile_stat *out);
+
 #endif
