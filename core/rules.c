@@ -56,6 +56,7 @@ const char *severity_name(int sev)
 
 #define MAX_INCIDENTS 512
 #define MAX_VERDICTS 2048
+#define VIDX_CAP 4096                  /* (id, key) -> verdict slot; a power of two > 2 x MAX_VERDICTS */
 
 struct incident {
 	uint64_t id;
@@ -69,6 +70,10 @@ struct rules {
 	struct rules_config cfg;
 	struct verdict *v;
 	size_t nv;
+	/* find() runs for every verdict built; a linear scan over up to 2048
+	 * verdicts of 3.5 KB each made a long replay quadratic */
+	int16_t vidx[VIDX_CAP];        /* open addressing, -1 empty */
+	int last_long_pause;           /* highest slot holding a long-gc-pause, -1 none */
 	struct incident inc[MAX_INCIDENTS];
 	size_t ninc;
 	uint64_t next_id;
@@ -128,6 +133,8 @@ struct rules *rules_new(const struct rules_config *cfg)
 		return NULL;
 	}
 	r->next_id = 1;
+	memset(r->vidx, 0xff, sizeof r->vidx);
+	r->last_long_pause = -1;
 	r->plateau_since_ms = EV_TIME_NONE;
 	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
@@ -200,11 +207,38 @@ __attribute__((format(printf, 2, 3))) static void vadvice(struct verdict *v, con
 	va_end(ap);
 }
 
+static size_t vidx_slot(int id, uint64_t key)
+{
+	uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(unsigned)id * 0xC2B2AE3D27D4EB4FULL;
+	return (size_t)(h >> 40) & (VIDX_CAP - 1);
+}
+
+static void vidx_insert(struct rules *r, size_t i)
+{
+	size_t h = vidx_slot(r->v[i].id, r->v[i].key);
+	while (r->vidx[h] >= 0)
+		h = (h + 1) & (VIDX_CAP - 1);
+	r->vidx[h] = (int16_t)i;
+	if (r->v[i].id == V_LONG_GC_PAUSE && (int)i > r->last_long_pause)
+		r->last_long_pause = (int)i;
+}
+
+/* after verdicts were removed (merged incidents) the slots moved */
+static void vidx_rebuild(struct rules *r)
+{
+	memset(r->vidx, 0xff, sizeof r->vidx);
+	r->last_long_pause = -1;
+	for (size_t i = 0; i < r->nv; i++)
+		vidx_insert(r, i);
+}
+
 static struct verdict *find(struct rules *r, int id, uint64_t key)
 {
-	for (size_t i = 0; i < r->nv; i++)
-		if (r->v[i].id == id && r->v[i].key == key)
-			return &r->v[i];
+	for (size_t h = vidx_slot(id, key); r->vidx[h] >= 0; h = (h + 1) & (VIDX_CAP - 1)) {
+		struct verdict *v = &r->v[r->vidx[h]];
+		if (v->id == id && v->key == key)
+			return v;
+	}
 	return NULL;
 }
 
@@ -239,6 +273,7 @@ static void commit(struct rules *r, const struct verdict *nv)
 	struct verdict *slot = &r->v[r->nv++];
 	*slot = *nv;
 	slot->version = 1;
+	vidx_insert(r, r->nv - 1);
 	if (r->fn)
 		r->fn(r->fnctx, slot, true);
 }
@@ -330,10 +365,13 @@ static struct incident *incident_for(struct rules *r, int64_t a, int64_t b)
 static void merge_incidents(struct rules *r)
 {
 	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
+	bool removed = false;
 	for (size_t i = 0; i < r->ninc; i++) {
+		if (r->inc[i].final)
+			continue; /* most are: skip them here, not once per pair */
 		for (size_t j = i + 1; j < r->ninc; j++) {
 			struct incident *a = &r->inc[i], *b = &r->inc[j];
-			if (a->final || b->final)
+			if (b->final)
 				continue;
 			if (b->start_ms <= a->end_ms + gap && b->end_ms >= a->start_ms - gap) {
 				if (b->start_ms < a->start_ms)
@@ -348,6 +386,7 @@ static void merge_incidents(struct rules *r)
 					    r->v[k].id <= V_CONNECT_504) {
 						memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
 						r->nv--;
+						removed = true;
 					} else {
 						k++;
 					}
@@ -358,6 +397,8 @@ static void merge_incidents(struct rules *r)
 			}
 		}
 	}
+	if (removed)
+		vidx_rebuild(r);
 }
 
 /* --- whole-run state fed by events --- */
@@ -1375,11 +1416,10 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 			in->final = true;
 	}
 	/* whole-run verdicts that depend on the summary */
-	for (size_t i = 0; i < r->nv; i++)
-		if (r->v[i].id == V_LONG_GC_PAUSE) {
-			long_pause = true;
-			snprintf(note, sizeof note, "long pause: %s", r->v[i].title);
-		}
+	if (r->last_long_pause >= 0) {
+		long_pause = true;
+		snprintf(note, sizeof note, "long pause: %s", r->v[r->last_long_pause].title);
+	}
 	serial_verdict(r, c, long_pause, note);
 	zgc_stall_verdict(r, c);
 	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE)
