@@ -74,6 +74,7 @@ struct rules {
 	 * verdicts of 3.5 KB each made a long replay quadratic */
 	int16_t vidx[VIDX_CAP];        /* open addressing, -1 empty */
 	int last_long_pause;           /* highest slot holding a long-gc-pause, -1 none */
+	int64_t whole_built_mono_ms;   /* last refresh of every whole-run verdict */
 	struct incident inc[MAX_INCIDENTS];
 	size_t ninc;
 	uint64_t next_id;
@@ -135,6 +136,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	r->next_id = 1;
 	memset(r->vidx, 0xff, sizeof r->vidx);
 	r->last_long_pause = -1;
+	r->whole_built_mono_ms = INT64_MIN;
 	r->plateau_since_ms = EV_TIME_NONE;
 	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
@@ -240,6 +242,13 @@ static struct verdict *find(struct rules *r, int id, uint64_t key)
 			return v;
 	}
 	return NULL;
+}
+
+/* raised and not cleared */
+static bool active(struct rules *r, int id, uint64_t key)
+{
+	const struct verdict *v = find(r, id, key);
+	return v && v->cleared_ms == EV_TIME_NONE;
 }
 
 static bool same_content(const struct verdict *a, const struct verdict *b)
@@ -435,6 +444,8 @@ static void on_pause(struct rules *r, const struct rules_ctx *c, const struct ev
 			snprintf(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
 				 sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), p->title,
 				 p->cause);
+			if (active(r, V_PERIODIC_SKIPPED, 0))
+				periodic_skipped_verdict(r, c); /* the clear keeps its latest state */
 			clear(r, V_PERIODIC_SKIPPED, 0, e->t_ms, why);
 		}
 		r->skips_in_row = 0;
@@ -470,7 +481,8 @@ static void on_skip(struct rules *r, const struct rules_ctx *c, const struct eve
 	}
 	if (k->threshold_ms >= 0)
 		r->skip_threshold = k->threshold_ms;
-	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips)
+	/* raised at once; while raised, its text is refreshed by rules_eval */
+	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips && !active(r, V_PERIODIC_SKIPPED, 0))
 		periodic_skipped_verdict(r, c);
 }
 
@@ -562,6 +574,8 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 		snprintf(why, sizeof why, "%s:%llu %s committed heap fell %.0f MB -> %.0f MB (%s)",
 			 sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), r->plateau_committed,
 			 committed, p->title);
+		if (active(r, V_G1_NOT_SHRINKING, 0))
+			g1_not_shrinking_verdict(r, c, r->plateau_last_ms); /* the clear keeps its latest state */
 		clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
 	}
 	if (r->plateau_since_ms == EV_TIME_NONE || shrank) {
@@ -586,7 +600,9 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	r->plateau_last_used = used;
 	if (is_shrink_trigger(p))
 		r->saw_shrink_trigger = true;
-	g1_not_shrinking_verdict(r, c, e->t_ms);
+	/* raised at once; while raised, its text is refreshed by rules_eval */
+	if (!active(r, V_G1_NOT_SHRINKING, 0))
+		g1_not_shrinking_verdict(r, c, e->t_ms);
 }
 
 static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t)
@@ -1415,15 +1431,29 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		if (final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms))
 			in->final = true;
 	}
-	/* whole-run verdicts that depend on the summary */
+	/* Whole-run verdicts. Each is raised (or raised again after a clear) on
+	 * the first evaluation or event that finds its condition; the text of one
+	 * already raised is rebuilt from the state on every evaluation when a
+	 * listener follows changes, else at most every 100 ms of wall time and at
+	 * the end. A replay evaluates once per second of data: rebuilding and
+	 * comparing four verdicts' text each time cost more than parsing the log. */
+	int64_t mono = util_mono_ms();
+	bool all = final || r->fn || mono - r->whole_built_mono_ms >= 100;
+	if (all)
+		r->whole_built_mono_ms = mono;
+	bool serial_due = all || !active(r, V_SERIAL_GC, 0);
 	if (r->last_long_pause >= 0) {
 		long_pause = true;
-		snprintf(note, sizeof note, "long pause: %s", r->v[r->last_long_pause].title);
+		if (serial_due)
+			snprintf(note, sizeof note, "long pause: %s", r->v[r->last_long_pause].title);
 	}
-	serial_verdict(r, c, long_pause, note);
-	zgc_stall_verdict(r, c);
-	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE)
+	if (serial_due)
+		serial_verdict(r, c, long_pause, note);
+	if (all || !active(r, V_ZGC_STALL, 0))
+		zgc_stall_verdict(r, c);
+	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE &&
+	    (all || !active(r, V_G1_NOT_SHRINKING, 0)))
 		g1_not_shrinking_verdict(r, c, r->plateau_last_ms);
-	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips)
+	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips && (all || !active(r, V_PERIODIC_SKIPPED, 0)))
 		periodic_skipped_verdict(r, c);
 }
