@@ -483,7 +483,7 @@ static void on_skip(struct rules *r, const struct rules_ctx *c, const struct eve
 	if (k->threshold_ms >= 0)
 		r->skip_threshold = k->threshold_ms;
 	/* raised at once; while raised, its text is refreshed by rules_eval */
-	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips && !active(r, V_PERIODIC_SKIPPED, 0))
+	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && !active(r, V_PERIODIC_SKIPPED, 0))
 		periodic_skipped_verdict(r, c);
 }
 
@@ -612,7 +612,7 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	if (s->collector != GC_G1)
 		return;
 	double committed = r->plateau_committed, live = r->plateau_max_used;
-	if (r->plateau_pauses < (int)r->cfg.shrink_min_pauses ||
+	if ((double)r->plateau_pauses < floor(r->cfg.shrink_min_pauses) || /* (int) of 1e12 is undefined */
 	    (double)(t - r->plateau_since_ms) < r->cfg.shrink_min_span_ms ||
 	    committed < r->cfg.shrink_ratio * live || committed - live < r->cfg.shrink_min_waste_mb)
 		return;
@@ -1328,7 +1328,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			rate = timeline_req_rate(tl, b, b + 30000);
 		long long backlog = llround(rate * stop_s);
 
-		if (slow >= (uint32_t)r->cfg.aq_min_requests) {
+		if ((double)slow >= floor(r->cfg.aq_min_requests)) { /* (uint32_t) of 1e12 is undefined */
 			struct verdict v;
 			int maxb = w.bucket[4] ? 4 : w.bucket[3] ? 3 : w.bucket[2] ? 2 : 1;
 			vinit(&v, V_ACCEPT_QUEUE, in->id, (maxb >= 2 || slow >= 100) ? SEV_CRIT : SEV_WARN);
@@ -1459,6 +1459,6 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE &&
 	    (all || !active(r, V_G1_NOT_SHRINKING, 0)))
 		g1_not_shrinking_verdict(r, c, r->plateau_last_ms);
-	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips && (all || !active(r, V_PERIODIC_SKIPPED, 0)))
+	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && (all || !active(r, V_PERIODIC_SKIPPED, 0)))
 		periodic_skipped_verdict(r, c);
 }
