@@ -39,7 +39,8 @@ for d in "$S"/*/*/; do
 			args+=(--nginx "$d/logs/access.log" --nginx-format "$OPS")
 		fi
 	fi
-	[ -f "$d/jvm-start.txt" ] && args+=(--jvm-start "$d/jvm-start.txt")
+	# (combined/*/jvm-start.txt is notes, not a start time: its logs carry the wall clock)
+	head -1 "$d/jvm-start.txt" 2>/dev/null | grep -Eq "^[0-9]{13}$" && args+=(--jvm-start "$d/jvm-start.txt")
 	[ ${#args[@]} -gt 0 ] && same "${args[@]}"
 done
 for f in "$S"/*/*/gc.log "$S"/*/*/console.log "$S"/public-gc-logs/*.txt; do same --gc "$f"; done
