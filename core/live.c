@@ -34,6 +34,7 @@ struct live {
 	int tail_src[MAX_TAILS];        /* tail id -> session source + 1 (0: not yet known) */
 	int adding_src;                 /* the source being added: tail_add reads its content */
 	int eval_timer;                 /* one-shot: judge shortly after new data */
+	int demo_timer;
 	bool eval_armed;
 	int64_t last_demo_eval;
 	bool caught_up;                 /* the files' existing content has been read */
@@ -259,6 +260,8 @@ static void demo_advance(struct live *l, int64_t wall)
 		session_replay_finish(l->s);
 		l->demo_done = true;
 		l->demo_clock = session_timeline(l->s)->newest_ms;
+		if (l->demo_timer >= 0)
+			loop_set_timer(l->loop, l->demo_timer, -1, 0);
 		if (l->view && l->view->demo_done)
 			l->view->demo_done(l->vctx);
 	}
@@ -281,6 +284,7 @@ static void on_tick(void *ctx)
 	} else {
 		if (l->tail)
 			tail_check(l->tail);
+		session_tick(l->s);
 		poll_probes(l, now);
 		scan_hs_err(l);
 		session_eval(l->s, data_clock(l), false);
@@ -318,6 +322,7 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	l->src_cg = l->src_sched = l->src_vm = l->src_hs = -1;
 	l->adding_src = -1;
 	l->eval_timer = -1;
+	l->demo_timer = -1;
 	l->loop = loop_new();
 	if (!l->loop) {
 		snprintf(err, errlen, "cannot create the event loop: %s", strerror(errno));
@@ -356,6 +361,11 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 			enum src_kind k = session_source_kind(s, i);
 			if (k == SRC_PROBE)
 				continue;
+			if (k == SRC_HSERR) {
+				/* read at once if it is there; its directory is watched for it */
+				session_read_hserr(s, i);
+				continue;
+			}
 			l->adding_src = i;
 			int id = tail_add(l->tail, session_source_path(s, i), TAIL_FROM_START);
 			if (id < 0) {
@@ -479,7 +489,7 @@ int live_run(struct live *l)
 		l->demo_t0 = session_replay_next_time(l->s);
 		l->demo_wall0 = util_mono_ms();
 		l->demo_clock = l->demo_t0;
-		loop_add_timer(l->loop, DEMO_STEP_MS, DEMO_STEP_MS, on_demo_timer, l);
+		l->demo_timer = loop_add_timer(l->loop, DEMO_STEP_MS, DEMO_STEP_MS, on_demo_timer, l);
 		loop_add_timer(l->loop, 1, l->o.interval_ms, on_tick, l);
 	} else {
 		if (l->tail) {

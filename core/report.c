@@ -219,6 +219,7 @@ static json_t *report_obj(const struct session *s)
 	json_object_set_new(sum, "periodic_gc_collections", json_integer((json_int_t)sm->periodic_gc_collections));
 	json_object_set_new(sum, "safepoint_timeouts", json_integer((json_int_t)sm->sp_timeouts));
 	json_object_set_new(sum, "allocation_stalls", json_integer((json_int_t)sm->alloc_stalls));
+	json_object_set_new(sum, "crash_reports", json_integer((json_int_t)sm->hs_errs));
 	json_t *heap = json_object();
 	json_object_set_new(heap, "committed_max_mb", round3(sm->committed_max_mb));
 	json_object_set_new(heap, "committed_last_mb", round3(sm->committed_last_mb));
@@ -524,6 +525,8 @@ int report_text(FILE *out, const struct session *s, bool color)
 			fprintf(out, "  Stalls     %llu ZGC allocation stalls, max %.1f ms\n",
 				(unsigned long long)sm->alloc_stalls, sm->max_alloc_stall_ms);
 	}
+	if (sm->hs_errs)
+		fprintf(out, "  Crashes    %llu JVM crash report(s) (hs_err)\n", (unsigned long long)sm->hs_errs);
 	if (sm->requests) {
 		fprintf(out, "  nginx      %llu requests;", (unsigned long long)sm->requests);
 		for (int c = 0; c < SUMMARY_STATUS_MAX; c++)

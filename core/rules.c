@@ -97,6 +97,8 @@ struct rules {
 	int64_t longest_gap_ms;        /* longest time between two GC pauses (idle window) */
 	int64_t last_pause_ms;
 	double committed_peak_mb;
+	double shrank_from_mb;         /* committed before the first periodic shrink */
+	int64_t first_pause_ms;
 
 	/* periodic-gc-skipped */
 	int skips_in_row;
@@ -141,6 +143,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	r->plateau_since_ms = EV_TIME_NONE;
 	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
+	r->first_pause_ms = EV_TIME_NONE;
 	r->skip_first_ms = r->skip_last_ms = EV_TIME_NONE;
 	return r;
 }
@@ -425,6 +428,8 @@ static void on_pause(struct rules *r, const struct rules_ctx *c, const struct ev
 {
 	const struct ev_pause *p = &e->u.pause;
 	int64_t start = e->t_ms - (int64_t)p->dur_ms;
+	if (r->first_pause_ms == EV_TIME_NONE)
+		r->first_pause_ms = start;
 	if (r->last_pause_ms != EV_TIME_NONE && start - r->last_pause_ms > r->longest_gap_ms)
 		r->longest_gap_ms = start - r->last_pause_ms;
 	if (r->last_pause_ms == EV_TIME_NONE || e->t_ms > r->last_pause_ms)
@@ -543,16 +548,14 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 			struct verdict *old = find(r, V_PERIODIC_SHRANK, 0);
 			struct verdict v;
 			char t1[16];
-			double before = old ? 0 : r->plateau_committed;
 			vinit(&v, V_PERIODIC_SHRANK, 0, SEV_INFO);
 			if (old) {
 				v = *old;
 				v.version = 0;
-				/* title keeps the first "before", ends with the latest "after" */
-				double first_before = 0;
-				sscanf(old->title, "G1 periodic GC gave memory back: committed heap %lf", &first_before);
-				before = first_before;
+			} else {
+				r->shrank_from_mb = r->plateau_committed; /* the title keeps the first "before" */
 			}
+			double before = r->shrank_from_mb;
 			v.end_ms = e->t_ms;
 			if (!old) {
 				v.start_ms = r->last_periodic_ms;
@@ -660,7 +663,7 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	int rel = s->jdk_release;
 	if (xms_floor)
 		vadvice(&v, "-Xms (%.0f MB) is the floor: G1 never shrinks below it, so -Xms == -Xmx means "
-			"it never gives memory back; lower -Xms. ", floor_mb);
+			"it never gives memory back; lower -Xms first. Then: ", floor_mb);
 	if (rel == 11 || rel == 8 || (rel > 0 && rel < 12)) {
 		vadvice(&v, "On JDK %d G1 shrinks the heap only after a Pause Full and has no "
 			"G1PeriodicGCInterval (the JVM refuses to start with it): upgrade to JDK 17+, or use "
@@ -781,6 +784,8 @@ static void serial_verdict(struct rules *r, const struct rules_ctx *c, bool with
 		return;
 	struct verdict v;
 	vinit(&v, V_SERIAL_GC, 0, with_long_pause ? SEV_WARN : SEV_INFO);
+	v.start_ms = v.jump_ms = r->first_pause_ms;
+	v.end_ms = r->last_pause_ms;
 	vtitle(&v, "The JVM runs the Serial collector: every collection stops all threads and works on "
 	       "one%s", with_long_pause ? ", and one of them was long" : "");
 	vevid(&v, "gc: Using Serial");
@@ -800,7 +805,6 @@ static void serial_verdict(struct rules *r, const struct rules_ctx *c, bool with
 			"explicitly (-XX:+UseSerialGC). ", s->cpus_available);
 	vadvice(&v, "Use -XX:+UseG1GC (or -XX:+UseParallelGC for throughput) and give the container at "
 		"least 2 CPUs and 1792 MB so every collection is parallel.");
-	(void)r;
 	commit(r, &v);
 }
 

@@ -539,6 +539,16 @@ static void nginx_detect(struct session *s, struct source *src, int i)
 	}
 }
 
+void session_tick(struct session *s)
+{
+	/* a quiet nginx: decide its format with the lines there are, so they show */
+	for (int i = 0; i < s->nsrc; i++) {
+		struct source *src = s->src[i];
+		if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt && src->ndetect > 0)
+			nginx_detect(s, src, i);
+	}
+}
+
 void session_source_eof(struct session *s, int i)
 {
 	struct source *src = s->src[i];
@@ -767,13 +777,68 @@ static void find_anchor(struct session *s)
 	}
 }
 
+int session_read_hserr(struct session *s, int i)
+{
+	struct source *src = s->src[i];
+	struct stat st;
+	int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int e = fd < 0 ? errno : EINVAL;
+		snprintf(src->st.note, sizeof src->st.note, "%s: %s", src->path,
+			 fd < 0 ? strerror(e) : "not a regular file");
+		src->st.error = true;
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	/* a crash report is read whole (the first 4 MiB: the header, the frame and
+	 * the code cache sections are at its top) */
+	size_t cap = 4u << 20, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n = 0;
+	while (buf && len < cap && (n = read(fd, buf + len, cap - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (!buf)
+		return -ENOMEM;
+	for (size_t k = 0; k < len; k++)
+		if (buf[k] == '\n')
+			src->st.lines++;
+	struct event e;
+	if (hserr_parse(buf, len, &e)) {
+		src->st.parsed = src->st.lines;
+		util_strlcpy_n(e.u.hserr.path, sizeof e.u.hserr.path, src->path, strlen(src->path));
+		e.line = 1;
+		if (e.t_ms == EV_TIME_NONE)
+			e.t_ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+		emit(s, i, &e);
+	} else {
+		src->st.unparsed = src->st.lines;
+		snprintf(src->st.first_error, sizeof src->st.first_error, "not a JVM crash report (hs_err)");
+		src->st.first_error_line = 1;
+	}
+	free(buf);
+	return 0;
+}
+
 int session_replay_open(struct session *s)
 {
 	int rc = 0;
 	find_anchor(s);
-	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->kind != SRC_PROBE && !s->src[i]->opened && open_source(s, s->src[i]) != 0)
+	for (int i = 0; i < s->nsrc; i++) {
+		struct source *src = s->src[i];
+		if (src->kind == SRC_HSERR) {
+			if (!src->opened) {
+				src->opened = true;
+				src->eof = true;
+				if (linebuf_init(&src->lb, 16, 16) != 0 || session_read_hserr(s, i) != 0)
+					rc = -1;
+			}
+			continue;
+		}
+		if (src->kind != SRC_PROBE && !src->opened && open_source(s, src) != 0)
 			rc = -1;
+	}
 	return rc;
 }
 
@@ -784,7 +849,7 @@ static int next_source(struct session *s)
 	int64_t best_t = 0;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (src->kind == SRC_PROBE || !src->opened)
+		if (src->kind == SRC_PROBE || src->kind == SRC_HSERR || !src->opened)
 			continue;
 		if (src->qn == 0)
 			refill(s, i);

@@ -88,6 +88,8 @@ struct tail_gen {              /* one inode of a followed path */
 	size_t sig_len;
 };
 
+/* The path's state. A generation being drained after it was renamed or
+ * deleted away (DRAINING) lives in old[], whatever the path's state is. */
 enum tail_state { TAIL_ST_WAITING, TAIL_ST_OPEN, TAIL_ST_ERROR };
 
 struct tail_file {
@@ -134,6 +136,7 @@ struct tail {
 	size_t ndirs;
 	uint64_t overflows;
 	bool rescan;
+	int busy;                  /* inside tail_dispatch/tail_check (callbacks may tail_add) */
 };
 
 /* ---------------------------------------------------------------- strings */
@@ -1064,8 +1067,10 @@ static void file_resolve(struct tail *t, struct tail_file *f, bool initial, enum
 
 static void file_read(struct tail *t, struct tail_file *f)
 {
-	if (f->cur.fd < 0)
+	if (f->cur.fd < 0) {
+		file_resolve(t, f, false, TAIL_FROM_START);
 		return;
+	}
 	int r = gen_read(t, f, &f->cur, true);
 	if (r < 0)
 		file_fail(t, f, -r, NULL);
@@ -1099,6 +1104,7 @@ static void file_recover_moved(struct tail *t, struct tail_file *f, int di, cons
 	olds_push(t, f, &g);
 	f->st.rotations++;
 	f->ever_open = true;
+	f->state = TAIL_ST_WAITING;  /* until the resolve of this batch finds the path's file */
 }
 
 static void file_event(struct tail *t, struct tail_file *f, int di, const struct inotify_event *ev, const char *name)
@@ -1336,7 +1342,9 @@ int tail_add(struct tail *t, const char *path, enum tail_from from)
 	f->id = (int)t->nfiles;
 	t->files[t->nfiles++] = f;
 	file_resolve(t, f, true, from);
-	tail_process(t);
+	/* from a callback, the running dispatch finishes the batch itself */
+	if (!t->busy)
+		tail_process(t);
 	return f->id;
 }
 
@@ -1374,6 +1382,7 @@ static void tail_poll_fifos(struct tail *t)
 
 void tail_dispatch(struct tail *t)
 {
+	t->busy++;
 	tail_poll_fifos(t);
 	for (;;) {
 		int n = 0;
@@ -1393,15 +1402,17 @@ void tail_dispatch(struct tail *t)
 			break;
 	}
 	tail_expire(t);
+	t->busy--;
 }
 
 void tail_check(struct tail *t)
 {
 	tail_dispatch(t);
+	t->busy++;
 	for (size_t i = 0; i < t->nfiles; i++)
 		t->files[i]->dirty_resolve = true;
-	tail_process(t);
-	tail_expire(t);
+	tail_process(t);   /* what it detaches now starts its grace period now */
+	t->busy--;
 }
 
 void tail_stats(const struct tail *t, int id, struct tail_file_stats *out)

@@ -13,7 +13,7 @@
 enum {
 	CAP_STOPS = 1 << 14, CAP_PAUSES = 1 << 14, CAP_CPU = 1 << 16, CAP_SCHED = 1 << 14,
 	CAP_VMSTAT = 1 << 13, CAP_MEM = 1 << 14, CAP_REQS = 1 << 17, CAP_TIMEOUTS = 1 << 10,
-	CAP_SKIPS = 1 << 12, CAP_STALLS = 1 << 14, CAP_LINES = 1 << 13
+	CAP_SKIPS = 1 << 12, CAP_STALLS = 1 << 14
 };
 
 static void ring_setup(struct ring *r, size_t elem, size_t cap)
@@ -63,7 +63,8 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 	ring_setup(&tl->timeouts, sizeof(struct tl_timeout), CAP_TIMEOUTS);
 	ring_setup(&tl->skips, sizeof(struct tl_skip), CAP_SKIPS);
 	ring_setup(&tl->stalls, sizeof(struct tl_stall), CAP_STALLS);
-	ring_setup(&tl->lines, sizeof(struct tl_line), CAP_LINES);
+	for (int k = 0; k < TL_LINE_SOURCES; k++)
+		ring_setup(&tl->lines[k], sizeof(struct tl_line), TL_LINES_PER_SOURCE);
 	for (int i = 0; i < TL_SECONDS; i++)
 		tl->secs[i].open = -1;
 	for (int i = 0; i < TL_OPEN_SECONDS; i++)
@@ -77,10 +78,14 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 void timeline_fini(struct timeline *tl)
 {
 	struct ring *rings[] = {&tl->stops, &tl->pauses, &tl->cpu, &tl->sched, &tl->vmstat, &tl->mem,
-				&tl->reqs, &tl->timeouts, &tl->skips, &tl->stalls, &tl->lines};
+				&tl->reqs, &tl->timeouts, &tl->skips, &tl->stalls};
 	for (size_t i = 0; i < ARRAY_LEN(rings); i++) {
 		free(rings[i]->buf);
 		rings[i]->buf = NULL;
+	}
+	for (int k = 0; k < TL_LINE_SOURCES; k++) {
+		free(tl->lines[k].buf);
+		tl->lines[k].buf = NULL;
 	}
 }
 
@@ -351,13 +356,21 @@ void timeline_push_line(struct timeline *tl, uint16_t src, uint64_t line_no, int
 {
 	if (!tl->keep_lines)
 		return;
-	struct tl_line *l = ring_push(&tl->lines);
+	struct tl_line *l = ring_push(&tl->lines[src < TL_LINE_SOURCES ? src : TL_LINE_SOURCES - 1]);
 	if (!l)
 		return;
 	l->t_ms = t_ms;
 	l->src = src;
 	l->line = line_no;
 	l->len = (uint16_t)util_strlcpy_n(l->text, sizeof l->text, text, len);
+}
+
+const struct tl_line *timeline_line(const struct timeline *tl, uint64_t ref)
+{
+	unsigned k = (unsigned)(ref >> 56);
+	if (k >= TL_LINE_SOURCES)
+		return NULL;
+	return ring_at(&tl->lines[k], ref & ((1ull << 56) - 1));
 }
 
 /* --- queries --- */

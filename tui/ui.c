@@ -1,15 +1,585 @@
-/* ui.c — placeholder until the curses dashboard lands: no terminal UI yet. */
-#include "app.h"
+/* ui.c — the curses dashboard (app.h: ui_run): the theme, the terminal, the
+ * keyboard, the one cursor every pane shares, and when to draw.
+ *
+ * Drawing is event-driven, never polled: new data schedules one frame at most
+ * ~80 ms later (bursts coalesce into it), a clock tick or a key draws at once,
+ * a NEW mark's expiry arms a one-shot timer. Between those the process sleeps
+ * in the engine's poll(). A frame is computed from the store and verdicts
+ * alone (ui_frame.c), so what is on screen is always what the session knows.
+ */
+#include "ui.h"
+#include "stwtop/util.h"
 
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
-int ui_run(struct live *l, struct session *s, const struct cli *c, const struct ui_info *info,
-	   char *why, size_t whylen)
+/* time per column, smallest first */
+static const int64_t zooms[] = {100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000,
+				120000, 300000, 600000, 1800000, 3600000};
+#define NZOOMS ((int)(sizeof zooms / sizeof zooms[0]))
+
+int64_t ui_mono(void)
 {
-	(void)l;
-	(void)s;
-	(void)c;
-	(void)info;
-	snprintf(why, whylen, "the curses dashboard is not built yet");
-	return -1;
+	return util_mono_ms();
+}
+
+const char *ui_src_name(const struct ui *ui, int src)
+{
+	if (src < 0 || src >= session_nsources(ui->s))
+		return "?";
+	return session_source_name(ui->s, src);
+}
+
+void ui_message(struct ui *ui, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
+	va_end(ap);
+	ui->msg_error = error;
+	ui->msg_until = ui_mono() + (error ? 15000 : 6000);
+}
+
+/* --- themes --- */
+
+/* "default" (or "dark", or none) is the compiled-in theme; other names are
+ * looked up in the theme dirs; a path is loaded as it is. */
+static int load_theme(struct theme *t, const char *arg, char *err, size_t errlen)
+{
+	/* --help calls the default theme "dark" */
+	if (!arg || strcmp(arg, "default") == 0 || strcmp(arg, "dark") == 0)
+		return theme_parse(t, (const char *)embed_theme_default, embed_theme_default_len,
+				   "built-in default theme", err, errlen);
+	char path[THEME_PATH_MAX];
+	int rc = theme_resolve(arg, path, sizeof path, err, errlen);
+	if (rc)
+		return rc;
+	return theme_load_file(t, path, err, errlen);
+}
+
+static void next_theme(struct ui *ui)
+{
+	ui->nthemes = theme_list(ui->themes, THEME_MAX_LIST);
+	int cur = -1;
+	for (int i = 0; i < ui->nthemes; i++)
+		if (strcmp(ui->themes[i], ui->theme.name) == 0)
+			cur = i;
+	for (int step = 1; step <= ui->nthemes; step++) {
+		int i = (cur + step) % ui->nthemes;
+		struct theme t;
+		char err[600];
+		if (load_theme(&t, ui->themes[i], err, sizeof err) != 0) {
+			ui_message(ui, true, "theme %s: %s", ui->themes[i], err);
+			continue;
+		}
+		if (!t.name[0])
+			snprintf(t.name, sizeof t.name, "%s", ui->themes[i]);
+		ui->theme = t;
+		ui_apply_theme(ui);
+		if (ui->color || ui->ncolors == 0)
+			ui_message(ui, false, "theme %s%s%s%s", t.name, t.description[0] ? ": " : "",
+				   t.description, ui->ncolors == 0 ? " (no colour here: attributes only)" : "");
+		else
+			ui_message(ui, false, "theme %s: uses no colour", t.name);
+		return;
+	}
+}
+
+/* --- verdict sightings --- */
+
+static struct ui_seen *seen_of(struct ui *ui, int id, uint64_t key)
+{
+	for (size_t i = 0; i < ui->nseen; i++)
+		if (ui->seen[i].id == id && ui->seen[i].key == key)
+			return &ui->seen[i];
+	return NULL;
+}
+
+bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash)
+{
+	*flash = false;
+	for (size_t i = 0; i < ui->nseen; i++)
+		if (ui->seen[i].id == v->id && ui->seen[i].key == v->key) {
+			int64_t age = ui_mono() - ui->seen[i].first_mono;
+			*flash = age < UI_FLASH_MS;
+			return age < UI_NEW_MS;
+		}
+	return false;
+}
+
+static void request_redraw(struct ui *ui, int64_t delay_ms);
+static void jump_to_selected(struct ui *ui);
+
+static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
+{
+	struct ui *ui = ctx;
+	(void)is_new;
+	if (!seen_of(ui, v->id, v->key)) {
+		if (ui->nseen == ui->capseen) {
+			size_t cap = ui->capseen ? ui->capseen * 2 : 32;
+			struct ui_seen *n = realloc(ui->seen, cap * sizeof *n);
+			if (!n)
+				return;
+			ui->seen = n;
+			ui->capseen = cap;
+		}
+		ui->seen[ui->nseen++] = (struct ui_seen){.id = v->id, .key = v->key, .first_mono = ui_mono()};
+	}
+	request_redraw(ui, 0);
+}
+
+/* the next moment a NEW mark stops flashing or goes away */
+static void arm_new_timer(struct ui *ui)
+{
+	int64_t now = ui_mono(), next = -1;
+	for (size_t i = 0; i < ui->nseen; i++) {
+		int64_t f = ui->seen[i].first_mono + UI_FLASH_MS, e = ui->seen[i].first_mono + UI_NEW_MS;
+		if (f > now && (next < 0 || f < next))
+			next = f;
+		if (e > now && (next < 0 || e < next))
+			next = e;
+	}
+	loop_set_timer(live_loop(ui->l), ui->new_timer, next < 0 ? -1 : next - now + 5, 0);
+}
+
+/* --- drawing schedule --- */
+
+static void draw_now(struct ui *ui)
+{
+	ui_frame(ui);
+	ui->last_frame_mono = ui_mono();
+	arm_new_timer(ui);
+}
+
+static void request_redraw(struct ui *ui, int64_t delay_ms)
+{
+	if (ui->redraw_armed)
+		return;
+	ui->redraw_armed = true;
+	loop_set_timer(live_loop(ui->l), ui->redraw_timer, delay_ms, 0);
+}
+
+static void on_redraw_timer(void *ctx)
+{
+	struct ui *ui = ctx;
+	ui->redraw_armed = false;
+	draw_now(ui);
+}
+
+static void on_new_timer(void *ctx)
+{
+	draw_now(ctx);
+}
+
+/* --- the engine's callbacks --- */
+
+static void on_tick(void *ctx, int64_t now_ms)
+{
+	struct ui *ui = ctx;
+	ui->clock_ms = now_ms;
+	request_redraw(ui, 0);
+}
+
+static void on_changed(void *ctx)
+{
+	struct ui *ui = ctx;
+	/* paused: the view stands still; the next key or tick shows what came */
+	if (!ui->paused)
+		request_redraw(ui, 80);
+}
+
+static void on_signal(void *ctx, int signo)
+{
+	struct ui *ui = ctx;
+	if (signo == SIGWINCH) {
+		ui_term_resize();
+		clearok(curscr, TRUE);
+		draw_now(ui);
+	} else if (signo == SIGHUP) {
+		ui->quit = true;
+		live_stop(ui->l);
+	}
+}
+
+static void on_note(void *ctx, int src, const char *msg, bool is_error)
+{
+	struct ui *ui = ctx;
+	/* also in the log file, for after the screen is gone */
+	fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", msg);
+	if (src >= 0)
+		ui_message(ui, is_error, "%s: %s", ui_src_name(ui, src), msg);
+	else
+		ui_message(ui, is_error, "%s", msg);
+	request_redraw(ui, 0);
+}
+
+static void on_demo_done(void *ctx)
+{
+	struct ui *ui = ctx;
+	ui->demo_done = true;
+	ui->clock_ms = live_clock(ui->l);
+	/* the story's end: put every pane's cursor on the newest incident, unless
+	 * the user is already looking somewhere */
+	ui->nv = view_verdict_order(ui->s, ui->vorder, sizeof ui->vorder / sizeof ui->vorder[0]);
+	if (ui->follow && !ui->paused && ui->nv > 0) {
+		ui->vsel = 0;
+		jump_to_selected(ui);
+		ui_message(ui, false, "replay finished: the cursor is on the newest incident (Enter: evidence, "
+			   "f: newest data, q: quit)");
+	} else {
+		ui_message(ui, false, "replay finished: this is the final state (q quits)");
+	}
+	request_redraw(ui, 0);
+}
+
+/* --- the cursor --- */
+
+static int64_t newest_time(const struct ui *ui)
+{
+	const struct timeline *tl = session_timeline(ui->s);
+	if (tl->newest_ms != EV_TIME_NONE)
+		return tl->newest_ms;
+	return ui->clock_ms;
+}
+
+static int64_t oldest_time(const struct ui *ui)
+{
+	const struct timeline *tl = session_timeline(ui->s);
+	return tl->oldest_ms != EV_TIME_NONE ? tl->oldest_ms : ui->clock_ms;
+}
+
+int ui_cursor_col(const struct ui *ui)
+{
+	if (ui->axis.ncols <= 0 || ui->axis.res_ms <= 0)
+		return 0;
+	return view_col_of(&ui->axis, ui->cursor_ms);
+}
+
+static void ui_set_cursor(struct ui *ui, int64_t t, bool center)
+{
+	int64_t lo = oldest_time(ui), hi = newest_time(ui);
+	if (hi < ui->clock_ms && !ui->demo)
+		hi = ui->clock_ms;
+	if (t > hi)
+		t = hi;
+	if (t < lo)
+		t = lo;
+	ui->follow = false;
+	ui->cursor_ms = t;
+	int ncols = ui->axis.ncols > 0 ? ui->axis.ncols : 80;
+	if (center)
+		ui->view_end = view_floor(t, ui->res_ms) + (int64_t)(ncols / 3 + 1) * ui->res_ms;
+}
+
+static void move_cursor(struct ui *ui, int64_t cols)
+{
+	ui_set_cursor(ui, ui->cursor_ms + cols * ui->res_ms, false);
+}
+
+static void zoom(struct ui *ui, int dir)
+{
+	int i = 0;
+	while (i < NZOOMS - 1 && zooms[i] < ui->res_ms)
+		i++;
+	int j = i + dir;
+	if (j < 0 || j >= NZOOMS) {
+		ui_message(ui, false, "zoom: %s per column is the %s", dir < 0 ? "100 ms" : "1 hour",
+			   dir < 0 ? "finest" : "coarsest");
+		return;
+	}
+	int col = ui_cursor_col(ui);
+	int ncols = ui->axis.ncols;
+	ui->res_ms = zooms[j];
+	if (!ui->follow && ncols > 0) {
+		if (col < 0 || col >= ncols)
+			col = ncols * 2 / 3;
+		ui->view_end = view_floor(ui->cursor_ms, ui->res_ms) + (int64_t)(ncols - col) * ui->res_ms;
+	}
+}
+
+/* --- keys --- */
+
+static void focus_step(struct ui *ui, int dir)
+{
+	for (int k = 1; k <= PANE_COUNT; k++) {
+		int p = ((ui->focus + dir * k) % PANE_COUNT + PANE_COUNT) % PANE_COUNT;
+		if (ui->shown[p]) {
+			ui->focus = p;
+			return;
+		}
+	}
+}
+
+static const struct verdict *selected_verdict(const struct ui *ui)
+{
+	if (ui->nv == 0)
+		return NULL;
+	size_t i = ui->vsel < ui->nv ? ui->vsel : ui->nv - 1;
+	return rules_at(session_rules(ui->s), ui->vorder[i]);
+}
+
+static void jump_to_selected(struct ui *ui)
+{
+	const struct verdict *v = selected_verdict(ui);
+	if (!v)
+		return;
+	int64_t t = v->jump_ms != EV_TIME_NONE ? v->jump_ms : v->start_ms;
+	if (t != EV_TIME_NONE)
+		ui_set_cursor(ui, t, true);
+}
+
+static void select_verdict(struct ui *ui, int dir)
+{
+	if (ui->nv == 0)
+		return;
+	if (dir < 0 && ui->vsel > 0)
+		ui->vsel--;
+	else if (dir > 0 && ui->vsel + 1 < ui->nv)
+		ui->vsel++;
+	if (ui->vexpand)
+		jump_to_selected(ui);
+}
+
+static void enter(struct ui *ui)
+{
+	switch (ui->focus) {
+	case PANE_VERDICTS:
+		if (ui->nv == 0) {
+			ui_message(ui, false, "no verdicts yet");
+			return;
+		}
+		ui->vexpand = !ui->vexpand;
+		if (ui->vexpand)
+			jump_to_selected(ui);
+		break;
+	case PANE_LINES:
+		ui->lines_wrap = !ui->lines_wrap;
+		ui_message(ui, false, "Lines: %s", ui->lines_wrap ? "long lines wrap" : "long lines are cut");
+		break;
+	default:
+		ui->tall[ui->focus] = !ui->tall[ui->focus];
+		for (int p = 0; p < PANE_COUNT; p++)
+			if (p != ui->focus)
+				ui->tall[p] = false;
+		break;
+	}
+}
+
+static void next_source(struct ui *ui)
+{
+	int n = session_nsources(ui->s);
+	for (int k = 0; k <= n; k++) {
+		int i = ui->lines_src + 1 + k;
+		if (i >= n) {
+			ui->lines_src = -1;
+			ui_message(ui, false, "Lines: all sources");
+			return;
+		}
+		if (session_source_kind(ui->s, i) != SRC_PROBE) {
+			ui->lines_src = i;
+			ui_message(ui, false, "Lines: only %s", ui_src_name(ui, i));
+			return;
+		}
+	}
+}
+
+static void set_paused(struct ui *ui, bool paused)
+{
+	ui->paused = paused;
+	if (ui->demo)
+		live_set_paused(ui->l, paused);
+}
+
+static void handle_key(struct ui *ui, bool fkey, wint_t ch)
+{
+	if (ui->help) {
+		ui->help = false;
+		if (!fkey && (ch == 'q' || ch == 'Q')) {
+			ui->quit = true;
+			live_stop(ui->l);
+		}
+		return;
+	}
+	if (fkey) {
+		switch (ch) {
+		case KEY_LEFT: move_cursor(ui, -1); break;
+		case KEY_RIGHT: move_cursor(ui, 1); break;
+		case KEY_SLEFT: move_cursor(ui, -10); break;
+		case KEY_SRIGHT: move_cursor(ui, 10); break;
+		case KEY_PPAGE: move_cursor(ui, -(ui->axis.ncols > 1 ? ui->axis.ncols - 1 : 10)); break;
+		case KEY_NPAGE: move_cursor(ui, ui->axis.ncols > 1 ? ui->axis.ncols - 1 : 10); break;
+		case KEY_HOME: ui_set_cursor(ui, oldest_time(ui), false); break;
+		case KEY_END: ui_set_cursor(ui, newest_time(ui), false); break;
+		case KEY_UP:
+			if (ui->focus == PANE_LINES)
+				ui->lines_back++;
+			else
+				select_verdict(ui, -1);
+			break;
+		case KEY_DOWN:
+			if (ui->focus == PANE_LINES) {
+				if (ui->lines_back > 0)
+					ui->lines_back--;
+			} else {
+				select_verdict(ui, 1);
+			}
+			break;
+		case KEY_BTAB: focus_step(ui, -1); break;
+		case KEY_ENTER: enter(ui); break;
+		case KEY_RESIZE: clearok(curscr, TRUE); break;
+		default: break;
+		}
+		return;
+	}
+	switch (ch) {
+	case 'q': case 'Q':
+		ui->quit = true;
+		live_stop(ui->l);
+		break;
+	case 'h': move_cursor(ui, -1); break;
+	case 'l': move_cursor(ui, 1); break;
+	case 'H': move_cursor(ui, -10); break;
+	case 'L': move_cursor(ui, 10); break;
+	case 'g': ui_set_cursor(ui, oldest_time(ui), false); break;
+	case 'G': ui_set_cursor(ui, newest_time(ui), false); break;
+	case 'k': handle_key(ui, true, KEY_UP); break;
+	case 'j': handle_key(ui, true, KEY_DOWN); break;
+	case '+': case '=': zoom(ui, -1); break;
+	case '-': case '_': zoom(ui, 1); break;
+	case 'f': case 'F':
+		ui->follow = true;
+		ui->lines_back = 0;
+		set_paused(ui, false);
+		break;
+	case 'p': case 'P': case ' ':
+		set_paused(ui, !ui->paused);
+		ui_message(ui, false, ui->paused ? "paused: the view stands still%s (p resumes)"
+						 : "resumed%s", ui->demo ? (ui->paused ? " and so does the replay" : "") : "");
+		break;
+	case '\t': focus_step(ui, 1); break;
+	case '\r': case '\n': enter(ui); break;
+	case 27: /* Esc */
+		ui->vexpand = false;
+		for (int p = 0; p < PANE_COUNT; p++)
+			ui->tall[p] = false;
+		break;
+	case 's': case 'S': next_source(ui); break;
+	case 't': case 'T': next_theme(ui); break;
+	case '?': ui->help = true; break;
+	case 12: /* ^L */ clearok(curscr, TRUE); break;
+	default: break;
+	}
+}
+
+static void on_key(void *ctx, int fd, short revents)
+{
+	struct ui *ui = ctx;
+	wint_t ch;
+	int r, n = 0;
+	while (!ui->quit && (r = get_wch(&ch)) != ERR) {
+		handle_key(ui, r == KEY_CODE_YES, ch);
+		n++;
+	}
+	if (n == 0) {
+		/* readable but nothing to read: the terminal is gone (EOF, hangup) */
+		int avail = -1;
+		if ((revents & (POLLHUP | POLLERR | POLLNVAL)) ||
+		    (ioctl(fd, FIONREAD, &avail) == 0 && avail == 0)) {
+			ui->quit = true;
+			loop_del_fd(live_loop(ui->l), fd);
+			live_stop(ui->l);
+		}
+		return;
+	}
+	if (!ui->quit)
+		draw_now(ui);
+}
+
+/* --- run --- */
+
+int ui_run(struct live *l, struct session *s, const struct cli *c, const struct ui_info *info, char *why,
+	   size_t whylen)
+{
+	struct ui *ui = calloc(1, sizeof *ui);
+	if (!ui) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	ui->l = l;
+	ui->s = s;
+	ui->c = c;
+	ui->info = info;
+	ui->demo = info && info->demo_title;
+	/* a bad theme is a usage error, told before anything is drawn */
+	char err[1024];
+	if (load_theme(&ui->theme, c->theme, err, sizeof err) != 0) {
+		fprintf(stderr, "stwtop: --theme: %s\n", err);
+		free(ui);
+		return 2;
+	}
+	if (!ui->theme.name[0])
+		snprintf(ui->theme.name, sizeof ui->theme.name, "%s", c->theme ? c->theme : "default");
+	/* glyphs follow the locale's codeset; numbers stay "1.5", whatever the locale */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	ui->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+
+	if (ui_term_probe(&ui->term, why, whylen) != 0 || ui_term_start(&ui->term, why, whylen) != 0) {
+		free(ui);
+		return -1;
+	}
+	ui_apply_theme(ui);
+	ui->res_ms = ui->demo ? 500 : 1000;
+	ui->follow = true;
+	ui->focus = PANE_VERDICTS;
+	ui->lines_src = -1;
+	ui->clock_ms = live_clock(l);
+	ui->cursor_ms = ui->clock_ms;
+	/* what the sources said before the screen existed (a file to wait for, one unreadable) */
+	for (int i = 0; i < session_nsources(s); i++) {
+		const struct source_stats *st = session_source_stats(s, i);
+		if (st->note[0] && (st->error || st->lines == 0)) {
+			ui_message(ui, st->error, "%s: %s", session_source_name(s, i), st->note);
+			break;
+		}
+	}
+	if (ui->term.fallback_from[0])
+		ui_message(ui, false, "no terminfo entry for TERM=%s: using the built-in xterm-256color",
+			   ui->term.fallback_from);
+
+	struct loop *loop = live_loop(l);
+	static const struct live_view view = {
+		.tick = on_tick, .changed = on_changed, .signal = on_signal, .note = on_note,
+		.demo_done = on_demo_done,
+	};
+	ui->redraw_timer = loop_add_timer(loop, -1, 0, on_redraw_timer, ui);
+	ui->new_timer = loop_add_timer(loop, -1, 0, on_new_timer, ui);
+	int rc = -1;
+	if (ui->redraw_timer >= 0 && ui->new_timer >= 0 && loop_add_fd(loop, STDIN_FILENO, POLLIN, on_key, ui) == 0) {
+		session_set_listener(s, on_verdict, ui);
+		live_set_view(l, &view, ui);
+		draw_now(ui);
+		rc = live_run(l);
+		session_set_listener(s, NULL, NULL);
+		live_set_view(l, NULL, NULL);
+		loop_del_fd(loop, STDIN_FILENO);
+	}
+	if (ui->redraw_timer >= 0)
+		loop_del_timer(loop, ui->redraw_timer);
+	if (ui->new_timer >= 0)
+		loop_del_timer(loop, ui->new_timer);
+	ui_term_end(&ui->term);
+	pane_verdicts_free(ui);
+	free(ui->seen);
+	free(ui);
+	return rc < 0 ? 1 : 0;
 }

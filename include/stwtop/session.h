@@ -68,6 +68,11 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 		       int64_t live_now_ms);
 /* Feed a polled sample (EV_CPU, EV_MEM, EV_SCHED, EV_VMSTAT) or any event. */
 void session_feed_event(struct session *s, int i, struct event *e);
+/* Read a --hs-err source whole (a crash report is one event). 0 or -errno. */
+int session_read_hserr(struct session *s, int i);
+/* Live, every interval: decisions that waited for more lines are taken with
+ * what there is (an nginx format guessed from fewer than 20 lines). */
+void session_tick(struct session *s);
 /* End of a finished source (report mode, or a replay file at EOF). */
 void session_source_eof(struct session *s, int i);
 

@@ -7,7 +7,14 @@
  * JDK 8 gc.log.N.current), copytruncate, delete + recreate and files that do
  * not exist yet, and avoids libinotifytools' stale-wd bug on re-watch.
  * Lines are delivered only when complete; oversized lines are cut and counted.
- * Never writes to, moves or truncates what it follows.
+ * Never writes to, moves or truncates what it follows (O_RDONLY|O_NONBLOCK).
+ *
+ * What no reader can get back is not delivered: with copytruncate, lines
+ * written between the copy and the truncate, and lines not yet read when the
+ * truncate comes; a generation created and deleted (not renamed) before the
+ * reader looked. A truncated file rewritten to exactly its old bytes up to our
+ * offset cannot be told from the original. A writer that writes to a rotated
+ * file after the grace period (tail_set_grace_ms) is no longer read.
  */
 #ifndef STWTOP_TAIL_H
 #define STWTOP_TAIL_H
@@ -22,7 +29,8 @@ enum tail_note {
 	TAIL_NOTE_ROTATED,      /* renamed/deleted away and replaced: old one drained, new one opened */
 	TAIL_NOTE_TRUNCATED,    /* shrank under us (copytruncate, "> file"): reading from 0 */
 	TAIL_NOTE_GONE,         /* deleted or moved away, no replacement yet */
-	TAIL_NOTE_ERROR         /* cannot read it (permission, a directory, ...): msg says why */
+	TAIL_NOTE_ERROR         /* cannot read it (permission, a directory, ...) or cannot watch its
+	                         * directory (then it is checked by tail_check only): msg says why */
 };
 
 enum tail_from { TAIL_FROM_START = 0, TAIL_FROM_END = 1 };
@@ -32,7 +40,8 @@ enum tail_from { TAIL_FROM_START = 0, TAIL_FROM_END = 1 };
                                 * this line's '\n' came: this is all there was of it */
 
 struct tail_callbacks {
-	/* a complete line of file `id` (no '\n'); flags TAIL_LINE_CUT */
+	/* a complete line of file `id` (no '\n', no trailing '\r'); flags
+	 * TAIL_LINE_CUT, TAIL_LINE_PARTIAL; line is valid during the call only */
 	void (*line)(void *ctx, int id, const char *line, size_t len, unsigned flags);
 	/* something happened to file `id`; msg is a one-line human explanation with the path */
 	void (*note)(void *ctx, int id, enum tail_note what, const char *msg);
@@ -86,7 +95,10 @@ int tail_inotify_fd(void);
 void tail_dispatch(struct tail *t);
 
 /* Periodic safety net (call every second or so): stat each path to catch a
- * missed event or an inotify queue overflow, retry files in error. Cheap. */
+ * missed event or an inotify queue overflow, retry files in error, let go of
+ * old generations past the grace period. Also the only thing that notices a
+ * change of a link in the middle of a symlink chain. Cheap: a few syscalls
+ * per file. */
 void tail_check(struct tail *t);
 
 void tail_stats(const struct tail *t, int id, struct tail_file_stats *out);

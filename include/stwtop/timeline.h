@@ -128,10 +128,15 @@ struct tl_sec {
 };
 
 #define TL_SECONDS 3600               /* per-second request series: the last hour */
+#define TL_LINE_SOURCES 16
+#define TL_LINES_PER_SOURCE 4096      /* raw lines kept per source (live/demo) */
 #define TL_OPEN_SECONDS 64            /* seconds whose exact histograms are kept */
 
 struct timeline {
-	struct ring stops, pauses, cpu, sched, vmstat, mem, reqs, timeouts, skips, stalls, lines;
+	struct ring stops, pauses, cpu, sched, vmstat, mem, reqs, timeouts, skips, stalls;
+	/* raw lines, one ring per source, so a busy access log cannot push the GC
+	 * log's lines out (sources beyond TL_LINE_SOURCES share the last ring) */
+	struct ring lines[TL_LINE_SOURCES];
 	struct tl_sec secs[TL_SECONDS];
 	struct { int64_t sec; struct hist rt, uht; } open[TL_OPEN_SECONDS];
 	int64_t newest_ms;                /* latest event time seen */
@@ -146,6 +151,10 @@ void timeline_fini(struct timeline *tl);
 void timeline_push(struct timeline *tl, const struct event *e);
 void timeline_push_line(struct timeline *tl, uint16_t src, uint64_t line_no, int64_t t_ms,
 			const char *text, size_t len);
+/* A kept line by reference: ring k (source, or the shared last ring) in the
+ * top 8 bits, index in that ring below. NULL once overwritten. */
+#define TL_LINE_REF(k, i) (((uint64_t)(k) << 56) | (i))
+const struct tl_line *timeline_line(const struct timeline *tl, uint64_t ref);
 
 /* --- window queries --- */
 

@@ -48,4 +48,12 @@ echo '{"ttsp_warn_ms": 50, "no_such_knob": 1}' >"$T/bad.json"
 expect 2 'unknown threshold "no_such_knob"' -- --report --gc "$S/throttle/control/gc.log" --config "$T/bad.json"
 echo '{"ttsp_warn_ms": "fast"}' >"$T/bad2.json"
 expect 2 '"ttsp_warn_ms" must be a non-negative number' -- --report --gc "$S/throttle/control/gc.log" --config "$T/bad2.json"
+# a crash report source: the AOT SIGILL verdict from the (synthetic, see its README) hs_err
+H=$(cd "$S/../fixtures/hserr" && pwd)
+"$BIN" --report --json --hs-err "$H/hs_err_synthetic-jdk25-aot-sigill.log" >"$T/r.json" 2>"$T/err" || fail "hs-err report: $(cat "$T/err")"
+jq -e '.summary.crash_reports == 1 and any(.verdicts[]; .id == "aot-sigill-adapter" and .severity == "crit")' "$T/r.json" >/dev/null \
+  || fail "no aot-sigill-adapter verdict for the SIGILL ~AdapterBlob report"
+"$BIN" --report --json --hs-err "$H/hs_err_pid26891-jdk17-sigsegv.log" >"$T/r.json" 2>"$T/err" || fail "hs-err report (real SIGSEGV): $(cat "$T/err")"
+jq -e '.summary.crash_reports == 1 and ([.verdicts[] | select(.id == "aot-sigill-adapter")] | length) == 0' "$T/r.json" >/dev/null \
+  || fail "a real SIGSEGV crash (no AOT adapter) must not raise aot-sigill-adapter"
 [ $fails = 0 ] && echo "cli: all passed" || { echo "cli: $fails failed"; exit 1; }

@@ -15,54 +15,11 @@
 
 #define WAIT_MS 10000
 
-struct fixture {
-	char *dir;
-	struct h_rec *r;
-	struct tail *t;
-	int saved_stderr;    /* >= 0 while a test sends fd 2 to a file */
-	char *errlog;
-};
-
-static int setup(void **state)
-{
-	struct fixture *fx = calloc(1, sizeof *fx);
-	fx->dir = h_tmpdir();
-	fx->r = h_rec_new();
-	fx->t = h_tail(fx->r, 0);
-	fx->saved_stderr = -1;
-	*state = fx;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *fx = *state;
-	if (fx->saved_stderr >= 0) {
-		/* a failed assertion left fd 2 redirected: restore it, show it */
-		fflush(stderr);
-		dup2(fx->saved_stderr, 2);
-		close(fx->saved_stderr);
-		FILE *f = fopen(fx->errlog, "r");
-		char line[1024];
-		while (f && fgets(line, sizeof line, f))
-			fprintf(stderr, "(captured) %s", line);
-		if (f)
-			fclose(f);
-	}
-	free(fx->errlog);
-	tail_free(fx->t);
-	h_rec_free(fx->r);
-	h_rm_rf(fx->dir);
-	free(fx->dir);
-	free(fx);
-	return 0;
-}
-
 /* --- 1. appends */
 
 static void test_append_small_writes(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "app.log");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);
@@ -94,7 +51,7 @@ static void test_append_small_writes(void **state)
 
 static void test_append_burst_100k(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "burst.log");
 	int fd = h_open_append(p);
 	int id = tail_add(fx->t, p, TAIL_FROM_START);
@@ -115,23 +72,16 @@ static void test_append_burst_100k(void **state)
 	free(p);
 }
 
-static void on_tail_fd(void *ctx, int fd, short revents)
-{
-	(void)fd;
-	(void)revents;
-	tail_dispatch(ctx);
-}
-
 /* One line in three write()s with the reactor handling the inotify event after
  * each: nothing until its '\n', then exactly the whole line, once. */
 static void test_partial_line_three_writes(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "partial.log");
 	int fd = h_open_append(p);
 	int id = tail_add(fx->t, p, TAIL_FROM_START);
 	struct loop *l = loop_new();
-	assert_int_equal(loop_add_fd(l, tail_fd(fx->t), POLLIN, on_tail_fd, fx->t), 0);
+	assert_int_equal(loop_add_fd(l, tail_fd(fx->t), POLLIN, h_loop_dispatch, fx->t), 0);
 
 	h_writef(fd, "[12.345s][info][gc] GC(7) Pause ");
 	assert_true(loop_once(l, WAIT_MS) >= 1);
@@ -161,7 +111,7 @@ static void test_partial_line_three_writes(void **state)
 
 static void test_rename_rotation_create(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "app.log"), *p1 = h_path(fx->dir, "app.log.1");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);
@@ -241,7 +191,7 @@ static int xlog_rotate(const char *p, const char *p0, int fd)
 
 static void test_xlog_rotation_three_times(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "gc.log"), *p0 = h_path(fx->dir, "gc.log.0");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);
@@ -274,7 +224,7 @@ static void test_xlog_rotation_three_times(void **state)
  * looking are found through the rename events and read in order. */
 static void test_xlog_rotation_burst_unobserved(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "gc.log");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);
@@ -307,7 +257,7 @@ static void test_xlog_rotation_burst_unobserved(void **state)
  * read by anyone. What exists is delivered once and in order. */
 static void test_xlog_rotation_burst_ring_of_one(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "gc.log"), *p0 = h_path(fx->dir, "gc.log.0");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);
@@ -354,7 +304,7 @@ static int jdk8_rotate(const char *dir, int fd, int from, int to, struct h_text 
 
 static void test_jdk8_gc_log_rotation(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "gc.log");
 	char *c0 = h_path(fx->dir, "gc.log.0.current"), *stale = h_path(fx->dir, "gc.log.3.current");
 	/* a leftover of an earlier JVM run with more files: older, never followed */
@@ -407,7 +357,7 @@ static void test_jdk8_gc_log_rotation(void **state)
 
 static void test_copytruncate(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "access.log"), *p1 = h_path(fx->dir, "access.log.1");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);   /* O_APPEND, as nginx and every logger open their log */
@@ -451,7 +401,7 @@ static void test_copytruncate(void **state)
 
 static void test_delete_recreate(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "app.log");
 	struct h_text want = { 0 };
 	int fd = h_open_append(p);
@@ -476,7 +426,7 @@ static void test_delete_recreate(void **state)
 
 static void test_file_appears_later(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "later.log");
 	/* live mode too: a file that appears later is new, read from its start */
 	int id = tail_add(fx->t, p, TAIL_FROM_END);
@@ -501,7 +451,7 @@ static void test_file_appears_later(void **state)
  * watched for the next component, step by step, or all at once (mkdir -p). */
 static void test_directory_appears_later(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *a = h_path(fx->dir, "a"), *ab = h_path(fx->dir, "a/b"), *p = h_path(fx->dir, "a/b/app.log");
 	int id = tail_add(fx->t, p, TAIL_FROM_START);
 	assert_true(id >= 0);
@@ -549,7 +499,7 @@ static void test_directory_appears_later(void **state)
  * must go on, and nothing may be printed on stderr. */
 static void test_directory_recreated(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *sub = h_path(fx->dir, "logs"), *p = h_path(fx->dir, "logs/app.log");
 	char *errlog = h_path(fx->dir, "stderr.txt");
 	fflush(stderr);
@@ -626,7 +576,7 @@ static void test_directory_recreated(void **state)
  * pointed somewhere else (ln -sfn): the path is followed, not the inode. */
 static void test_symlink_to_rotating_target(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *real = h_path(fx->dir, "real"), *links = h_path(fx->dir, "links");
 	assert_int_equal(mkdir(real, 0755), 0);
 	assert_int_equal(mkdir(links, 0755), 0);
@@ -684,7 +634,7 @@ static void test_symlink_to_rotating_target(void **state)
 
 static void test_from_end_and_from_start(void **state)
 {
-	struct fixture *fx = *state;
+	struct h_fixture *fx = *state;
 	char *p = h_path(fx->dir, "live.log"), *q = h_path(fx->dir, "whole.log");
 	int fd = h_open_append(p);
 	h_lines(fd, NULL, "history", 0, 5);
@@ -718,24 +668,129 @@ static void test_from_end_and_from_start(void **state)
 	free(q);
 }
 
+/* A line without its '\n' when its file is let go (rotated away and the
+ * grace period over) or truncated under it: delivered as it is, flagged. */
+static void test_partial_line_flag(void **state)
+{
+	struct h_fixture *fx = *state;
+	char *p = h_path(fx->dir, "app.log"), *p1 = h_path(fx->dir, "app.log.1");
+	int fd = h_open_append(p);
+	h_writef(fd, "one\nhalf");
+	int id = tail_add(fx->t, p, TAIL_FROM_START);
+	assert_int_equal(fx->r->f[id].lines, 1);
+	h_rename(p, p1);
+	int nfd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	h_settle(fx->t, 10);
+	assert_int_equal(h_count_notes(fx->r, id, TAIL_NOTE_ROTATED), 1);
+	assert_int_equal(fx->r->f[id].lines, 1);   /* still waiting for its '\n' */
+	tail_set_grace_ms(fx->t, 0);
+	tail_check(fx->t);
+	H_ASSERT_TEXT(fx->r, id, "one\nhalf\n", 9);
+	assert_int_equal(fx->r->f[id].partial, 1);
+
+	char *q = h_path(fx->dir, "ct.log");
+	int qfd = h_open_append(q);
+	h_writef(qfd, "abc\ndef");
+	int idq = tail_add(fx->t, q, TAIL_FROM_START);
+	assert_int_equal(truncate(q, 0), 0);
+	h_writef(qfd, "x\n");
+	assert_true(h_pump(fx->t, fx->r, idq, 3, WAIT_MS));
+	H_ASSERT_TEXT(fx->r, idq, "abc\ndef\nx\n", 10);
+	assert_int_equal(fx->r->f[idq].partial, 1);
+	assert_int_equal(h_count_notes(fx->r, idq, TAIL_NOTE_TRUNCATED), 1);
+	close(fd);
+	close(nfd);
+	close(qfd);
+	free(p);
+	free(p1);
+	free(q);
+}
+
+struct adder {
+	struct h_rec *r;
+	struct tail *t;
+	char *dir;
+	int added;
+};
+
+/* "open NAME" in the followed file makes the callback follow NAME too */
+static void on_line_adding(void *ctx, int id, const char *line, size_t len, unsigned flags)
+{
+	struct adder *a = ctx;
+	h_on_line(a->r, id, line, len, flags);
+	if (len > 5 && memcmp(line, "open ", 5) == 0) {
+		char name[64];
+		util_strlcpy_n(name, sizeof name, line + 5, len - 5);
+		char *p = h_path(a->dir, name);
+		a->added = tail_add(a->t, p, TAIL_FROM_START);
+		free(p);
+	}
+}
+
+static void on_note_adding(void *ctx, int id, enum tail_note what, const char *msg)
+{
+	h_on_note(((struct adder *)ctx)->r, id, what, msg);
+}
+
+/* tail_add from a line callback, in the middle of a batch that also rotates
+ * the file the line came from */
+static void test_tail_add_from_callback(void **state)
+{
+	struct h_fixture *fx = *state;
+	/* this test makes its own tailer: the callbacks need to reach it */
+	tail_free(fx->t);
+	struct adder a = { .r = fx->r, .dir = fx->dir, .added = -1 };
+	struct tail_callbacks cb = { on_line_adding, on_note_adding, &a };
+	char err[256];
+	fx->t = a.t = tail_new(&cb, 0, err, sizeof err);
+	assert_non_null(fx->t);
+	char *p = h_path(fx->dir, "a.log"), *p1 = h_path(fx->dir, "a.log.1"), *b = h_path(fx->dir, "b.log");
+	int bfd = h_open_append(b);
+	h_writef(bfd, "b first\n");
+	int fd = h_open_append(p);
+	int id = tail_add(fx->t, p, TAIL_FROM_START);
+	h_writef(fd, "open b.log\n");
+	h_rename(p, p1);
+	h_writef(fd, "a after rename\n");
+	close(fd);
+	fd = h_open_append(p);
+	h_writef(fd, "a new\n");
+	assert_true(h_pump(fx->t, fx->r, id, 3, WAIT_MS));
+	assert_int_equal(a.added, 1);
+	h_writef(bfd, "b second\n");
+	assert_true(h_pump(fx->t, fx->r, a.added, 2, WAIT_MS));
+	h_settle(fx->t, 20);
+	static const char wa[] = "open b.log\na after rename\na new\n", wb[] = "b first\nb second\n";
+	H_ASSERT_TEXT(fx->r, id, wa, sizeof wa - 1);
+	H_ASSERT_TEXT(fx->r, a.added, wb, sizeof wb - 1);
+	assert_int_equal(h_count_notes(fx->r, id, TAIL_NOTE_ROTATED), 1);
+	close(fd);
+	close(bfd);
+	free(p);
+	free(p1);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_append_small_writes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_append_burst_100k, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_partial_line_three_writes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rename_rotation_create, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_xlog_rotation_three_times, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_xlog_rotation_burst_unobserved, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_xlog_rotation_burst_ring_of_one, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_jdk8_gc_log_rotation, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_copytruncate, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_delete_recreate, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_file_appears_later, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_directory_appears_later, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_directory_recreated, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_to_rotating_target, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_from_end_and_from_start, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_small_writes, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_append_burst_100k, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_partial_line_three_writes, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_rename_rotation_create, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_xlog_rotation_three_times, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_xlog_rotation_burst_unobserved, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_xlog_rotation_burst_ring_of_one, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_jdk8_gc_log_rotation, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_copytruncate, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_delete_recreate, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_file_appears_later, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_directory_appears_later, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_directory_recreated, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_to_rotating_target, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_from_end_and_from_start, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_partial_line_flag, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_tail_add_from_callback, h_setup, h_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# tui_cursor.sh BIN — one cursor for every pane: after the demo, the cursor time
+# shown on the time axis, in the Stops readout and in the Lines title moves
+# together with Left/Right, and what the panes read out is the data at that time.
+source "$(dirname "$0")/lib/tmux.bash" "$@"
+
+# the cursor time as three panes show it: "axis stops lines"
+cursor_times() {
+	screen
+	local axis stops lines
+	axis=$(grep -E '^UTC ' "$TMPD/screen" | grep -oE '▲[0-9:.]+|[0-9:.]+▲' | tr -d '▲')
+	stops=$(grep -E '^─ Stops ' "$TMPD/screen" | grep -oE 'at [0-9:.]+[0-9]' | head -1 | cut -c4-)
+	lines=$(grep -E '^─ Lines ' "$TMPD/screen" | grep -oE 'at [0-9:.]+[0-9]' | head -1 | cut -c4-)
+	echo "$axis $stops $lines"
+}
+# wait until all three show T
+expect_cursor() {
+	local want="$1 $1 $1" deadline=$(( $(now_ms) + 10000 )) got
+	while :; do
+		got=$(cursor_times)
+		[ "$got" = "$want" ] && { ok "axis, Stops and Lines all at $1"; return; }
+		[ "$(now_ms)" -ge "$deadline" ] && { fail "cursor: want '$want', got '$got'"; return; }
+		sleep 0.05
+	done
+}
+
+start 120 40 "TERM=tmux-256color '$BIN' --demo --demo-speed 20"
+expect 'replay finished' 30
+# the replay's end put the cursor on the newest incident: the ttsp spike's start
+expect_cursor 19:24:06.0
+grep -q 'at 19:24:06.0: ThreadDump 701 ms, 698 ms to safepoint' "$TMPD/screen" && ok "Stops reads the 701 ms stop" \
+	|| fail "Stops readout at 19:24:06.0"
+grep -Eq '^─ CPU .*throttled 1.03 s \(5/5 periods\)' "$TMPD/screen" && ok "CPU reads the throttling at the same time" \
+	|| fail "CPU readout at 19:24:06.0"
+grep -Eq '^gc.log:198 ' "$TMPD/screen" && ok "Lines shows the safepoint line of that stop" || fail "Lines lacks gc.log:198"
+grep -q ' CURSOR ' "$TMPD/screen" && ok "header says the cursor is not following" || fail "header lacks CURSOR"
+
+keys Left Left Left Left
+expect_cursor 19:24:04.0
+keys Right Right
+expect_cursor 19:24:05.0
+grep -Eq '^─ Upstream .*connect.*1s:' "$TMPD/screen" && ok "Upstream reads slow connects at 19:24:05" \
+	|| fail "Upstream readout at 19:24:05.0"
+keys h
+expect_cursor 19:24:04.5
+keys L    # 10 columns
+expect_cursor 19:24:09.5
+# zoom keeps the cursor's time, and the footer says the scale
+keys +
+expect '200 ms/col' 5
+expect_cursor 19:24:09.4
+keys - - -
+expect '2.00 s/col' 5
+expect_cursor 19:24:08
+# follow: back to the newest data, every pane with it
+keys f
+expect ' FOLLOW ' 5
+expect_cursor 19:24:24
+keys q
+expect 'EXITED rc=0' 10
+finish

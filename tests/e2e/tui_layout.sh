@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# tui_layout.sh BIN — the dashboard's layouts on the bundled demo (real recordings):
+# every pane with the numbers column at 120x40, the stacked compact layout at 80x24.
+source "$(dirname "$0")/lib/tmux.bash" "$@"
+
+start 120 40 "TERM=tmux-256color '$BIN' --demo --demo-speed 20"
+expect 'replay finished' 30
+for title in '─ Verdicts ' '─ Stops ' '─ CPU ' '─ Upstream ' '─ Heap ' '─ Lines '; do
+	grep -q -- "$title" "$TMPD/screen" && ok "120x40 has pane $title" || fail "120x40 lacks pane $title"
+done
+# the numbers beside the charts, the shared axis, the footer keys
+for label in 'longest in view' 'throttled 5.59 s, 30 periods' 'slow connects 242: 1s 207, 2s 35' \
+	'G1: committed 1024, used 169 MB' '^UTC .*19:24:00' 'ttsp-spike +The 701 ms stop'; do
+	grep -Eq -- "$label" "$TMPD/screen" && ok "120x40 shows /$label/" || fail "120x40 lacks /$label/"
+done
+# the keys come back to the footer once the replay's message has been read
+expect '←→ cursor  \+- zoom  f follow  p pause  Tab pane  ↵ expand  t theme  \? help  q quit' 15
+# y-axis labels of the log-scaled stops chart
+grep -Eq '^ +1s ' "$TMPD/screen" && grep -Eq '^100ms' "$TMPD/screen" && ok "stops chart has its scale" \
+	|| fail "stops chart scale labels missing"
+$T kill-server
+
+T="tmux -L $SOCK-c -f /dev/null"
+start 80 24 "TERM=tmux-256color '$BIN' --demo --demo-speed 20"
+expect 'replay finished' 30
+for title in '─ Verdicts ' '─ Stops ' '─ CPU ' '─ Upstream ' '─ Heap ' '─ Lines '; do
+	grep -q -- "$title" "$TMPD/screen" && ok "80x24 has pane $title" || fail "80x24 lacks pane $title"
+done
+# compact: no numbers column, the charts take the width; the readouts stay
+grep -q 'longest in view' "$TMPD/screen" && fail "80x24 should not have the numbers column" || ok "80x24 stacks without the numbers column"
+grep -Eq 'ThreadDump 701 ms, 698 ms to safepoint' "$TMPD/screen" && ok "80x24 keeps the stop readout" || fail "80x24 lacks the stop readout"
+[ "$(wc -L < "$TMPD/screen")" -le 80 ] && ok "nothing wider than 80 columns" || fail "lines wider than the terminal"
+# the 60x18 floor of the panes, and one row less goes to the summary
+resize 60 18
+expect '─ Stops ' 10
+resize 59 18
+expect '^(WARN|CRIT|INFO) ' 10
+grep -q '─ Stops ' "$TMPD/screen" && fail "59x18 should be the summary" || ok "below 60 columns the summary"
+keys q
+expect 'EXITED rc=0' 10
+finish

@@ -1,0 +1,170 @@
+/* pane_cpu.c — the CPU pane: why threads could not run. Upper half: time the
+ * cgroup spent throttled per column (cpu.stat throttled_time deltas, the proof
+ * of CFS quota exhaustion, FIELD-NOTES §4); lower half: schedstat summed over
+ * the JVM's threads, on CPU below and waiting for a CPU above. '!' marks direct
+ * reclaim (vmstat allocstall). Beside the chart: the quota and the totals in
+ * view. Both halves scale to their own maximum in view, written at the left. */
+#include "ui.h"
+#include "stwtop/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int lin(double v, double max, int rows)
+{
+	if (v <= 0 || max <= 0)
+		return 0;
+	int e = (int)lround(v / max * rows * 8);
+	return e < 1 ? 1 : e > rows * 8 ? rows * 8 : e;
+}
+
+static void quota_text(const struct view_cpu_info *in, char *buf, size_t len)
+{
+	if (in->quota_us == -1)
+		snprintf(buf, len, "quota: unlimited");
+	else if (in->quota_us > 0 && in->period_us > 0)
+		snprintf(buf, len, "quota: %.2f CPU (%lld/%lld us)", (double)in->quota_us / (double)in->period_us,
+			 (long long)in->quota_us, (long long)in->period_us);
+	else
+		snprintf(buf, len, "quota: not in the samples");
+}
+
+void pane_cpu_draw(struct ui *ui, const struct rect *r)
+{
+	const struct timeline *tl = session_timeline(ui->s);
+	bool focused = ui->focus == PANE_CPU;
+	int x = ui_title(ui, r, "CPU", focused);
+	const struct view_axis *a = &ui->axis;
+	int n = a->ncols;
+	struct view_cpu_col *cols = calloc((size_t)(n > 0 ? n : 1), sizeof *cols);
+	if (!cols)
+		return;
+	struct view_cpu_info info;
+	view_cpu(tl, a, cols, &info);
+	int cc = ui_cursor_col(ui);
+	bool in = cc >= 0 && cc < n;
+	/* readout at the cursor */
+	char ro[240] = "", b1[16], b2[16], b3[16];
+	const char *sep = ui->utf8 ? " · " : " | ";
+	size_t o = 0;
+	if (info.have_cpu) {
+		if (in && cols[cc].throttled_ms >= 0)
+			o += (size_t)snprintf(ro + o, sizeof ro - o, ui->layout == LAYOUT_FULL ? "throttled %s (%.0f/%.0f periods)"
+											    : "throttled %s (%.0f/%.0f)",
+					      ui_fmt_ms(cols[cc].throttled_ms, b1, sizeof b1), cols[cc].nr_throttled,
+					      cols[cc].nr_periods);
+		else
+			o += (size_t)snprintf(ro + o, sizeof ro - o, "throttled -");
+	}
+	if (info.have_sched && o < sizeof ro) {
+		if (in && cols[cc].oncpu_ms >= 0)
+			o += (size_t)snprintf(ro + o, sizeof ro - o, "%son CPU %s, wait %s", o ? sep : "",
+					      ui_fmt_ms(cols[cc].oncpu_ms, b2, sizeof b2),
+					      ui_fmt_ms(cols[cc].wait_ms, b3, sizeof b3));
+		else
+			o += (size_t)snprintf(ro + o, sizeof ro - o, "%son CPU -", o ? sep : "");
+	}
+	if (info.have_vmstat && in && cols[cc].allocstall > 0 && o < sizeof ro)
+		snprintf(ro + o, sizeof ro - o, "%sallocstall +%lld", sep, (long long)cols[cc].allocstall);
+	struct ui_legend lg[3];
+	int nl = 0;
+	if (info.have_cpu)
+		lg[nl++] = (struct ui_legend){TR_CPU_THROTTLED, "throttled", "throttled"};
+	if (info.have_sched) {
+		lg[nl++] = (struct ui_legend){TR_CPU_ONCPU, "on CPU", "on CPU"};
+		lg[nl++] = (struct ui_legend){TR_CPU_WAIT, "waiting to run", "waiting"};
+	}
+	ui_title_row(ui, r, x, lg, nl, TR_TITLE, ro);
+	int rows = r->h - 1, ybot = r->y + r->h - 1;
+	if (rows <= 0) {
+		free(cols);
+		return;
+	}
+	if (!info.have_cpu && !info.have_sched) {
+		ui_empty(ui, r, "no CPU data: --pid PID or --cgroup DIR (or --cpustat-log FILE)");
+		free(cols);
+		return;
+	}
+	int trows = info.have_cpu ? (info.have_sched && rows >= 2 ? rows / 2 : rows) : 0;
+	int srows = rows - trows;
+	double tmax = 0, smax = 0, tsum = 0, nsum = 0, onsum = 0, wsum = 0;
+	int64_t stalls = 0;
+	for (int c = 0; c < n; c++) {
+		if (cols[c].throttled_ms > tmax)
+			tmax = cols[c].throttled_ms;
+		if (cols[c].oncpu_ms + cols[c].wait_ms > smax)
+			smax = cols[c].oncpu_ms + cols[c].wait_ms;
+		if (cols[c].throttled_ms > 0) {
+			tsum += cols[c].throttled_ms;
+			nsum += cols[c].nr_throttled;
+		}
+		if (cols[c].oncpu_ms > 0)
+			onsum += cols[c].oncpu_ms;
+		if (cols[c].wait_ms > 0)
+			wsum += cols[c].wait_ms;
+		if (cols[c].allocstall > 0)
+			stalls += cols[c].allocstall;
+	}
+	for (int c = 0; c < n; c++) {
+		int xcol = ui->chart_x + c;
+		if (trows > 0) {
+			int seg = lin(cols[c].throttled_ms, tmax, trows), role = TR_CPU_THROTTLED;
+			ui_bar(ui, ybot - srows, xcol, trows, &seg, &role, 1, c == cc);
+			if (cols[c].allocstall > 0)
+				ui_cell(ui, ybot - srows - trows + 1, xcol, L'!', "!", TR_CPU_ALLOCSTALL,
+					ui->st[TR_CPU_ALLOCSTALL].fg, ui->st[TR_TEXT].bg);
+		}
+		if (srows > 0) {
+			int seg[2] = {0, 0}, roles[2] = {TR_CPU_ONCPU, TR_CPU_WAIT};
+			if (cols[c].oncpu_ms >= 0) {
+				int tot = lin(cols[c].oncpu_ms + cols[c].wait_ms, smax, srows);
+				double sum = cols[c].oncpu_ms + cols[c].wait_ms;
+				seg[0] = sum > 0 ? (int)lround(tot * cols[c].oncpu_ms / sum) : 0;
+				seg[1] = tot - seg[0];
+			}
+			ui_bar(ui, ybot, xcol, srows, seg, roles, 2, c == cc);
+		}
+	}
+	char lab[16];
+	if (trows > 0) {
+		if (trows >= 2 || !info.have_sched) {
+			ui_ylabel(ui, ybot - srows - trows + 1, tmax > 0 ? ui_fmt_ms_short(tmax, lab, sizeof lab) : "0");
+			if (trows >= 2)
+				ui_ylabel(ui, ybot - srows, "thrtl");
+		} else {
+			ui_ylabel(ui, ybot - srows, "thrtl");
+		}
+	}
+	if (srows > 0) {
+		if (srows >= 2 || !info.have_cpu) {
+			ui_ylabel(ui, ybot - srows + 1, smax > 0 ? ui_fmt_ms_short(smax, lab, sizeof lab) : "0");
+			if (srows >= 2)
+				ui_ylabel(ui, ybot, "sched");
+		} else {
+			ui_ylabel(ui, ybot, "sched");
+		}
+	}
+	/* numbers beside the chart */
+	if (ui->side_w > 0) {
+		int sx = ui->side_x + 1, sw = ui->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
+		char q[80];
+		if (info.have_cpu && y < ymax) {
+			quota_text(&info, q, sizeof q);
+			ui_text(ui, y++, sx, sw, TR_TEXT, q);
+		}
+		if (info.have_cpu && y < ymax)
+			ui_textf(ui, y++, sx, sw, tsum > 0 ? TR_CPU_THROTTLED : TR_TEXT, "throttled %s, %.0f periods",
+				 ui_fmt_ms(tsum, b1, sizeof b1), nsum);
+		if (info.have_sched && y < ymax)
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "on CPU %s, waiting %s", ui_fmt_ms(onsum, b2, sizeof b2),
+				 ui_fmt_ms(wsum, b3, sizeof b3));
+		if (info.have_vmstat && y < ymax)
+			ui_textf(ui, y++, sx, sw, stalls > 0 ? TR_CPU_ALLOCSTALL : TR_DIM, "direct reclaim: %lld allocstall",
+				 (long long)stalls);
+		if (info.have_cpu && info.have_sched && y < ymax)
+			ui_text(ui, y++, sx, sw, TR_DIM, "(waiting includes throttled time)");
+	}
+	free(cols);
+}

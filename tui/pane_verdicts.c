@@ -1,0 +1,239 @@
+/* pane_verdicts.c — the Verdicts pane: what the evidence says, newest incident
+ * first and each in reading order (the stop, its cause, its cost), severity
+ * coloured, with a NEW mark (flashing at first) on verdicts that just appeared.
+ * Enter shows the selected verdict's evidence and advice under it; the cursor
+ * of every pane jumps to the verdict's moment (ui.c). All text is sanitised:
+ * titles quote log content (thread names, operation names). */
+#include "ui.h"
+#include "stwtop/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ROWS 400
+
+struct vrow {
+	int kind;               /* 0 verdict, 1 detail text, 2 heading */
+	size_t vi;              /* position in ui->vorder */
+	const char *s;
+	size_t n;
+	int role, indent;
+};
+
+struct rows {
+	struct vrow r[MAX_ROWS];
+	int n;
+	int role, indent;
+};
+
+static void add_piece(void *ctx, int line, const char *s, size_t n)
+{
+	struct rows *rs = ctx;
+	(void)line;
+	if (rs->n >= MAX_ROWS)
+		return;
+	rs->r[rs->n++] = (struct vrow){.kind = 1, .s = s, .n = n, .role = rs->role, .indent = rs->indent};
+}
+
+static void add_text(struct rows *rs, const struct ui *ui, const char *text, int w, int indent, int role)
+{
+	rs->role = role;
+	rs->indent = indent;
+	ui_wrap(ui, text, w - indent - 1, add_piece, rs);
+}
+
+/* the selected verdict's detail: its span, evidence, advice */
+static void add_detail(struct ui *ui, struct rows *rs, const struct verdict *v, int w, char (*bufs)[VERDICT_EVIDENCE_LEN * 4],
+		       char *advice, size_t advlen, char *span, size_t spanlen)
+{
+	char a[16], b[16];
+	if (v->start_ms != EV_TIME_NONE) {
+		ui_fmt_time(ui, v->start_ms, 3, a, sizeof a);
+		ui_fmt_time(ui, v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms, 3, b, sizeof b);
+		snprintf(span, spanlen, "%s: from %s to %s%s", verdict_id_name(v->id), a, b,
+			 v->cleared_ms != EV_TIME_NONE ? " (cleared since)" : " - the cursor of every pane is there now");
+	} else {
+		snprintf(span, spanlen, "%s: about the whole run", verdict_id_name(v->id));
+	}
+	add_text(rs, ui, span, w, 4, TR_DIM);
+	for (int i = 0; i < v->nevidence; i++) {
+		util_sanitize(bufs[i], sizeof bufs[0], v->evidence[i], strnlen(v->evidence[i], sizeof v->evidence[i]));
+		int first = rs->n;
+		add_text(rs, ui, bufs[i], w, 6, TR_TEXT);
+		if (first < rs->n)
+			rs->r[first].kind = 3; /* carries the bullet */
+	}
+	if (v->advice[0]) {
+		util_sanitize(advice, advlen, v->advice, strnlen(v->advice, sizeof v->advice));
+		int first = rs->n;
+		add_text(rs, ui, advice, w, 6, TR_TITLE);
+		if (first < rs->n)
+			rs->r[first].kind = 4; /* carries the arrow */
+	}
+}
+
+/* one frame's sanitised texts and the rows that point into them */
+struct verdict_scratch {
+	char ev[VERDICT_EVIDENCE_MAX][VERDICT_EVIDENCE_LEN * 4];
+	char advice[sizeof(((struct verdict *)0)->advice) * 4];
+	char span[200];
+	struct rows rows;
+};
+
+static struct verdict_scratch *scratch(struct ui *ui)
+{
+	if (!ui->vscratch)
+		ui->vscratch = calloc(1, sizeof *ui->vscratch);
+	return ui->vscratch;
+}
+
+void pane_verdicts_free(struct ui *ui)
+{
+	free(ui->vscratch);
+	ui->vscratch = NULL;
+}
+
+static struct rows *build(struct ui *ui, int w)
+{
+	struct verdict_scratch *sc = scratch(ui);
+	if (!sc)
+		return NULL;
+	struct rows *rs = &sc->rows;
+	rs->n = 0;
+	for (size_t i = 0; i < ui->nv && rs->n < MAX_ROWS; i++) {
+		rs->r[rs->n++] = (struct vrow){.kind = 0, .vi = i};
+		if (ui->vexpand && i == ui->vsel) {
+			const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[i]);
+			add_detail(ui, rs, v, w, sc->ev, sc->advice, sizeof sc->advice, sc->span, sizeof sc->span);
+		}
+	}
+	return rs;
+}
+
+int pane_verdicts_want(struct ui *ui, int w)
+{
+	if (ui->nv == 0)
+		return 2;
+	if (!ui->vexpand)
+		return ui->nv < 6 ? (int)ui->nv : 6;
+	struct rows *rs = build(ui, w);
+	return rs ? rs->n : (int)ui->nv;
+}
+
+static int sev_role(int sev)
+{
+	return sev == SEV_CRIT ? TR_VERDICT_CRIT : sev == SEV_WARN ? TR_VERDICT_WARN : TR_VERDICT_INFO;
+}
+
+static void draw_verdict_row(struct ui *ui, int y, int w, size_t vi)
+{
+	const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[vi]);
+	bool sel = vi == ui->vsel;
+	bool focused = ui->focus == PANE_VERDICTS;
+	bool flash, isnew = ui_verdict_is_new(ui, v, &flash);
+	/* a verdict that just appeared flashes: its title bold until UI_FLASH_MS */
+	int base = sel && focused ? TR_SELECTED : flash ? TR_TITLE : TR_TEXT;
+	ui_fill(ui, y, 0, w, base);
+	int x = 0;
+	/* column 0: the selection, or a dot while a new verdict flashes */
+	if (sel)
+		x += ui_text(ui, y, x, w, focused ? TR_SELECTED : TR_TITLE, ui->utf8 ? "▸" : ">");
+	else if (flash)
+		x += ui_text(ui, y, x, w, TR_VERDICT_NEW, ui->utf8 ? "●" : "*");
+	else
+		x += ui_text(ui, y, x, w, base, " ");
+	char badge[8];
+	snprintf(badge, sizeof badge, " %s ", v->severity == SEV_CRIT ? "CRIT" : v->severity == SEV_WARN ? "WARN" : "INFO");
+	x += ui_text(ui, y, x, w - x, sev_role(v->severity), badge);
+	x += 1;
+	if (isnew)
+		ui_text(ui, y, x, w - x, TR_VERDICT_NEW, "NEW");
+	x += 4;
+	char t[16];
+	if (v->start_ms != EV_TIME_NONE)
+		ui_text(ui, y, x, w - x, sel && focused ? TR_SELECTED : TR_DIM, ui_fmt_time(ui, v->start_ms, 0, t, sizeof t));
+	x += 9;
+	char id[40];
+	snprintf(id, sizeof id, "%-26s", verdict_id_name(v->id));
+	if (w - x > 60)
+		x += ui_text(ui, y, x, w - x, sel && focused ? TR_SELECTED : TR_DIM, id) + 1;
+	char title[sizeof v->title * 4 + 64];
+	util_sanitize(title, sizeof title, v->title, strnlen(v->title, sizeof v->title));
+	if (v->cleared_ms != EV_TIME_NONE) {
+		char c[16];
+		snprintf(title + strlen(title), sizeof title - strlen(title), " (cleared %s)",
+			 ui_fmt_time(ui, v->cleared_ms, 0, c, sizeof c));
+	}
+	int room = w - x - 1;
+	if (ui_text_width(ui, title) > room && room > 1) {
+		int used = ui_text(ui, y, x, room - 1, base, title);
+		ui_text(ui, y, x + used, 1, base, ui->utf8 ? "…" : "~");
+	} else {
+		ui_text(ui, y, x, room, base, title);
+	}
+}
+
+void pane_verdicts_draw(struct ui *ui, const struct rect *r)
+{
+	bool focused = ui->focus == PANE_VERDICTS;
+	int x = ui_title(ui, r, "Verdicts", focused);
+	char hint[120];
+	if (ui->nv)
+		snprintf(hint, sizeof hint, "%zu, newest incident first%s", ui->nv,
+			 ui->vexpand ? "  Esc collapses" : focused ? "  ↑↓ select  Enter: evidence" : "  Tab here, Enter: evidence");
+	else
+		snprintf(hint, sizeof hint, "none yet");
+	if (!ui->utf8 && !ui->vexpand && focused && ui->nv)
+		snprintf(hint, sizeof hint, "%zu, newest incident first  Up/Down select  Enter: evidence", ui->nv);
+	ui_readout(ui, r, x + 1, TR_DIM, hint);
+	int body = r->h - 1, y0 = r->y + 1;
+	if (body <= 0)
+		return;
+	if (ui->nv == 0) {
+		int n = session_nsources(ui->s);
+		ui_textf(ui, y0, 2, r->w - 4, TR_DIM, "No verdict yet. stwtop is reading %d source%s; a JVM stop, "
+			 "CPU throttling or stepped nginx connects will be explained here.", n, n == 1 ? "" : "s");
+		return;
+	}
+	struct rows *rs = build(ui, r->w);
+	if (!rs)
+		return;
+	/* keep the selection (and as much of its detail as fits) in view */
+	int sel_row = 0, ndetail = 0;
+	for (int i = 0; i < rs->n; i++)
+		if (rs->r[i].kind == 0 && rs->r[i].vi == ui->vsel) {
+			sel_row = i;
+			for (int k = i + 1; k < rs->n && rs->r[k].kind != 0; k++)
+				ndetail++;
+		}
+	if (ui->vscroll > sel_row)
+		ui->vscroll = sel_row;
+	int last = sel_row + ndetail;
+	if (last >= ui->vscroll + body)
+		ui->vscroll = last - body + 1;
+	if (ui->vscroll > sel_row)
+		ui->vscroll = sel_row;
+	if (ui->vscroll < 0)
+		ui->vscroll = 0;
+	for (int k = 0; k < body && ui->vscroll + k < rs->n; k++) {
+		const struct vrow *row = &rs->r[ui->vscroll + k];
+		int y = y0 + k;
+		if (row->kind == 0) {
+			draw_verdict_row(ui, y, r->w, row->vi);
+			continue;
+		}
+		char piece[1200];
+		size_t n = row->n < sizeof piece - 1 ? row->n : sizeof piece - 1;
+		memcpy(piece, row->s, n);
+		piece[n] = '\0';
+		if (row->kind == 3)
+			ui_text(ui, y, row->indent - 2, 2, TR_DIM, ui->utf8 ? "•" : "-");
+		if (row->kind == 4)
+			ui_text(ui, y, row->indent - 2, 2, TR_TITLE, ui->utf8 ? "→" : ">");
+		ui_text(ui, y, row->indent, r->w - row->indent - 1, row->role, piece);
+	}
+	/* more below */
+	if (ui->vscroll + body < rs->n)
+		ui_text(ui, r->y + r->h - 1, r->w - 2, 1, TR_DIM, ui->utf8 ? "↓" : "v");
+}

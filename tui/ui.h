@@ -1,0 +1,226 @@
+/* ui.h — internals of the curses dashboard, shared by tui/ui*.c and tui/pane_*.c.
+ *
+ * One frame: ui_frame() lays the panes out for the terminal's size, fixes the
+ * shared time axis (struct view_axis: every chart pane uses the same columns,
+ * so one instant is one screen column everywhere), and asks each visible pane
+ * to draw itself from the store (view.h) into stdscr; one doupdate() sends the
+ * difference. Nothing here keeps a copy of the data.
+ */
+#ifndef STWTOP_UI_H
+#define STWTOP_UI_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wchar.h>
+
+#include "app.h"
+#include "stwtop/live.h"
+#include "stwtop/session.h"
+#include "stwtop/theme.h"
+#include "stwtop/view.h"
+
+/* compiled in by cmake/embed.cmake (gen/embed_*.c) */
+extern const unsigned char embed_theme_default[];
+extern const size_t embed_theme_default_len;
+extern const unsigned char embed_terminfo_xterm256[];
+extern const size_t embed_terminfo_xterm256_len;
+
+enum pane_id { PANE_VERDICTS = 0, PANE_STOPS, PANE_CPU, PANE_UPSTREAM, PANE_HEAP, PANE_LINES, PANE_COUNT };
+
+enum ui_layout { LAYOUT_FULL, LAYOUT_COMPACT, LAYOUT_SUMMARY };
+
+struct rect {
+	int y, x, h, w;
+};
+
+/* A role's curses form, after the theme met the terminal's colours. */
+struct ui_style {
+	attr_t attr;
+	short pair;
+	int fg, bg;              /* palette indexes, -1 = terminal default */
+};
+
+/* a verdict's first sighting, for the NEW mark */
+struct ui_seen {
+	int id;
+	uint64_t key;
+	int64_t first_mono;
+};
+
+/* terminal setup state (ui_term.c) */
+struct ui_term {
+	char ti_dir[512];        /* temporary terminfo dir of the embedded fallback, "" if none */
+	char log_path[512];      /* where stderr goes while curses owns the screen */
+	int saved_stderr;        /* -1 when not redirected */
+	char fallback_from[64];  /* $TERM that had no entry when the built-in one is used, else "" */
+	SCREEN *scr;
+};
+
+struct ui {
+	struct live *l;
+	struct session *s;
+	const struct cli *c;
+	const struct ui_info *info;
+	struct ui_term term;
+	bool demo;
+
+	/* terminal abilities */
+	bool utf8;               /* the locale's codeset is UTF-8: Unicode glyphs */
+	bool color;              /* colours are drawn (terminal has them, NO_COLOR unset, theme uses them) */
+	bool fine;               /* 1/8-cell bars with two colours per cell (utf8 && color) */
+	bool default_colors;     /* use_default_colors() worked: -1 is the terminal's colour */
+	bool color_started;
+	int ncolors;
+
+	/* theme */
+	struct theme theme;
+	char themes[THEME_MAX_LIST][64];
+	int nthemes, theme_i;
+	struct ui_style st[THEME_ROLE_COUNT];
+	struct { int fg, bg; short pair; } pairs[256];
+	int npairs;
+
+	/* the shared time axis and cursor */
+	int64_t res_ms;          /* time per column */
+	int64_t cursor_ms;
+	int64_t view_end;        /* exclusive end of the last column when not following */
+	bool follow;             /* cursor on the newest data, view advancing */
+	bool paused;             /* the view does not move (the demo's replay stops too) */
+	int64_t clock_ms;        /* the clock to show: wall, or the replay's */
+	bool demo_done;
+
+	/* panes */
+	int focus;               /* enum pane_id */
+	bool tall[PANE_COUNT];   /* Enter on a chart pane: give it the spare rows */
+	size_t vsel;             /* selected verdict: position in the pane's order */
+	bool vexpand;            /* the selected verdict shows evidence and advice */
+	int vscroll;
+	int lines_src;           /* Lines pane source filter, -1 = all */
+	bool lines_wrap;
+	int lines_back;          /* Lines pane scrolled back by this many rows */
+	bool help;
+
+	struct verdict_scratch *vscratch;   /* pane_verdicts.c's per-frame texts */
+
+	/* verdict sightings */
+	struct ui_seen *seen;
+	size_t nseen, capseen;
+
+	/* redraw scheduling */
+	int redraw_timer;        /* one-shot loop timer: coalesces changes into one frame */
+	bool redraw_armed;
+	int new_timer;           /* one-shot: when the next NEW mark expires */
+	int64_t last_frame_mono;
+	bool quit;
+
+	/* a message in the footer until msg_until (monotonic ms) */
+	char msg[240];
+	int64_t msg_until;
+	bool msg_error;
+
+	/* computed by the last frame */
+	enum ui_layout layout;
+	struct rect pane[PANE_COUNT];
+	bool shown[PANE_COUNT];
+	struct view_axis axis;   /* chart columns: x = chart_x + column */
+	int chart_x, chart_w;    /* chart area (all chart panes) */
+	int side_x, side_w;      /* numbers column right of the charts (0 wide in compact) */
+	int axis_y;              /* the time axis row, -1 none */
+	size_t vorder[256];      /* verdicts in display order (indexes into session_rules), newest first */
+	size_t nv;
+};
+
+#define UI_NEW_MS 10000      /* a verdict is NEW this long after it appeared */
+#define UI_FLASH_MS 1500     /* ... and flashes for this long */
+
+/* --- ui_term.c: the terminal --- */
+
+/* Can curses draw here? 0, or -1 with the reason in why (then line mode). Sets
+ * TERM/TERMINFO to the embedded xterm-256color entry when $TERM has none. */
+int ui_term_probe(struct ui_term *t, char *why, size_t whylen);
+/* newterm and modes; stderr into a log file. 0 or -1 with why. */
+int ui_term_start(struct ui_term *t, char *why, size_t whylen);
+/* endwin, delscreen, stderr back, temporary terminfo removed; says where the log is */
+void ui_term_end(struct ui_term *t);
+/* the terminal's size changed (SIGWINCH arrives through the loop's signalfd) */
+void ui_term_resize(void);
+
+/* --- ui_draw.c: styles and drawing primitives --- */
+
+/* theme -> styles and colour pairs for this terminal */
+void ui_apply_theme(struct ui *ui);
+/* Text at (y, x) clipped to w columns (UTF-8 in, display width aware); returns
+ * columns used. Non-ASCII becomes '?' when the locale is not UTF-8. */
+int ui_text(struct ui *ui, int y, int x, int w, int role, const char *s);
+int ui_textf(struct ui *ui, int y, int x, int w, int role, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* the display width of UTF-8 text (as ui_text would draw it) */
+int ui_text_width(const struct ui *ui, const char *s);
+/* text in one role's foreground on another role's background (a badge on the header bar) */
+int ui_text2(struct ui *ui, int y, int x, int w, int fg_role, int bg_role, const char *s);
+/* one cell: a wide glyph with a role's attributes and explicit colours */
+void ui_cell(struct ui *ui, int y, int x, wchar_t ch, const char *ascii, int role, int fg, int bg);
+/* fill a row segment with a role's background */
+void ui_fill(struct ui *ui, int y, int x, int w, int role);
+/* a pane's title row "─ Title ──────": returns the column after the title, where
+ * the pane writes its legend and readout */
+int ui_title(struct ui *ui, const struct rect *r, const char *title, bool focused);
+/* the title row's readout, right-aligned, cut with an ellipsis before xmin */
+void ui_readout(struct ui *ui, const struct rect *r, int xmin, int role, const char *text);
+/* what a chart's colours mean: "▆ label" entries in the title row */
+struct ui_legend {
+	int role;
+	const char *label, *brief;   /* brief: for narrow screens */
+};
+/* The rest of a title row from x: legends (full, brief, or as many as fit) and
+ * the readout of the values at the cursor, right-aligned. */
+void ui_title_row(struct ui *ui, const struct rect *r, int x, const struct ui_legend *lg, int n, int role,
+		  const char *readout);
+/* a centred hint in an empty pane */
+void ui_empty(struct ui *ui, const struct rect *r, const char *text);
+/* Word-wrap UTF-8 text to width w: calls fn for each line piece. Returns lines. */
+typedef void (*ui_wrap_fn)(void *ctx, int line, const char *s, size_t n);
+int ui_wrap(const struct ui *ui, const char *s, int w, ui_wrap_fn fn, void *ctx);
+
+/* a stacked bar in one chart column: seg[k] eighths of a cell from the bottom
+ * up, in roles[k]; cursor: this is the cursor's column */
+void ui_bar(struct ui *ui, int ybottom, int x, int rows, const int *seg, const int *roles, int nseg,
+	    bool cursor);
+/* y-axis label right-aligned in the gutter left of the chart */
+void ui_ylabel(struct ui *ui, int y, const char *s);
+/* formats */
+char *ui_fmt_time(const struct ui *ui, int64_t t, int decimals, char *buf, size_t len);
+char *ui_fmt_ms(double ms, char *buf, size_t len);      /* "701 ms", "3.1 s", "850 us" */
+char *ui_fmt_count(double v, char *buf, size_t len);    /* "243", "1.2k", "3.4M" */
+char *ui_fmt_ms_short(double ms, char *buf, size_t len); /* at most 5 columns: "930ms", "1.2s" */
+
+/* --- ui.c --- */
+
+int64_t ui_mono(void);
+bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash);
+/* cursor column of the shared axis (may be outside [0, ncols) only transiently) */
+int ui_cursor_col(const struct ui *ui);
+void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *ui_src_name(const struct ui *ui, int src);
+
+/* --- ui_frame.c: the whole screen --- */
+
+void ui_frame(struct ui *ui);
+
+/* --- panes (tui/pane_*.c) --- */
+
+/* body rows the Verdicts pane would like at width w */
+int pane_verdicts_want(struct ui *ui, int w);
+void pane_verdicts_draw(struct ui *ui, const struct rect *r);
+void pane_verdicts_free(struct ui *ui);
+void pane_stops_draw(struct ui *ui, const struct rect *r);
+void pane_cpu_draw(struct ui *ui, const struct rect *r);
+void pane_upstream_draw(struct ui *ui, const struct rect *r);
+void pane_heap_draw(struct ui *ui, const struct rect *r);
+void pane_lines_draw(struct ui *ui, const struct rect *r);
+/* the one-screen summary for terminals too small for panes */
+void pane_summary_draw(struct ui *ui, int y, int h, int w);
+
+#endif

@@ -1,0 +1,498 @@
+/* ui_frame.c — one frame of the dashboard: the layout for the terminal's size,
+ * the shared time axis, the header and footer, the panes, the help overlay.
+ *
+ * Layouts: from about 100x32 every pane with a numbers column beside the
+ * charts; from 60x18 the same panes stacked without it (80x24 fits them all);
+ * below that a one-screen summary of verdict titles and key numbers. Rows go
+ * first to every pane's minimum, then round-robin by importance up to what each
+ * wants; a pane made tall with Enter takes the rest. */
+#include "ui.h"
+#include "stwtop/report.h"
+#include "stwtop/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define GUTTER 6
+
+static void ui_help_draw(struct ui *ui);      /* y-axis labels left of the charts */
+
+/* --- header and footer --- */
+
+static void draw_header(struct ui *ui, int w)
+{
+	ui_fill(ui, 0, 0, w, TR_HEADER);
+	/* right: verdict counts, state, clock */
+	int crit = 0, warn = 0, info = 0;
+	const struct rules *r = session_rules(ui->s);
+	for (size_t i = 0; i < rules_count(r); i++) {
+		const struct verdict *v = rules_at(r, i);
+		if (v->cleared_ms != EV_TIME_NONE)
+			continue;
+		if (v->severity == SEV_CRIT)
+			crit++;
+		else if (v->severity == SEV_WARN)
+			warn++;
+		else
+			info++;
+	}
+	char clock[24], state[48], counts[3][24];
+	ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
+	snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " %s ",
+		 session_uptime_axis(ui->s) ? "uptime" : "UTC");
+	if (ui->demo)
+		snprintf(state, sizeof state, " %s%s ", ui->paused ? "PAUSED " : "",
+			 ui->demo_done ? "replay done" : "replay");
+	else
+		snprintf(state, sizeof state, " %s ", ui->paused ? "PAUSED" : "live");
+	snprintf(counts[0], sizeof counts[0], " %d crit ", crit);
+	snprintf(counts[1], sizeof counts[1], " %d warn ", warn);
+	snprintf(counts[2], sizeof counts[2], " %d info ", info);
+	const char *follow = ui->follow ? " FOLLOW " : " CURSOR ";
+	/* a source that cannot be read is news, whatever the layout shows */
+	int bad = 0;
+	for (int i = 0; i < session_nsources(ui->s); i++)
+		if (session_source_stats(ui->s, i)->error)
+			bad++;
+	char badtxt[48] = "";
+	if (bad)
+		snprintf(badtxt, sizeof badtxt, " %d source%s unreadable ", bad, bad == 1 ? "" : "s");
+	int need = ui_text_width(ui, clock) + ui_text_width(ui, state) + ui_text_width(ui, follow) +
+		   ui_text_width(ui, counts[0]) + ui_text_width(ui, counts[1]) + ui_text_width(ui, counts[2]) + 2 +
+		   ui_text_width(ui, badtxt);
+	int x = w - need;
+	int left_w = x - 1;
+	if (x < 10) {
+		/* narrow: the name and the clock, as far as they fit */
+		ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
+		int cw = ui_text_width(ui, clock) + 1;
+		x = w - cw;
+		left_w = x - 1;
+		if (left_w >= 8)
+			ui_text(ui, 0, x, w - x, TR_HEADER, clock);
+		else
+			left_w = w;
+	} else {
+		if (bad)
+			x += ui_text2(ui, 0, x, w - x, TR_ERROR, TR_HEADER, badtxt);
+		x += ui_text(ui, 0, x, w - x, crit ? TR_VERDICT_CRIT : TR_HEADER, counts[0]);
+		x += ui_text2(ui, 0, x, w - x, warn ? TR_VERDICT_WARN : TR_HEADER, TR_HEADER, counts[1]);
+		x += ui_text2(ui, 0, x, w - x, info ? TR_VERDICT_INFO : TR_HEADER, TR_HEADER, counts[2]);
+		x += 1;
+		x += ui_text(ui, 0, x, w - x, ui->paused ? TR_VERDICT_WARN : TR_HEADER, state);
+		x += ui_text(ui, 0, x, w - x, ui->follow ? TR_HEADER : TR_KEY, follow);
+		x += 1;
+		ui_text(ui, 0, x, w - x, TR_HEADER, clock);
+	}
+	/* left: what is being watched */
+	int lx = ui_text2(ui, 0, 0, left_w, TR_TITLE, TR_HEADER, " stwtop ");
+	char what[400] = "";
+	if (ui->demo) {
+		snprintf(what, sizeof what, "demo: %s", ui->info->demo_title);
+	} else {
+		size_t o = (size_t)snprintf(what, sizeof what, "live:");
+		for (int i = 0; i < session_nsources(ui->s) && o < sizeof what; i++)
+			o += (size_t)snprintf(what + o, sizeof what - o, " %s", session_source_name(ui->s, i));
+	}
+	char safe[400];
+	util_sanitize(safe, sizeof safe, what, strlen(what));
+	ui_text(ui, 0, lx, left_w - lx, TR_HEADER, safe);
+}
+
+static void draw_footer(struct ui *ui, int y, int w)
+{
+	ui_fill(ui, y, 0, w, TR_STATUS);
+	char zoomtxt[32], t[16];
+	snprintf(zoomtxt, sizeof zoomtxt, " %s/col ", ui_fmt_ms((double)ui->res_ms, t, sizeof t));
+	int zw = ui->layout == LAYOUT_SUMMARY ? 0 : ui_text_width(ui, zoomtxt);
+	if (zw && w > zw + 20)
+		ui_text(ui, y, w - zw, zw, TR_STATUS, zoomtxt);
+	else
+		zw = 0;
+	int avail = w - zw;
+	if (ui->msg[0] && ui_mono() < ui->msg_until) {
+		char safe[sizeof ui->msg + 32];
+		util_sanitize(safe, sizeof safe, ui->msg, strlen(ui->msg));
+		ui_text(ui, y, 1, avail - 1, ui->msg_error ? TR_ERROR : TR_STATUS, safe);
+		return;
+	}
+	static const struct { const char *k, *ka, *what; } keys[] = {
+		{"←→", "<>", "cursor"}, {"+-", "+-", "zoom"}, {"f", "f", "follow"}, {"p", "p", "pause"},
+		{"Tab", "Tab", "pane"}, {"↵", "Enter", "expand"}, {"t", "t", "theme"}, {"?", "?", "help"},
+		{"q", "q", "quit"},
+	};
+	static const int small[] = {7, 8, 6};   /* a tiny screen: help, quit, theme */
+	size_t nk = ui->layout == LAYOUT_SUMMARY ? 3 : sizeof keys / sizeof keys[0];
+	int x = 1;
+	for (size_t j = 0; j < nk; j++) {
+		size_t i = ui->layout == LAYOUT_SUMMARY ? (size_t)small[j] : j;
+		const char *k = ui->utf8 ? keys[i].k : keys[i].ka;
+		int need = ui_text_width(ui, k) + 1 + (int)strlen(keys[i].what) + 2;
+		if (x + need > avail)
+			break;
+		x += ui_text(ui, y, x, avail - x, TR_KEY, k);
+		x += ui_text(ui, y, x + 1, avail - x - 1, TR_STATUS, keys[i].what) + 1;
+		x += 2;
+	}
+}
+
+/* --- the time axis --- */
+
+static void draw_axis(struct ui *ui, int y)
+{
+	const struct view_axis *a = &ui->axis;
+	int n = a->ncols;
+	if (n <= 0)
+		return;
+	ui_text(ui, y, 0, GUTTER - 1, TR_AXIS, session_uptime_axis(ui->s) ? "up" : "UTC");
+	/* verdict spans under the ticks: the worst severity wins a column */
+	int sev[1024];
+	if (n > 1024)
+		n = 1024;
+	for (int c = 0; c < n; c++)
+		sev[c] = -1;
+	const struct rules *r = session_rules(ui->s);
+	for (size_t i = 0; i < rules_count(r); i++) {
+		const struct verdict *v = rules_at(r, i);
+		if (v->start_ms == EV_TIME_NONE || v->end_ms == EV_TIME_NONE || v->cleared_ms != EV_TIME_NONE)
+			continue;
+		/* whole-run verdicts (a heap that never shrinks) would paint the whole axis */
+		if (v->id < V_LONG_GC_PAUSE || v->id > V_CONNECT_504)
+			continue;
+		int c0 = view_col_of(a, v->start_ms), c1 = view_col_of(a, v->end_ms);
+		if (c1 < 0 || c0 >= n)
+			continue;
+		if (c0 < 0)
+			c0 = 0;
+		if (c1 >= n)
+			c1 = n - 1;
+		for (int c = c0; c <= c1; c++)
+			if (v->severity > sev[c])
+				sev[c] = v->severity;
+	}
+	wchar_t cell[1024];
+	int role[1024];
+	const char *asc[1024];
+	for (int c = 0; c < n; c++) {
+		cell[c] = L'─';
+		asc[c] = "-";
+		role[c] = TR_AXIS;
+	}
+	/* ticks at round times, far enough apart for their labels */
+	static const int64_t steps[] = {1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000,
+					900000, 1800000, 3600000, 7200000, 21600000, 43200000, 86400000};
+	int64_t step = steps[sizeof steps / sizeof steps[0] - 1];
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (steps[i] >= 11 * a->res_ms) {
+			step = steps[i];
+			break;
+		}
+	/* the cursor's label first: ticks only where they do not touch it */
+	int cc = ui_cursor_col(ui);
+	char clab[24];
+	ui_fmt_time(ui, view_col_start(a, cc >= 0 && cc < n ? cc : 0), a->res_ms < 1000 ? 1 : 0, clab, sizeof clab);
+	int clen = (int)strlen(clab);
+	int lx = cc + 1 + clen <= n ? cc + 1 : cc - clen;
+	if (lx < 0)
+		lx = 0;
+	int busy0 = (cc < lx ? cc : lx) - 1, busy1 = (cc > lx + clen - 1 ? cc : lx + clen - 1) + 1;
+	int64_t t0 = view_col_start(a, 0);
+	for (int64_t t = view_floor(t0, step) + (view_floor(t0, step) < t0 ? step : 0); t < a->end_ms; t += step) {
+		int c = view_col_of(a, t);
+		if (c < 0 || c >= n)
+			continue;
+		char lab[16];
+		ui_fmt_time(ui, t, 0, lab, sizeof lab);
+		int len = (int)strlen(lab);
+		if (cc >= 0 && cc < n && c <= busy1 && c + len >= busy0)
+			continue;
+		cell[c] = L'┴';
+		asc[c] = "+";
+		for (int k = 0; k < len && c + 1 + k < n; k++) {
+			cell[c + 1 + k] = (wchar_t)lab[k];
+			asc[c + 1 + k] = NULL;
+			role[c + 1 + k] = TR_AXIS;
+		}
+	}
+	if (cc >= 0 && cc < n) {
+		int len = clen;
+		for (int k = 0; k < len && lx + k < n; k++) {
+			cell[lx + k] = (wchar_t)clab[k];
+			asc[lx + k] = NULL;
+			role[lx + k] = TR_CURSOR;
+		}
+		cell[cc] = L'▲';
+		asc[cc] = "^";
+		role[cc] = TR_CURSOR;
+	}
+	for (int c = 0; c < n; c++) {
+		int bg = ui->st[role[c]].bg;
+		if (sev[c] >= 0 && role[c] != TR_CURSOR) {
+			int vr = sev[c] == SEV_CRIT ? TR_VERDICT_CRIT : sev[c] == SEV_WARN ? TR_VERDICT_WARN : TR_VERDICT_INFO;
+			bg = ui->st[vr].bg >= 0 && ui->st[vr].bg != ui->st[TR_TEXT].bg ? ui->st[vr].bg : ui->st[vr].fg;
+		}
+		char a1[2] = {0, 0};
+		const char *ascii = asc[c];
+		if (!ascii) {
+			a1[0] = cell[c] < 0x80 ? (char)cell[c] : '?';
+			ascii = a1;
+		}
+		int fg = ui->st[role[c]].fg;
+		if (sev[c] >= 0 && role[c] != TR_CURSOR && ui->color)
+			fg = ui->st[TR_TEXT].bg >= 0 ? ui->st[TR_TEXT].bg : 16;
+		ui_cell(ui, y, ui->chart_x + c, cell[c], ascii, role[c], fg, bg);
+		if (sev[c] >= 0 && !ui->color) {
+			/* no colour: the incident span is reverse video */
+			mvchgat(y, ui->chart_x + c, 1, A_REVERSE, 0, NULL);
+		}
+	}
+}
+
+/* --- layout --- */
+
+struct plan {
+	int min, want, body;
+};
+
+static void allocate(struct ui *ui, struct plan *pl, int avail)
+{
+	static const int prio[] = {PANE_VERDICTS, PANE_STOPS, PANE_UPSTREAM, PANE_CPU, PANE_LINES, PANE_HEAP};
+	for (int p = 0; p < PANE_COUNT; p++)
+		pl[p].body = ui->shown[p] ? pl[p].min : 0;
+	for (int p = 0; p < PANE_COUNT; p++)
+		avail -= pl[p].body;
+	bool more = true;
+	while (avail > 0 && more) {
+		more = false;
+		for (size_t i = 0; i < sizeof prio / sizeof prio[0] && avail > 0; i++) {
+			int p = prio[i];
+			if (ui->shown[p] && pl[p].body < pl[p].want) {
+				pl[p].body++;
+				avail--;
+				more = true;
+			}
+		}
+	}
+	/* what is left: more raw lines */
+	if (avail > 0 && ui->shown[PANE_LINES])
+		pl[PANE_LINES].body += avail;
+	else if (avail > 0 && ui->shown[PANE_VERDICTS])
+		pl[PANE_VERDICTS].body += avail;
+}
+
+static bool plan_panes(struct ui *ui, int h, int w)
+{
+	bool full = ui->layout == LAYOUT_FULL;
+	struct plan pl[PANE_COUNT] = {
+		[PANE_VERDICTS] = {2, pane_verdicts_want(ui, w), 0},
+		[PANE_STOPS] = {2, full ? 5 : 3, 0},
+		[PANE_CPU] = {2, full ? 5 : 2, 0},
+		[PANE_UPSTREAM] = {2, full ? 5 : 3, 0},
+		[PANE_HEAP] = {1, full ? 4 : 2, 0},
+		[PANE_LINES] = {1, full ? 6 : 2, 0},
+	};
+	if (ui->vexpand) {
+		pl[PANE_LINES].want = 1;
+		pl[PANE_HEAP].want = pl[PANE_HEAP].min;
+	}
+	for (int p = 0; p < PANE_COUNT; p++) {
+		ui->shown[p] = true;
+		if (ui->tall[p])
+			pl[p].want += 200;
+	}
+	/* header, footer, the axis row, a title row per pane */
+	static const int drop[] = {PANE_LINES, PANE_HEAP, PANE_CPU};
+	for (size_t d = 0;; d++) {
+		int titles = 0, mins = 0;
+		for (int p = 0; p < PANE_COUNT; p++)
+			if (ui->shown[p]) {
+				titles++;
+				mins += pl[p].min;
+			}
+		int avail = h - 3 - titles;
+		if (avail >= mins) {
+			allocate(ui, pl, avail);
+			break;
+		}
+		if (d >= sizeof drop / sizeof drop[0])
+			return false;
+		ui->shown[drop[d]] = false;
+	}
+	int y = 1;
+	for (int p = 0; p < PANE_COUNT; p++) {
+		if (p == PANE_LINES) {
+			ui->axis_y = y;
+			y++;
+		}
+		if (!ui->shown[p]) {
+			ui->pane[p] = (struct rect){0, 0, 0, 0};
+			continue;
+		}
+		ui->pane[p] = (struct rect){.y = y, .x = 0, .h = 1 + pl[p].body, .w = w};
+		y += 1 + pl[p].body;
+	}
+	if (!ui->shown[ui->focus])
+		ui->focus = PANE_VERDICTS;
+	return true;
+}
+
+static void update_axis(struct ui *ui)
+{
+	struct view_axis *a = &ui->axis;
+	int64_t res = ui->res_ms;
+	a->ncols = ui->chart_w > 0 ? ui->chart_w : 1;
+	a->res_ms = res;
+	const struct timeline *tl = session_timeline(ui->s);
+	int64_t newest = tl->newest_ms != EV_TIME_NONE ? tl->newest_ms : ui->clock_ms;
+	if (ui->follow && !ui->paused) {
+		ui->cursor_ms = newest;
+		ui->view_end = view_floor(newest, res) + res;
+	} else {
+		int64_t start = ui->view_end - (int64_t)a->ncols * res;
+		int64_t margin = a->ncols >= 20 ? 3 : 0;
+		if (ui->cursor_ms < start + margin * res)
+			ui->view_end = view_floor(ui->cursor_ms, res) - margin * res + (int64_t)a->ncols * res;
+		else if (ui->cursor_ms >= ui->view_end)
+			ui->view_end = view_floor(ui->cursor_ms, res) + res;
+		ui->view_end = view_floor(ui->view_end, res);
+	}
+	a->end_ms = ui->view_end;
+}
+
+static void draw_separators(struct ui *ui)
+{
+	if (ui->side_w <= 0)
+		return;
+	static const int charts[] = {PANE_STOPS, PANE_CPU, PANE_UPSTREAM, PANE_HEAP};
+	for (size_t i = 0; i < 4; i++) {
+		const struct rect *r = &ui->pane[charts[i]];
+		if (!ui->shown[charts[i]])
+			continue;
+		for (int y = r->y + 1; y < r->y + r->h; y++)
+			ui_cell(ui, y, ui->side_x - 1, L'│', "|", TR_BORDER, ui->st[TR_BORDER].fg, ui->st[TR_BORDER].bg);
+	}
+}
+
+void ui_frame(struct ui *ui)
+{
+	int h = LINES, w = COLS;
+	erase();
+	ui->nv = view_verdict_order(ui->s, ui->vorder, sizeof ui->vorder / sizeof ui->vorder[0]);
+	if (ui->vsel >= ui->nv)
+		ui->vsel = ui->nv ? ui->nv - 1 : 0;
+	ui->layout = w >= 100 && h >= 32 ? LAYOUT_FULL : w >= 60 && h >= 18 ? LAYOUT_COMPACT : LAYOUT_SUMMARY;
+	ui->axis_y = -1;
+	if (ui->layout != LAYOUT_SUMMARY && !plan_panes(ui, h, w))
+		ui->layout = LAYOUT_SUMMARY;
+	if (ui->layout == LAYOUT_SUMMARY)
+		for (int p = 0; p < PANE_COUNT; p++)
+			ui->shown[p] = false;
+	/* the chart columns every chart pane shares */
+	ui->chart_x = GUTTER;
+	if (ui->layout == LAYOUT_FULL) {
+		ui->side_w = w * 30 / 100;
+		if (ui->side_w < 32)
+			ui->side_w = 32;
+		if (ui->side_w > 46)
+			ui->side_w = 46;
+		ui->chart_w = w - ui->chart_x - ui->side_w - 1;
+		ui->side_x = ui->chart_x + ui->chart_w + 1;
+	} else {
+		ui->side_w = 0;
+		ui->chart_w = w - ui->chart_x;
+		ui->side_x = w;
+	}
+	/* the summary has no time axis: leave the panes' view where it was, so a
+	 * round trip through a tiny terminal comes back to the same screen */
+	if (ui->layout != LAYOUT_SUMMARY)
+		update_axis(ui);
+	else if (ui->follow && !ui->paused)
+		ui->cursor_ms = session_timeline(ui->s)->newest_ms != EV_TIME_NONE ? session_timeline(ui->s)->newest_ms
+										   : ui->clock_ms;
+
+	if (h >= 2)
+		draw_header(ui, w);
+	if (ui->layout == LAYOUT_SUMMARY) {
+		pane_summary_draw(ui, h >= 2 ? 1 : 0, h >= 3 ? h - 2 : h - 1, w);
+	} else {
+		if (ui->shown[PANE_VERDICTS])
+			pane_verdicts_draw(ui, &ui->pane[PANE_VERDICTS]);
+		if (ui->shown[PANE_STOPS])
+			pane_stops_draw(ui, &ui->pane[PANE_STOPS]);
+		if (ui->shown[PANE_CPU])
+			pane_cpu_draw(ui, &ui->pane[PANE_CPU]);
+		if (ui->shown[PANE_UPSTREAM])
+			pane_upstream_draw(ui, &ui->pane[PANE_UPSTREAM]);
+		if (ui->shown[PANE_HEAP])
+			pane_heap_draw(ui, &ui->pane[PANE_HEAP]);
+		draw_separators(ui);
+		if (ui->axis_y > 0)
+			draw_axis(ui, ui->axis_y);
+		if (ui->shown[PANE_LINES])
+			pane_lines_draw(ui, &ui->pane[PANE_LINES]);
+	}
+	if (h >= 3)
+		draw_footer(ui, h - 1, w);
+	if (ui->help)
+		ui_help_draw(ui);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* --- help --- */
+
+static void ui_help_draw(struct ui *ui)
+{
+	static const struct { const char *k, *ka, *what; } keys[] = {
+		{"← →  h l", "<- ->  h l", "move the cursor (one column; every pane follows it)"},
+		{"⇧← ⇧→  H L", "S-<- S->  H L", "move the cursor 10 columns"},
+		{"PgUp PgDn", "PgUp PgDn", "move the cursor one screen"},
+		{"Home End  g G", "Home End  g G", "cursor to the oldest / newest data"},
+		{"+ -", "+ -", "zoom in / out (time per column)"},
+		{"f", "f", "follow now: cursor on the newest data, view advancing"},
+		{"p  space", "p  space", "pause: freeze the view (the demo's replay too)"},
+		{"Tab  ⇧Tab", "Tab  S-Tab", "focus the next / previous pane"},
+		{"↑ ↓  k j", "Up Down  k j", "select a verdict (in Lines: scroll back)"},
+		{"Enter", "Enter", "expand: a verdict's evidence and advice, and jump"},
+		{"", "", "  the cursor to it; a chart: make it tall; Lines: wrap"},
+		{"Esc", "Esc", "collapse what Enter expanded"},
+		{"s", "s", "Lines: show one source / all sources"},
+		{"t", "t", "next colour theme"},
+		{"?", "?", "this help (any key closes it)"},
+		{"q", "q", "quit"},
+	};
+	static const char *const legend[] = {
+		"Stops: each stop of the JVM; the lower part is time to safepoint",
+		"  (threads not yet stopped), the upper part the operation itself.",
+		"CPU: cgroup throttled time; schedstat on-CPU vs waiting to run.",
+		"Upstream: nginx requests/s by connect time 0/1/2/3/4+ s (whole",
+		"  seconds mean SYN retries: a full accept queue); p99 request time.",
+		"Heap: used after GC under committed; R Remark, F Full, P periodic.",
+	};
+	int nk = (int)(sizeof keys / sizeof keys[0]), nl = (int)(sizeof legend / sizeof legend[0]);
+	int bw = 78, bh = nk + nl + 4;
+	if (bw > COLS)
+		bw = COLS;
+	if (bh > LINES)
+		bh = LINES;
+	int y0 = (LINES - bh) / 2, x0 = (COLS - bw) / 2;
+	for (int y = y0; y < y0 + bh; y++) {
+		ui_fill(ui, y, x0, bw, TR_TEXT);
+		ui_text(ui, y, x0, 1, TR_BORDER, ui->utf8 ? "│" : "|");
+		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, ui->utf8 ? "│" : "|");
+	}
+	struct rect r = {y0, x0, 1, bw};
+	ui_title(ui, &r, "stwtop keys", true);
+	int y = y0 + 1;
+	for (int i = 0; i < nk && y < y0 + bh - 1; i++, y++) {
+		const char *k = ui->utf8 ? keys[i].k : keys[i].ka;
+		ui_text(ui, y, x0 + 2, 16, TR_KEY, k);
+		ui_text(ui, y, x0 + 19, bw - 21, TR_TEXT, keys[i].what);
+	}
+	y++;
+	for (int i = 0; i < nl && y < y0 + bh - 1; i++, y++)
+		ui_text(ui, y, x0 + 2, bw - 4, TR_DIM, legend[i]);
+	struct rect b = {y0 + bh - 1, x0, 1, bw};
+	if (bh >= 3)
+		ui_title(ui, &b, "any key closes this", false);
+}
