@@ -861,13 +861,26 @@ struct stop_pick {
 	int64_t start_ms, end_ms;         /* their extent */
 };
 
+/* Where to start scanning the stops for ones that overlap [start, ...).
+ * Stops are pushed in the order they end, so their starts are sorted only to
+ * within the longest stop (span): a stop overlapping start begins at or after
+ * start - span, and the binary search lands before every such stop when it
+ * looks from start - 2 x span. Scanning from 60 s back (the longest stop the
+ * rules look for) visited a minute of stops per judgement to use a few. */
+static uint64_t stops_from(const struct timeline *tl, int64_t start)
+{
+	int64_t span = tl->stop_span_max_ms;
+	int64_t back = span < 30000 ? 2 * span + 1 : 60000;
+	return timeline_lower_bound(&tl->stops, start - back);
+}
+
 static void pick_stops(const struct rules *r, const struct timeline *tl, const struct incident *in,
 		       struct stop_pick *out)
 {
 	memset(out, 0, sizeof *out);
 	out->start_ms = out->end_ms = EV_TIME_NONE;
 	const struct ring *sr = &tl->stops;
-	for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+	for (uint64_t i = stops_from(tl, in->start_ms); i < sr->total; i++) {
 		const struct tl_stop *s = ring_at(sr, i);
 		if (s->start_ms > in->end_ms)
 			break;
@@ -1083,7 +1096,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			      s->spin_ms, s->block_ms);
 		int nttsp = 0;
 		const struct ring *sr = &tl->stops;
-		for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+		for (uint64_t i = stops_from(tl, in->start_ms); i < sr->total; i++) {
 			const struct tl_stop *x = ring_at(sr, i);
 			if (x->start_ms > in->end_ms)
 				break;
@@ -1157,7 +1170,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		int64_t worst_from = 0, worst_to = 0;
 		if (!stops_from_pauses) {
 			const struct ring *sr = &tl->stops;
-			for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+			for (uint64_t i = stops_from(tl, in->start_ms); i < sr->total; i++) {
 				const struct tl_stop *s = ring_at(sr, i);
 				if (s->start_ms > in->end_ms)
 					break;

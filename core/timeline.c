@@ -231,6 +231,8 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		s->src = e->src;
 		s->line = e->line;
 		memcpy(s->op, e->u.sp.op, sizeof s->op);
+		if (s->end_ms - s->start_ms > tl->stop_span_max_ms)
+			tl->stop_span_max_ms = s->end_ms - s->start_ms;
 		note_time(tl, s->start_ms);
 		break;
 	}

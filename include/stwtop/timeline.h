@@ -141,6 +141,8 @@ struct timeline {
 	struct { int64_t sec; struct hist rt, uht; } open[TL_OPEN_SECONDS];
 	int64_t newest_ms;                /* latest event time seen */
 	int64_t oldest_ms;                /* earliest event time seen */
+	int64_t stop_span_max_ms;         /* longest stop pushed (end - start): a stop that
+	                                   * overlaps time t starts at or after t minus this */
 	bool keep_lines;
 };
 
