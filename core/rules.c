@@ -78,6 +78,8 @@ struct rules {
 	unsigned evals_unbuilt;        /* evaluations since the clock was read for that */
 	struct incident inc[MAX_INCIDENTS];
 	size_t ninc;
+	size_t open_from;              /* every incident below this index is final: the
+	                                * evaluations skip them (512 per second of data) */
 	uint64_t next_id;
 	rules_change_fn fn;
 	void *fnctx;
@@ -365,6 +367,8 @@ static struct incident *incident_for(struct rules *r, int64_t a, int64_t b)
 			k = 0;
 		memmove(&r->inc[k], &r->inc[k + 1], (r->ninc - k - 1) * sizeof r->inc[0]);
 		r->ninc--;
+		if (k < r->open_from)
+			r->open_from--;
 	}
 	struct incident *in = &r->inc[r->ninc++];
 	memset(in, 0, sizeof *in);
@@ -379,7 +383,7 @@ static void merge_incidents(struct rules *r)
 {
 	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
 	bool removed = false;
-	for (size_t i = 0; i < r->ninc; i++) {
+	for (size_t i = r->open_from; i < r->ninc; i++) {
 		if (r->inc[i].final)
 			continue; /* most are: skip them here, not once per pair */
 		for (size_t j = i + 1; j < r->ninc; j++) {
@@ -1440,8 +1444,9 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 	merge_incidents(r);
 	int64_t now = c->now_ms;
 	bool long_pause = false;
-	char note[300] = "";
-	for (size_t i = 0; i < r->ninc; i++) {
+	char note[300];
+	note[0] = '\0'; /* not 300 bytes zeroed per evaluation */
+	for (size_t i = r->open_from; i < r->ninc; i++) {
 		struct incident *in = &r->inc[i];
 		if (in->final)
 			continue;
@@ -1449,6 +1454,8 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		if (final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms))
 			in->final = true;
 	}
+	while (r->open_from < r->ninc && r->inc[r->open_from].final)
+		r->open_from++;
 	/* Whole-run verdicts. Each is raised (or raised again after a clear) on
 	 * the first evaluation or event that finds its condition; the text of one
 	 * already raised is rebuilt from the state on every evaluation when a
