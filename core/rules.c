@@ -1406,7 +1406,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			const struct ring *qr = &tl->reqs;
 			for (uint64_t i = timeline_lower_bound(qr, a); i < qr->total; i++) {
 				const struct tl_req *q = ring_at(qr, i);
-				if (q->end_ms >= b + 600000)
+				if (q->end_ms >= b + timeline_req_scan_slack(tl))
 					break;
 				if (q->start_ms < a || q->start_ms >= b)
 					continue;
