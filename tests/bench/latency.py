@@ -132,8 +132,12 @@ def main():
             lat.append((found - t0) * 1000)
             time.sleep(0.2)
     finally:
+        # stop reading first: at exit stwtop prints every verdict's final state,
+        # more than a pipe holds, and a write blocked on a full pipe does not see
+        # SIGTERM (it is taken by signalfd): closing our end makes it EPIPE
+        p.stdout.close()
         p.terminate()
-        p.wait()
+        p.wait(timeout=30)
     summary('(a) line written -> NDJSON verdict read', lat)
 
 

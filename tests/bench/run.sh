@@ -136,16 +136,23 @@ if want goaccess; then
 fi
 
 if want memory; then
-	say "-- peak RSS (/usr/bin/time -f %M), report runs"
+	gen nginx "$S/nginx-uct/backlog100/logs/access.log" nginx-ops-1g 1000
+	say "-- peak RSS (/usr/bin/time -f %M) of report runs over the first N MB of a log (whole lines)"
 	quiet memory
-	for name in unified-10m unified-1g jdk8 safepoint safepoint-healthy; do
-		/usr/bin/time -f %M -o "$out/rss-$name" "$BIN" --report --json --gc "$out/$name.log" >/dev/null
-		say "   $name ($(($(stat -c %s "$out/$name.log") / 1000000)) MB): $(cat "$out/rss-$name") KB"
-	done
-	/usr/bin/time -f %M -o "$out/rss-nginx-ops" "$BIN" --report --json --nginx "$out/nginx-ops.log" --nginx-format "$OPS" >/dev/null
-	head -c 10000000 "$out/nginx-ops.log" | sed '$d' >"$out/nginx-ops-10m.log"
-	/usr/bin/time -f %M -o "$out/rss-nginx-ops-10m" "$BIN" --report --json --nginx "$out/nginx-ops-10m.log" --nginx-format "$OPS" >/dev/null
-	say "   nginx-ops-10m (10 MB): $(cat "$out/rss-nginx-ops-10m") KB   nginx-ops (195 MB): $(cat "$out/rss-nginx-ops") KB"
+	rss() { # NAME FILE MB ARGS...: one line: size, RSS, what the report held
+		local name=$1 f=$2 mb=$3 cut=$out/rss-cut.log
+		shift 3
+		head -c "${mb}000000" "$f" | sed '$d' >"$cut"
+		/usr/bin/time -f %M -o "$out/rss" "$BIN" --report --json "$@" "$cut" >"$out/rss.json"
+		say "$(printf '   %-18s %5d MB: %6d KB  (%s lines parsed, %s verdicts)' "$name" "$mb" "$(cat "$out/rss")" \
+			"$(jq '.sources[0].parsed' "$out/rss.json")" "$(jq '.verdicts | length' "$out/rss.json")")"
+	}
+	for mb in 10 100 1000; do rss unified "$out/unified-1g.log" $mb --gc; done
+	for mb in 10 64 256; do rss jdk8 "$out/jdk8.log" $mb --gc; done
+	for mb in 10 32 64 256; do rss safepoint "$out/safepoint.log" $mb --gc; done
+	for mb in 10 256; do rss safepoint-healthy "$out/safepoint-healthy.log" $mb --gc; done
+	for mb in 10 25 100 1000; do rss nginx-ops "$out/nginx-ops-1g.log" $mb --nginx-format "$OPS" --nginx; done
+	rm -f "$out/rss-cut.log"
 fi
 
 if want live; then
