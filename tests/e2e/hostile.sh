@@ -170,10 +170,10 @@ check "truncated while read, report: ends with 0 or 1 and a report" \
 # (/proc/PID/fdinfo) is past the anchor scan and short of the end, then cut.
 { base_log; yes "$PAUSE1" | head -c 300000000; } >"$T/trunc-big.log"
 size=$(stat -c %s "$T/trunc-big.log")
-"$BIN" --report --gc "$T/trunc-big.log" >"$T/trunc-big.out" 2>"$T/trunc-big.err" &
-rpid=$!
-( sleep 120; kill -KILL $rpid 2>/dev/null ) &
-killer=$!
+timeout -s KILL 120 "$BIN" --report --gc "$T/trunc-big.log" >"$T/trunc-big.out" 2>"$T/trunc-big.err" &
+tpid=$!
+rpid=""
+for i in $(seq 200); do rpid=$(pgrep -P $tpid | head -1); [ -n "$rpid" ] && break; sleep 0.01; done
 caught=""
 for i in $(seq 2000); do
 	for fd in /proc/$rpid/fd/*; do
@@ -188,10 +188,8 @@ for i in $(seq 2000); do
 	kill -0 $rpid 2>/dev/null || break
 	sleep 0.005
 done
-wait $rpid
+wait $tpid
 RC=$?
-kill $killer 2>/dev/null
-wait $killer 2>/dev/null
 check "truncated under a 300 MB read: ends with 0 or 1 (not killed)" '[ $RC -le 1 ]'
 if [ -n "$caught" ]; then
 	check "truncated under a 300 MB read (cut at offset $caught): the report says so" \
