@@ -6,8 +6,11 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#define CONFIG_MAX 1e12
 
 struct knob {
 	const char *name;
@@ -60,20 +63,13 @@ int rules_config_describe(const struct rules_config *c, int i, const char **name
 	return 0;
 }
 
-int rules_config_load(struct rules_config *c, const char *path, char *err, size_t errlen)
+/* Apply a parsed JSON object to c: all or nothing (a copy is filled and kept
+ * only when every key is good). name prefixes the messages. */
+static int load_root(struct rules_config *c, json_t *root, const char *name, char *err, size_t errlen)
 {
-	json_error_t je;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		if (je.line <= 0)
-			snprintf(err, errlen, "%s: %s", path, je.text);
-		else
-			snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
-		return -EINVAL;
-	}
+	struct rules_config t = *c;
 	if (!json_is_object(root)) {
-		snprintf(err, errlen, "%s: expected a JSON object of thresholds", path);
-		json_decref(root);
+		snprintf(err, errlen, "%s: expected a JSON object of thresholds", name);
 		return -EINVAL;
 	}
 	const char *key;
@@ -86,18 +82,56 @@ int rules_config_load(struct rules_config *c, const char *path, char *err, size_
 			if (strcmp(knobs[i].name, key) == 0)
 				break;
 		if (i == ARRAY_LEN(knobs)) {
+			char safe[120];
+			/* the key is the user's text: may hold anything (json allows \u001b) */
+			util_sanitize(safe, sizeof safe, key, strlen(key));
 			snprintf(err, errlen, "%s: unknown threshold \"%s\" (stwtop --help-config lists them)",
-				 path, key);
-			json_decref(root);
+				 name, safe);
 			return -EINVAL;
 		}
-		if (!json_is_number(val) || json_number_value(val) < 0) {
-			snprintf(err, errlen, "%s: \"%s\" must be a non-negative number", path, key);
-			json_decref(root);
+		double v = json_number_value(val);
+		/* the rules turn thresholds into int64 milliseconds: 1e12 ms is 31 years,
+		 * and anything above could not be converted */
+		if (!json_is_number(val) || !(v >= 0) || !(v <= CONFIG_MAX)) {
+			snprintf(err, errlen, "%s: \"%s\" must be a non-negative number (at most 1e12)", name, key);
 			return -EINVAL;
 		}
-		*(double *)((char *)c + knobs[i].off) = json_number_value(val);
+		*(double *)((char *)&t + knobs[i].off) = v;
 	}
-	json_decref(root);
+	*c = t;
 	return 0;
+}
+
+static int load_error(const json_error_t *je, const char *name, char *err, size_t errlen)
+{
+	if (je->line <= 0)
+		snprintf(err, errlen, "%s: %s", name, je->text);
+	else
+		snprintf(err, errlen, "%s:%d: %s", name, je->line, je->text);
+	return -EINVAL;
+}
+
+int rules_config_load(struct rules_config *c, const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!root)
+		return load_error(&je, path, err, errlen);
+	int rc = load_root(c, root, path, err, errlen);
+	json_decref(root);
+	return rc;
+}
+
+int rules_config_load_mem(struct rules_config *c, const char *buf, size_t len, const char *name, char *err,
+			  size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!name)
+		name = "config";
+	if (!root)
+		return load_error(&je, name, err, errlen);
+	int rc = load_root(c, root, name, err, errlen);
+	json_decref(root);
+	return rc;
 }

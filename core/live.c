@@ -474,6 +474,15 @@ void live_stop(struct live *l)
 int live_run(struct live *l)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGWINCH, SIGHUP};
+	/* a source that could not be opened while live_new set things up (a
+	 * directory, a symlink loop, no permission) was noted before any view
+	 * existed: say it now, or the user only sees it waiting */
+	if (l->view && l->view->note)
+		for (int i = 0; i < session_nsources(l->s); i++) {
+			const struct source_stats *st = session_source_stats(l->s, i);
+			if (st->error && st->note[0])
+				l->view->note(l->vctx, i, st->note, true);
+		}
 	loop_add_signals(l->loop, sigs, 4, on_signal, l);
 	l->eval_timer = loop_add_timer(l->loop, -1, 0, on_eval_timer, l);
 	if (l->o.demo) {

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* room for any verdict text sanitised (util_sanitize writes at most 4 bytes per byte) */
+#define SAFE_LEN (4 * sizeof(((struct verdict *)0)->advice) + 1)
+
 /* --- order --- */
 
 static int causal_rank(int id)
@@ -64,6 +67,19 @@ size_t report_order(const struct session *s, size_t *idx, size_t cap)
 
 /* --- JSON --- */
 
+/* Log text as a JSON string. jansson refuses invalid UTF-8 (json_string gives
+ * NULL and the key silently goes missing): such text is sanitised first, so a
+ * byte like \xff shows as the four characters \xff. */
+static json_t *jtext(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char buf[SAFE_LEN];
+	util_sanitize(buf, sizeof buf, s, strlen(s));
+	return json_string(buf);
+}
+
 static json_t *iso_or_null(int64_t t)
 {
 	char buf[40];
@@ -86,12 +102,12 @@ static json_t *verdict_obj(const struct verdict *v)
 	json_object_set_new(o, "end", iso_or_null(v->end_ms));
 	if (v->cleared_ms != EV_TIME_NONE)
 		json_object_set_new(o, "cleared", iso_or_null(v->cleared_ms));
-	json_object_set_new(o, "title", json_string(v->title));
+	json_object_set_new(o, "title", jtext(v->title));
 	json_t *ev = json_array();
 	for (int i = 0; i < v->nevidence; i++)
-		json_array_append_new(ev, json_string(v->evidence[i]));
+		json_array_append_new(ev, jtext(v->evidence[i]));
 	json_object_set_new(o, "evidence", ev);
-	json_object_set_new(o, "advice", json_string(v->advice));
+	json_object_set_new(o, "advice", jtext(v->advice));
 	return o;
 }
 
@@ -153,7 +169,7 @@ static json_t *report_obj(const struct session *s)
 	for (int i = 0; i < session_nsources(s); i++) {
 		const struct source_stats *st = session_source_stats(s, i);
 		json_t *o = json_object();
-		json_object_set_new(o, "path", json_string(session_source_path(s, i)));
+		json_object_set_new(o, "path", jtext(session_source_path(s, i)));
 		json_object_set_new(o, "kind", json_string(src_kind_name(session_source_kind(s, i))));
 		json_object_set_new(o, "lines", json_integer((json_int_t)st->lines));
 		json_object_set_new(o, "parsed", json_integer((json_int_t)st->parsed));
@@ -164,12 +180,12 @@ static json_t *report_obj(const struct session *s)
 			char buf[260];
 			snprintf(buf, sizeof buf, "line %llu: %s", (unsigned long long)st->first_error_line,
 				 st->first_error);
-			json_object_set_new(o, "first_unparsed", json_string(buf));
+			json_object_set_new(o, "first_unparsed", jtext(buf));
 		}
 		if (st->error)
-			json_object_set_new(o, "error", json_string(st->note));
+			json_object_set_new(o, "error", jtext(st->note));
 		if (session_source_kind(s, i) == SRC_NGINX && session_nginx_format(s))
-			json_object_set_new(o, "format", json_string(session_nginx_format(s)));
+			json_object_set_new(o, "format", jtext(session_nginx_format(s)));
 		json_array_append_new(srcs, o);
 	}
 	json_object_set_new(root, "sources", srcs);
@@ -177,7 +193,7 @@ static json_t *report_obj(const struct session *s)
 	json_t *jvm = json_object();
 	const char *coll = jvm_collector_name(sm->collector);
 	json_object_set_new(jvm, "collector", coll ? json_string(coll) : json_null());
-	json_object_set_new(jvm, "version", sm->version[0] ? json_string(sm->version) : json_null());
+	json_object_set_new(jvm, "version", sm->version[0] ? jtext(sm->version) : json_null());
 	if (sm->jdk_release)
 		json_object_set_new(jvm, "release", json_integer(sm->jdk_release));
 	if (session_uptime_axis(s)) {
@@ -185,7 +201,7 @@ static json_t *report_obj(const struct session *s)
 	} else if (session_jvm_anchor(s) != EV_TIME_NONE) {
 		json_object_set_new(jvm, "time_axis", json_string("utc"));
 		json_object_set_new(jvm, "start", iso_or_null(session_jvm_anchor(s)));
-		json_object_set_new(jvm, "start_from", json_string(session_jvm_anchor_how(s)));
+		json_object_set_new(jvm, "start_from", jtext(session_jvm_anchor_how(s)));
 	}
 	if (session_unanchored(s))
 		json_object_set_new(jvm, "unanchored_events", json_integer((json_int_t)session_unanchored(s)));
@@ -405,9 +421,20 @@ static const char *sev_color(int sev, bool color)
 	return sev == SEV_CRIT ? "\033[1;31m" : sev == SEV_WARN ? "\033[1;33m" : "\033[1;36m";
 }
 
-/* print s wrapped at width, each line prefixed */
-static void wrap(FILE *out, const char *prefix, const char *s, int width)
+/* Text that came from a log (operation and thread names, pause causes, paths)
+ * may hold escape sequences: shown escaped, never sent to the terminal as is
+ * (util_sanitize turns a byte into at most 4). */
+static const char *safe(char *buf, size_t len, const char *s)
 {
+	util_sanitize(buf, len, s, strlen(s));
+	return buf;
+}
+
+/* print s (sanitised) wrapped at width, each line prefixed */
+static void wrap(FILE *out, const char *prefix, const char *raw, int width)
+{
+	char buf[SAFE_LEN];
+	const char *s = safe(buf, sizeof buf, raw);
 	int plen = (int)strlen(prefix);
 	while (*s) {
 		int avail = width - plen;
@@ -436,6 +463,7 @@ int report_text(FILE *out, const struct session *s, bool color)
 	const struct timeline *tl = session_timeline(s);
 	const char *rst = color ? "\033[0m" : "", *bold = color ? "\033[1m" : "";
 	char a[40], b[40];
+	char sb[SAFE_LEN];
 	fprintf(out, "%sstwtop %s report%s", bold, STWTOP_VERSION, rst);
 	if (tl->oldest_ms != EV_TIME_NONE)
 		fprintf(out, "  %s .. %s (%.0f s)", util_fmt_iso_ms(tl->oldest_ms, a, sizeof a),
@@ -477,7 +505,7 @@ int report_text(FILE *out, const struct session *s, bool color)
 	if (sm->gc_pauses || sm->stops || sm->collector) {
 		const char *coll = jvm_collector_name(sm->collector);
 		fprintf(out, "  JVM        %s%s%s\n", coll ? coll : "collector unknown", sm->version[0] ? ", " : "",
-			sm->version);
+			safe(sb, sizeof sb, sm->version));
 		fprintf(out, "  GC pauses  %llu, max %.1f ms, total %.1f ms\n", (unsigned long long)sm->gc_pauses,
 			sm->max_gc_pause_ms, sm->total_gc_pause_ms);
 		if (sm->stops)
@@ -529,16 +557,19 @@ int report_text(FILE *out, const struct session *s, bool color)
 	for (int i = 0; i < session_nsources(s); i++) {
 		const struct source_stats *st = session_source_stats(s, i);
 		fprintf(out, "  %-9s %s: %llu lines, %llu parsed, %llu unparsed", src_kind_name(session_source_kind(s, i)),
-			session_source_path(s, i), (unsigned long long)st->lines, (unsigned long long)st->parsed,
+			safe(sb, sizeof sb, session_source_path(s, i)), (unsigned long long)st->lines,
+			(unsigned long long)st->parsed,
 			(unsigned long long)st->unparsed);
 		if (st->cut)
 			fprintf(out, ", %llu cut (over 1 MiB)", (unsigned long long)st->cut);
 		fputc('\n', out);
 		if (st->first_error[0])
 			fprintf(out, "            first unparsed line %llu: %s\n",
-				(unsigned long long)st->first_error_line, st->first_error);
+				(unsigned long long)st->first_error_line, safe(sb, sizeof sb, st->first_error));
 		if (st->error)
-			fprintf(out, "            error: %s\n", st->note);
+			fprintf(out, "            error: %s\n", safe(sb, sizeof sb, st->note));
+		else if (st->note[0])
+			fprintf(out, "            note: %s\n", safe(sb, sizeof sb, st->note));
 	}
 	if (session_uptime_axis(s)) {
 		fprintf(out, "  JVM start  unknown: the JVM log has only uptime, so times above are JVM uptime "
@@ -546,7 +577,7 @@ int report_text(FILE *out, const struct session *s, bool color)
 	} else if (session_jvm_anchor(s) != EV_TIME_NONE && session_unanchored(s) == 0) {
 		char t[40];
 		fprintf(out, "  JVM start  %s (from %s)\n", util_fmt_iso_ms(session_jvm_anchor(s), t, sizeof t),
-			session_jvm_anchor_how(s));
+			safe(sb, sizeof sb, session_jvm_anchor_how(s)));
 	} else if (session_unanchored(s)) {
 		fprintf(out, "  JVM start  unknown: %llu uptime-only events not placed on the clock "
 			"(add --jvm-start or --pid)\n", (unsigned long long)session_unanchored(s));

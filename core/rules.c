@@ -56,6 +56,7 @@ const char *severity_name(int sev)
 
 #define MAX_INCIDENTS 512
 #define MAX_VERDICTS 2048
+#define VIDX_CAP 4096                  /* (id, key) -> verdict slot; a power of two > 2 x MAX_VERDICTS */
 
 struct incident {
 	uint64_t id;
@@ -69,8 +70,16 @@ struct rules {
 	struct rules_config cfg;
 	struct verdict *v;
 	size_t nv;
+	/* find() runs for every verdict built; a linear scan over up to 2048
+	 * verdicts of 3.5 KB each made a long replay quadratic */
+	int16_t vidx[VIDX_CAP];        /* open addressing, -1 empty */
+	int last_long_pause;           /* highest slot holding a long-gc-pause, -1 none */
+	int64_t whole_built_mono_ms;   /* last refresh of every whole-run verdict */
+	unsigned evals_unbuilt;        /* evaluations since the clock was read for that */
 	struct incident inc[MAX_INCIDENTS];
 	size_t ninc;
+	size_t open_from;              /* every incident below this index is final: the
+	                                * evaluations skip them (512 per second of data) */
 	uint64_t next_id;
 	rules_change_fn fn;
 	void *fnctx;
@@ -130,6 +139,9 @@ struct rules *rules_new(const struct rules_config *cfg)
 		return NULL;
 	}
 	r->next_id = 1;
+	memset(r->vidx, 0xff, sizeof r->vidx);
+	r->last_long_pause = -1;
+	r->whole_built_mono_ms = 0;   /* boot: long ago */
 	r->plateau_since_ms = EV_TIME_NONE;
 	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
@@ -203,12 +215,46 @@ __attribute__((format(printf, 2, 3))) static void vadvice(struct verdict *v, con
 	va_end(ap);
 }
 
+static size_t vidx_slot(int id, uint64_t key)
+{
+	uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(unsigned)id * 0xC2B2AE3D27D4EB4FULL;
+	return (size_t)(h >> 40) & (VIDX_CAP - 1);
+}
+
+static void vidx_insert(struct rules *r, size_t i)
+{
+	size_t h = vidx_slot(r->v[i].id, r->v[i].key);
+	while (r->vidx[h] >= 0)
+		h = (h + 1) & (VIDX_CAP - 1);
+	r->vidx[h] = (int16_t)i;
+	if (r->v[i].id == V_LONG_GC_PAUSE && (int)i > r->last_long_pause)
+		r->last_long_pause = (int)i;
+}
+
+/* after verdicts were removed (merged incidents) the slots moved */
+static void vidx_rebuild(struct rules *r)
+{
+	memset(r->vidx, 0xff, sizeof r->vidx);
+	r->last_long_pause = -1;
+	for (size_t i = 0; i < r->nv; i++)
+		vidx_insert(r, i);
+}
+
 static struct verdict *find(struct rules *r, int id, uint64_t key)
 {
-	for (size_t i = 0; i < r->nv; i++)
-		if (r->v[i].id == id && r->v[i].key == key)
-			return &r->v[i];
+	for (size_t h = vidx_slot(id, key); r->vidx[h] >= 0; h = (h + 1) & (VIDX_CAP - 1)) {
+		struct verdict *v = &r->v[r->vidx[h]];
+		if (v->id == id && v->key == key)
+			return v;
+	}
 	return NULL;
+}
+
+/* raised and not cleared */
+static bool active(struct rules *r, int id, uint64_t key)
+{
+	const struct verdict *v = find(r, id, key);
+	return v && v->cleared_ms == EV_TIME_NONE;
 }
 
 static bool same_content(const struct verdict *a, const struct verdict *b)
@@ -242,6 +288,7 @@ static void commit(struct rules *r, const struct verdict *nv)
 	struct verdict *slot = &r->v[r->nv++];
 	*slot = *nv;
 	slot->version = 1;
+	vidx_insert(r, r->nv - 1);
 	if (r->fn)
 		r->fn(r->fnctx, slot, true);
 }
@@ -320,6 +367,8 @@ static struct incident *incident_for(struct rules *r, int64_t a, int64_t b)
 			k = 0;
 		memmove(&r->inc[k], &r->inc[k + 1], (r->ninc - k - 1) * sizeof r->inc[0]);
 		r->ninc--;
+		if (k < r->open_from)
+			r->open_from--;
 	}
 	struct incident *in = &r->inc[r->ninc++];
 	memset(in, 0, sizeof *in);
@@ -333,10 +382,13 @@ static struct incident *incident_for(struct rules *r, int64_t a, int64_t b)
 static void merge_incidents(struct rules *r)
 {
 	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
-	for (size_t i = 0; i < r->ninc; i++) {
+	bool removed = false;
+	for (size_t i = r->open_from; i < r->ninc; i++) {
+		if (r->inc[i].final)
+			continue; /* most are: skip them here, not once per pair */
 		for (size_t j = i + 1; j < r->ninc; j++) {
 			struct incident *a = &r->inc[i], *b = &r->inc[j];
-			if (a->final || b->final)
+			if (b->final)
 				continue;
 			if (b->start_ms <= a->end_ms + gap && b->end_ms >= a->start_ms - gap) {
 				if (b->start_ms < a->start_ms)
@@ -351,6 +403,7 @@ static void merge_incidents(struct rules *r)
 					    r->v[k].id <= V_CONNECT_504) {
 						memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
 						r->nv--;
+						removed = true;
 					} else {
 						k++;
 					}
@@ -361,6 +414,8 @@ static void merge_incidents(struct rules *r)
 			}
 		}
 	}
+	if (removed)
+		vidx_rebuild(r);
 }
 
 /* --- whole-run state fed by events --- */
@@ -399,6 +454,8 @@ static void on_pause(struct rules *r, const struct rules_ctx *c, const struct ev
 			snprintf(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
 				 sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), p->title,
 				 p->cause);
+			if (active(r, V_PERIODIC_SKIPPED, 0))
+				periodic_skipped_verdict(r, c); /* the clear keeps its latest state */
 			clear(r, V_PERIODIC_SKIPPED, 0, e->t_ms, why);
 		}
 		r->skips_in_row = 0;
@@ -434,7 +491,8 @@ static void on_skip(struct rules *r, const struct rules_ctx *c, const struct eve
 	}
 	if (k->threshold_ms >= 0)
 		r->skip_threshold = k->threshold_ms;
-	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips)
+	/* raised at once; while raised, its text is refreshed by rules_eval */
+	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && !active(r, V_PERIODIC_SKIPPED, 0))
 		periodic_skipped_verdict(r, c);
 }
 
@@ -524,6 +582,8 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 		snprintf(why, sizeof why, "%s:%llu %s committed heap fell %.0f MB -> %.0f MB (%s)",
 			 sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), r->plateau_committed,
 			 committed, p->title);
+		if (active(r, V_G1_NOT_SHRINKING, 0))
+			g1_not_shrinking_verdict(r, c, r->plateau_last_ms); /* the clear keeps its latest state */
 		clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
 	}
 	if (r->plateau_since_ms == EV_TIME_NONE || shrank) {
@@ -548,7 +608,9 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	r->plateau_last_used = used;
 	if (is_shrink_trigger(p))
 		r->saw_shrink_trigger = true;
-	g1_not_shrinking_verdict(r, c, e->t_ms);
+	/* raised at once; while raised, its text is refreshed by rules_eval */
+	if (!active(r, V_G1_NOT_SHRINKING, 0))
+		g1_not_shrinking_verdict(r, c, e->t_ms);
 }
 
 static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t)
@@ -557,7 +619,7 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	if (s->collector != GC_G1)
 		return;
 	double committed = r->plateau_committed, live = r->plateau_max_used;
-	if (r->plateau_pauses < (int)r->cfg.shrink_min_pauses ||
+	if ((double)r->plateau_pauses < floor(r->cfg.shrink_min_pauses) || /* (int) of 1e12 is undefined */
 	    (double)(t - r->plateau_since_ms) < r->cfg.shrink_min_span_ms ||
 	    committed < r->cfg.shrink_ratio * live || committed - live < r->cfg.shrink_min_waste_mb)
 		return;
@@ -803,13 +865,26 @@ struct stop_pick {
 	int64_t start_ms, end_ms;         /* their extent */
 };
 
+/* Where to start scanning the stops for ones that overlap [start, ...).
+ * Stops are pushed in the order they end, so their starts are sorted only to
+ * within the longest stop (span): a stop overlapping start begins at or after
+ * start - span, and the binary search lands before every such stop when it
+ * looks from start - 2 x span. Scanning from 60 s back (the longest stop the
+ * rules look for) visited a minute of stops per judgement to use a few. */
+static uint64_t stops_from(const struct timeline *tl, int64_t start)
+{
+	int64_t span = tl->stop_span_max_ms;
+	int64_t back = span < 30000 ? 2 * span + 1 : 60000;
+	return timeline_lower_bound(&tl->stops, start - back);
+}
+
 static void pick_stops(const struct rules *r, const struct timeline *tl, const struct incident *in,
 		       struct stop_pick *out)
 {
 	memset(out, 0, sizeof *out);
 	out->start_ms = out->end_ms = EV_TIME_NONE;
 	const struct ring *sr = &tl->stops;
-	for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+	for (uint64_t i = stops_from(tl, in->start_ms); i < sr->total; i++) {
 		const struct tl_stop *s = ring_at(sr, i);
 		if (s->start_ms > in->end_ms)
 			break;
@@ -1025,7 +1100,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			      s->spin_ms, s->block_ms);
 		int nttsp = 0;
 		const struct ring *sr = &tl->stops;
-		for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+		for (uint64_t i = stops_from(tl, in->start_ms); i < sr->total; i++) {
 			const struct tl_stop *x = ring_at(sr, i);
 			if (x->start_ms > in->end_ms)
 				break;
@@ -1099,7 +1174,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		int64_t worst_from = 0, worst_to = 0;
 		if (!stops_from_pauses) {
 			const struct ring *sr = &tl->stops;
-			for (uint64_t i = timeline_lower_bound(sr, in->start_ms - 60000); i < sr->total; i++) {
+			for (uint64_t i = stops_from(tl, in->start_ms); i < sr->total; i++) {
 				const struct tl_stop *s = ring_at(sr, i);
 				if (s->start_ms > in->end_ms)
 					break;
@@ -1274,7 +1349,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			rate = timeline_req_rate(tl, b, b + 30000);
 		long long backlog = llround(rate * stop_s);
 
-		if (slow >= (uint32_t)r->cfg.aq_min_requests) {
+		if ((double)slow >= floor(r->cfg.aq_min_requests)) { /* (uint32_t) of 1e12 is undefined */
 			struct verdict v;
 			int maxb = w.bucket[4] ? 4 : w.bucket[3] ? 3 : w.bucket[2] ? 2 : 1;
 			vinit(&v, V_ACCEPT_QUEUE, in->id, (maxb >= 2 || slow >= 100) ? SEV_CRIT : SEV_WARN);
@@ -1331,7 +1406,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			const struct ring *qr = &tl->reqs;
 			for (uint64_t i = timeline_lower_bound(qr, a); i < qr->total; i++) {
 				const struct tl_req *q = ring_at(qr, i);
-				if (q->end_ms >= b + 600000)
+				if (q->end_ms >= b + timeline_req_scan_slack(tl))
 					break;
 				if (q->start_ms < a || q->start_ms >= b)
 					continue;
@@ -1369,8 +1444,9 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 	merge_incidents(r);
 	int64_t now = c->now_ms;
 	bool long_pause = false;
-	char note[300] = "";
-	for (size_t i = 0; i < r->ninc; i++) {
+	char note[300];
+	note[0] = '\0'; /* not 300 bytes zeroed per evaluation */
+	for (size_t i = r->open_from; i < r->ninc; i++) {
 		struct incident *in = &r->inc[i];
 		if (in->final)
 			continue;
@@ -1378,16 +1454,35 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		if (final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms))
 			in->final = true;
 	}
-	/* whole-run verdicts that depend on the summary */
-	for (size_t i = 0; i < r->nv; i++)
-		if (r->v[i].id == V_LONG_GC_PAUSE) {
-			long_pause = true;
-			snprintf(note, sizeof note, "long pause: %s", r->v[i].title);
-		}
-	serial_verdict(r, c, long_pause, note);
-	zgc_stall_verdict(r, c);
-	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE)
+	while (r->open_from < r->ninc && r->inc[r->open_from].final)
+		r->open_from++;
+	/* Whole-run verdicts. Each is raised (or raised again after a clear) on
+	 * the first evaluation or event that finds its condition; the text of one
+	 * already raised is rebuilt from the state on every evaluation when a
+	 * listener follows changes, else at most every 100 ms of wall time and at
+	 * the end. A replay evaluates once per second of data: rebuilding and
+	 * comparing four verdicts' text each time cost more than parsing the log. */
+	bool all = final || r->fn;
+	if (!all && ++r->evals_unbuilt >= 16) { /* reading the clock on every evaluation shows in a profile */
+		int64_t mono = util_mono_ms();
+		r->evals_unbuilt = 0;
+		all = mono - r->whole_built_mono_ms >= 100;
+		if (all)
+			r->whole_built_mono_ms = mono;
+	}
+	bool serial_due = all || !active(r, V_SERIAL_GC, 0);
+	if (r->last_long_pause >= 0) {
+		long_pause = true;
+		if (serial_due)
+			snprintf(note, sizeof note, "long pause: %s", r->v[r->last_long_pause].title);
+	}
+	if (serial_due)
+		serial_verdict(r, c, long_pause, note);
+	if (all || !active(r, V_ZGC_STALL, 0))
+		zgc_stall_verdict(r, c);
+	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE &&
+	    (all || !active(r, V_G1_NOT_SHRINKING, 0)))
 		g1_not_shrinking_verdict(r, c, r->plateau_last_ms);
-	if (r->skips_in_row >= (int)r->cfg.periodic_min_skips)
+	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && (all || !active(r, V_PERIODIC_SKIPPED, 0)))
 		periodic_skipped_verdict(r, c);
 }

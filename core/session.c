@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 #define DETECT_LINES 20             /* nginx lines used to guess a format */
 #define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
 #define QCAP 16
+#define FIFO_WAIT_MS 5000           /* report: how long a FIFO may wait for its writer */
 
 struct source {
 	enum src_kind kind;
@@ -50,6 +52,7 @@ struct source {
 	/* report reader */
 	int fd;
 	bool opened, eof;
+	uint64_t off;                    /* bytes read */
 	struct linebuf lb;
 	struct event q[QCAP];
 	int qhead, qn;
@@ -571,7 +574,9 @@ static int open_source(struct session *s, struct source *src)
 		src->st.error = true;
 		return -ENOMEM;
 	}
-	int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer forever (it is
+	 * taken off again below); for a regular file it changes nothing */
+	int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(src->st.note, sizeof src->st.note, "%s: %s", src->path, strerror(e));
@@ -588,6 +593,30 @@ static int open_source(struct session *s, struct source *src)
 		close(fd);
 		return -EINVAL;
 	}
+	if (S_ISFIFO(st.st_mode)) {
+		/* A pipe from `--gc <(zcat gc.log.gz)` has its writer already; a named
+		 * FIFO nobody writes to would block the report for good. Linux reports
+		 * neither POLLIN nor POLLHUP on it until a writer has come, so wait a
+		 * bounded time for the first bytes (or the first writer's end). */
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int64_t end = util_mono_ms() + FIFO_WAIT_MS;
+		int n;
+		do {
+			int64_t left = end - util_mono_ms();
+			n = poll(&pfd, 1, left > 0 ? (int)left : 0);
+		} while (n < 0 && errno == EINTR);
+		if (n <= 0) {
+			snprintf(src->st.note, sizeof src->st.note, "%s: a FIFO that no process wrote to for %d s",
+				 src->path, FIFO_WAIT_MS / 1000);
+			src->st.error = true;
+			src->eof = true;
+			close(fd);
+			return -ETIMEDOUT;
+		}
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	src->fd = fd;
 	(void)s;
 	return 0;
@@ -607,9 +636,15 @@ static bool read_line(struct source *src, const char **line, size_t *len, unsign
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
+			struct stat st;
 			if (n < 0) {
 				snprintf(src->st.note, sizeof src->st.note, "%s: read: %s", src->path, strerror(errno));
 				src->st.error = true;
+			} else if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < src->off) {
+				/* someone truncated it under us: what was read is reported, and said */
+				snprintf(src->st.note, sizeof src->st.note,
+					 "%s: truncated while being read (to %lld bytes, after %llu were read)", src->path,
+					 (long long)st.st_size, (unsigned long long)src->off);
 			}
 			src->eof = true;
 			close(src->fd);
@@ -617,6 +652,7 @@ static bool read_line(struct source *src, const char **line, size_t *len, unsign
 			return linebuf_take_partial(&src->lb, line, len, flags);
 		}
 		linebuf_commit(&src->lb, (size_t)n);
+		src->off += (uint64_t)n;
 	}
 }
 
@@ -676,8 +712,12 @@ static void find_anchor(struct session *s)
 		struct source *src = s->src[i];
 		if (src->kind != SRC_JVM)
 			continue;
-		int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		struct stat st;
+		/* stat first: opening a FIFO here would wait for its writer, and
+		 * closing it again could make that writer fail with EPIPE */
+		if (stat(src->path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 		if (fd < 0)
 			continue;
 		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -231,6 +231,8 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		s->src = e->src;
 		s->line = e->line;
 		memcpy(s->op, e->u.sp.op, sizeof s->op);
+		if (s->end_ms - s->start_ms > tl->stop_span_max_ms)
+			tl->stop_span_max_ms = s->end_ms - s->start_ms;
 		note_time(tl, s->start_ms);
 		break;
 	}
@@ -311,6 +313,12 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		r->bucket = timeline_bucket(e->u.http.uct_ms);
 		r->exact = e->u.http.t_exact;
 		r->line = e->line;
+		if (r->end_ms - r->start_ms > tl->req_span_max_ms)
+			tl->req_span_max_ms = r->end_ms - r->start_ms;
+		if (tl->reqs.total == 1 || r->end_ms > tl->req_end_max_ms)
+			tl->req_end_max_ms = r->end_ms;
+		else if (tl->req_end_max_ms - r->end_ms > tl->req_disorder_max_ms)
+			tl->req_disorder_max_ms = tl->req_end_max_ms - r->end_ms;
 		add_request_to_series(tl, r);
 		note_time(tl, r->start_ms);
 		break;
@@ -481,14 +489,24 @@ bool timeline_vmstat_delta(const struct timeline *tl, int64_t a, int64_t b, int6
 /* requests are in end order; one that started in [a, b) ended in [a, b + longest) */
 #define REQ_SCAN_SLACK_MS (10 * 60 * 1000)
 
+/* Reading on past b + 10 minutes, as before, visited every request of the
+ * horizon for every judgement of an open incident (a fifth of an nginx replay);
+ * a request beyond b + longest + disorder cannot have started before b. */
+int64_t timeline_req_scan_slack(const struct timeline *tl)
+{
+	int64_t slack = tl->req_span_max_ms + tl->req_disorder_max_ms + 1;
+	return slack > 0 && slack < REQ_SCAN_SLACK_MS ? slack : REQ_SCAN_SLACK_MS;
+}
+
 void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl_req_sum *out)
 {
 	const struct ring *r = &tl->reqs;
+	int64_t slack = timeline_req_scan_slack(tl);
 	memset(out, 0, sizeof *out);
 	out->first_slow_start = out->last_slow_start = out->max_uht_b0_start = EV_TIME_NONE;
 	for (uint64_t i = timeline_lower_bound(r, a); i < r->total; i++) {
 		const struct tl_req *q = ring_at(r, i);
-		if (q->end_ms >= b + REQ_SCAN_SLACK_MS)
+		if (q->end_ms >= b + slack)
 			break;
 		if (q->start_ms < a || q->start_ms >= b)
 			continue;

@@ -3,7 +3,9 @@
  * may read past n or assume a NUL. */
 #include "stwtop/util.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,11 +15,15 @@ size_t util_parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	size_t i = 0;
 	uint64_t v = 0;
+	/* 19 digits cannot overflow (10^19 - 1 < 2^64); check only past that, without
+	 * a division per digit: this runs for every number of every log line */
+	while (i < n && i < 19 && is_digit(s[i])) {
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		i++;
+	}
 	while (i < n && is_digit(s[i])) {
-		uint64_t d = (uint64_t)(s[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
 			return 0; /* overflow: not a number we can use */
-		v = v * 10 + d;
 		i++;
 	}
 	if (i == 0)
@@ -371,4 +377,20 @@ char *util_fmt_kb(int64_t kb, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1fG", kb / (1024.0 * 1024.0));
 	return buf;
+}
+
+int util_raise_nofile(uint64_t *soft)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return -errno;
+	if (rl.rlim_cur != rl.rlim_max) {
+		rlim_t want = rl.rlim_max;
+		rl.rlim_cur = want;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			return -errno;
+	}
+	if (soft)
+		*soft = (uint64_t)rl.rlim_cur;
+	return 0;
 }

@@ -2,7 +2,7 @@
 # install-deps.sh — everything stwtop needs to build and to run its whole test
 # suite on Debian 12 (bookworm). Uses sudo only when not already root.
 #   build:  cmake, a C compiler, pkg-config, ncursesw, libinotifytools, jansson
-#   tests:  cmocka; tmux (end-to-end screens), jq (report checks), python3
+#   tests:  cmocka; tmux (end-to-end screens), jq (report checks), strace (read-only check), python3
 #           (replay/checker tools), nginx-light + curl (real nginx logs),
 #           openjdk-17-jdk-headless (real JVM logs and discovery), inotify-tools
 #   fuzz:   clang + libclang-rt-14-dev (libFuzzer, ASan/UBSan)
@@ -14,7 +14,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config \
   libncurses-dev libinotifytools0-dev inotify-tools libjansson-dev libcmocka-dev \
-  tmux jq python3 procps curl nginx-light openjdk-17-jdk-headless \
+  tmux jq python3 procps curl nginx-light openjdk-17-jdk-headless strace \
   clang libclang-rt-14-dev valgrind >/dev/null
 # the Debian nginx package starts a system nginx on port 80 where systemd runs;
 # the tests run their own nginx from their own prefix and never need it.

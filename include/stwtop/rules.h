@@ -93,6 +93,10 @@ void rules_config_defaults(struct rules_config *c);
 /* Override from a JSON object {"ttsp_warn_ms": 50, ...}. Unknown keys and
  * non-numbers are errors naming the key. 0 or -errno/-EINVAL with err. */
 int rules_config_load(struct rules_config *c, const char *path, char *err, size_t errlen);
+/* The same from memory (len bytes, no NUL needed; name for the messages). Both
+ * change c only when every key is good. */
+int rules_config_load_mem(struct rules_config *c, const char *buf, size_t len, const char *name, char *err,
+			  size_t errlen);
 /* Name, value and one-line justification of every threshold, for --help-config. */
 int rules_config_describe(const struct rules_config *c, int i, const char **name, double *value,
 			  const char **doc);

@@ -141,10 +141,19 @@ struct timeline {
 	struct { int64_t sec; struct hist rt, uht; } open[TL_OPEN_SECONDS];
 	int64_t newest_ms;                /* latest event time seen */
 	int64_t oldest_ms;                /* earliest event time seen */
+	int64_t stop_span_max_ms;         /* longest stop pushed (end - start): a stop that
+	                                   * overlaps time t starts at or after t minus this */
+	int64_t req_span_max_ms;          /* longest request pushed (end - start) */
+	int64_t req_end_max_ms;           /* latest request end pushed */
+	int64_t req_disorder_max_ms;      /* most a request ended before one pushed earlier */
 	bool keep_lines;
 };
 
 int timeline_init(struct timeline *tl, bool keep_lines);
+/* How far past b the requests ring (ordered by end, as pushed) must be read to
+ * see every request that started before b: the longest request plus the
+ * largest disorder seen, at most 10 minutes. */
+int64_t timeline_req_scan_slack(const struct timeline *tl);
 void timeline_fini(struct timeline *tl);
 
 /* Put one time-resolved event in (t_ms must be known). */

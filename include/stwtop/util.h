@@ -60,4 +60,11 @@ size_t util_sanitize(char *dst, size_t dstlen, const char *s, size_t n);
 /* human sizes: "380M", "1.2G" from kB into buf; returns buf */
 char *util_fmt_kb(int64_t kb, char *buf, size_t len);
 
+/* --- process limits --- */
+/* Raise RLIMIT_NOFILE's soft limit to its hard limit (the sched probe keeps one
+ * descriptor per JVM thread, and 2000+ threads pass the usual 1024). Call once
+ * at start-up, before anything that waits with select() (libinotifytools). On
+ * success *soft (if not NULL) gets the limit now in force; returns 0 or -errno. */
+int util_raise_nofile(uint64_t *soft);
+
 #endif

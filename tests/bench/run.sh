@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# run.sh [PART...] — stwtop's benchmarks (issue 7). Parts, all by default:
+#   throughput  replay through the real CLI (stwtop --report --json) vs grep -c
+#               on the same page-cached file, in the same hyperfine run
+#   goaccess    nginx lines/s of stwtop and goaccess 1.7 on the same file and format
+#   memory      peak RSS (/usr/bin/time) replaying 10 MB and 1 GB
+#   live        CPU of stwtop --plain following three busy logs and polling a JVM
+#               with 2000 threads for a minute, next to `top -d 1` (live-overhead.sh)
+#   latency     line written -> NDJSON verdict read, and -> tmux screen (latency.sh)
+# The big logs are made once from the real samples (genlog.py, shifted timestamps)
+# into tests/bench/out/, with every raw result; the summary is out/summary.txt.
+# Needs: python3, hyperfine, jq (and goaccess, java for those parts):
+#   apt-get install hyperfine goaccess jq
+# RUNS=N (default 7) runs per measurement; BUILD=dir (default build-bench).
+# Numbers are only worth something on a quiet machine: every measurement first
+# waits (up to 2 minutes) for other processes to use less than 10% of a CPU and
+# records what the machine was doing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=$here/out
+S=$top/tests/samples
+mkdir -p "$out"
+RUNS=${RUNS:-7}
+BUILD=${BUILD:-$top/build-bench}
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(throughput goaccess memory live latency)
+want() { local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+for t in hyperfine jq python3; do
+	command -v $t >/dev/null || { echo "run.sh needs $t (apt-get install hyperfine jq python3)"; exit 2; }
+done
+
+cmake -S "$top" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTWTOP_TESTS=OFF >/dev/null
+cmake --build "$BUILD" -j"$(nproc)" --target stwtop >/dev/null
+BIN=$BUILD/stwtop
+export BIN
+export OPS='$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time uct="$upstream_connect_time" uht="$upstream_header_time" urt="$upstream_response_time" rid=$request_id'
+export LAB='$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time urt=$upstream_response_time rt=$request_time'
+SUM=$out/summary.txt
+say() { echo "$*" | tee -a "$SUM"; }
+
+# CPU used by every process but ours over one second, in % of one CPU
+foreign_cpu() {
+	local a b
+	a=$(awk '/^cpu /{print $2+$3+$4+$7+$8; exit}' /proc/stat)
+	sleep 1
+	b=$(awk '/^cpu /{print $2+$3+$4+$7+$8; exit}' /proc/stat)
+	echo $(((b - a) * 100 / $(getconf CLK_TCK)))
+}
+# wait for a quiet machine; note what it was doing either way
+quiet() {
+	local i c
+	for i in $(seq 1 120); do
+		c=$(foreign_cpu)
+		[ "$c" -lt 10 ] && break
+	done
+	say "   machine before '$1': other processes ${c}% of a CPU, load $(cut -d' ' -f1-3 /proc/loadavg)$([ "$c" -lt 10 ] || echo ' (NOT QUIET: numbers suspect)')"
+}
+
+gen() { # KIND SAMPLE NAME MB
+	local f=$out/$3.log
+	[ -s "$f" ] && [ "$f" -nt "$here/genlog.py" ] && return 0
+	python3 "$here/genlog.py" "$1" "$2" "$f.tmp" "$4" && mv "$f.tmp" "$f"
+}
+if want throughput || want goaccess || want memory; then
+	gen unified "$S/g1-periodic/load-continues/gc.log" unified-1g 1000
+	gen unified "$S/g1-periodic/load-continues/gc.log" unified-10m 10
+	gen jdk8 "$S/public-gc-logs/dataset106.txt" jdk8 256
+	gen safepoint "$S/combined/throttle-stop/gc.log" safepoint 256
+	gen safepoint "$S/throttle/control/gc.log" safepoint-healthy 256
+	gen nginx "$S/nginx-uct/backlog100/logs/access.log" nginx-ops 195
+	gen nginx "$S/combined/throttle-stop/logs/access.log" nginx-lab 200
+fi
+
+{
+	echo "== stwtop benchmarks $(date -u +%FT%TZ), $(git -C "$top" rev-parse --short HEAD)$(git -C "$top" diff --quiet || echo '+dirty')"
+	echo "   $(uname -srm), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/{print $2}') GiB"
+	echo "   $(hyperfine --version), $(grep --version | head -1), $RUNS runs each, medians [min-max]"
+} | tee -a "$SUM"
+
+# median [min-max] of one hyperfine command, in seconds
+stat_of() { jq -r ".results[$2] | \"\(.median) \(.min) \(.max)\"" "$1"; }
+fmt3() { awk -v m="$1" -v a="$2" -v b="$3" 'BEGIN{printf "%.3f s [%.3f-%.3f]", m, a, b}'; }
+
+throughput() { # NAME GREP_PATTERN STWTOP_ARGS...
+	local name=$1 pat=$2 f=$out/$1.log; shift 2
+	local j=$out/tp-$name.json
+	cat "$f" >/dev/null # into the page cache
+	eval "\"$BIN\" --report --json $* $f" >"$out/report-$name.json" ||
+		{ say "$name: stwtop --report failed"; return 1; }
+	quiet "$name"
+	# --output=pipe: grep -c stops at the first match when its output is /dev/null;
+	# -i: grep exits 1 when nothing matches (no Pause in a safepoint log), it still reads it all
+	hyperfine -N -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$j" \
+		"grep -c '$pat' $f" "$BIN --report --json $* $f" >/dev/null
+	local bytes lines g s
+	bytes=$(stat -c %s "$f")
+	lines=$(wc -l <"$f")
+	read -r gm ga gb <<<"$(stat_of "$j" 0)"
+	read -r sm sa sb <<<"$(stat_of "$j" 1)"
+	say "$(awk -v n="$name" -v by="$bytes" -v li="$lines" -v gm="$gm" -v sm="$sm" \
+		'BEGIN{printf "%-18s %7.1f MB %9d lines  stwtop %7.1f MB/s %6.2f M lines/s  ratio to grep %5.2fx", n, by/1e6, li, by/1e6/sm, li/1e6/sm, sm/gm}')"
+	say "   grep -c '$pat': $(fmt3 "$gm" "$ga" "$gb")   stwtop --report --json $*: $(fmt3 "$sm" "$sa" "$sb")"
+}
+
+if want throughput; then
+	say "-- throughput: stwtop --report --json FILE vs grep -c on the same cached file (hyperfine)"
+	throughput unified-1g Pause --gc
+	throughput jdk8 Pause --gc
+	throughput safepoint Pause --gc
+	throughput safepoint-healthy Pause --gc
+	throughput nginx-ops ' 200 ' --nginx-format "'$OPS'" --nginx
+	throughput nginx-lab ' 200 ' --nginx-format "'$LAB'" --nginx
+fi
+
+if want goaccess; then
+	if command -v goaccess >/dev/null; then
+		f=$out/nginx-ops.log
+		j=$out/goaccess.json
+		cat "$f" >/dev/null
+		quiet goaccess
+		hyperfine --output=pipe --warmup 1 --runs 3 --export-json "$j" \
+			"goaccess $f --log-format='%h - %^ [%d:%t %^] \"%r\" %s %b \"%R\" \"%u\" rt=%T uct=\"%^\" uht=\"%^\" urt=\"%^\" rid=%^' --date-format=%d/%b/%Y --time-format=%T --no-progress -o $out/goaccess-report.json" \
+			"$BIN --report --json --nginx $f --nginx-format '$OPS'" >/dev/null
+		lines=$(wc -l <"$f")
+		read -r gm ga gb <<<"$(stat_of "$j" 0)"
+		read -r sm sa sb <<<"$(stat_of "$j" 1)"
+		valid=$(jq .general.valid_requests "$out/goaccess-report.json")
+		req=$("$BIN" --report --json --nginx "$f" --nginx-format "$OPS" | jq .summary.nginx.requests)
+		say "-- nginx side by side (ops format, $lines lines): goaccess counted $valid valid requests, stwtop $req"
+		say "$(awk -v l="$lines" -v g="$gm" -v s="$sm" 'BEGIN{printf "   goaccess %.0f lines/s, stwtop %.0f lines/s: %.1fx", l/g, l/s, g/s}')"
+		say "   goaccess $(goaccess --version | head -1 | tr -d '\n'): $(fmt3 "$gm" "$ga" "$gb")   stwtop: $(fmt3 "$sm" "$sa" "$sb")"
+	else
+		say "-- goaccess: not installed (apt-get install goaccess)"
+	fi
+fi
+
+if want memory; then
+	gen nginx "$S/nginx-uct/backlog100/logs/access.log" nginx-ops-1g 1000
+	say "-- peak RSS (/usr/bin/time -f %M) of report runs over the first N MB of a log (whole lines)"
+	quiet memory
+	rss() { # NAME FILE MB ARGS...: one line: size, RSS, what the report held
+		local name=$1 f=$2 mb=$3 cut=$out/rss-cut.log
+		shift 3
+		head -c "${mb}000000" "$f" | sed '$d' >"$cut"
+		/usr/bin/time -f %M -o "$out/rss" "$BIN" --report --json "$@" "$cut" >"$out/rss.json"
+		say "$(printf '   %-18s %5d MB: %6d KB  (%s lines parsed, %s verdicts)' "$name" "$mb" "$(cat "$out/rss")" \
+			"$(jq '.sources[0].parsed' "$out/rss.json")" "$(jq '.verdicts | length' "$out/rss.json")")"
+	}
+	for mb in 10 100 1000; do rss unified "$out/unified-1g.log" $mb --gc; done
+	for mb in 10 64 256; do rss jdk8 "$out/jdk8.log" $mb --gc; done
+	for mb in 10 32 64 256; do rss safepoint "$out/safepoint.log" $mb --gc; done
+	for mb in 10 256; do rss safepoint-healthy "$out/safepoint-healthy.log" $mb --gc; done
+	for mb in 10 25 100 1000; do rss nginx-ops "$out/nginx-ops-1g.log" $mb --nginx-format "$OPS" --nginx; done
+	rm -f "$out/rss-cut.log"
+fi
+
+if want live; then
+	quiet live
+	bash "$here/live-overhead.sh" "$BIN" "$out" | tee -a "$SUM"
+fi
+if want latency; then
+	quiet latency
+	bash "$here/latency.sh" "$BIN" "$out" | tee -a "$SUM"
+fi
+echo "summary: $SUM"
