@@ -74,6 +74,9 @@ struct rules {
 	 * verdicts of 3.5 KB each made a long replay quadratic */
 	int16_t vidx[VIDX_CAP];        /* open addressing, -1 empty */
 	int last_long_pause;           /* highest slot holding a long-gc-pause, -1 none */
+	bool eager;                    /* judge open incidents at every evaluation (live) */
+	uint64_t judging_key;          /* the incident being judged, 0 none */
+	unsigned judged_mask;          /* incident verdict ids it committed */
 	int64_t whole_built_mono_ms;   /* last refresh of every whole-run verdict */
 	unsigned evals_unbuilt;        /* evaluations since the clock was read for that */
 	struct incident inc[MAX_INCIDENTS];
@@ -272,6 +275,8 @@ static bool same_content(const struct verdict *a, const struct verdict *b)
 /* Raise or update: store nv (built from scratch) under (id, key). */
 static void commit(struct rules *r, const struct verdict *nv)
 {
+	if (r->judging_key && nv->key == r->judging_key)
+		r->judged_mask |= 1u << nv->id;
 	struct verdict *old = find(r, nv->id, nv->key);
 	if (old) {
 		if (same_content(old, nv))
@@ -291,6 +296,28 @@ static void commit(struct rules *r, const struct verdict *nv)
 	vidx_insert(r, r->nv - 1);
 	if (r->fn)
 		r->fn(r->fnctx, slot, true);
+}
+
+/* An incident judged again no longer supports this verdict: tell the
+ * listener, then remove it. */
+static void withdraw(struct rules *r, int id, uint64_t key)
+{
+	struct verdict *v = find(r, id, key);
+	if (!v)
+		return;
+	size_t k = (size_t)(v - r->v);
+	if (r->fn) {
+		v->withdrawn = true;
+		r->fn(r->fnctx, v, false);
+	}
+	memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
+	r->nv--;
+	vidx_rebuild(r);
+}
+
+void rules_set_eager(struct rules *r, bool eager)
+{
+	r->eager = eager;
 }
 
 /* Mark a whole-run verdict cleared (the condition went away at t). */
@@ -1450,8 +1477,17 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		struct incident *in = &r->inc[i];
 		if (in->final)
 			continue;
+		bool becomes_final = final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms);
+		if (!r->eager && !becomes_final)
+			continue; /* a report judges each incident once, with all its data */
+		r->judging_key = in->id;
+		r->judged_mask = 0;
 		judge(r, c, in);
-		if (final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms))
+		r->judging_key = 0;
+		for (int id = V_LONG_GC_PAUSE; id <= V_CONNECT_504; id++)
+			if (!(r->judged_mask & (1u << id)))
+				withdraw(r, id, in->id);
+		if (becomes_final)
 			in->final = true;
 	}
 	while (r->open_from < r->ninc && r->inc[r->open_from].final)

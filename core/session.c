@@ -265,6 +265,9 @@ const char *session_nginx_format(const struct session *s)
 void session_set_eval_on_data(struct session *s, bool on)
 {
 	s->eval_on_data = on;
+	/* live and demo judge as data comes (verdicts at once); a report judges
+	 * each incident once it is complete */
+	rules_set_eager(s->rules, !on);
 }
 
 void session_set_listener(struct session *s, rules_change_fn fn, void *ctx)

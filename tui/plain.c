@@ -58,6 +58,21 @@ static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
 	bool cleared = v->cleared_ms != EV_TIME_NONE;
 	if (!s)
 		return;
+	if (v->withdrawn) {
+		if (p->json) {
+			char *txt = report_verdict_json(p->s, v, "withdrawn");
+			if (txt) {
+				puts(txt);
+				free(txt);
+			}
+		} else {
+			printf("%s withdrawn %s: more data no longer shows it\n", "        ", verdict_id_name(v->id));
+		}
+		fflush(stdout);
+		s->sev = -1; /* if it comes back, it is new again */
+		s->title[0] = '\0';
+		return;
+	}
 	if (!is_new && s->sev == v->severity && s->cleared == cleared && strcmp(s->title, v->title) == 0)
 		return; /* only evidence details changed */
 	const char *what = is_new ? "new" : cleared && !s->cleared ? "cleared" : "update";
