@@ -293,6 +293,66 @@ static void on_tick(void *ctx)
 		l->view->tick(l->vctx, l->o.demo ? l->demo_clock : now);
 }
 
+/* SIGINT/SIGTERM come through a self-pipe from a real handler installed
+ * without SA_RESTART, not through the signalfd: a process blocked writing to a
+ * stalled stdout (a log shipper that stopped reading) must still be stoppable.
+ * The handler interrupts the write; the loop then sees the pipe. A second
+ * signal ends the process at once. (The handler needs the pipe in a static.) */
+static int stop_pipe[2] = {-1, -1};
+static volatile sig_atomic_t stop_signals;
+static int stdout_not_tty;
+
+static void stop_handler(int signo)
+{
+	int saved = errno;
+	if (stop_signals++ > 0)
+		_exit(128 + signo);
+	/* stdio retries a partial write, so a write blocked on a full pipe would
+	 * block again after the interruption: make stdout non-blocking, so what
+	 * cannot be written now fails instead (the view finishes with a timed write) */
+	if (stdout_not_tty) {
+		int fl = fcntl(STDOUT_FILENO, F_GETFL);
+		if (fl >= 0)
+			fcntl(STDOUT_FILENO, F_SETFL, fl | O_NONBLOCK);
+	}
+	unsigned char b = (unsigned char)signo;
+	if (stop_pipe[1] >= 0 && write(stop_pipe[1], &b, 1) < 0) {
+		/* the pipe is non-blocking and nearly empty: nothing to do */
+	}
+	errno = saved;
+}
+
+static void on_stop_pipe(void *ctx, int fd, short revents)
+{
+	struct live *l = ctx;
+	unsigned char b[16];
+	(void)revents;
+	while (read(fd, b, sizeof b) > 0)
+		;
+	loop_stop(l->loop);
+}
+
+static int install_stop_signals(struct live *l)
+{
+	if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+		return -errno;
+	stdout_not_tty = !isatty(STDOUT_FILENO);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = stop_handler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a blocked write returns EINTR */
+	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
+		return -errno;
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	stop_signals = 0;
+	return loop_add_fd(l->loop, stop_pipe[0], POLLIN, on_stop_pipe, l);
+}
+
 static void on_signal(void *ctx, int signo)
 {
 	struct live *l = ctx;
@@ -473,7 +533,7 @@ void live_stop(struct live *l)
 
 int live_run(struct live *l)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGWINCH, SIGHUP};
+	static const int sigs[] = {SIGWINCH, SIGHUP};
 	/* a source that could not be opened while live_new set things up (a
 	 * directory, a symlink loop, no permission) was noted before any view
 	 * existed: say it now, or the user only sees it waiting */
@@ -483,7 +543,8 @@ int live_run(struct live *l)
 			if (st->error && st->note[0])
 				l->view->note(l->vctx, i, st->note, true);
 		}
-	loop_add_signals(l->loop, sigs, 4, on_signal, l);
+	loop_add_signals(l->loop, sigs, 2, on_signal, l);
+	install_stop_signals(l);
 	l->eval_timer = loop_add_timer(l->loop, -1, 0, on_eval_timer, l);
 	if (l->o.demo) {
 		l->demo_t0 = session_replay_next_time(l->s);
@@ -505,5 +566,7 @@ int live_run(struct live *l)
 		loop_add_timer(l->loop, l->o.interval_ms, l->o.interval_ms, on_tick, l);
 	}
 	int rc = loop_run(l->loop);
+	if (stop_pipe[0] >= 0)
+		loop_del_fd(l->loop, stop_pipe[0]);
 	return rc;
 }

@@ -68,6 +68,8 @@ int main(int argc, char **argv)
 	/* `stwtop --report ... | head -1` must end quietly, not die on SIGPIPE mid-write
 	 * with a half-written message: writes fail with EPIPE and we exit 0. */
 	signal(SIGPIPE, SIG_IGN);
+	/* the sched probe keeps one descriptor per JVM thread: take the hard limit */
+	util_raise_nofile(NULL);
 	int rc = cli_parse(&c, argc, argv, err, sizeof err);
 	if (rc != 0) {
 		fprintf(stderr, "stwtop: %s\n", err);

@@ -7,6 +7,8 @@
 #include "stwtop/report.h"
 #include "stwtop/util.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +145,27 @@ static void on_demo_done(void *ctx)
 	live_stop(p->l);
 }
 
+/* write all of buf to fd, waiting for room until the deadline (monotonic ms) */
+static bool write_until(int fd, const char *buf, size_t len, int64_t deadline)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+		if (n > 0) {
+			buf += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return false;
+		int64_t left = deadline - util_mono_ms();
+		if (left <= 0)
+			return false;
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+		poll(&pfd, 1, (int)left);
+	}
+	return true;
+}
+
 int plain_run(struct live *l, struct session *s, const struct cli *c)
 {
 	struct plain p = {
@@ -157,23 +180,33 @@ int plain_run(struct live *l, struct session *s, const struct cli *c)
 	/* say what is being watched (stderr: stdout is the data) */
 	for (int i = 0; i < session_nsources(s); i++) {
 		enum src_kind k = session_source_kind(s, i);
-		fprintf(stderr, "stwtop: %s %s (%s)\n", k == SRC_PROBE ? "polling" : "following",
-			session_source_path(s, i), src_kind_name(k));
+		const char *path = session_source_path(s, i);
+		char safe[1024];
+		util_sanitize(safe, sizeof safe, path, strlen(path)); /* a path is bytes too */
+		fprintf(stderr, "stwtop: %s %s (%s)\n", k == SRC_PROBE ? "polling" : "following", safe,
+			src_kind_name(k));
 	}
 	int rc = live_run(l);
 	session_set_listener(s, NULL, NULL);
 	/* at exit, the state of every verdict: what a shipper (or a test) compares
-	 * with the report over the same input */
+	 * with the report over the same input. A stop signal may have left stdout
+	 * non-blocking (a reader that stalled): write with a deadline, not forever. */
 	if (p.json) {
 		const struct rules *r = session_rules(s);
+		int64_t deadline = util_mono_ms() + 2000;
+		fflush(stdout);
+		clearerr(stdout);
 		for (size_t i = 0; i < rules_count(r); i++) {
 			char *txt = report_verdict_json(s, rules_at(r, i), "final");
 			if (txt) {
-				puts(txt);
+				size_t n = strlen(txt);
+				bool ok = write_until(STDOUT_FILENO, txt, n, deadline) &&
+					  write_until(STDOUT_FILENO, "\n", 1, deadline);
 				free(txt);
+				if (!ok)
+					break;
 			}
 		}
-		fflush(stdout);
 	}
 	free(p.seen);
 	return rc < 0 ? 1 : 0;
