@@ -135,6 +135,7 @@ struct tail {
 	struct tail_dir *dirs;
 	size_t ndirs;
 	uint64_t overflows;
+	int64_t overflow_told_ms;    /* last time an overflow was noted (monotonic ms) */
 	bool rescan;
 	int busy;                  /* inside tail_dispatch/tail_check (callbacks may tail_add) */
 };
@@ -1392,10 +1393,21 @@ void tail_dispatch(struct tail *t)
 			n++;
 		}
 		if (t->rescan) {
-			/* events were lost: look at everything */
+			/* events were lost: look at everything, and say so (once a
+			 * minute at most): generations renamed away while the queue was
+			 * full are unknown to us, their unread lines cannot be found */
 			t->rescan = false;
-			for (size_t i = 0; i < t->nfiles; i++)
+			int64_t now = util_mono_ms();
+			bool tell = now - t->overflow_told_ms >= 60000 || t->overflow_told_ms == 0;
+			for (size_t i = 0; i < t->nfiles; i++) {
 				t->files[i]->dirty_resolve = true;
+				if (tell)
+					tail_note(t, t->files[i], TAIL_NOTE_OVERFLOW,
+						  "the kernel's inotify queue overflowed (files changing faster than "
+						  "they are read): lines of files rotated away meanwhile may be missed");
+			}
+			if (tell)
+				t->overflow_told_ms = now;
 		}
 		tail_process(t);
 		if (n < TAIL_EVENT_BATCH)

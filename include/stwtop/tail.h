@@ -29,8 +29,10 @@ enum tail_note {
 	TAIL_NOTE_ROTATED,      /* renamed/deleted away and replaced: old one drained, new one opened */
 	TAIL_NOTE_TRUNCATED,    /* shrank under us (copytruncate, "> file"): reading from 0 */
 	TAIL_NOTE_GONE,         /* deleted or moved away, no replacement yet */
-	TAIL_NOTE_ERROR         /* cannot read it (permission, a directory, ...) or cannot watch its
+	TAIL_NOTE_ERROR,        /* cannot read it (permission, a directory, ...) or cannot watch its
 	                         * directory (then it is checked by tail_check only): msg says why */
+	TAIL_NOTE_OVERFLOW      /* inotify events were lost: everything was looked at again, but
+	                         * generations rotated away meanwhile may have unread lines */
 };
 
 enum tail_from { TAIL_FROM_START = 0, TAIL_FROM_END = 1 };
