@@ -600,10 +600,12 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 		vevid(&v, "longest time without any GC: %.1f s", r->longest_gap_ms / 1000.0);
 
 	int rel = s->jdk_release;
-	if (xms_floor)
+	if (xms_floor) {
+		/* nothing else helps while -Xms holds the heap: a periodic GC or
+		 * Parallel shrink to -Xms at most, which is where it already is */
 		vadvice(&v, "-Xms (%.0f MB) is the floor: G1 never shrinks below it, so -Xms == -Xmx means "
-			"it never gives memory back; lower -Xms. ", floor_mb);
-	if (rel == 11 || rel == 8 || (rel > 0 && rel < 12)) {
+			"it never gives memory back, whatever triggers a shrink; lower -Xms first.", floor_mb);
+	} else if (rel == 11 || rel == 8 || (rel > 0 && rel < 12)) {
 		vadvice(&v, "On JDK %d G1 shrinks the heap only after a Pause Full and has no "
 			"G1PeriodicGCInterval (the JVM refuses to start with it): upgrade to JDK 17+, or use "
 			"-XX:+UseParallelGC, which shrinks at young GCs even under steady load.", rel);
