@@ -617,12 +617,18 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 			"(longer pauses).", (long long)s->periodic_interval_ms);
 	} else {
 		long long ms = 30000;
-		if (r->longest_gap_ms >= 4000)
+		bool idle = r->longest_gap_ms >= 4000;
+		if (idle)
 			ms = (long long)(r->longest_gap_ms / 2 / 1000) * 1000;
-		vadvice(&v, "Set -XX:G1PeriodicGCInterval=%lld (ms; below half of the idle window after a "
-			"peak; manageable on a running JVM: jcmd <pid> VM.set_flag G1PeriodicGCInterval %lld), "
-			"or -XX:+UseParallelGC, which shrinks at young GCs even under steady load "
-			"(longer pauses).", ms, ms);
+		/* without idle time in the log 30 s is a guess: say so rather than call
+		 * it "below half of the idle window" */
+		vadvice(&v, "Set -XX:G1PeriodicGCInterval=%lld (ms; %s; manageable on a running JVM: jcmd "
+			"<pid> VM.set_flag G1PeriodicGCInterval %lld), or -XX:+UseParallelGC, which shrinks at "
+			"young GCs even under steady load (longer pauses).", ms,
+			idle ? "below half of the longest time without GC in this log" :
+			       "this log shows no idle time between GCs, so keep it below half of the idle time "
+			       "expected after a peak",
+			ms);
 	}
 	commit(r, &v);
 }
