@@ -30,11 +30,12 @@ report() {
   fi
   ok; return 0
 }
-# every source of a recording folder made by tests/recordings/programs/run.sh or combined/run.sh
+# every source of a recording folder made by tests/recordings/programs/run.sh or combined/run.sh;
+# VMSTAT=FILE replaces the folder's vmstat.log
 folder_report() {
   local name=$1 d=$2; shift 2
   report "$name" --gc "$d/gc.log" --safepoint "$d/console.log" --cpustat-log "$d/cpustat.log" \
-    --schedstat-log "$d/schedstat.log" --vmstat-log "$d/vmstat.log" \
+    --schedstat-log "$d/schedstat.log" --vmstat-log "${VMSTAT:-$d/vmstat.log}" \
     --nginx "$d/logs/access.log" --nginx-conf "$d/nginx.conf:lab" "$@"
 }
 # jq over the report with $id bound; true/false decides
@@ -216,7 +217,17 @@ done
 
 # =====================================================================================================
 # recordings (tests/recordings/README.md)
-[ -f "$R/verdicts.inc.sh" ] && . "$R/verdicts.inc.sh"
+
+# SYNTHETIC: combined/gc-stop with allocstall edited into its longest stop (README of the folder)
+SD=$R/synthetic-direct-reclaim
+if VMSTAT=$SD/vmstat.log folder_report synthetic-direct-reclaim "$CB/gc-stop"; then
+  must direct-reclaim long-gc-pause accept-queue-overflow
+  mustnot cpu-throttled-during-stop sched-delay-during-stop ttsp-spike
+  must_n direct-reclaim 1
+  has direct-reclaim title "3.16 s stop"                            # GenCollectForAllocation 3161 ms
+  has direct-reclaim title "31 allocation stalls"                   # allocstall_normal +31 (edited)
+  has direct-reclaim evidence "allocstall +31, pageoutrun +5"
+fi
 
 echo "verdicts: $pass passed, $failc failed"
 [ "$failc" -eq 0 ]
