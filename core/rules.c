@@ -800,6 +800,38 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 
 /* --- incident judgement --- */
 
+/* name[0..nlen) is one entry of the ", "-separated thread list */
+static bool list_has(const char *list, const char *name, size_t nlen)
+{
+	for (const char *p = list; (p = strstr(p, name)) != NULL; p++) {
+		bool starts = p == list || (p >= list + 2 && p[-2] == ',' && p[-1] == ' ');
+		bool ends = p[nlen] == '\0' || p[nlen] == ',';
+		if (starts && ends && strncmp(p, name, nlen) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* keep in set (a ", "-separated thread list) only the names also in threads */
+static void keep_common(char *set, size_t setlen, const char *threads)
+{
+	char out[112] = "";
+	const char *p = set;
+	while (*p) {
+		const char *e = strstr(p, ", ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n > 0 && list_has(threads, p, n) && strlen(out) + n + 3 < sizeof out) {
+			if (out[0])
+				strcat(out, ", ");
+			strncat(out, p, n);
+		}
+		p += n;
+		if (*p)
+			p += 2;
+	}
+	util_strlcpy_n(set, setlen, out, strlen(out));
+}
+
 struct stop_pick {
 	const struct tl_stop *worst;      /* longest total */
 	const struct tl_stop *worst_ttsp; /* longest ttsp that dominates its stop */
@@ -1046,6 +1078,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		int64_t last_t = EV_TIME_NONE;
 		char last_threads[112] = "";
 		char names[200] = "";
+		char always[112] = "";   /* threads named by every report */
 		for (uint64_t i = timeline_lower_bound(tr, in->start_ms - 1000); i < tr->total; i++) {
 			const struct tl_timeout *to = ring_at(tr, i);
 			if (to->t_ms > in->end_ms + 1000)
@@ -1063,6 +1096,10 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 					strcat(names, "; ");
 				strcat(names, to->threads);
 			}
+			if (shown == 0)
+				util_strlcpy_n(always, sizeof always, to->threads, strnlen(to->threads, sizeof to->threads));
+			else
+				keep_common(always, sizeof always, to->threads);
 			shown++;
 		}
 		if (shown > 3)
@@ -1071,11 +1108,20 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%lld of %lld periods throttled)",
 			      cd.throttled_us / 1000.0, hms(cd.from_ms, t1), hms(cd.to_ms, t2),
 			      (long long)cd.throttled, (long long)cd.periods);
-		if (throttled)
-			vadvice(&v, "The late threads were not scheduled at all: the cgroup's CPU quota was "
-				"exhausted (see cpu-throttled-during-stop), so a thread can be stuck anywhere and "
-				"the names in the timeout report%s are coincidental. Fix the throttling first. ",
-				names[0] ? "s" : "");
+		/* Under throttling any runnable thread can be the late one, so one report
+		 * proves little; the same thread late in every one of several reports is
+		 * its own code (throttle/throttled-arraycopy: "copier" in 5 of 5). */
+		if (throttled && shown >= 2 && always[0])
+			vadvice(&v, "The cgroup's CPU quota was exhausted (see cpu-throttled-during-stop), which "
+				"delays every thread, but each of the %d timeout reports names %s as late: a thread "
+				"that is late every time runs code without a safepoint poll (a long counted loop, a "
+				"large System.arraycopy, an intrinsic over a big buffer). Fix the throttling and "
+				"split that thread's work into chunks. ", shown, always);
+		else if (throttled)
+			vadvice(&v, "The cgroup's CPU quota was exhausted (see cpu-throttled-during-stop): a thread "
+				"that gets no CPU is late wherever it is, so the thread names%s may be coincidental. "
+				"Fix the throttling first; if the same threads are still late afterwards, look at "
+				"their code. ", names[0] ? " in the timeout report" : "");
 		else if (names[0])
 			vadvice(&v, "The threads that did not arrive (%s) were running code without a safepoint "
 				"poll: a long counted loop, a large System.arraycopy, or an intrinsic over a big "
@@ -1167,7 +1213,8 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			"(Kubernetes resources.limits.cpu; watch container_cpu_cfs_throttled_seconds_total), "
 			"or burn less CPU in bursts (fewer GC/JIT threads: -XX:ParallelGCThreads, "
 			"-XX:CICompilerCount; -XX:ActiveProcessorCount to match the quota). Thread names in "
-			"SafepointTimeout reports are coincidental here.");
+			"SafepointTimeout reports can be coincidental here: a throttled thread is late "
+			"wherever it is (ttsp-spike tells when the same thread is late every time).");
 		commit(r, &v);
 	}
 
