@@ -235,5 +235,65 @@ if VMSTAT=$SD/vmstat.log folder_report synthetic-direct-reclaim "$CB/gc-stop"; t
   has direct-reclaim evidence "allocstall +31, pageoutrun +5"
 fi
 
+# healthy controls: steady load, no throttling, no stop; nothing warn/crit (issue 5)
+if folder_report healthy-control "$R/healthy-control"; then
+  noalarm; mustnot $ALL_INCIDENT serial-gc-selected zgc-allocation-stall periodic-gc-skipped periodic-gc-shrank
+  sum .summary.nginx.requests 3926; sum '.summary.nginx.uct_buckets["0"]' 3926
+  sum .summary.throttle.nr_throttled 0
+  # true and allowed as info: G1 grew 380 -> 793 MB at start-up and keeps it, 105 MB live
+  severity g1-not-shrinking info
+  has g1-not-shrinking title "committed heap stays at 793 MB while live data after GC is 105 MB"
+fi
+if folder_report healthy-control-parallel "$R/healthy-control-parallel"; then
+  noalarm; mustnot $ALL_INCIDENT g1-not-shrinking serial-gc-selected
+  q x '.verdicts | length == 0' && ok || bad "verdicts on the Parallel control: $(jq -c '[.verdicts[].id]' "$J")"
+  sum .summary.nginx.requests 3999; sum .jvm.collector Parallel
+fi
+# contention without a stop >= 100 ms: the threads wait, but no stop to explain
+if folder_report contention-no-long-stop "$R/contention-no-long-stop"; then
+  noalarm; mustnot $ALL_INCIDENT
+fi
+# contention: JVM + 8 busy loops on CPU 1, no quota: run-queue wait, not throttling
+if folder_report contention "$R/contention"; then
+  must sched-delay-during-stop
+  mustnot cpu-throttled-during-stop direct-reclaim accept-queue-overflow connect-timeout-504 long-gc-pause ttsp-spike
+  must_n sched-delay-during-stop 1
+  has sched-delay-during-stop title "during 7 of 19 stops >= 100 ms"   # expected.sh: 19 stops, 7 at >= 500 ms/s
+  has sched-delay-during-stop title "up to 1433 ms per second, around the 130 ms stop at 21:50:11.003"
+  has sched-delay-during-stop evidence "717 ms waiting, 224 ms on CPU"  # schedstat 21:50:10.824..11.324
+  has sched-delay-during-stop evidence "waiting > on CPU around 19 of them"
+  has sched-delay-during-stop evidence "throttled_time +0.0 ms"          # no quota: nr_periods stays 0
+  # the verdict speaks for the whole incident: the first stop starts 21:50:08.895, the last ends 51.413
+  q sched-delay-during-stop "[.verdicts[] | $active | select(.start == \"2026-11-29T21:50:08.895Z\" and .end == \"2026-11-29T21:50:51.413Z\")] | length == 1" \
+    && ok || bad "sched-delay-during-stop does not span the 19 stops: $(jq -c '[.verdicts[] | select(.id == "sched-delay-during-stop") | [.start, .end]]' "$J")"
+fi
+# JDK 17 ergonomics: no collector flag, 1-CPU quota -> Serial
+if folder_report serial-ergonomic "$R/serial-ergonomic"; then
+  must serial-gc-selected cpu-throttled-during-stop
+  mustnot long-gc-pause accept-queue-overflow ttsp-spike sched-delay-during-stop g1-not-shrinking
+  severity serial-gc-selected info
+  has serial-gc-selected evidence "CPUs: 2 total, 1 available"
+  has serial-gc-selected advice "The JVM sees 1 CPU"
+  hasnt serial-gc-selected advice "explicitly"
+  # true: at start-up two Serial pauses (181, 125 ms) overlap +47 / +45 ms of throttling
+  has cpu-throttled-during-stop title "2 stops >= 100 ms"
+  has cpu-throttled-during-stop evidence "2 of 2 stops"
+  sum .jvm.collector Serial
+fi
+# G1 Pause Full from System.gc() under 200 req/s
+if folder_report g1-full-gc "$R/g1-full-gc"; then
+  must long-gc-pause accept-queue-overflow
+  mustnot cpu-throttled-during-stop sched-delay-during-stop ttsp-spike direct-reclaim connect-timeout-504 serial-gc-selected g1-not-shrinking
+  has long-gc-pause title "1.12 s for GC work: Pause Full (System.gc())"
+  has long-gc-pause evidence "2543M->2345M(4096M) 1119.821 ms"
+  has long-gc-pause evidence "no CPU throttling"
+  has accept-queue-overflow evidence "requests started 21:27:14.329-21:27:15.450: 219; connect time 0 s: 101, 1 s: 118, 2 s: 0"
+  has accept-queue-overflow title "(118 requests)"
+  near_pct accept-queue-overflow title "raise the backlog above ([0-9]+)" 218 5   # 194.8 req/s x 1.12 s
+  # an explicit System.gc(): the heap was not full; the fix is the caller or ExplicitGCInvokesConcurrent
+  hasnt long-gc-pause advice "the old generation was full"
+  has long-gc-pause advice "-XX:+ExplicitGCInvokesConcurrent"
+fi
+
 echo "verdicts: $pass passed, $failc failed"
 [ "$failc" -eq 0 ]

@@ -35,6 +35,10 @@
 //                    with SHA-NI), so a safepoint requested meanwhile waits for it
 //   request.work.kiters thousand xorshift steps of CPU work per request (~1 ms per 300-500)
 //   request.alloc.kb KiB of short-lived scratch objects per request (framework-like garbage)
+//   refresh.per.s    products per second the thread 'cache-refresher' replaces with fresh ones,
+//                    as a price/stock feed would (0 = off): the new entries are live when the next
+//                    young collection runs, so every young pause copies them (work per pause
+//                    grows with the rate)
 //   apm.dump.ms      period of the 'apm-sampler' thread, which takes a thread dump with
 //                    ThreadMXBean.dumpAllThreads (a "ThreadDump" safepoint) like a monitoring
 //                    agent does (0 = off)
@@ -84,6 +88,7 @@ public class CatalogService {
     static final int REQUEST_WORK_KITERS = Integer.getInteger("request.work.kiters", 300);
     static final int REQUEST_ALLOC_KB = Integer.getInteger("request.alloc.kb", 32);
     static final int APM_DUMP_MS = Integer.getInteger("apm.dump.ms", 1000);
+    static final int REFRESH_PER_S = Integer.getInteger("refresh.per.s", 0);
 
     // ---- state ---------------------------------------------------------------------
     static volatile Map<Long, Product> cache = new HashMap<>();
@@ -318,6 +323,35 @@ public class CatalogService {
         }
     }
 
+    static void startRefresher() {
+        if (REFRESH_PER_S <= 0) return;
+        Thread t = new Thread(() -> {
+            long seed = 0xD1B54A32D192ED03L;
+            int perTick = Math.max(1, REFRESH_PER_S / 10);
+            long next = System.nanoTime();
+            while (running) {
+                Map<Long, Product> m = cache;
+                int total = Math.max(1, m.size());
+                long now = System.currentTimeMillis();
+                for (int i = 0; i < perTick; i++) {
+                    seed = xorshift(seed);
+                    long id = 1 + Math.floorMod(seed, (long) total);
+                    Product p = new Product(id, seed, now);
+                    synchronized (m) {
+                        m.put(id, p);
+                    }
+                }
+                next += 100_000_000L;                       // 10 ticks per second
+                long sleep = (next - System.nanoTime()) / 1_000_000;
+                if (sleep > 0) {
+                    try { Thread.sleep(sleep); } catch (InterruptedException e) { return; }
+                }
+            }
+        }, "cache-refresher");
+        t.setDaemon(true);
+        t.start();
+    }
+
     static void startApmSampler() {
         if (APM_DUMP_MS <= 0) return;
         Thread t = new Thread(() -> {
@@ -335,7 +369,8 @@ public class CatalogService {
         log("starting pid=" + ProcessHandle.current().pid() + " availableProcessors="
                 + Runtime.getRuntime().availableProcessors() + " maxHeapMiB=" + (Runtime.getRuntime().maxMemory() >> 20)
                 + " port=" + PORT + " backlog=" + BACKLOG + " threads=" + THREADS + " cache.entries=" + CACHE_ENTRIES
-                + " workers=" + WORKERS + " worker.hash.mb=" + WORKER_HASH_MB + " apm.dump.ms=" + APM_DUMP_MS);
+                + " workers=" + WORKERS + " worker.hash.mb=" + WORKER_HASH_MB + " apm.dump.ms=" + APM_DUMP_MS
+                + " refresh.per.s=" + REFRESH_PER_S);
         requestLog = new BufferedWriter(new FileWriter(REQUEST_LOG, true), 1 << 16);
         if (CACHE_ENTRIES > 0) {
             Thread loader = new Thread(CatalogService::buildCache, "cache-loader");
@@ -363,6 +398,7 @@ public class CatalogService {
         server.start();
         startWorkers();
         startApmSampler();
+        startRefresher();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             running = false;
             server.stop(0);

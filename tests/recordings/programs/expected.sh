@@ -74,11 +74,11 @@ echo "stops >= 100 ms (safepoints): $(echo $STOPS | wc -w)"
 for w in $STOPS; do
   S=${w%:*}; E=${w#*:}
   awk -v S="$S" -v E="$E" "$AWKFN"'
-    FILENAME == "gc.log" && /Safepoint "/ { if (iso2ms(substr($0, 2, 28)) == E) { op = $0; sub(/.*Safepoint "/, "", op); sub(/".*/, "", op)
+    FILENAME == "gc.log" && /Safepoint "/ { if (!shown && iso2ms(substr($0, 2, 28)) == E && int(ns_field($0, "Total") / 1e6 + 0.5) == E - S) { shown = 1; op = $0; sub(/.*Safepoint "/, "", op); sub(/".*/, "", op)
         printf "  %s .. %s (%d ms) \"%s\" TTSP %.1f ms;", iso(S), iso(E), E - S, op, ns_field($0, "Reaching safepoint") / 1e6 } next }
     FILENAME == "gc.log" { next }
     FILENAME == "cpustat.log" { nc++; ct[nc] = iso2ms($1); for (i = 2; i < NF; i += 2) cv[$i, nc] = $(i + 1); next }
-    FILENAME == "schedstat.log" && FNR > 1 { if ($1 != last) { ns++; ts[ns] = $1; last = $1 } run[$2, ns] = $4; wt[$2, ns] = $5; tids[$2] = 1; next }
+    FILENAME == "schedstat.log" && FNR > 1 { split($0, c, ","); if (c[1] != last) { ns++; ts[ns] = c[1]; last = c[1] } run[c[2], ns] = c[4]; wt[c[2], ns] = c[5]; tids[c[2]] = 1; next }
     FILENAME == "vmstat.log" { nv++; vt[nv] = $1; st = 0; for (i = 2; i < NF; i += 2) { if ($i ~ /^allocstall/) st += $(i + 1); else vv[$i, nv] = $(i + 1) } vv["allocstall", nv] = st; next }
     END {
       a = 1; b = nc; for (i = 1; i <= nc; i++) { if (ct[i] <= S) a = i; if (ct[i] >= E) { b = i; break } }
@@ -89,7 +89,7 @@ for w in $STOPS; do
       for (tid in tids) if (((tid, a) in run) && ((tid, b) in run)) { R += run[tid, b] - run[tid, a]; Wt += wt[tid, b] - wt[tid, a] }
       span = ts[b] - ts[a]
       printf " schedstat %s..%s (%d ms): on CPU %.0f ms, waiting %.0f ms (%.0f ms per s);", substr(iso(ts[a]), 12, 12), substr(iso(ts[b]), 12, 12),
-             span, R / 1e6, Wt / 1e6, span > 0 ? Wt / 1e6 / (span / 1000) : 0
+             span, R / 1e6, Wt / 1e6, (span > 0 ? Wt / 1e6 / (span / 1000) : 0)
       a = 1; b = nv; for (i = 1; i <= nv; i++) { if (vt[i] <= S) a = i; if (vt[i] >= E) { b = i; break } }
       printf " vmstat %s..%s: allocstall %+d, pgscan_direct %+d, pgscan_kswapd %+d\n", substr(iso(vt[a]), 12, 12), substr(iso(vt[b]), 12, 12),
              vv["allocstall", b] - vv["allocstall", a], vv["pgscan_direct", b] - vv["pgscan_direct", a], vv["pgscan_kswapd", b] - vv["pgscan_kswapd", a]
@@ -132,7 +132,7 @@ awk '{ for (i = 2; i < NF; i += 2) { if (NR == 1) f[$i] = $(i + 1); l[$i] = $(i 
 read -r W_S W_E < <(awk "$AWKFN"'
   /Safepoint "/ { t = ns_field($0, "Total") / 1e6; if (t > mt) { mt = t; e = iso2ms(substr($0, 2, 28)) } }
   END { printf "%.0f %.0f\n", e - int(mt + 0.5), e }' gc.log)
-awk -v S="$W_S" -v E="$W_E" "$AWKFN"'
+awk -v S="$W_S" -v E="$W_E" -v L="$(awk '/ load start/ {print $1; exit}' events.log)" "$AWKFN"'
   function bucket(u,   n, p, i, s) { if (u == "-") return "-"; n = split(u, p, /, */); s = 0
                                         for (i = 1; i <= n; i++) s += p[i]; s = int(s + 0.5); return (s >= 4) ? "4+" : s }
   { u = $4; sub(/^uct=/, "", u); h = $5; sub(/^uht=/, "", h); r = $7; sub(/^rt=/, "", r)
@@ -142,7 +142,9 @@ awk -v S="$W_S" -v E="$W_E" "$AWKFN"'
     start = ($1 - r) * 1000
     if (start >= S && start < E) { w++; wb[b]++; if (h != "-" && h + 0 > wh) wh = h + 0 }
     else if (b != "0") { out++ }
-    if (start >= S - 30000 && start < S) pre++
+    P = (S - L < 30000) ? S - L : 30000      # the 30 s before W, or the part of them with load
+    if (P < 0) P = 0
+    if (start >= S - P && start < S) pre++
     if (b != "0" && b != "-") { if (!fs || start < fs) fs = start; if (start > ls) ls = start } }
   END {
     printf "nginx access.log: %d requests; status:", n; for (k in st) printf " %s=%d", k, st[k]; printf "; max request_time %.3f s\n", mrt
@@ -150,7 +152,7 @@ awk -v S="$W_S" -v E="$W_E" "$AWKFN"'
     for (i = 1; i <= 6; i++) { k = order[i]; if (k in nb) printf "  %s s: %d%s", k, nb[k], (k == "-") ? "" : sprintf(" [%.3f..%.3f]", mn[k], mx[k]) }
     printf "\n  W = the longest safepoint %s .. %s (%d ms); requests started in W: %d; their buckets:", iso(S), iso(E), E - S, w
     for (i = 1; i <= 6; i++) { k = order[i]; if (k in wb) printf "  %s s: %d", k, wb[k] }
-    printf "; max uht among them %.3f s\n  requests started in the 30 s before W: %d (%.1f req/s); non-zero-bucket requests started outside W: %d", wh, pre, pre / 30, out + 0
+    printf "; max uht among them %.3f s\n  requests started in the %.1f s before W: %d (%.1f req/s); non-zero-bucket requests started outside W: %d", wh, P / 1000, pre, (P > 0 ? pre / (P / 1000) : 0), out + 0
     if (fs) printf "; non-zero-bucket requests started %.3f .. %.3f s after W start", (fs - S) / 1000, (ls - S) / 1000
     printf "\n" }' logs/access.log
 
@@ -164,8 +166,8 @@ sort -n requests.log | awk "$AWKFN"'
     printf "  largest gap between handler starts: %d ms, %s .. %s; max proc_ms %.3f (request started %s)\n", gap, iso(ga), iso(gb), mp, iso(mpt)
   }'
 awk -F, "$AWKFN"'NR > 1 { if ($2 + 0 > m) { m = $2 + 0; mt = $1 } if ($2 + 0 >= 101) { if (!f) f = $1; l = $1; n++ } }
-  END { printf "accept-queue.csv: max %d (first at %s); samples at >= 101 (backlog 100 full): %d, from %s to %s\n",
-        m, iso(mt), n, f ? iso(f) : "never", l ? iso(l) : "never" }' accept-queue.csv
+  END { printf "accept-queue.csv: max %d%s; samples at >= 101 (backlog 100 full): %d, from %s to %s\n",
+        m, (m > 0 ? " (first at " iso(mt) ")" : ""), n, (f ? iso(f) : "never"), (l ? iso(l) : "never") }' accept-queue.csv
 echo "kernel TCP counters (delta over the load): $(awk 'NR>1{printf "%s=%s ", $1, $4}' counters.txt)"
 awk -F, 'NR > 1 { c[$6 ($8 != "" ? "/" $8 : "")]++; if ($5 > m) m = $5 } END { printf "client.csv:"; for (k in c) printf " %s=%d", k, c[k]; printf "; max latency %d ms\n", m }' client.csv
 echo "events.log:"; sed 's/^/  /' events.log

@@ -13,7 +13,11 @@
 #   healthy-control           G1 -Xmx1g, quota 2 CPUs, steady load, nothing triggered
 #   healthy-control-parallel  Parallel -Xmx512m, otherwise the same
 #   contention                G1, no quota; the JVM and 8 CPU hogs pinned to CPU 1 (taskset),
-#                             nginx/loadgen/sampler pinned to CPU 0: run-queue wait, no throttling
+#                             nginx/loadgen/sampler pinned to CPU 0: run-queue wait, no throttling;
+#                             a cache refresher (20000 products/s) gives every young pause live
+#                             data to copy, so contention stretches pauses past 100 ms
+#   contention-no-long-stop   the same without the refresher: pauses under load copy almost
+#                             nothing and stay short however long the threads wait
 #   serial-ergonomic          no collector flag, no -Xmx, quota 1 CPU: JDK 17 ergonomics picks Serial
 #   g1-full-gc                G1 4 GiB heap with a ~2.3 GiB cache; at +AT a POST /admin/gc to the JVM
 #                             runs System.gc(): a multi-second G1 Pause Full under load
@@ -52,8 +56,11 @@ case "$VARIANT" in
   healthy-control) SEED=11 ;;
   healthy-control-parallel)
     SEED=12; JAVA_GC="-XX:+UseParallelGC -Xmx512m" ;;
-  contention)
+  contention-no-long-stop)   # the first contention run: contention, but no stop >= 100 ms
     SEED=13; QUOTA=-1; PIN_JVM=1; PIN_HELPERS=0; HOGS=8; HOG_CPUS=1; RATE=40 ;;
+  contention)
+    SEED=16; QUOTA=-1; PIN_JVM=1; PIN_HELPERS=0; HOGS=8; HOG_CPUS=1; RATE=40
+    APP_PROPS="$APP_PROPS -Drefresh.per.s=20000" ;;
   serial-ergonomic)
     SEED=14; QUOTA=100000; JAVA_GC="" ;;
   g1-full-gc)
