@@ -809,6 +809,19 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 
 /* --- incident judgement --- */
 
+/* GC causes (HotSpot gcCause.cpp) that mean someone asked for the collection */
+static bool explicit_gc_cause(const char *cause)
+{
+	static const char *const asked[] = {
+		"System.gc()", "Diagnostic Command", "Heap Inspection Initiated GC",
+		"Heap Dump Initiated GC", "JvmtiEnv ForceGarbageCollection", "WhiteBox",
+	};
+	for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++)
+		if (strstr(cause, asked[i]))
+			return true;
+	return false;
+}
+
 /* name[0..nlen) is one entry of the ", "-separated thread list */
 static bool list_has(const char *list, const char *name, size_t nlen)
 {
@@ -1025,7 +1038,19 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%s)", cd.throttled_us / 1000.0,
 			      hms(cd.from_ms, t1), hms(cd.to_ms, t2),
 			      throttled ? "throttled too: see cpu-throttled-during-stop" : "no CPU throttling");
-		if (wp->type == PAUSE_FULL) {
+		if (wp->type == PAUSE_FULL && explicit_gc_cause(wp->cause)) {
+			/* asked for, not forced by a full heap: the fix is the caller */
+			double live = mb10(wp->after_mb10), cap = mb10(wp->committed_mb10);
+			vadvice(&v, "An explicit full collection (%s), not a full heap (%.0f MB before, %.0f MB live "
+				"after, %.0f MB heap): System.gc() from the application or a library, RMI's "
+				"distributed GC (sun.rmi.dgc.client.gcInterval), or a tool (jcmd GC.run, "
+				"jmap -histo:live, a heap dump). Find the caller and stop it, or make it cheap: "
+				"-XX:+ExplicitGCInvokesConcurrent (G1 runs a concurrent cycle instead) or "
+				"-XX:+DisableExplicitGC. ", wp->cause, mb10(wp->before_mb10), live, cap);
+			if (cap > 0 && live > 0.5 * cap)
+				vadvice(&v, "It took this long because %.0f MB are live (%.0f%% of the heap) and a "
+					"full collection visits all of it. ", live, 100.0 * live / cap);
+		} else if (wp->type == PAUSE_FULL) {
 			double live = mb10(wp->after_mb10), cap = mb10(wp->committed_mb10);
 			vadvice(&v, "A full collection: the old generation was full (%.0f MB before, %.0f MB live "
 				"after, %.0f MB heap). ", mb10(wp->before_mb10), live, cap);
