@@ -179,7 +179,13 @@ fi
 CB=$S/combined
 if folder_report combined/gc-stop "$CB/gc-stop"; then
   must long-gc-pause accept-queue-overflow serial-gc-selected
-  mustnot cpu-throttled-during-stop sched-delay-during-stop direct-reclaim ttsp-spike connect-timeout-504
+  mustnot cpu-throttled-during-stop direct-reclaim ttsp-spike connect-timeout-504
+  # the ThreadDump 11 ms after the Full GC (TTSP 85 ms) met the released threads queueing for the
+  # 2 CPUs (schedstat 18.612-19.112: 2191 ms waiting, 639 ms on CPU): true, but an after-effect
+  severity sched-delay-during-stop info
+  has sched-delay-during-stop title "1 of 2 stops >= 100 ms"
+  has sched-delay-during-stop title "the 104 ms stop at 19:23:18.643"
+  has sched-delay-during-stop advice "This stop came right after a longer stop (the 3.16 s one ending at 19:23:18.632)"
   has long-gc-pause title "3.10 s"                                  # Pause Full 3104.102 ms
   has long-gc-pause title "Pause Full (Allocation Failure)"
   has long-gc-pause evidence "3042M->2341M(4044M) 3104.102 ms"
@@ -228,7 +234,7 @@ done
 SD=$R/synthetic-direct-reclaim
 if VMSTAT=$SD/vmstat.log folder_report synthetic-direct-reclaim "$CB/gc-stop"; then
   must direct-reclaim long-gc-pause accept-queue-overflow
-  mustnot cpu-throttled-during-stop sched-delay-during-stop ttsp-spike
+  mustnot cpu-throttled-during-stop ttsp-spike; severity sched-delay-during-stop info
   must_n direct-reclaim 1
   has direct-reclaim title "3.16 s stop"                            # GenCollectForAllocation 3161 ms
   has direct-reclaim title "31 allocation stalls"                   # allocstall_normal +31 (edited)
@@ -257,7 +263,8 @@ fi
 if folder_report contention "$R/contention"; then
   must sched-delay-during-stop
   mustnot cpu-throttled-during-stop direct-reclaim accept-queue-overflow connect-timeout-504 long-gc-pause ttsp-spike
-  must_n sched-delay-during-stop 1
+  must_n sched-delay-during-stop 1; severity sched-delay-during-stop warn
+  hasnt sched-delay-during-stop advice "right after a longer stop"     # stops 2-3 s apart
   has sched-delay-during-stop title "during 7 of 19 stops >= 100 ms"   # expected.sh: 19 stops, 7 at >= 500 ms/s
   has sched-delay-during-stop title "up to 1433 ms per second, around the 130 ms stop at 21:50:11.003"
   has sched-delay-during-stop evidence "717 ms waiting, 224 ms on CPU"  # schedstat 21:50:10.824..11.324
