@@ -127,6 +127,24 @@ awk -F, -v S="$L0" -v E="$L1" "$AWKFN"'
 awk '{ for (i = 2; i < NF; i += 2) { if (NR == 1) f[$i] = $(i + 1); l[$i] = $(i + 1); if (!(($i) in seen)) { seen[$i] = 1; ord[++nk] = $i } } }
      END { printf "vmstat.log: %d samples; deltas:", NR; for (i = 1; i <= nk; i++) printf " %s %+d", ord[i], l[ord[i]] - f[ord[i]]; printf "\n" }' vmstat.log
 
+# ---- memory cgroup (memcg-reclaim only) ---------------------------------------------------------
+if [ -f memcg.log ]; then
+  awk "$AWKFN"'{ for (i = 2; i < NF; i += 2) v[$i, NR] = $(i + 1); t[NR] = $1 }
+    END { n = NR; printf "memcg.log: %d samples %s .. %s; memory.limit_in_bytes %d MiB; usage %d .. %d MiB; whole run: failcnt %+d, /proc/vmstat pgscan_file %+d, pgscan_direct %+d, allocstall %+d\n",
+          n, iso(t[1]), iso(t[n]), v["limit_in_bytes", 1] / 1048576, v["usage_in_bytes", 1] / 1048576, v["usage_in_bytes", n] / 1048576,
+          v["failcnt", n] - v["failcnt", 1], v["pgscan_file", n] - v["pgscan_file", 1], v["pgscan_direct", n] - v["pgscan_direct", 1], v["allocstall", n] - v["allocstall", 1]
+          printf "  cache %d -> %d MiB, rss %d -> %d MiB\n", v["cache", 1] / 1048576, v["cache", n] / 1048576, v["rss", 1] / 1048576, v["rss", n] / 1048576 }' memcg.log
+  for w in $STOPS; do
+    S=${w%:*}; E=${w#*:}
+    awk -v S="$S" -v E="$E" "$AWKFN"'{ for (i = 2; i < NF; i += 2) v[$i, NR] = $(i + 1); t[NR] = $1 }
+      END { a = 1; b = NR; for (i = 1; i <= NR; i++) { if (t[i] <= S) a = i; if (t[i] >= E) { b = i; break } }
+            printf "  stop %s .. %s (%d ms): memcg.log %s..%s: failcnt %+d, pgscan_file %+d, pgscan_direct %+d, allocstall %+d, rss %+d MiB\n",
+                   substr(iso(S), 12, 12), substr(iso(E), 12, 12), E - S, substr(iso(t[a]), 12, 12), substr(iso(t[b]), 12, 12),
+                   v["failcnt", b] - v["failcnt", a], v["pgscan_file", b] - v["pgscan_file", a], v["pgscan_direct", b] - v["pgscan_direct", a],
+                   v["allocstall", b] - v["allocstall", a], (v["rss", b] - v["rss", a]) / 1048576 }' memcg.log
+  done
+fi
+
 # ---- nginx access.log ---------------------------------------------------------------------------
 # $msec $request_id $status uct=.. uht=.. urt=.. rt=..; W = the longest safepoint
 read -r W_S W_E < <(awk "$AWKFN"'

@@ -21,7 +21,10 @@
 #   serial-ergonomic          no collector flag, no -Xmx, quota 1 CPU: JDK 17 ergonomics picks Serial
 #   g1-full-gc                G1 4 GiB heap with a ~2.3 GiB cache; at +AT a POST /admin/gc to the JVM
 #                             runs System.gc(): a multi-second G1 Pause Full under load
-#   direct-reclaim            see the README of that folder (page cache fills RAM, the JVM grows)
+#   memcg-reclaim             G1 -Xms64m -Xmx768m in a v1 memory cgroup limited to 1200 MiB whose page
+#                             cache a "sidecar" keeps full (it reads a sparse file at 200 MB/s in the
+#                             same cgroup): the JVM's heap growth reclaims that cache inside the cgroup
+#                             (memory.failcnt grows) while /proc/vmstat allocstall_* stays 0
 # Needs: javac/java 17, nginx (Debian package, run from the folder as prefix, never as the system
 # service), python3, taskset, findmnt, ss, writable cgroup-v1 cpu and cpuacct controllers.
 # Everything listens on 127.0.0.1 (nginx 28480, JVM 28481); every process started here is stopped
@@ -52,6 +55,8 @@ PIN_JVM=""                   # taskset CPU list for the JVM
 PIN_HELPERS=""               # taskset CPU list for nginx, loadgen and the sampler
 HOGS=0 HOG_CPUS=""           # CPU-bound busy loops started before the JVM
 VMSTAT_TICKS=10              # vmstat sample every N x 100 ms
+MEMCG_LIMIT=""               # v1 memory cgroup limit for the JVM (and the page-cache sidecar)
+SIDECAR_MBPS=0               # page-cache sidecar read rate in the memory cgroup (0 = none)
 case "$VARIANT" in
   healthy-control) SEED=11 ;;
   healthy-control-parallel)
@@ -63,6 +68,11 @@ case "$VARIANT" in
     APP_PROPS="$APP_PROPS -Drefresh.per.s=20000" ;;
   serial-ergonomic)
     SEED=14; QUOTA=100000; JAVA_GC="" ;;
+  memcg-reclaim)
+    SEED=17; QUOTA=-1; MEMCG_LIMIT=1200M; SIDECAR_MBPS=200
+    JAVA_GC="-XX:+UseG1GC -Xms64m -Xmx768m"
+    APP_PROPS="-Dcache.entries=1000000 -Drequest.work.kiters=300 -Drequest.alloc.kb=32 -Dworkers=0 -Dapm.dump.ms=1000 -Drefresh.per.s=5000"
+    IDS=1000000 ;;
   g1-full-gc)
     SEED=15; QUOTA=-1; RATE=200; AT=18; DURATION=34
     JAVA_GC="-XX:+UseG1GC -Xms4g -Xmx4g -XX:+AlwaysPreTouch"
@@ -101,7 +111,7 @@ for i in $(seq 200); do
 done
 
 # ---- clean the raw files of a previous recording --------------------------------------
-rm -rf logs classes gc.log gc.log.* requests.log console.log cpustat.log schedstat.log vmstat.log \
+rm -rf logs classes gc.log gc.log.* requests.log console.log cpustat.log schedstat.log vmstat.log memcg.log \
        events.log client.csv accept-queue.csv counters.txt jvm-cmdline.txt jvm-start.txt environment.txt \
        nginx.conf nginx.pid watcher.txt
 mkdir -p logs classes
@@ -115,13 +125,19 @@ stop_pid() {
   kill -0 "$1" 2>/dev/null && kill -KILL "$1" 2>/dev/null
   wait "$1" 2>/dev/null || true
 }
-NPID= JPID= SPID= HOG_PIDS="" ACG=""
+NPID= JPID= SPID= HOG_PIDS="" ACG="" MCG="" SCPID="" PCFILE=""
 cleanup() {
   set +e
   [ -n "$JPID" ] && stop_pid "$JPID" TERM
   [ -n "$SPID" ] && stop_pid "$SPID" TERM
   [ -n "$NPID" ] && stop_pid "$NPID" QUIT
   for h in $HOG_PIDS; do stop_pid "$h" KILL; done
+  [ -n "$SCPID" ] && stop_pid "$SCPID" TERM
+  [ -n "$PCFILE" ] && rm -f "$PCFILE"
+  if [ -n "$MCG" ] && [ -d "$MCG" ]; then
+    echo 0 > "$MCG/memory.force_empty" 2>/dev/null
+    for i in $(seq 50); do rmdir "$MCG" 2>/dev/null && break; sleep 0.1; done
+  fi
   if [ -d "$CG" ]; then
     for i in $(seq 50); do rmdir "$CG" 2>/dev/null && break; sleep 0.1; done
   fi
@@ -145,6 +161,34 @@ if [ -n "$ACCTROOT" ]; then
   [ -d "$ACG" ] && rmdir "$ACG"
   mkdir "$ACG"
   echo $$ > "$ACG/cgroup.procs"
+fi
+# ---- memory cgroup + page-cache sidecar (memcg-reclaim) ---------------------------------------
+if [ -n "$MEMCG_LIMIT" ]; then
+  MEMROOT=$(findmnt -n -o TARGET -t cgroup -O memory | head -1)
+  MCG="$MEMROOT/$CG_NAME"
+  [ -d "$MCG" ] && rmdir "$MCG"
+  mkdir "$MCG"
+  echo "$MEMCG_LIMIT" > "$MCG/memory.limit_in_bytes"
+  # a sparse file on the root file system (ext4, not tmpfs): reading its holes fills the page cache
+  # with clean zero pages, charged to the reader's memory cgroup and always reclaimable
+  PCFILE=/var/tmp/stwrec-$VARIANT-pagecache.bin
+  truncate -s 4G "$PCFILE"
+  bash -c 'echo $$ > "$1/cgroup.procs"; exec cat "$2"' _ "$MCG" "$PCFILE" > /dev/null
+  bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$MCG" python3 -c '
+import sys, time
+path, mbps = sys.argv[1], int(sys.argv[2])
+chunk = 8 << 20
+with open(path, "rb", buffering=0) as f:
+    t0 = time.monotonic(); n = 0
+    while True:
+        if not f.read(chunk):
+            f.seek(0)
+        n += 1
+        d = t0 + n * chunk / (mbps << 20) - time.monotonic()
+        if d > 0:
+            time.sleep(d)
+' "$PCFILE" "$SIDECAR_MBPS" &
+  SCPID=$!
 fi
 BUSY0=$(machine_busy_ms)
 OURS0=$([ -n "$ACG" ] && cat "$ACG/cpuacct.usage" || echo 0)
@@ -198,11 +242,11 @@ JAVA_OPTS="$JAVA_GC -Xlog:gc*,safepoint,gc+periodic=debug:file=gc.log:time,uptim
 APP_PROPS="-Dport=$APP_PORT -Dbacklog=100 -Dthreads=4 -Drequest.log=requests.log $APP_PROPS"
 JPIN=""
 [ -n "$PIN_JVM" ] && JPIN="taskset -c $PIN_JVM"
-bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$CG" \
+bash -c 'echo $$ > "$1/cgroup.procs"; [ -n "$2" ] && echo $$ > "$2/cgroup.procs"; shift 2; exec "$@"' _ "$CG" "$MCG" \
   $JPIN java $JAVA_OPTS $APP_PROPS -cp classes CatalogService > console.log 2>&1 &
 JPID=$!
 ev "JVM started pid=$JPID in cpu cgroup $CG_NAME (cpu.cfs_quota_us $QUOTA, cpu.cfs_period_us 100000)${PIN_JVM:+ pinned to CPU $PIN_JVM}"
-"${HPFX[@]}" python3 sampler.py "$CG" "$JPID" . "$VMSTAT_TICKS" &
+"${HPFX[@]}" python3 sampler.py "$CG" "$JPID" . "$VMSTAT_TICKS" $MCG &
 SPID=$!
 sleep 0.3
 tr '\0' ' ' < /proc/$JPID/cmdline | sed 's/ $//' > jvm-cmdline.txt; echo >> jvm-cmdline.txt
@@ -248,6 +292,7 @@ EOF
   echo "JVM affinity: $(taskset -pc "$JPID" | sed 's/.*: //')"
   [ "$HOGS" -gt 0 ] && echo "CPU hogs: $HOGS busy loops pinned to CPU $HOG_CPUS (pids$HOG_PIDS), in the root cpu cgroup"
   [ -n "$PIN_HELPERS" ] && echo "nginx, loadgen, sampler pinned to CPU $PIN_HELPERS"
+  [ -n "$MCG" ] && echo "memory cgroup (v1): $CG_NAME, memory.limit_in_bytes $(cat "$MCG/memory.limit_in_bytes"); JVM and page-cache sidecar (pid $SCPID, reads $PCFILE, a 4 GiB sparse file, at $SIDECAR_MBPS MB/s) in it; usage at JVM start $(cat "$MCG/memory.usage_in_bytes"), failcnt $(cat "$MCG/memory.failcnt")"
   echo "machine CPU use in the 3 s before the start: $QUIET_MS ms"
 } > environment.txt
 
@@ -285,6 +330,7 @@ ev "nginx stopped (SIGQUIT master pid=$NPID)"
 NPID=
 for h in $HOG_PIDS; do stop_pid "$h" KILL; done
 [ -n "$HOG_PIDS" ] && ev "CPU hogs stopped (SIGKILL pids$HOG_PIDS)"
+if [ -n "$SCPID" ]; then stop_pid "$SCPID" TERM; ev "page-cache sidecar stopped (SIGTERM pid $SCPID)"; SCPID=; fi
 HOG_PIDS=""
 BUSY1=$(machine_busy_ms)
 OURS1=$([ -n "$ACG" ] && cat "$ACG/cpuacct.usage" || echo 0)

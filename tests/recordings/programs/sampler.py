@@ -1,6 +1,6 @@
 # Samples a cgroup-v1 cpu cgroup, the threads of one process and /proc/vmstat until the
 # process exits.
-# Usage: python3 sampler.py <cpu-cgroup-dir> <pid> <out-dir> [vmstat-every-N-ticks (10)]
+# Usage: python3 sampler.py <cpu-cgroup-dir> <pid> <out-dir> [vmstat-every-N-ticks (10)] [memory-cgroup-dir]
 # Writes into <out-dir>:
 #   cpustat.log    every 100 ms, one line per sample: the wall-clock time of the read as ISO 8601
 #                  with milliseconds and the local UTC offset (2026-11-29T19:10:02.551+0000),
@@ -15,6 +15,12 @@
 #                  pgscan_direct N pgsteal_direct N pgscan_kswapd N compact_stall N" (the keys of
 #                  /proc/vmstat starting with allocstall, then pageoutrun and the direct/kswapd
 #                  scan counters that tell global direct reclaim from background reclaim)
+#   memcg.log      (only with a memory-cgroup-dir) every 100 ms: "<epoch_ms> usage_in_bytes N
+#                  limit_in_bytes N failcnt N cache N rss N pgscan_file N pgscan_direct N
+#                  allocstall N": the v1 memory cgroup's usage, limit and failcnt (times a charge
+#                  hit the limit, i.e. cgroup reclaim), cache and rss of its memory.stat, and the
+#                  machine-wide /proc/vmstat pgscan_file (counts every reclaim scan, cgroup reclaim
+#                  included), pgscan_direct and the sum of allocstall_* (both global reclaim only)
 # The sampler itself runs outside the cgroup.
 import os
 import sys
@@ -23,6 +29,7 @@ import time
 cg, pid, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 vm_every = int(sys.argv[4]) if len(sys.argv) > 4 else 10
 VM_EXTRA = ("pgscan_direct", "pgsteal_direct", "pgscan_kswapd", "compact_stall")
+memcg = sys.argv[5] if len(sys.argv) > 5 else None
 task_dir = os.path.join("/proc", str(pid), "task")
 status_path = os.path.join("/proc", str(pid), "status")
 vmstat_path = os.path.join("/proc", "vmstat")
@@ -81,6 +88,23 @@ def sample_vmstat(out_f):
     out_f.write("%d %s\n" % (ts, " ".join("%s %s" % x for x in kv)))
 
 
+def sample_memcg(out_f):
+    ts = int(time.time() * 1000)
+    try:
+        usage = read(os.path.join(memcg, "memory.usage_in_bytes")).strip()
+        limit = read(os.path.join(memcg, "memory.limit_in_bytes")).strip()
+        failcnt = read(os.path.join(memcg, "memory.failcnt")).strip()
+        st = dict(l.split() for l in read(os.path.join(memcg, "memory.stat")).splitlines())
+    except OSError:
+        return
+    vm = dict(l.split() for l in read(vmstat_path).splitlines())
+    stall = sum(int(v) for k, v in vm.items() if k.startswith("allocstall"))
+    out_f.write("%d usage_in_bytes %s limit_in_bytes %s failcnt %s cache %s rss %s pgscan_file %s pgscan_direct %s allocstall %d\n"
+                % (ts, usage, limit, failcnt, st.get("cache", "0"), st.get("rss", "0"),
+                   vm.get("pgscan_file", "0"), vm.get("pgscan_direct", "0"), stall))
+
+
+mf = open(os.path.join(out, "memcg.log"), "w", buffering=1) if memcg else None
 with open(os.path.join(out, "cpustat.log"), "w", buffering=1) as cf, \
         open(os.path.join(out, "schedstat.log"), "w", buffering=1) as sf, \
         open(os.path.join(out, "vmstat.log"), "w", buffering=1) as vf:
@@ -98,6 +122,8 @@ with open(os.path.join(out, "cpustat.log"), "w", buffering=1) as cf, \
             sample_threads(sf)
         if n % vm_every == 0:
             sample_vmstat(vf)
+        if mf:
+            sample_memcg(mf)
         n += 1
         delay = t0 + n * 0.1 - time.monotonic()
         if delay > 0:
