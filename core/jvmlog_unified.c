@@ -288,8 +288,17 @@ static int zgc_cycle(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, s
 	if (i >= n || m[i] != ' ')
 		return 1; /* the start line: "Garbage Collection (Warmup)" */
 	i++;
-	if (JL_STARTS(m + i, n - i, "Aborted"))
+	if (JL_STARTS(m + i, n - i, "Aborted")) {
+		/* a cycle cut short (at exit): still a cycle, without heap numbers */
+		e = jl_push(o, EV_GC_CYCLE);
+		if (e) {
+			e->u.cycle.gc_id = gc_id;
+			e->u.cycle.collector = GC_ZGC;
+			util_strlcpy_n(e->u.cycle.title, sizeof e->u.cycle.title, m, title_n);
+			util_strlcpy_n(e->u.cycle.cause, sizeof e->u.cycle.cause, cause, cause_n);
+		}
 		return 1;
+	}
 	k = jl_parse_size_kb(m + i, n - i, &bkb);
 	if (!k)
 		return 1;
