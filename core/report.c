@@ -465,7 +465,11 @@ int report_text(FILE *out, const struct session *s, bool color)
 	char a[40], b[40];
 	char sb[SAFE_LEN];
 	fprintf(out, "%sstwtop %s report%s", bold, STWTOP_VERSION, rst);
-	if (tl->oldest_ms != EV_TIME_NONE)
+	bool up = session_uptime_axis(s);
+	if (tl->oldest_ms != EV_TIME_NONE && up)
+		fprintf(out, "  JVM uptime %.3f s .. %.3f s (the log has no wall clock)", tl->oldest_ms / 1000.0,
+			tl->newest_ms / 1000.0);
+	else if (tl->oldest_ms != EV_TIME_NONE)
 		fprintf(out, "  %s .. %s (%.0f s)", util_fmt_iso_ms(tl->oldest_ms, a, sizeof a),
 			util_fmt_iso_ms(tl->newest_ms, b, sizeof b), (tl->newest_ms - tl->oldest_ms) / 1000.0);
 	fputs("\n\n", out);
@@ -481,16 +485,25 @@ int report_text(FILE *out, const struct session *s, bool color)
 	if (idx) {
 		n = report_order(s, idx, n);
 		uint64_t last_key = 0;
+		unsigned shown_incidents = 0; /* numbered as shown: 1, 2, ... */
 		for (size_t i = 0; i < n; i++) {
 			const struct verdict *v = rules_at(r, idx[i]);
-			char t1[16], t2[16];
+			char t1[24], t2[24], span[60] = "";
 			if (is_incident(v->id) && v->key != last_key) {
-				fprintf(out, " -- incident %llu --\n", (unsigned long long)v->key);
+				fprintf(out, " -- incident %u --\n", ++shown_incidents);
 				last_key = v->key;
 			}
-			fprintf(out, " %s%-4s%s %-26s %s-%s%s\n", sev_color(v->severity, color),
-				severity_name(v->severity), rst, verdict_id_name(v->id),
-				util_fmt_hms_ms(v->start_ms, t1, sizeof t1), util_fmt_hms_ms(v->end_ms, t2, sizeof t2),
+			if (v->start_ms != EV_TIME_NONE) {
+				if (up)
+					snprintf(span, sizeof span, "+%.3fs-+%.3fs", v->start_ms / 1000.0,
+						 (v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms) / 1000.0);
+				else
+					snprintf(span, sizeof span, "%s-%s", util_fmt_hms_ms(v->start_ms, t1, sizeof t1),
+						 util_fmt_hms_ms(v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms, t2,
+								 sizeof t2));
+			}
+			fprintf(out, " %s%-4s%s %-26s %s%s\n", sev_color(v->severity, color),
+				severity_name(v->severity), rst, verdict_id_name(v->id), span,
 				v->cleared_ms != EV_TIME_NONE ? "  (cleared)" : "");
 			wrap(out, "      ", v->title, 100);
 			for (int k = 0; k < v->nevidence; k++)

@@ -75,6 +75,7 @@ struct rules {
 	int16_t vidx[VIDX_CAP];        /* open addressing, -1 empty */
 	int last_long_pause;           /* highest slot holding a long-gc-pause, -1 none */
 	bool eager;                    /* judge open incidents at every evaluation (live) */
+	bool uptime_axis;              /* times are JVM uptime: say so in evidence */
 	uint64_t judging_key;          /* the incident being judged, 0 none */
 	unsigned judged_mask;          /* incident verdict ids it committed */
 	int64_t whole_built_mono_ms;   /* last refresh of every whole-run verdict */
@@ -95,6 +96,15 @@ struct rules {
 	uint64_t plateau_first_line, plateau_last_line;
 	double plateau_first_used, plateau_last_used;
 	bool saw_shrink_trigger;       /* a Remark or Full inside the plateau */
+	struct g1snap {                /* the plateau at the last pause showing g1-not-shrinking */
+		int64_t since_ms, last_ms, longest_gap_ms;
+		double committed, min_committed, max_used, first_used, last_used;
+		int pauses;
+		uint16_t first_src, last_src;
+		uint64_t first_line, last_line;
+		bool saw_trigger;
+	} g1snap;
+	int64_t g1snap_ms;             /* EV_TIME_NONE: never shown */
 	int64_t last_periodic_ms;      /* last G1 Periodic Collection pause */
 	uint16_t last_periodic_src;
 	uint64_t last_periodic_line;
@@ -149,6 +159,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
 	r->first_pause_ms = EV_TIME_NONE;
+	r->g1snap_ms = EV_TIME_NONE;
 	r->skip_first_ms = r->skip_last_ms = EV_TIME_NONE;
 	return r;
 }
@@ -272,9 +283,25 @@ static bool same_content(const struct verdict *a, const struct verdict *b)
 	return true;
 }
 
-/* Raise or update: store nv (built from scratch) under (id, key). */
-static void commit(struct rules *r, const struct verdict *nv)
+/* Advice is assembled from pieces: no doubled or trailing spaces. */
+static void tidy(char *s)
 {
+	char *o = s;
+	for (char *p = s; *p; p++)
+		if (!(*p == ' ' && (o == s || o[-1] == ' ')))
+			*o++ = *p;
+	while (o > s && o[-1] == ' ')
+		o--;
+	*o = '\0';
+}
+
+/* Raise or update: store nv (built from scratch) under (id, key). */
+static void commit(struct rules *r, const struct verdict *nv_in)
+{
+	struct verdict tidied = *nv_in;
+	const struct verdict *nv = &tidied;
+	tidy(tidied.advice);
+	tidy(tidied.title);
 	if (r->judging_key && nv->key == r->judging_key)
 		r->judged_mask |= 1u << nv->id;
 	struct verdict *old = find(r, nv->id, nv->key);
@@ -341,8 +368,16 @@ static const char *sname(const struct rules_ctx *c, uint16_t src)
 	return n ? n : "?";
 }
 
-static const char *hms(int64_t t, char *buf)
+/* a time for evidence: the clock (UTC), or "+12.345s" when the only clock is
+ * the JVM's uptime (an uptime-only log with nothing else to line it up with) */
+static const char *hms(const struct rules *r, int64_t t, char *buf)
 {
+	if (r->uptime_axis && t != EV_TIME_NONE) {
+		/* 16 bytes hold up to 11 digits of seconds (3000 years of uptime) */
+		if (snprintf(buf, 16, "+%lld.%03llds", (long long)(t / 1000), (long long)(t % 1000)) >= 16)
+			buf[15] = '\0';
+		return buf;
+	}
 	return util_fmt_hms_ms(t, buf, 16);
 }
 
@@ -479,7 +514,7 @@ static void on_pause(struct rules *r, const struct rules_ctx *c, const struct ev
 			char t[16];
 			char why[160];
 			snprintf(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
-				 sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), p->title,
+				 sname(c, e->src), (unsigned long long)e->line, hms(r, e->t_ms, t), p->title,
 				 p->cause);
 			if (active(r, V_PERIODIC_SKIPPED, 0))
 				periodic_skipped_verdict(r, c); /* the clear keeps its latest state */
@@ -518,8 +553,9 @@ static void on_skip(struct rules *r, const struct rules_ctx *c, const struct eve
 	}
 	if (k->threshold_ms >= 0)
 		r->skip_threshold = k->threshold_ms;
-	/* raised at once; while raised, its text is refreshed by rules_eval */
-	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && !active(r, V_PERIODIC_SKIPPED, 0))
+	/* refreshed on every skip (one per check interval: cheap), so its text when
+	 * a periodic collection clears it does not depend on how often anyone looked */
+	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips))
 		periodic_skipped_verdict(r, c);
 }
 
@@ -527,7 +563,9 @@ static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
 {
 	struct verdict v;
 	char t1[16], t2[16];
-	vinit(&v, V_PERIODIC_SKIPPED, 0, SEV_WARN);
+	/* info: skipping under load is what periodic GC is designed to do; it
+	 * explains why memory is not returned, it is not an alarm */
+	vinit(&v, V_PERIODIC_SKIPPED, 0, SEV_INFO);
 	v.start_ms = r->skip_first_ms;
 	v.end_ms = v.jump_ms = r->skip_last_ms;
 	if (r->skip_load == r->skips_in_row)
@@ -541,9 +579,9 @@ static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
 	else
 		vtitle(&v, "G1 periodic GC skipped %d checks in a row", r->skips_in_row);
 	vevid(&v, "%s:%llu %s first skipped check", sname(c, r->skip_first_src),
-	      (unsigned long long)r->skip_first_line, hms(r->skip_first_ms, t1));
+	      (unsigned long long)r->skip_first_line, hms(r, r->skip_first_ms, t1));
 	vevid(&v, "%s:%llu %s last skipped check (%d in a row, no G1 Periodic Collection since)",
-	      sname(c, r->skip_last_src), (unsigned long long)r->skip_last_line, hms(r->skip_last_ms, t2),
+	      sname(c, r->skip_last_src), (unsigned long long)r->skip_last_line, hms(r, r->skip_last_ms, t2),
 	      r->skips_in_row);
 	if (r->plateau_committed > 0)
 		vevid(&v, "committed heap stays at %.0f MB meanwhile", r->plateau_committed);
@@ -562,6 +600,7 @@ static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
 }
 
 static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t);
+static bool g1_condition(const struct rules *r, const struct rules_ctx *c, int64_t t);
 
 static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
@@ -597,9 +636,9 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 			if (!old)
 				vevid(&v, "%s:%llu %s periodic collection (committed %.0f MB)",
 				      sname(c, r->last_periodic_src), (unsigned long long)r->last_periodic_line,
-				      hms(r->last_periodic_ms, t1), r->last_periodic_committed);
+				      hms(r, r->last_periodic_ms, t1), r->last_periodic_committed);
 			vevid(&v, "%s:%llu %s %s: %.0f MB -> %.0f MB committed, %.0f MB used after",
-			      sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), p->title,
+			      sname(c, e->src), (unsigned long long)e->line, hms(r, e->t_ms, t), p->title,
 			      r->plateau_committed, committed, used);
 			if (!old)
 				vadvice(&v, "Working as intended: with G1PeriodicGCInterval the heap shrinks "
@@ -607,7 +646,7 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 			commit(r, &v);
 		}
 		snprintf(why, sizeof why, "%s:%llu %s committed heap fell %.0f MB -> %.0f MB (%s)",
-			 sname(c, e->src), (unsigned long long)e->line, hms(e->t_ms, t), r->plateau_committed,
+			 sname(c, e->src), (unsigned long long)e->line, hms(r, e->t_ms, t), r->plateau_committed,
 			 committed, p->title);
 		if (active(r, V_G1_NOT_SHRINKING, 0))
 			g1_not_shrinking_verdict(r, c, r->plateau_last_ms); /* the clear keeps its latest state */
@@ -635,23 +674,80 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	r->plateau_last_used = used;
 	if (is_shrink_trigger(p))
 		r->saw_shrink_trigger = true;
-	/* raised at once; while raised, its text is refreshed by rules_eval */
-	if (!active(r, V_G1_NOT_SHRINKING, 0))
-		g1_not_shrinking_verdict(r, c, e->t_ms);
+	/* Judged at every pause, cheaply; the text is built from the state of the
+	 * last pause that showed the condition (a snapshot), so it is the same
+	 * however often evaluations look at it (live or report). */
+	if (g1_condition(r, c, e->t_ms)) {
+		r->g1snap_ms = e->t_ms;
+		r->g1snap = (struct g1snap){
+			.since_ms = r->plateau_since_ms, .last_ms = r->plateau_last_ms,
+			.committed = r->plateau_committed, .min_committed = r->plateau_min_committed,
+			.max_used = r->plateau_max_used, .first_used = r->plateau_first_used,
+			.last_used = r->plateau_last_used, .pauses = r->plateau_pauses,
+			.first_src = r->plateau_first_src, .last_src = r->plateau_last_src,
+			.first_line = r->plateau_first_line, .last_line = r->plateau_last_line,
+			.saw_trigger = r->saw_shrink_trigger, .longest_gap_ms = r->longest_gap_ms,
+		};
+		if (!active(r, V_G1_NOT_SHRINKING, 0))
+			g1_not_shrinking_verdict(r, c, e->t_ms);
+	} else if (active(r, V_G1_NOT_SHRINKING, 0) && r->plateau_since_ms == r->g1snap.since_ms &&
+		   r->plateau_committed < r->cfg.shrink_ratio * r->plateau_max_used) {
+		/* live data grew into the heap: the memory is used now, not idle */
+		char t[16], why[220];
+		g1_not_shrinking_verdict(r, c, r->g1snap_ms); /* its last state, then the clear */
+		snprintf(why, sizeof why, "%s:%llu %s used after GC %.0f MB of %.0f MB committed: the heap is in "
+			 "use now", sname(c, e->src), (unsigned long long)e->line, hms(r, e->t_ms, t),
+			 r->plateau_max_used, r->plateau_committed);
+		clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
+	}
 }
 
+/* The lowest used-after-GC in the second and in the last quarter of [a, b]
+ * (the first quarter is warm-up; the lowest filters out the old garbage young
+ * GCs leave behind): a leak shows as the floor rising. */
+static bool used_after_trend(const struct timeline *tl, int64_t a, int64_t b, double *q2, double *q4)
+{
+	const struct ring *pr = &tl->pauses;
+	int64_t span = b - a;
+	if (span <= 0)
+		return false;
+	*q2 = *q4 = -1;
+	for (uint64_t i = timeline_lower_bound(pr, a); i < pr->total; i++) {
+		const struct tl_pause *p = ring_at(pr, i);
+		if (p->t_ms > b)
+			break;
+		if (p->after_mb10 < 0)
+			continue;
+		double used = p->after_mb10 / 10.0;
+		int64_t off = p->t_ms - a;
+		if (off >= span / 4 && off < span / 2 && (*q2 < 0 || used < *q2))
+			*q2 = used;
+		if (off >= span * 3 / 4 && (*q4 < 0 || used < *q4))
+			*q4 = used;
+	}
+	return *q2 >= 0 && *q4 >= 0;
+}
+
+static bool g1_condition(const struct rules *r, const struct rules_ctx *c, int64_t t)
+{
+	double committed = r->plateau_committed, live = r->plateau_max_used;
+	return c->sum->collector == GC_G1 &&
+	       (double)r->plateau_pauses >= floor(r->cfg.shrink_min_pauses) && /* (int) of 1e12 is undefined */
+	       (double)(t - r->plateau_since_ms) >= r->cfg.shrink_min_span_ms &&
+	       committed >= r->cfg.shrink_ratio * live && committed - live >= r->cfg.shrink_min_waste_mb;
+}
+
+/* built from r->g1snap, the state at the last pause that showed the condition */
 static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t)
 {
 	const struct summary *s = c->sum;
-	if (s->collector != GC_G1)
+	const struct g1snap *g = &r->g1snap;
+	(void)t;
+	if (s->collector != GC_G1 || r->g1snap_ms == EV_TIME_NONE)
 		return;
-	double committed = r->plateau_committed, live = r->plateau_max_used;
-	if ((double)r->plateau_pauses < floor(r->cfg.shrink_min_pauses) || /* (int) of 1e12 is undefined */
-	    (double)(t - r->plateau_since_ms) < r->cfg.shrink_min_span_ms ||
-	    committed < r->cfg.shrink_ratio * live || committed - live < r->cfg.shrink_min_waste_mb)
-		return;
+	double committed = g->committed, live = g->max_used;
 	struct verdict *old = find(r, V_G1_NOT_SHRINKING, 0);
-	if (old && old->cleared_ms != EV_TIME_NONE && old->cleared_ms >= r->plateau_since_ms)
+	if (old && old->cleared_ms != EV_TIME_NONE && old->cleared_ms >= g->since_ms)
 		return; /* cleared by the shrink that started this plateau */
 	struct verdict v;
 	char t1[16], t2[16];
@@ -668,17 +764,30 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 			sev = SEV_WARN;
 	}
 	vinit(&v, V_G1_NOT_SHRINKING, 0, sev);
-	v.start_ms = r->plateau_since_ms;
-	v.end_ms = v.jump_ms = r->plateau_last_ms;
-	vtitle(&v, "G1 is not giving memory back - not a leak: committed heap stays at %.0f MB while "
-	       "live data after GC is %.0f MB", committed, r->plateau_last_used);
+	v.start_ms = g->since_ms;
+	v.end_ms = v.jump_ms = g->last_ms;
+	/* FIELD-NOTES 1: a leak shows as used-after-GC growing; then "not a leak"
+	 * is not ours to say */
+	double q2 = -1, q4 = -1;
+	bool growing = used_after_trend(c->tl, g->since_ms, g->last_ms, &q2, &q4) &&
+		       q4 >= 1.5 * q2 && q4 - q2 >= 64;
+	char grew[64] = "";
+	if (committed > g->min_committed * 1.05)
+		snprintf(grew, sizeof grew, "grew from %.0f MB to %.0f MB and ", g->min_committed,
+			 committed);
+	if (growing)
+		vtitle(&v, "G1 is not giving memory back: committed heap %sstays at %.0f MB, and used after GC "
+		       "keeps growing (%.0f MB -> %.0f MB at its lowest): check for a leak", grew, committed, q2, q4);
+	else
+		vtitle(&v, "G1 is not giving memory back - not a leak: committed heap %sstays at %.0f MB while "
+		       "live data after GC is %.0f MB", grew, committed, g->last_used);
 	vevid(&v, "%s:%llu %s %.0f MB committed, %.0f MB used after GC",
-	      sname(c, r->plateau_first_src), (unsigned long long)r->plateau_first_line,
-	      hms(r->plateau_since_ms, t1), r->plateau_min_committed, r->plateau_first_used);
+	      sname(c, g->first_src), (unsigned long long)g->first_line,
+	      hms(r, g->since_ms, t1), g->min_committed, g->first_used);
 	vevid(&v, "%s:%llu %s %.0f MB committed, %.0f MB used after GC (%d collections, max used after "
-	      "GC %.0f MB)", sname(c, r->plateau_last_src), (unsigned long long)r->plateau_last_line,
-	      hms(r->plateau_last_ms, t2), committed, r->plateau_last_used, r->plateau_pauses, live);
-	if (!r->saw_shrink_trigger)
+	      "GC %.0f MB)", sname(c, g->last_src), (unsigned long long)g->last_line,
+	      hms(r, g->last_ms, t2), committed, g->last_used, g->pauses, live);
+	if (!g->saw_trigger)
 		vevid(&v, "no Pause Remark or Pause Full in that time: G1 shrinks only after those "
 		      "(JDK 12-25; JDK 11: Full only)");
 	if (s->periodic_interval_ms == 0)
@@ -687,8 +796,12 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 		vevid(&v, "init: Periodic GC Interval: %lld ms", (long long)s->periodic_interval_ms);
 	if (xms_floor)
 		vevid(&v, "init: Heap Min Capacity %.0f MB = committed: -Xms is the floor", floor_mb);
-	if (r->longest_gap_ms > 0)
-		vevid(&v, "longest time without any GC: %.1f s", r->longest_gap_ms / 1000.0);
+	if (growing)
+		vadvice(&v, "Used after GC keeps growing: compare it after a Full or mixed GC (young GCs "
+			"leave old garbage behind); if it still grows under constant load, take a heap "
+			"histogram (jcmd <pid> GC.class_histogram) twice and compare. ");
+	if (g->longest_gap_ms > 0)
+		vevid(&v, "longest time without any GC: %.1f s", g->longest_gap_ms / 1000.0);
 
 	int rel = s->jdk_release;
 	if (xms_floor) {
@@ -707,17 +820,19 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 			"periodic-gc-skipped. Under continuous load -XX:+UseParallelGC shrinks at young GCs "
 			"(longer pauses).", (long long)s->periodic_interval_ms);
 	} else {
+		/* a gap between GCs under load is not an idle window: only a gap of a
+		 * minute or more is taken for one */
 		long long ms = 30000;
-		bool idle = r->longest_gap_ms >= 4000;
+		bool idle = g->longest_gap_ms >= 60000;
 		if (idle)
-			ms = (long long)(r->longest_gap_ms / 2 / 1000) * 1000;
+			ms = (long long)(g->longest_gap_ms / 2 / 1000) * 1000;
 		/* without idle time in the log 30 s is a guess: say so rather than call
 		 * it "below half of the idle window" */
 		vadvice(&v, "Set -XX:G1PeriodicGCInterval=%lld (ms; %s; manageable on a running JVM: jcmd "
 			"<pid> VM.set_flag G1PeriodicGCInterval %lld), or -XX:+UseParallelGC, which shrinks at "
 			"young GCs even under steady load (longer pauses).", ms,
 			idle ? "below half of the longest time without GC in this log" :
-			       "this log shows no idle time between GCs, so keep it below half of the idle time "
+			       "this log shows no idle period, so keep it below half of the quiet time "
 			       "expected after a peak",
 			ms);
 	}
@@ -770,9 +885,9 @@ static void zgc_stall_verdict(struct rules *r, const struct rules_ctx *c)
 	       "could not grow or be freed fast enough", (unsigned long long)r->stalls, r->stall_max_ms,
 	       r->stall_sum_ms);
 	vevid(&v, "%s:%llu %s first Allocation Stall", sname(c, r->stall_first_src),
-	      (unsigned long long)r->stall_first_line, hms(r->stall_first_ms, t1));
+	      (unsigned long long)r->stall_first_line, hms(r, r->stall_first_ms, t1));
 	vevid(&v, "%s:%llu %s longest: Allocation Stall (%s) %.3f ms", sname(c, r->stall_max_src),
-	      (unsigned long long)r->stall_max_line, hms(r->stall_max_at, t2), r->stall_max_thread,
+	      (unsigned long long)r->stall_max_line, hms(r, r->stall_max_at, t2), r->stall_max_thread,
 	      r->stall_max_ms);
 	if (r->stall_threads[0])
 		vevid(&v, "threads that stalled: %s", r->stall_threads);
@@ -804,7 +919,7 @@ static void on_hserr(struct rules *r, const struct rules_ctx *c, const struct ev
 	vtitle(&v, "The JVM crashed with SIGILL in %s: an AOT cache built on a CPU with more features",
 	       h->frame);
 	vevid(&v, "%s %s %s, problematic frame: %s", h->path[0] ? h->path : sname(c, e->src),
-	      hms(e->t_ms, t), h->signal, h->frame);
+	      hms(r, e->t_ms, t), h->signal, h->frame);
 	if (h->aot)
 		vevid(&v, "the report mentions the AOT/code cache");
 	vadvice(&v, "JDK 24/25 AOT caches (-XX:AOTCache) store adapters compiled for the CPU they were "
@@ -858,6 +973,7 @@ static void serial_verdict(struct rules *r, const struct rules_ctx *c, bool with
 
 void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
+	r->uptime_axis = c->uptime_axis;
 	if (e->t_ms == EV_TIME_NONE)
 		return;
 	switch (e->kind) {
@@ -1126,9 +1242,9 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		v.jump_ms = pstart;
 		fmt_ms(wp->dur_ms, d1, sizeof d1);
 		vtitle(&v, "The JVM stopped %s for GC work: %s%s%s%s at %s", d1, wp->title,
-		       wp->cause[0] ? " (" : "", wp->cause, wp->cause[0] ? ")" : "", hms(pstart, t1));
+		       wp->cause[0] ? " (" : "", wp->cause, wp->cause[0] ? ")" : "", hms(r, pstart, t1));
 		vevid(&v, "%s:%llu %s %s%s%s%s %.0fM->%.0fM(%.0fM) %.3f ms", sname(c, wp->src),
-		      (unsigned long long)wp->line, hms(wp->t_ms, t2), wp->title, wp->cause[0] ? " (" : "",
+		      (unsigned long long)wp->line, hms(r, wp->t_ms, t2), wp->title, wp->cause[0] ? " (" : "",
 		      wp->cause, wp->cause[0] ? ")" : "", mb10(wp->before_mb10), mb10(wp->after_mb10),
 		      mb10(wp->committed_mb10), wp->dur_ms);
 		if (sp.worst && sp.worst->start_ms <= wp->t_ms && sp.worst->end_ms >= pstart) {
@@ -1136,13 +1252,13 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			vevid(&v, "%s:%llu %s safepoint \"%s\": total %s, reaching it %.1f ms, at it %.1f ms: "
 			      "the time went into the GC, not into reaching the safepoint",
 			      sname(c, sp.worst->src), (unsigned long long)sp.worst->line,
-			      hms(sp.worst->end_ms, t3), sp.worst->op, d2, sp.worst->ttsp_ms, sp.worst->op_ms);
+			      hms(r, sp.worst->end_ms, t3), sp.worst->op, d2, sp.worst->ttsp_ms, sp.worst->op_ms);
 		}
 		if (npause_long > 1)
 			vevid(&v, "%d pauses >= %.0f ms in this incident", npause_long, r->cfg.long_pause_warn_ms);
 		if (c->have_cpu && have_cd)
 			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%s)", cd.throttled_us / 1000.0,
-			      hms(cd.from_ms, t1), hms(cd.to_ms, t2),
+			      hms(r, cd.from_ms, t1), hms(r, cd.to_ms, t2),
 			      throttled ? "throttled too: see cpu-throttled-during-stop" : "no CPU throttling");
 		if (wp->type == PAUSE_FULL && explicit_gc_cause(wp->cause)) {
 			/* asked for, not forced by a full heap: the fix is the caller */
@@ -1172,9 +1288,15 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 					"-XX:InitiatingHeapOccupancyPercent, raise -Xmx, or avoid very large arrays. ");
 			vadvice(&v, "One huge allocation (a large byte[] on reload) can trigger it on its own.");
 		} else {
+			/* only G1 (and ZGC/Shenandoah) have a pause goal to lower */
+			const char *knob = c->sum->collector == GC_G1 ? "lower -XX:MaxGCPauseMillis or cap "
+									 "-XX:G1MaxNewSizePercent" :
+					   c->sum->collector == GC_SERIAL ? "-Xmn smaller, or a parallel collector "
+									    "(-XX:+UseParallelGC / -XX:+UseG1GC)" :
+									  "-Xmn smaller";
 			vadvice(&v, "A %s pause this long means a lot of live data was copied: a young "
-				"generation too large for one collection (-Xmn / -XX:MaxGCPauseMillis), or a "
-				"starved collector (see the CPU evidence). ", wp->title);
+				"generation too large for one collection (%s), or a starved collector (see "
+				"the CPU evidence). ", wp->title, knob);
 		}
 		missing_sources_advice(&v, c, true);
 		commit(r, &v);
@@ -1191,10 +1313,10 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		fmt_ms(s->ttsp_ms, d1, sizeof d1);
 		fmt_ms(s->total_ms, d2, sizeof d2);
 		vtitle(&v, "The %s stop at %s was spent reaching the safepoint (%s), not in the operation "
-		       "\"%s\"%s", d2, hms(s->start_ms, t1), d1, s->op,
+		       "\"%s\"%s", d2, hms(r, s->start_ms, t1), d1, s->op,
 		       throttled ? ", while the cgroup was CPU-throttled" : "");
 		vevid(&v, "%s:%llu %s safepoint \"%s\": reaching %.1f ms, at safepoint %.1f ms, total %.1f ms",
-		      sname(c, s->src), (unsigned long long)s->line, hms(s->end_ms, t2), s->op, s->ttsp_ms,
+		      sname(c, s->src), (unsigned long long)s->line, hms(r, s->end_ms, t2), s->op, s->ttsp_ms,
 		      s->op_ms, s->total_ms);
 		if (s->spin_ms >= 0)
 			vevid(&v, "spin %.0f ms (threads running Java code), block %.0f ms (threads in VM code)",
@@ -1230,7 +1352,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			memcpy(last_threads, to->threads, sizeof last_threads);
 			if (shown < 3)
 				vevid(&v, "%s:%llu %s SafepointTimeout: threads that did not reach the safepoint: %s",
-				      sname(c, to->src), (unsigned long long)to->line, hms(to->t_ms, t3), to->threads);
+				      sname(c, to->src), (unsigned long long)to->line, hms(r, to->t_ms, t3), to->threads);
 			if (!strstr(names, to->threads) && strlen(names) + strlen(to->threads) + 3 < sizeof names) {
 				if (names[0])
 					strcat(names, "; ");
@@ -1246,7 +1368,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			vevid(&v, "%d SafepointTimeout reports in all", shown);
 		if (throttled)
 			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%lld of %lld periods throttled)",
-			      cd.throttled_us / 1000.0, hms(cd.from_ms, t1), hms(cd.to_ms, t2),
+			      cd.throttled_us / 1000.0, hms(r, cd.from_ms, t1), hms(r, cd.to_ms, t2),
 			      (long long)cd.throttled, (long long)cd.periods);
 		/* Under throttling any runnable thread can be the late one, so one report
 		 * proves little; the same thread late in every one of several reports is
@@ -1318,17 +1440,17 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		fmt_ms(worst_total, d1, sizeof d1);
 		if (nthr <= 1)
 			vtitle(&v, "The %s stop at %s happened while the cgroup was CPU-throttled: +%.0f ms "
-			       "throttled_time in %s-%s", d1, hms(ws, t3), cd.throttled_us / 1000.0,
-			       hms(cd.from_ms, t1), hms(cd.to_ms, t2));
+			       "throttled_time in %s-%s", d1, hms(r, ws, t3), cd.throttled_us / 1000.0,
+			       hms(r, cd.from_ms, t1), hms(r, cd.to_ms, t2));
 		if (nthr > 1) {
 			char sfx[48];
 			snprintf(sfx, sizeof sfx, "%.0f ms", r->cfg.stop_ms);
 			vtitle(&v, "%d stops >= %s happened while the cgroup was CPU-throttled: +%.0f ms "
 			       "throttled_time in %s-%s (worst stop %s)", nthr, sfx, cd.throttled_us / 1000.0,
-			       hms(cd.from_ms, t1), hms(cd.to_ms, t2), d1);
+			       hms(r, cd.from_ms, t1), hms(r, cd.to_ms, t2), d1);
 		}
 		vevid(&v, "cgroup cpu.stat %s-%s: throttled_time %+.1f ms, nr_throttled %+lld of %+lld periods",
-		      hms(cd.from_ms, t1), hms(cd.to_ms, t2), cd.throttled_us / 1000.0,
+		      hms(r, cd.from_ms, t1), hms(r, cd.to_ms, t2), cd.throttled_us / 1000.0,
 		      (long long)cd.throttled, (long long)cd.periods);
 		if (cd.quota_us > 0 && cd.period_us > 0)
 			vevid(&v, "quota %.2f CPU (cfs_quota_us %lld / cfs_period_us %lld)",
@@ -1337,8 +1459,8 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		if (worst) {
 			vevid(&v, "%s:%llu %s safepoint \"%s\" total %.1f ms (reaching %.1f ms): throttled_time "
 			      "%+.0f ms in %s-%s", sname(c, worst->src), (unsigned long long)worst->line,
-			      hms(worst->end_ms, t3), worst->op, worst->total_ms, worst->ttsp_ms, worst_thr,
-			      hms(worst_from, t1), hms(worst_to, t2));
+			      hms(r, worst->end_ms, t3), worst->op, worst->total_ms, worst->ttsp_ms, worst_thr,
+			      hms(r, worst_from, t1), hms(r, worst_to, t2));
 		}
 		if (nst > 0)
 			vevid(&v, "%d of %d stops >= %.0f ms in this incident had throttling in their own "
@@ -1347,9 +1469,19 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		if (c->have_sched && timeline_sched_sum(tl, xs, xe, &ss))
 			vevid(&v, "schedstat %s-%s: JVM threads %.0f ms on CPU, %.0f ms runnable but waiting "
 			      "(on this kernel throttled time counts as run-queue wait)",
-			      hms(ss.from_ms, t1), hms(ss.to_ms, t2), ss.oncpu_ms, ss.wait_ms);
-		vadvice(&v, "The JVM's threads were not scheduled: the container's CFS quota was used up, so "
-			"the threads sat throttled until the next period. Raise or remove the CPU limit "
+			      hms(r, ss.from_ms, t1), hms(r, ss.to_ms, t2), ss.oncpu_ms, ss.wait_ms);
+		/* how much of the window the cgroup spent throttled: CPU-seconds of
+		 * throttling can exceed the wall time with several CPUs */
+		double share = cd.to_ms > cd.from_ms ?
+				       (double)cd.throttled_us / 1000.0 / (double)(cd.to_ms - cd.from_ms) : 0;
+		if (share >= 0.5)
+			vadvice(&v, "The JVM's threads were not scheduled: the container's CFS quota was used "
+				"up, so the threads sat throttled until the next period. ");
+		else
+			vadvice(&v, "The container's CFS quota ran out during part of the stop (%.0f ms "
+				"throttled in %lld ms): the stop was stretched while threads waited for the next "
+				"period. ", cd.throttled_us / 1000.0, (long long)(cd.to_ms - cd.from_ms));
+		vadvice(&v, "Raise or remove the CPU limit "
 			"(Kubernetes resources.limits.cpu; watch container_cpu_cfs_throttled_seconds_total), "
 			"or burn less CPU in bursts (fewer GC/JIT threads: -XX:ParallelGCThreads, "
 			"-XX:CICompilerCount; -XX:ActiveProcessorCount to match the quota). Thread names in "
@@ -1437,10 +1569,10 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			snprintf(sfx, sizeof sfx, "%.0f ms", r->cfg.stop_ms);
 			vtitle(&v, "Run-queue contention during %d of %d stops >= %s: the JVM's threads waited for a "
 			       "CPU more than they ran (up to %.0f ms per second, around the %s stop at %s)%s",
-			       ncont, nstop, sfx, best_ps, d1, hms(best_s, t1),
+			       ncont, nstop, sfx, best_ps, d1, hms(r, best_s, t1),
 			       c->have_cpu ? "; the cgroup was not throttled" : "");
 			vevid(&v, "schedstat %s-%s (around the %s stop at %s): %.0f ms waiting, %.0f ms on CPU",
-			      hms(best.from_ms, t1), hms(best.to_ms, t2), d1, hms(best_s, t3), best.wait_ms,
+			      hms(r, best.from_ms, t1), hms(r, best.to_ms, t2), d1, hms(r, best_s, t3), best.wait_ms,
 			      best.oncpu_ms);
 			if (best.worst_tid >= 0)
 				vevid(&v, "waited most there: \"%s\" (tid %d) %.0f ms", best.worst_comm, best.worst_tid,
@@ -1448,8 +1580,8 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			vevid(&v, "stops >= %s in this incident: %d; waiting > on CPU around %d of them, and "
 			      ">= %.0f ms per second around %d", sfx, nstop, nwait, r->cfg.sched_wait_ms_per_s, ncont);
 			if (have_cd)
-				vevid(&v, "cgroup cpu.stat %s-%s: throttled_time %+.1f ms", hms(cd.from_ms, t1),
-				      hms(cd.to_ms, t2), cd.throttled_us / 1000.0);
+				vevid(&v, "cgroup cpu.stat %s-%s: throttled_time %+.1f ms", hms(r, cd.from_ms, t1),
+				      hms(r, cd.to_ms, t2), cd.throttled_us / 1000.0);
 			if (ncatch > 0) {
 				fmt_ms(catch_total, d2, sizeof d2);
 				vadvice(&v, "%s right after a longer stop (the %s one ending at %s): the threads it "
@@ -1457,7 +1589,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 					"that stop rather than a cause of its own. ",
 					ncont == 1 ? "This stop came" : ncatch == ncont ? "These stops came" :
 					"Some of these stops came", d2,
-					hms(catch_end, t2));
+					hms(r, catch_end, t2));
 			}
 			vadvice(&v, "Threads were runnable but the CPUs were busy with other work: noisy "
 				"neighbours on the node, or more runnable threads than CPUs (GC and "
@@ -1472,22 +1604,25 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 
 	/* ---- direct-reclaim ---- */
 	if (ws != EV_TIME_NONE && c->have_vmstat) {
-		int64_t stalls = -1, pageout = -1;
-		if (timeline_vmstat_delta(tl, ws, we, &stalls, &pageout) && stalls > 0) {
+		int64_t stalls = -1, pageout = -1, vfrom = EV_TIME_NONE, vto = EV_TIME_NONE;
+		if (timeline_vmstat_delta(tl, ws, we, &stalls, &pageout) && stalls > 0 &&
+		    timeline_vmstat_bracket(tl, ws, we, &vfrom, &vto)) {
 			struct verdict v;
 			vinit(&v, V_DIRECT_RECLAIM, in->id, SEV_WARN);
 			v.start_ms = ws;
 			v.end_ms = we;
 			v.jump_ms = ws;
 			fmt_ms(worst_total, d1, sizeof d1);
-			vtitle(&v, "The kernel reclaimed memory directly during the %s stop at %s (%lld allocation "
-			       "stalls)", d1, hms(ws, t1), (long long)stalls);
-			vevid(&v, "/proc/vmstat around %s-%s: allocstall %+lld, pageoutrun %+lld", hms(ws, t1),
-			      hms(we, t2), (long long)stalls, (long long)pageout);
-			vadvice(&v, "Threads that allocate memory had to free page cache themselves: the machine "
-				"or the cgroup is short of free memory. Leave headroom between -Xmx plus native "
-				"memory and the memory limit, pre-touch the heap (-XX:+AlwaysPreTouch), or raise "
-				"vm.min_free_kbytes / the limit.");
+			vtitle(&v, "The machine reclaimed memory directly during the %s stop at %s (%lld allocation "
+			       "stalls machine-wide)", d1, hms(r, ws, t1), (long long)stalls);
+			vevid(&v, "/proc/vmstat samples %s-%s: allocstall %+lld, pageoutrun %+lld (all processes)",
+			      hms(r, vfrom, t1), hms(r, vto, t2), (long long)stalls, (long long)pageout);
+			vadvice(&v, "Threads that allocate had to free page cache themselves because the MACHINE "
+				"was short of free memory (allocstall counts only machine-wide reclaim; a "
+				"container at its own memory limit reclaims without it). Leave free memory on "
+				"the node (other pods, page cache), pre-touch the heap (-XX:+AlwaysPreTouch) so "
+				"GC does not fault pages in during a pause, or raise vm.min_free_kbytes so "
+				"kswapd starts earlier.");
 			commit(r, &v);
 		}
 	}
@@ -1557,21 +1692,21 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			       "overflowed%s: raise the backlog above %lld", steps, slow,
 			       ws != EV_TIME_NONE ? " during the stop" : "", backlog);
 			vevid(&v, "requests started %s-%s: %u; connect time 0 s: %u, 1 s: %u, 2 s: %u, 3 s: %u, "
-			      "4+ s: %u%s", hms(a, t1), hms(b, t2), w.n, w.bucket[0], w.bucket[1], w.bucket[2],
+			      "4+ s: %u%s", hms(r, a, t1), hms(r, b, t2), w.n, w.bucket[0], w.bucket[1], w.bucket[2],
 			      w.bucket[3], w.bucket[4], w.no_connect ? ", never connected: " : "");
 			if (w.no_connect)
 				snprintf(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
 					 VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]), "%u",
 					 w.no_connect);
 			if (ws != EV_TIME_NONE && sp.worst)
-				vevid(&v, "the stop: %s-%s, longest safepoint \"%s\" %.0f ms%s", hms(xs, t1),
-				      hms(xe, t2), sp.worst->op, sp.worst->total_ms,
+				vevid(&v, "the stop: %s-%s, longest safepoint \"%s\" %.0f ms%s", hms(r, xs, t1),
+				      hms(r, xe, t2), sp.worst->op, sp.worst->total_ms,
 				      throttled ? ", CPU-throttled" : "");
 			else if (ws != EV_TIME_NONE)
-				vevid(&v, "the stop: %s-%s (GC pauses)", hms(xs, t1), hms(xe, t2));
+				vevid(&v, "the stop: %s-%s (GC pauses)", hms(r, xs, t1), hms(r, xe, t2));
 			if (w.first_slow_start != EV_TIME_NONE)
 				vevid(&v, "stepped connects started %s-%s (%.1f-%.1f s after the window began)",
-				      hms(w.first_slow_start, t1), hms(w.last_slow_start, t2),
+				      hms(r, w.first_slow_start, t1), hms(r, w.last_slow_start, t2),
 				      (double)(w.first_slow_start - a) / 1000.0,
 				      (double)(w.last_slow_start - a) / 1000.0);
 			if (w.bucket[0] && w.max_uht_b0 > 0)
@@ -1617,7 +1752,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			       "(proxy_connect_timeout)%s", n504, t504_max,
 			       ws != EV_TIME_NONE ? " during the stop" : " while the upstream accepted nothing");
 			vevid(&v, "requests started %s-%s: %u, of them 504 with $upstream_connect_time \"-\": %u "
-			      "(request time up to %.3f s)", hms(a, t1), hms(b, t2), w.n, n504, t504_max);
+			      "(request time up to %.3f s)", hms(r, a, t1), hms(r, b, t2), w.n, n504, t504_max);
 			vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
 			vadvice(&v, "The upstream's accept queue was full, so nginx's SYNs were dropped and the "
 				"connect timed out before the first retransmit. Raise the upstream's listen "
@@ -1631,6 +1766,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 
 void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 {
+	r->uptime_axis = c->uptime_axis;
 	merge_incidents(r);
 	int64_t now = c->now_ms;
 	bool long_pause = false;

@@ -312,6 +312,7 @@ static void make_ctx(struct session *s, struct rules_ctx *c, int64_t now)
 	c->src_name = name_of;
 	c->src_ctx = s;
 	c->explicit_serial = s->o.explicit_serial;
+	c->uptime_axis = s->uptime_axis;
 	c->now_ms = now;
 }
 

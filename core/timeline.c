@@ -486,6 +486,25 @@ bool timeline_vmstat_delta(const struct timeline *tl, int64_t a, int64_t b, int6
 	return true;
 }
 
+bool timeline_vmstat_bracket(const struct timeline *tl, int64_t a, int64_t b, int64_t *from, int64_t *to)
+{
+	const struct ring *r = &tl->vmstat;
+	if (r->total == 0)
+		return false;
+	uint64_t i = timeline_lower_bound(r, a);
+	const struct tl_vmstat *f = NULL;
+	if (i < r->total && ((const struct tl_vmstat *)ring_at(r, i))->t_ms == a)
+		f = ring_at(r, i);
+	else if (i > ring_first(r))
+		f = ring_at(r, i - 1);
+	uint64_t j = timeline_lower_bound(r, b);
+	if (!f || j >= r->total)
+		return false;
+	*from = f->t_ms;
+	*to = ((const struct tl_vmstat *)ring_at(r, j))->t_ms;
+	return true;
+}
+
 /* requests are in end order; one that started in [a, b) ended in [a, b + longest) */
 #define REQ_SCAN_SLACK_MS (10 * 60 * 1000)
 

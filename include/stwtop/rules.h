@@ -113,6 +113,7 @@ struct rules_ctx {
 	const char *(*src_name)(void *ctx, uint16_t src);   /* basename of a source for evidence */
 	void *src_ctx;
 	bool explicit_serial;         /* -XX:+UseSerialGC seen on the command line/flags */
+	bool uptime_axis;             /* times are JVM uptime (session_uptime_axis) */
 	int64_t now_ms;               /* live: wall clock; report: newest event time */
 };
 

@@ -191,6 +191,9 @@ bool timeline_sched_sum(const struct timeline *tl, int64_t a, int64_t b, struct 
 bool timeline_vmstat_delta(const struct timeline *tl, int64_t a, int64_t b,
 			   int64_t *allocstall, int64_t *pageoutrun);
 
+/* the times of the vmstat samples that bracket [a, b] */
+bool timeline_vmstat_bracket(const struct timeline *tl, int64_t a, int64_t b, int64_t *from, int64_t *to);
+
 /* requests that STARTED in [a, b) */
 struct tl_req_sum {
 	uint32_t n, bucket[5], no_connect, s5xx, s504;

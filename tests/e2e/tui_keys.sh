@@ -25,7 +25,7 @@ expect_gone '─ stwtop keys ' 5
 # Enter: the selected verdict's evidence and advice; Esc collapses
 keys Enter
 expect '• gc.log:198 19:24:06.789 safepoint "ThreadDump": reaching 698.2 ms' 5
-expect '→ The late threads were not scheduled at all' 5
+expect '→ The cgroup.s CPU quota was exhausted' 5
 keys Escape
 expect_gone '• gc.log:198' 5
 # Down selects the next verdict; Enter now shows its evidence

@@ -30,7 +30,9 @@ def args_for(d):
     a = []
     for dest, _src, opt in FILES:
         a += [opt, os.path.join(d, dest)]
-    return a + ['--nginx-format', LAB]
+    if any(dest == 'access.log' for dest, _s, _o in FILES):
+        a += ['--nginx-format', LAB]
+    return a
 
 
 def key(v):
@@ -57,6 +59,8 @@ def main():
     ap.add_argument('--latency', type=float, default=1000.0)
     ap.add_argument('--keep')
     a = ap.parse_args()
+    # the sources this recording has (g1-periodic/ has only a gc.log)
+    FILES[:] = [f for f in FILES if os.path.exists(os.path.join(a.sample, f[1]))]
     here = os.path.dirname(os.path.abspath(__file__))
     work = a.keep or tempfile.mkdtemp(prefix='stwtop-live-')
     os.makedirs(work, exist_ok=True)
