@@ -531,6 +531,7 @@ int jl_info_message(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 			{ "Heap Min Capacity: ", JI_HEAP_MIN }, { "Heap Initial Capacity: ", JI_HEAP_INITIAL },
 			{ "Heap Max Capacity: ", JI_HEAP_MAX }, { "Min Capacity: ", JI_HEAP_MIN },
 			{ "Initial Capacity: ", JI_HEAP_INITIAL }, { "Max Capacity: ", JI_HEAP_MAX },
+			{ "Memory: ", JI_MEMORY }, /* what the JVM sees: the container's limit or the machine */
 		};
 		for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
 			size_t l = strlen(caps[i].lit);

@@ -943,13 +943,16 @@ static void serial_verdict(struct rules *r, const struct rules_ctx *c, bool with
 	       "one%s", with_long_pause ? ", and one of them was long" : "");
 	vevid(&v, "gc: Using Serial");
 	/* JDK 8-26 ergonomics pick Serial when the JVM sees 1 CPU or less than
-	 * 1792 MB. The CPU count is in the log; the memory the JVM saw is not
-	 * known here, and a small heap may just be -Xmx, so with 2+ CPUs the
-	 * choice stays open between the flag and a small memory limit. */
+	 * 1792 MB ("server class machine"). gc,init prints both (CPUs:, Memory:);
+	 * a JDK 8 log has neither, and a small heap may just be -Xmx. */
 	bool one_cpu = s->cpus_available == 1;
+	bool small_mem = s->memory_kb > 0 && s->memory_kb < 1792LL * 1024;
 	bool small_heap = s->heap_max_kb > 0 && s->heap_max_kb < 1792LL * 1024 / 4;
 	if (s->cpus_total >= 0)
 		vevid(&v, "init: CPUs: %d total, %d available", s->cpus_total, s->cpus_available);
+	if (s->memory_kb > 0)
+		vevid(&v, "init: Memory: %.0f MB (what the JVM sees: its container limit, or the machine)",
+		      s->memory_kb / 1024.0);
 	if (pause_note && pause_note[0])
 		vevid(&v, "%s", pause_note);
 	if (c->explicit_serial)
@@ -958,11 +961,17 @@ static void serial_verdict(struct rules *r, const struct rules_ctx *c, bool with
 		vadvice(&v, "The JVM sees 1 CPU (CPUs: %d total, 1 available: a CPU quota, cpuset or "
 			"affinity), and with 1 CPU JDK ergonomics picks Serial unless a collector is set "
 			"(JDK 8-26; JDK 27 picks G1 there). ", s->cpus_total);
+	else if (small_mem)
+		vadvice(&v, "The JVM sees %.0f MB of memory (a container memory limit under 1792 MB), and "
+			"then JDK ergonomics picks Serial unless a collector is set (JDK 8-26). ",
+			s->memory_kb / 1024.0);
+	else if (s->memory_kb > 0 && s->cpus_available >= 2)
+		vadvice(&v, "The JVM sees %d CPUs and %.0f MB, where ergonomics would pick G1: Serial was "
+			"chosen explicitly (-XX:+UseSerialGC). ", s->cpus_available, s->memory_kb / 1024.0);
 	else if (small_heap && s->cpus_available >= 2)
 		vadvice(&v, "With %d CPUs available, Serial comes either from -XX:+UseSerialGC or from "
 			"ergonomics seeing less than 1792 MB of memory (a container memory limit; the "
-			"gc,init line \"Memory:\" shows what the JVM saw; the %.0f MB max heap fits both). ",
-			s->cpus_available, s->heap_max_kb / 1024.0);
+			"%.0f MB max heap fits both). ", s->cpus_available, s->heap_max_kb / 1024.0);
 	else if (s->cpus_available >= 2)
 		vadvice(&v, "With %d CPUs available ergonomics would pick G1, so Serial was chosen "
 			"explicitly (-XX:+UseSerialGC). ", s->cpus_available);

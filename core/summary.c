@@ -10,6 +10,7 @@ void summary_init(struct summary *s)
 	s->heap_min_kb = s->heap_initial_kb = s->heap_max_kb = -1;
 	s->periodic_interval_ms = -1;
 	s->cpus_total = s->cpus_available = -1;
+	s->memory_kb = -1;
 	s->allocstall_first = s->allocstall_last = -1;
 	hist_reset(&s->rt);
 	hist_reset(&s->uht);
@@ -30,6 +31,7 @@ static void add_info(struct summary *s, const struct ev_info *in)
 	case JI_HEAP_INITIAL: s->heap_initial_kb = in->a / 1024; break;
 	case JI_HEAP_MAX: s->heap_max_kb = in->a / 1024; break;
 	case JI_PERIODIC_GC: s->periodic_interval_ms = in->a; break;
+	case JI_MEMORY: s->memory_kb = in->a / 1024; break;
 	case JI_CPUS:
 		s->cpus_total = (int)in->a;
 		s->cpus_available = (int)in->b;

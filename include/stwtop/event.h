@@ -49,7 +49,8 @@ enum jvm_info_key {
 	JI_PERIODIC_GC,   /* a = interval ms, 0 = disabled */
 	JI_CPUS,          /* a = total, b = available */
 	JI_FLAG,          /* text = one -XX flag as printed ("-XX:G1PeriodicGCInterval=5000") */
-	JI_PID            /* a = pid (from the pid decoration) */
+	JI_PID,           /* a = pid (from the pid decoration) */
+	JI_MEMORY         /* a = bytes of memory the JVM sees (gc,init "Memory: 24105M") */
 };
 
 struct ev_info {

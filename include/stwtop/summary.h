@@ -20,6 +20,7 @@ struct summary {
 	int64_t heap_min_kb, heap_initial_kb, heap_max_kb;   /* -1 unknown */
 	int64_t periodic_interval_ms;  /* -1 unknown, 0 disabled */
 	int cpus_total, cpus_available;/* -1 unknown */
+	int64_t memory_kb;             /* memory the JVM sees (container limit or machine), -1 unknown */
 	uint64_t gc_pauses;
 	double max_gc_pause_ms, total_gc_pause_ms;
 	uint64_t full_gcs;

@@ -1038,9 +1038,28 @@ static void test_fuzz_regressions(void **state)
 	jvmlog_free(p);
 }
 
+/* real line from tests/samples/combined/throttle-stop/gc.log */
+static void real_memory_line(void **state)
+{
+	(void)state;
+	struct jvmlog *p = jvmlog_new();
+	struct event got[JVMLOG_MAX_EVENTS];
+	const char *l = "[2026-11-29T19:23:38.343+0000][0.016s][info][gc,init] Memory: 24105M";
+	int n = jvmlog_parse_line(p, l, strlen(l), got, JVMLOG_MAX_EVENTS);
+	int found = 0;
+	for (int i = 0; i < n; i++)
+		if (got[i].kind == EV_JVM_INFO && got[i].u.info.key == JI_MEMORY) {
+			assert_int_equal(got[i].u.info.a, 24105LL * 1024 * 1024);
+			found++;
+		}
+	assert_int_equal(found, 1);
+	jvmlog_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(real_memory_line),
 		cmocka_unit_test(synthetic_safepoint_shapes),
 		cmocka_unit_test(synthetic_total_time_lines),
 		cmocka_unit_test(synthetic_jdk8_safepoint_statistics),
