@@ -553,9 +553,10 @@ static void on_skip(struct rules *r, const struct rules_ctx *c, const struct eve
 	}
 	if (k->threshold_ms >= 0)
 		r->skip_threshold = k->threshold_ms;
-	/* refreshed on every skip (one per check interval: cheap), so its text when
-	 * a periodic collection clears it does not depend on how often anyone looked */
-	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips))
+	/* raised at once; its text depends only on the skip counters, and it is
+	 * rebuilt before a periodic collection clears it and at the end, so its
+	 * final text does not depend on how often anyone looked (live or report) */
+	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && !active(r, V_PERIODIC_SKIPPED, 0))
 		periodic_skipped_verdict(r, c);
 }
 
