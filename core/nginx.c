@@ -126,11 +126,6 @@ static inline bool is_name(char c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_';
 }
-static inline bool is_hex(char c)
-{
-	return (unsigned)(unsigned char)c - '0' < 10 ||
-	       (unsigned)((unsigned char)c | 0x20) - 'a' < 6;
-}
 
 static void fail_at(struct nx_fail *f, size_t off, int code, int vi)
 {
