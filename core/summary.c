@@ -69,6 +69,24 @@ void summary_add(struct summary *s, const struct event *e)
 		}
 		break;
 	}
+	case EV_GC_CYCLE: {
+		/* ZGC and Shenandoah print the heap on their cycle summaries, not on
+		 * their pauses */
+		const struct ev_cycle *cy = &e->u.cycle;
+		if (cy->collector && !s->collector)
+			s->collector = cy->collector;
+		if (cy->after_kb >= 0) {
+			if (cy->committed_kb >= 0) {
+				double c = cy->committed_kb / 1024.0;
+				if (!s->heap_known || c > s->committed_max_mb)
+					s->committed_max_mb = c;
+				s->committed_last_mb = c;
+			}
+			s->used_after_gc_last_mb = cy->after_kb / 1024.0;
+			s->heap_known = true;
+		}
+		break;
+	}
 	case EV_SAFEPOINT: {
 		const struct ev_safepoint *sp = &e->u.sp;
 		s->stops++;

@@ -11,7 +11,7 @@
 
 /* ring capacities (powers of two) */
 enum {
-	CAP_STOPS = 1 << 14, CAP_PAUSES = 1 << 14, CAP_CPU = 1 << 16, CAP_SCHED = 1 << 14,
+	CAP_STOPS = 1 << 14, CAP_PAUSES = 1 << 14, CAP_HEAP = 1 << 14, CAP_CPU = 1 << 16, CAP_SCHED = 1 << 14,
 	CAP_VMSTAT = 1 << 13, CAP_MEM = 1 << 14, CAP_REQS = 1 << 17, CAP_TIMEOUTS = 1 << 10,
 	CAP_SKIPS = 1 << 12, CAP_STALLS = 1 << 14
 };
@@ -55,6 +55,7 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 	memset(tl, 0, sizeof *tl);
 	ring_setup(&tl->stops, sizeof(struct tl_stop), CAP_STOPS);
 	ring_setup(&tl->pauses, sizeof(struct tl_pause), CAP_PAUSES);
+	ring_setup(&tl->heap, sizeof(struct tl_heap), CAP_HEAP);
 	ring_setup(&tl->cpu, sizeof(struct tl_cpu), CAP_CPU);
 	ring_setup(&tl->sched, sizeof(struct tl_sched), CAP_SCHED);
 	ring_setup(&tl->vmstat, sizeof(struct tl_vmstat), CAP_VMSTAT);
@@ -77,7 +78,7 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 
 void timeline_fini(struct timeline *tl)
 {
-	struct ring *rings[] = {&tl->stops, &tl->pauses, &tl->cpu, &tl->sched, &tl->vmstat, &tl->mem,
+	struct ring *rings[] = {&tl->stops, &tl->pauses, &tl->heap, &tl->cpu, &tl->sched, &tl->vmstat, &tl->mem,
 				&tl->reqs, &tl->timeouts, &tl->skips, &tl->stalls};
 	for (size_t i = 0; i < ARRAY_LEN(rings); i++) {
 		free(rings[i]->buf);
@@ -212,6 +213,18 @@ int8_t timeline_bucket(double uct_ms)
 	return (int8_t)(b >= 4 ? 4 : b);
 }
 
+static void push_heap(struct timeline *tl, const struct event *e, int64_t after_kb, int64_t committed_kb)
+{
+	struct tl_heap *h = ring_push(&tl->heap);
+	if (!h)
+		return;
+	h->t_ms = e->t_ms;
+	h->used_mb10 = kb_to_mb10(after_kb);
+	h->committed_mb10 = kb_to_mb10(committed_kb);
+	h->src = e->src;
+	h->line = e->line;
+}
+
 void timeline_push(struct timeline *tl, const struct event *e)
 {
 	if (e->t_ms == EV_TIME_NONE)
@@ -252,8 +265,14 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		p->line = e->line;
 		memcpy(p->title, e->u.pause.title, sizeof p->title);
 		memcpy(p->cause, e->u.pause.cause, sizeof p->cause);
+		if ((e->u.pause.flags & PAUSE_F_HEAP) && e->u.pause.after_kb >= 0)
+			push_heap(tl, e, e->u.pause.after_kb, e->u.pause.committed_kb);
 		break;
 	}
+	case EV_GC_CYCLE:
+		if (e->u.cycle.after_kb >= 0)
+			push_heap(tl, e, e->u.cycle.after_kb, e->u.cycle.committed_kb);
+		break;
 	case EV_CPU: {
 		struct tl_cpu *c = ring_push(&tl->cpu);
 		if (!c)

@@ -393,20 +393,45 @@ void view_heap(const struct timeline *tl, const struct view_axis *a, struct view
 {
 	for (int c = 0; c < a->ncols; c++)
 		cols[c] = (struct view_heap_col){.committed_mb = -1, .used_mb = -1};
-	const struct ring *r = &tl->pauses;
-	if (a->ncols <= 0 || r->total == 0)
+	if (a->ncols <= 0)
 		return;
 	int64_t w0 = view_col_start(a, 0);
-	uint64_t i = timeline_lower_bound(r, w0);
+	/* markers and counts: the pauses that ended in each column */
+	const struct ring *r = &tl->pauses;
+	for (uint64_t i = timeline_lower_bound(r, w0); i < r->total; i++) {
+		const struct tl_pause *p = ring_at(r, i);
+		if (!p || p->t_ms < w0)
+			continue;
+		if (p->t_ms >= a->end_ms)
+			break;
+		int c = view_col_of(a, p->t_ms);
+		if (c < 0 || c >= a->ncols)
+			continue;
+		struct view_heap_col *col = &cols[c];
+		col->npauses++;
+		if (p->type == PAUSE_FULL)
+			col->marks |= VIEW_HEAP_FULL;
+		if (p->type == PAUSE_REMARK)
+			col->marks |= VIEW_HEAP_REMARK;
+		if (p->flags & PAUSE_F_PERIODIC)
+			col->marks |= VIEW_HEAP_PERIODIC;
+	}
+	/* sizes: the heap samples (pauses with sizes, and cycle summaries of
+	 * collectors that print none on their pauses) */
+	const struct ring *hr = &tl->heap;
+	if (hr->total == 0)
+		return;
+	uint64_t i = timeline_lower_bound(hr, w0);
 	/* the heap as the last collection before the window left it */
 	float committed = -1, used = -1;
-	for (uint64_t k = i; k > ring_first(r) && i - k < 4096; k--) {
-		const struct tl_pause *p = ring_at(r, k - 1);
-		if (p && p->committed_mb10 >= 0 && p->after_mb10 >= 0 && p->t_ms < w0) {
-			committed = (float)p->committed_mb10 / 10.f;
-			used = (float)p->after_mb10 / 10.f;
-			break;
-		}
+	for (uint64_t k = i; k > ring_first(hr) && i - k < 4096 && (committed < 0 || used < 0); k--) {
+		const struct tl_heap *h = ring_at(hr, k - 1);
+		if (!h || h->t_ms >= w0)
+			continue;
+		if (committed < 0 && h->committed_mb10 >= 0)
+			committed = (float)h->committed_mb10 / 10.f;
+		if (used < 0 && h->used_mb10 >= 0)
+			used = (float)h->used_mb10 / 10.f;
 	}
 	/* a column's values: after the last collection that ended in it */
 	float *ccol = calloc((size_t)a->ncols, sizeof *ccol), *ucol = calloc((size_t)a->ncols, sizeof *ucol);
@@ -417,38 +442,27 @@ void view_heap(const struct timeline *tl, const struct view_axis *a, struct view
 	}
 	for (int c = 0; c < a->ncols; c++)
 		ccol[c] = ucol[c] = -1;
-	int64_t last_t = EV_TIME_NONE;
-	for (; i < r->total; i++) {
-		const struct tl_pause *p = ring_at(r, i);
-		if (!p || p->t_ms < w0)
+	for (; i < hr->total; i++) {
+		const struct tl_heap *h = ring_at(hr, i);
+		if (!h || h->t_ms < w0)
 			continue;
-		if (p->t_ms >= a->end_ms)
+		if (h->t_ms >= a->end_ms)
 			break;
-		int c = view_col_of(a, p->t_ms);
+		int c = view_col_of(a, h->t_ms);
 		if (c < 0 || c >= a->ncols)
 			continue;
-		if (last_t == EV_TIME_NONE || p->t_ms > last_t)
-			last_t = p->t_ms;
-		struct view_heap_col *col = &cols[c];
-		col->npauses++;
-		if (p->type == PAUSE_FULL)
-			col->marks |= VIEW_HEAP_FULL;
-		if (p->type == PAUSE_REMARK)
-			col->marks |= VIEW_HEAP_REMARK;
-		if (p->flags & PAUSE_F_PERIODIC)
-			col->marks |= VIEW_HEAP_PERIODIC;
-		if (p->committed_mb10 >= 0 && p->after_mb10 >= 0) {
-			ccol[c] = (float)p->committed_mb10 / 10.f;
-			ucol[c] = (float)p->after_mb10 / 10.f;
-		}
+		if (h->committed_mb10 >= 0)
+			ccol[c] = (float)h->committed_mb10 / 10.f;
+		if (h->used_mb10 >= 0)
+			ucol[c] = (float)h->used_mb10 / 10.f;
 	}
 	/* carried forward up to the newest data: the heap stays as the last GC left it */
 	int64_t newest = tl->newest_ms;
 	for (int c = 0; c < a->ncols; c++) {
-		if (ccol[c] >= 0) {
+		if (ccol[c] >= 0)
 			committed = ccol[c];
+		if (ucol[c] >= 0)
 			used = ucol[c];
-		}
 		if (newest != EV_TIME_NONE && view_col_start(a, c) > newest)
 			break;
 		cols[c].committed_mb = committed;

@@ -57,6 +57,17 @@ struct tl_pause {
 	char cause[40];
 };
 
+/* The heap as a collection left it: from a pause line that carries sizes, or
+ * from a concurrent cycle's summary (ZGC "Garbage Collection (...) A->B",
+ * Shenandoah "Concurrent cleanup A->B(C)"), whose collectors print no heap on
+ * their pauses. */
+struct tl_heap {
+	int64_t t_ms;
+	int32_t used_mb10, committed_mb10; /* tenths of MB after the collection, -1 unknown */
+	uint16_t src;
+	uint64_t line;
+};
+
 struct tl_cpu {                       /* cumulative cgroup counters at t_ms */
 	int64_t t_ms;
 	int64_t nr_periods, nr_throttled, throttled_us, usage_us, quota_us, period_us;
@@ -133,7 +144,7 @@ struct tl_sec {
 #define TL_OPEN_SECONDS 64            /* seconds whose exact histograms are kept */
 
 struct timeline {
-	struct ring stops, pauses, cpu, sched, vmstat, mem, reqs, timeouts, skips, stalls;
+	struct ring stops, pauses, heap, cpu, sched, vmstat, mem, reqs, timeouts, skips, stalls;
 	/* raw lines, one ring per source, so a busy access log cannot push the GC
 	 * log's lines out (sources beyond TL_LINE_SOURCES share the last ring) */
 	struct ring lines[TL_LINE_SOURCES];

@@ -288,6 +288,48 @@ static void test_heap_shrink_markers(void **state)
 	session_free(s);
 }
 
+/* ZGC prints no heap on its pauses: the heap pane and the summary take it from
+ * the cycle summaries ("GC(4) Garbage Collection (Allocation Stall)
+ * 96M(100%)->88M(92%)") and the capacity rows of the gc,heap table. */
+static void test_heap_from_zgc_cycles(void **state)
+{
+	(void)state;
+	static const struct src srcs[] = {{SRC_JVM, "collectors/zgc-xmx96m/gc.log"}};
+	struct session *s = report(srcs, 1);
+	const struct timeline *tl = session_timeline(s);
+	/* uptime only in this log: the axis is JVM uptime (epoch 0 = start) */
+	struct view_axis a = axis(0, 400, 1);
+	struct view_heap_col cols[400];
+	assert_true(a.ncols <= 400);
+	view_heap(tl, &a, cols);
+	assert_true(cols[199].used_mb < 0);                      /* before GC(0) ended */
+	assert_float_equal(cols[200].committed_mb, 96, 0.05);    /* GC(0) 96M(100%)->96M(100%) */
+	assert_float_equal(cols[200].used_mb, 96, 0.05);
+	assert_float_equal(cols[273].used_mb, 88, 0.05);         /* [273ms] GC(4) ...->88M(92%) */
+	assert_float_equal(cols[273].committed_mb, 96, 0.05);
+	assert_float_equal(cols[288].used_mb, 88, 0.05);         /* carried forward ... */
+	assert_float_equal(cols[289].used_mb, 96, 0.05);         /* ... to [289ms] GC(5) ...->96M(100%) */
+	assert_float_equal(cols[305].used_mb, 80, 0.05);         /* [305ms] GC(6) ...->80M(83%) */
+	assert_int_equal(cols[273].npauses, 0);                  /* ZGC pauses are phases, not [gc] pauses */
+	const struct summary *sm = session_summary(s);
+	assert_true(sm->heap_known);
+	assert_float_equal(sm->committed_max_mb, 96, 0.001);
+	assert_float_equal(sm->committed_last_mb, 96, 0.001);
+	/* GC(438) 96M(100%)->96M(100%); GC(439) was "Aborted": no sizes */
+	assert_float_equal(sm->used_after_gc_last_mb, 96, 0.001);
+	session_free(s);
+
+	/* Shenandoah: pauses carry sizes ("Pause Degenerated GC ... 232M->62M(256M)")
+	 * and so do its cycle summaries; the last word is the last cycle's */
+	static const struct src shen[] = {{SRC_JVM, "collectors/shenandoah-xmx256m/gc.log"}};
+	s = report(shen, 1);
+	sm = session_summary(s);
+	/* [6118ms] GC(281) Concurrent cleanup 171M->106M(256M), after [6073ms] ...->62M(256M) */
+	assert_float_equal(sm->used_after_gc_last_mb, 106, 0.001);
+	assert_float_equal(sm->committed_last_mb, 256, 0.001);
+	session_free(s);
+}
+
 static void test_lines_shared_among_sources(void **state)
 {
 	(void)state;
@@ -394,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_conserved_at_every_zoom),
 		cmocka_unit_test(test_upstream_buckets),
 		cmocka_unit_test(test_heap_shrink_markers),
+		cmocka_unit_test(test_heap_from_zgc_cycles),
 		cmocka_unit_test(test_lines_shared_among_sources),
 		cmocka_unit_test(test_verdict_order),
 	};
