@@ -1577,10 +1577,22 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			v.jump_ms = best_s;
 			fmt_ms(best_total, d1, sizeof d1);
 			snprintf(sfx, sizeof sfx, "%.0f ms", r->cfg.stop_ms);
-			vtitle(&v, "Run-queue contention during %d of %d stops >= %s: the JVM's threads waited for a "
-			       "CPU more than they ran (up to %.0f ms per second, around the %s stop at %s)%s",
-			       ncont, nstop, sfx, best_ps, d1, hms(r, best_s, t1),
-			       c->have_cpu ? "; the cgroup was not throttled" : "");
+			/* On this kernel a thread held by the CFS quota is counted as
+			 * run-queue wait: only cpu.stat around the stops can say it was
+			 * contention. Without usable counters there (no cpu.stat given, or
+			 * samples without throttling counters) the title says both. */
+			if (have_cd)
+				vtitle(&v, "Run-queue contention during %d of %d stops >= %s: the JVM's threads waited "
+				       "for a CPU more than they ran (up to %.0f ms per second, around the %s stop at "
+				       "%s); the cgroup was not throttled",
+				       ncont, nstop, sfx, best_ps, d1, hms(r, best_s, t1));
+			else
+				vtitle(&v, "The JVM's threads waited for a CPU more than they ran during %d of %d stops "
+				       ">= %s (up to %.0f ms per second, around the %s stop at %s): run-queue "
+				       "contention or CPU throttling, %s", ncont, nstop, sfx, best_ps, d1,
+				       hms(r, best_s, t1),
+				       c->have_cpu ? "cpu.stat has no throttling counters for that time"
+						   : "no cpu.stat to tell them apart");
 			vevid(&v, "schedstat %s-%s (around the %s stop at %s): %.0f ms waiting, %.0f ms on CPU",
 			      hms(r, best.from_ms, t1), hms(r, best.to_ms, t2), d1, hms(r, best_s, t3), best.wait_ms,
 			      best.oncpu_ms);
@@ -1608,6 +1620,11 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			if (!c->have_cpu)
 				vadvice(&v, " On this kernel CFS throttling also shows up as run-queue wait: "
 					"add --cpustat-log, --cgroup or --pid so cpu.stat can tell them apart.");
+			else if (!have_cd)
+				vadvice(&v, " On this kernel CFS throttling also shows up as run-queue wait, and the "
+					"cpu.stat samples around these stops carry no throttling counters (a cgroup "
+					"without the cpu controller, or one that went away): check "
+					"container_cpu_cfs_throttled_seconds_total for that time.");
 			commit(r, &v);
 		}
 	}

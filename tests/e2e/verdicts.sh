@@ -118,6 +118,15 @@ if th_report throttled; then
   has cpu-throttled-during-stop evidence "nr_throttled +208 of +208 periods"
   severity cpu-throttled-during-stop crit
 fi
+# the same throttled run without its cpu.stat: on this kernel throttled time shows up as run-queue
+# wait in schedstat, so the wait alone must not be called contention, nor the cgroup unthrottled
+if report throttle/throttled-without-cpustat --gc "$TH/throttled/gc.log" --safepoint "$TH/throttled/console.log" \
+  --schedstat-log "$TH/throttled/schedstat.log"; then
+  must sched-delay-during-stop; mustnot cpu-throttled-during-stop
+  has sched-delay-during-stop title "run-queue contention or CPU throttling, no cpu.stat to tell them apart"
+  hasnt sched-delay-during-stop title "not throttled"
+  has sched-delay-during-stop advice "add --cpustat-log, --cgroup or --pid"
+fi
 if th_report throttled-arraycopy; then
   must ttsp-spike cpu-throttled-during-stop
   has ttsp-spike evidence "copier"                                  # the late thread of all 5 reports
