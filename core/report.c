@@ -13,6 +13,8 @@
 
 /* --- order --- */
 
+#define REPORT_MAX_NOTES 8
+
 static int causal_rank(int id)
 {
 	switch (id) {
@@ -270,6 +272,13 @@ static json_t *report_obj(const struct session *s)
 	}
 	json_object_set_new(root, "summary", sum);
 
+	char notes[REPORT_MAX_NOTES][SESSION_NOTE_LEN];
+	size_t nn = session_notes(s, notes, REPORT_MAX_NOTES);
+	json_t *jn = json_array();
+	for (size_t i = 0; i < nn; i++)
+		json_array_append_new(jn, jtext(notes[i]));
+	json_object_set_new(root, "notes", jn);
+
 	json_t *vs = json_array();
 	size_t n = rules_count(session_rules(s));
 	size_t *idx = calloc(n ? n : 1, sizeof *idx);
@@ -476,9 +485,13 @@ int report_text(FILE *out, const struct session *s, bool color)
 
 	const struct rules *r = session_rules(s);
 	size_t n = rules_count(r);
+	char notes[REPORT_MAX_NOTES][SESSION_NOTE_LEN];
+	size_t nn = session_notes(s, notes, REPORT_MAX_NOTES);
 	fprintf(out, "%sVERDICTS%s", bold, rst);
-	if (n == 0)
+	if (n == 0 && nn == 0)
 		fputs("  none: nothing abnormal in this input\n", out);
+	else if (n == 0)
+		fputs("  none in what could be checked: see NOTES\n", out);
 	else
 		fputc('\n', out);
 	size_t *idx = calloc(n ? n : 1, sizeof *idx);
@@ -512,6 +525,12 @@ int report_text(FILE *out, const struct session *s, bool color)
 				wrap(out, "      > ", v->advice, 100);
 		}
 		free(idx);
+	}
+
+	if (nn > 0) {
+		fprintf(out, "\n%sNOTES%s\n", bold, rst);
+		for (size_t i = 0; i < nn; i++)
+			wrap(out, "  - ", notes[i], 100);
 	}
 
 	fprintf(out, "\n%sSUMMARY%s\n", bold, rst);

@@ -1791,6 +1791,114 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 	}
 }
 
+/* ---- notes: what the input could not show ---- */
+
+struct span {
+	int64_t a, b;
+};
+
+static int cmp_span(const void *pa, const void *pb)
+{
+	const struct span *x = pa, *y = pb;
+	return x->a < y->a ? -1 : x->a > y->a;
+}
+
+size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)[RULES_NOTE_LEN], size_t max)
+{
+	const struct timeline *tl = c->tl;
+	size_t n = 0;
+	if (max == 0)
+		return 0;
+	bool from_pauses = tl->stops.total == 0;
+	const struct ring *sr = from_pauses ? &tl->pauses : &tl->stops;
+	/* the incident verdicts' extents, sorted by start, with the running
+	 * maximum of their ends: a stop [a, b] is covered when some verdict starts
+	 * by b and ends at or after a (a second of slack on both sides) */
+	struct span *sp = malloc((r->nv ? r->nv : 1) * sizeof *sp);
+	int64_t *maxend = malloc((r->nv ? r->nv : 1) * sizeof *maxend);
+	size_t nsp = 0;
+	for (size_t i = 0; sp && maxend && i < r->nv; i++) {
+		const struct verdict *v = &r->v[i];
+		if (v->id < V_LONG_GC_PAUSE || v->id > V_DIRECT_RECLAIM || v->start_ms == EV_TIME_NONE)
+			continue;
+		sp[nsp++] = (struct span){v->start_ms - 1000, (v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms) + 1000};
+	}
+	if (sp && maxend) {
+		qsort(sp, nsp, sizeof *sp, cmp_span);
+		for (size_t i = 0; i < nsp; i++)
+			maxend[i] = i && maxend[i - 1] > sp[i].b ? maxend[i - 1] : sp[i].b;
+	}
+	int nstop = 0;
+	double longest = 0;
+	int64_t longest_at = EV_TIME_NONE;
+	char op[48] = "";
+	for (uint64_t i = ring_first(sr); sp && maxend && i < sr->total; i++) {
+		int64_t a, b;
+		double tot;
+		const char *what;
+		if (from_pauses) {
+			const struct tl_pause *p = ring_at(sr, i);
+			tot = p->dur_ms;
+			b = p->t_ms;
+			a = b - (int64_t)p->dur_ms;
+			what = p->title;
+		} else {
+			const struct tl_stop *st = ring_at(sr, i);
+			tot = st->total_ms;
+			a = st->start_ms;
+			b = st->end_ms;
+			what = st->op;
+		}
+		if (tot < r->cfg.stop_ms)
+			continue;
+		/* the last span starting at or before b */
+		size_t lo = 0, hi = nsp;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (sp[mid].a <= b)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo > 0 && maxend[lo - 1] >= a)
+			continue;
+		nstop++;
+		if (tot > longest) {
+			longest = tot;
+			longest_at = a;
+			snprintf(op, sizeof op, "%s", what);
+		}
+	}
+	free(sp);
+	free(maxend);
+	if (nstop > 0 && (!c->have_cpu || !c->have_sched || !c->have_vmstat)) {
+		char d[32], t[16], miss[300] = "";
+		size_t ml = 0;
+		fmt_ms(longest, d, sizeof d);
+		if (!c->have_cpu)
+			ml += (size_t)snprintf(miss + ml, sizeof miss - ml, "%sCPU throttling: --cpustat-log FILE, "
+					       "--cgroup DIR or --pid PID", ml ? "; " : "");
+		if (!c->have_sched && ml < sizeof miss)
+			ml += (size_t)snprintf(miss + ml, sizeof miss - ml, "%srun-queue wait: --pid PID or "
+					       "--schedstat-log FILE", ml ? "; " : "");
+		if (!c->have_vmstat && ml < sizeof miss)
+			snprintf(miss + ml, sizeof miss - ml, "%sdirect reclaim: --pid PID or --vmstat-log FILE",
+				 ml ? "; " : "");
+		snprintf(out[n++], RULES_NOTE_LEN,
+			 "%d %s >= %.0f ms (the longest %s at %s, \"%s\") %s no verdict, and the sources that "
+			 "could explain %s are missing. To check for %s.",
+			 nstop, from_pauses ? "GC pauses" : "stops", r->cfg.stop_ms, d, hms(r, longest_at, t), op,
+			 nstop == 1 ? "has" : "have", nstop == 1 ? "it" : "them", miss);
+	}
+	if (n < max && from_pauses && tl->pauses.total > 0)
+		snprintf(out[n++], RULES_NOTE_LEN,
+			 "The JVM log has GC pauses but no safepoint lines, so a stop spent reaching the "
+			 "safepoint (ttsp-spike) cannot be seen: log them too, e.g. "
+			 "-Xlog:gc*,safepoint:file=gc.log:time,uptime,level,tags:filecount=5,filesize=20M "
+			 "(JDK 9+; JDK 8: -XX:+PrintGCApplicationStoppedTime).");
+	return n;
+}
+
 void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 {
 	r->uptime_axis = c->uptime_axis;

@@ -283,7 +283,7 @@ static const char *name_of(void *ctx, uint16_t i)
 	return i < s->nsrc ? s->src[i]->name : "?";
 }
 
-static void make_ctx(struct session *s, struct rules_ctx *c, int64_t now)
+static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 {
 	memset(c, 0, sizeof *c);
 	c->tl = &s->tl;
@@ -310,7 +310,7 @@ static void make_ctx(struct session *s, struct rules_ctx *c, int64_t now)
 	c->jvm_unanchored = s->unanchored > 0 && s->anchor_ms == EV_TIME_NONE;
 	c->nginx_has_uct = s->has_nginx_uct;
 	c->src_name = name_of;
-	c->src_ctx = s;
+	c->src_ctx = (void *)(uintptr_t)s;   /* name_of only reads it */
 	c->explicit_serial = s->o.explicit_serial;
 	c->uptime_axis = s->uptime_axis;
 	c->now_ms = now;
@@ -322,6 +322,50 @@ void session_eval(struct session *s, int64_t now_ms, bool final)
 	make_ctx(s, &c, now_ms);
 	rules_eval(s->rules, &c, final);
 	s->last_eval_ms = now_ms;
+}
+
+size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], size_t max)
+{
+	size_t n = 0;
+	/* a console log given with --safepoint may hold only application lines
+	 * (no timeout happened): a JVM source is said only when none of the JVM
+	 * sources held a GC or safepoint line */
+	bool jvm_parsed = false;
+	for (int i = 0; i < s->nsrc; i++)
+		if (s->src[i]->kind == SRC_JVM && s->src[i]->st.parsed > 0)
+			jvm_parsed = true;
+	/* a source of which (almost) nothing could be read: a wrong nginx format
+	 * is one message, not a clean report with no requests */
+	for (int i = 0; i < s->nsrc && n < max; i++) {
+		const struct source *src = s->src[i];
+		const struct source_stats *st = &src->st;
+		if (st->error || st->lines == 0 || src->kind == SRC_PROBE || src->kind == SRC_HSERR ||
+		    (src->kind == SRC_JVM && jvm_parsed))
+			continue;
+		bool nginx = src->kind == SRC_NGINX;
+		/* most of a GC log can be other tags; an access log is all requests */
+		if (!(st->parsed == 0 || (nginx && st->unparsed * 2 > st->lines)))
+			continue;
+		char why[260] = "";
+		if (st->first_error[0])
+			snprintf(why, sizeof why, " (first at line %llu: %s)", (unsigned long long)st->first_error_line,
+				 st->first_error);
+		if (nginx)
+			snprintf(out[n++], SESSION_NOTE_LEN,
+				 "%s: %llu of %llu lines did not match the log format%s: give nginx's own "
+				 "log_format with --nginx-format 'FMT' or --nginx-conf FILE:NAME", src->name,
+				 (unsigned long long)st->unparsed, (unsigned long long)st->lines, why);
+		else
+			snprintf(out[n++], SESSION_NOTE_LEN, "%s: none of its %llu lines could be read as %s%s",
+				 src->name, (unsigned long long)st->lines,
+				 src->kind == SRC_JVM ? "a JVM GC or safepoint log" : src_kind_name(src->kind), why);
+	}
+	if (n < max) {
+		struct rules_ctx c;
+		make_ctx(s, &c, s->tl.newest_ms);
+		n += rules_notes(s->rules, &c, out + n, max - n);
+	}
+	return n;
 }
 
 /* --- events --- */

@@ -134,6 +134,13 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 /* Re-judge open incidents and whole-run verdicts. final: end of input (report). */
 void rules_eval(struct rules *r, const struct rules_ctx *c, bool final);
 
+/* Notes on what the input could not show, for the report and the screen: stops
+ * >= stop_ms that no incident verdict covers while a source that could explain
+ * them is missing (which one, and how to add it), and a GC log without
+ * safepoint lines. Up to max notes of RULES_NOTE_LEN bytes; returns how many. */
+#define RULES_NOTE_LEN 400
+size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)[RULES_NOTE_LEN], size_t max);
+
 size_t rules_count(const struct rules *r);
 /* verdicts in order of first appearance */
 const struct verdict *rules_at(const struct rules *r, size_t i);

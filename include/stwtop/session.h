@@ -107,6 +107,11 @@ int64_t session_source_last_uptime_us(const struct session *s, int i);
 const struct summary *session_summary(const struct session *s);
 const struct timeline *session_timeline(const struct session *s);
 const struct rules *session_rules(const struct session *s);
+/* What the input could not show, one sentence each: sources that (almost) did
+ * not parse, stops with no verdict while the source that could explain them
+ * is missing, a GC log without safepoint lines (rules_notes). */
+#define SESSION_NOTE_LEN RULES_NOTE_LEN
+size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], size_t max);
 /* the nginx format in use (NUL-terminated), NULL if none yet */
 const char *session_nginx_format(const struct session *s);
 

@@ -72,6 +72,9 @@ near_pct() {
   if [ -n "$got" ] && awk -v g="$got" -v w="$want" -v p="$pct" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * p / 100) }'; then ok
   else bad "$id: /$re/ in $field gives '${got:-nothing}', want $want within $pct%"; fi
 }
+# note TEXT: some entry of .notes (what the input could not show) contains TEXT; nonotes: none
+note()    { jq -e --arg t "$1" '[.notes[] | select(index($t) != null)] | length > 0' "$J" >/dev/null 2>&1 && ok || bad "no note contains \"$1\": $(jq -c .notes "$J" | head -c 600)"; }
+nonotes() { jq -e '.notes | length == 0' "$J" >/dev/null 2>&1 && ok || bad "notes on a run with every source: $(jq -c .notes "$J" | head -c 600)"; }
 sum() { local got; got=$(jq -r "$1" "$J"); [ "$got" = "$2" ] && ok || bad "summary $1 = $got, want $2"; }
 ALL_INCIDENT="long-gc-pause ttsp-spike cpu-throttled-during-stop sched-delay-during-stop direct-reclaim accept-queue-overflow connect-timeout-504"
 
@@ -127,6 +130,14 @@ if report throttle/throttled-without-cpustat --gc "$TH/throttled/gc.log" --safep
   hasnt sched-delay-during-stop title "not throttled"
   has sched-delay-during-stop advice "add --cpustat-log, --cgroup or --pid"
 fi
+# the same stops with only the JVM's logs: nothing can explain them, and the report says which
+# sources would (not "nothing abnormal")
+if report throttle/throttled-jvm-only --gc "$TH/throttled/gc.log" --safepoint "$TH/throttled/console.log"; then
+  mustnot $ALL_INCIDENT
+  note "19 stops >= 100 ms (the longest 287 ms"
+  note "CPU throttling: --cpustat-log FILE, --cgroup DIR or --pid PID"
+  note "run-queue wait: --pid PID or --schedstat-log FILE"
+fi
 if th_report throttled-arraycopy; then
   must ttsp-spike cpu-throttled-during-stop
   has ttsp-spike evidence "copier"                                  # the late thread of all 5 reports
@@ -158,7 +169,13 @@ if report nginx-uct/connect-timeout --nginx "$N/connect-timeout/logs/access.log"
   near_pct connect-timeout-504 advice "backlog above ([0-9]+)" 600 5
 fi
 if report nginx-uct/backlog1024 --nginx "$N/backlog1024/logs/access.log" --nginx-conf "$N/backlog1024/nginx.conf:ops"; then
-  mustnot accept-queue-overflow connect-timeout-504; noalarm
+  mustnot accept-queue-overflow connect-timeout-504; noalarm; nonotes
+fi
+# the wrong log_format: said once, with the first line that did not match, not a clean report
+if report nginx-uct/wrong-format --nginx "$N/backlog100/logs/access.log" --nginx-format '$msec $status'; then
+  note "access.log: 3600 of 3600 lines did not match the log format"
+  note "variable \$msec expects a time"
+  note "--nginx-conf FILE:NAME"
 fi
 
 # =====================================================================================================
@@ -255,6 +272,7 @@ fi
 # healthy controls: steady load, no throttling, no stop; nothing warn/crit (issue 5)
 if folder_report healthy-control "$R/healthy-control"; then
   noalarm; mustnot $ALL_INCIDENT serial-gc-selected zgc-allocation-stall periodic-gc-skipped periodic-gc-shrank
+  nonotes
   sum .summary.nginx.requests 3926; sum '.summary.nginx.uct_buckets["0"]' 3926
   sum .summary.throttle.nr_throttled 0
   # true and allowed as info: G1 grew 380 -> 793 MB at start-up and keeps it, 105 MB live
@@ -265,6 +283,7 @@ if folder_report healthy-control-parallel "$R/healthy-control-parallel"; then
   noalarm; mustnot $ALL_INCIDENT g1-not-shrinking serial-gc-selected
   q x '.verdicts | length == 0' && ok || bad "verdicts on the Parallel control: $(jq -c '[.verdicts[].id]' "$J")"
   sum .summary.nginx.requests 3999; sum .jvm.collector Parallel
+  nonotes
 fi
 # contention without a stop >= 100 ms: the threads wait, but no stop to explain
 if folder_report contention-no-long-stop "$R/contention-no-long-stop"; then
