@@ -43,6 +43,14 @@ static const struct knob knobs[] = {
 	K(periodic_min_skips, 2, "two skipped periodic checks in a row (FIELD-NOTES 2: all 5 skipped under load)"),
 	K(stall_crit_ms, 100, "a 100 ms allocation stall is a user-visible latency spike"),
 	K(mem_tight, 0.8, "container memory above 80% of its limit makes unreturned heap urgent"),
+	K(throttle_crit_ms, 1000, "a 1 s throttled stop (or 1 s of throttled time) outlasts nginx's 1 s SYN retry"),
+	K(aq_crit_bucket, 2, "connects in the 2 s bucket waited for a second SYN retry: the queue stayed full"),
+	K(aq_crit_requests, 100, "100 callers delayed by whole seconds in one overflow (backlog100: 499 of 3600)"),
+	K(idle_min_ms, 10000, "10 s without any GC is idle: under load G1 collects every 0.04-1.4 s (g1-periodic)"),
+	K(catchup_ms, 1000, "a stop within 1 s of a longer one meets the threads it released (combined/gc-stop: 11 ms)"),
+	K(leak_growth_ratio, 1.5, "used after GC up by half over the plateau is growth, not noise (FIELD-NOTES 1)"),
+	K(leak_growth_min_mb, 64, "... and by at least 64 MB, so a small heap's jitter is not a leak"),
+	K(periodic_link_ms, 60000, "a shrink within a minute of a periodic collection is its doing (load-stops: 4 ms)"),
 };
 
 void rules_config_defaults(struct rules_config *c)

@@ -615,7 +615,7 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	if (shrank) {
 		char t[16], why[200];
 		/* periodic-gc-shrank: the shrink follows a periodic collection */
-		if (r->last_periodic_ms != EV_TIME_NONE && e->t_ms - r->last_periodic_ms <= 60000) {
+		if (r->last_periodic_ms != EV_TIME_NONE && e->t_ms - r->last_periodic_ms <= (int64_t)r->cfg.periodic_link_ms) {
 			struct verdict *old = find(r, V_PERIODIC_SHRANK, 0);
 			struct verdict v;
 			char t1[16];
@@ -771,7 +771,7 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	 * is not ours to say */
 	double q2 = -1, q4 = -1;
 	bool growing = used_after_trend(c->tl, g->since_ms, g->last_ms, &q2, &q4) &&
-		       q4 >= 1.5 * q2 && q4 - q2 >= 64;
+		       q4 >= r->cfg.leak_growth_ratio * q2 && q4 - q2 >= r->cfg.leak_growth_min_mb;
 	char grew[64] = "";
 	if (committed > g->min_committed * 1.05)
 		snprintf(grew, sizeof grew, "grew from %.0f MB to %.0f MB and ", g->min_committed,
@@ -812,8 +812,9 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 			"it never gives memory back, whatever triggers a shrink; lower -Xms first.", floor_mb);
 	} else if (rel == 11 || rel == 8 || (rel > 0 && rel < 12)) {
 		vadvice(&v, "On JDK %d G1 shrinks the heap only after a Pause Full and has no "
-			"G1PeriodicGCInterval (the JVM refuses to start with it): upgrade to JDK 17+, or use "
-			"-XX:+UseParallelGC, which shrinks at young GCs even under steady load.", rel);
+			"G1PeriodicGCInterval (the JVM refuses to start with it; it came with JDK 12, JEP 346): "
+			"upgrade to JDK 12+ (17 is the nearest LTS), or use -XX:+UseParallelGC, which shrinks at "
+			"young GCs even under steady load.", rel);
 	} else if (rel >= 26) {
 		vadvice(&v, "JDK %d shrinks after young GCs too; if it still does not, check -Xms.", rel);
 	} else if (s->periodic_interval_ms > 0) {
@@ -821,12 +822,18 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 			"periodic-gc-skipped. Under continuous load -XX:+UseParallelGC shrinks at young GCs "
 			"(longer pauses).", (long long)s->periodic_interval_ms);
 	} else {
-		/* a gap between GCs under load is not an idle window: only a gap of a
-		 * minute or more is taken for one */
+		/* a gap between GCs under load is not an idle window: only a gap of
+		 * idle_min_ms or more is taken for one; the interval must be below half
+		 * of it, so that a periodic collection runs in such a window */
 		long long ms = 30000;
-		bool idle = g->longest_gap_ms >= 60000;
-		if (idle)
+		bool idle = g->longest_gap_ms >= (int64_t)r->cfg.idle_min_ms && g->longest_gap_ms >= 2000;
+		if (idle) {
 			ms = (long long)(g->longest_gap_ms / 2 / 1000) * 1000;
+			if (ms * 2 >= g->longest_gap_ms)
+				ms -= 1000;
+			if (ms < 1000)
+				ms = 1000;
+		}
 		/* without idle time in the log 30 s is a guess: say so rather than call
 		 * it "below half of the idle window" */
 		vadvice(&v, "Set -XX:G1PeriodicGCInterval=%lld (ms; %s; manageable on a running JVM: jcmd "
@@ -1012,6 +1019,9 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 		break;
 	case EV_HTTP: {
 		const struct ev_http *h = &e->u.http;
+		/* a slow connect is one in the 1 s bucket or above: the bucket is the
+		 * connect time to the nearest second (DESIGN.md), a definition, not a
+		 * threshold */
 		bool slow = h->uct_ms >= 500;
 		bool timeout504 = h->status == 504 && h->uct_ms < 0;
 		if (slow || timeout504) {
@@ -1442,7 +1452,8 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 				}
 			}
 		}
-		bool crit = worst_total >= 1000 || cd.throttled_us >= 1000000;
+		bool crit = worst_total >= r->cfg.throttle_crit_ms ||
+			    (double)cd.throttled_us >= r->cfg.throttle_crit_ms * 1000;
 		vinit(&v, V_CPU_THROTTLED, in->id, crit ? SEV_CRIT : SEV_WARN);
 		v.start_ms = xs;
 		v.end_ms = xe;
@@ -1537,7 +1548,8 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			/* a stop that starts within 1 s of a longer one meets the threads
 			 * that one released, all runnable at once (combined/gc-stop: the
 			 * ThreadDump 11 ms after the 3.1 s Full GC) */
-			bool catch_up = prev_end != EV_TIME_NONE && s0 - prev_end <= 1000 && prev_total > tot;
+			bool catch_up = prev_end != EV_TIME_NONE && (double)(s0 - prev_end) <= r->cfg.catchup_ms &&
+					prev_total > tot;
 			int64_t pe = prev_end;
 			double pt = prev_total;
 			prev_end = s1;
@@ -1704,7 +1716,9 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		if ((double)slow >= floor(r->cfg.aq_min_requests)) { /* (uint32_t) of 1e12 is undefined */
 			struct verdict v;
 			int maxb = w.bucket[4] ? 4 : w.bucket[3] ? 3 : w.bucket[2] ? 2 : 1;
-			vinit(&v, V_ACCEPT_QUEUE, in->id, (maxb >= 2 || slow >= 100) ? SEV_CRIT : SEV_WARN);
+			vinit(&v, V_ACCEPT_QUEUE, in->id,
+			      ((double)maxb >= r->cfg.aq_crit_bucket || (double)slow >= r->cfg.aq_crit_requests) ?
+				      SEV_CRIT : SEV_WARN);
 			v.start_ms = a;
 			v.end_ms = b;
 			v.jump_ms = w.first_slow_start != EV_TIME_NONE ? w.first_slow_start : a;

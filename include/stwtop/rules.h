@@ -89,6 +89,14 @@ struct rules_config {
 	double periodic_min_skips;    /* skipped checks in a row that make periodic-gc-skipped */
 	double stall_crit_ms;         /* a ZGC allocation stall this long is critical */
 	double mem_tight;             /* container memory use / limit that makes g1-not-shrinking warn */
+	double throttle_crit_ms;      /* a throttled stop this long, or this much throttled time, is crit */
+	double aq_crit_bucket;        /* slow connects in this uct bucket (s) or above make accept-queue crit */
+	double aq_crit_requests;      /* ... or this many slow connects in one overflow */
+	double idle_min_ms;           /* a time without any GC this long is an idle window */
+	double catchup_ms;            /* a stop starting this soon after a longer one is its after-effect */
+	double leak_growth_ratio;     /* used after GC growing by this factor over a plateau ... */
+	double leak_growth_min_mb;    /* ... and by this many MB: check for a leak, do not say "not a leak" */
+	double periodic_link_ms;      /* a shrink this soon after a periodic collection is its doing */
 };
 
 void rules_config_defaults(struct rules_config *c);

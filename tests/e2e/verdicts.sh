@@ -96,6 +96,20 @@ if report g1-periodic/load-stops --gc "$G/load-stops/gc.log"; then
   has periodic-gc-shrank evidence "periodic collection (committed 380 MB)"   # GC(17) at 10.036 s
   severity periodic-gc-shrank info
 fi
+# a real G1 run with 40 s without any GC after a peak: the interval to advise is below half of it
+if report recordings/g1-idle-window --gc "$R/g1-idle-window/gc.log"; then
+  must_n g1-not-shrinking 0; noalarm
+  q g1-not-shrinking '[.verdicts[] | select(.id == $id)] | length == 1' && ok || bad "g1-not-shrinking is not raised"
+  has g1-not-shrinking evidence "longest time without any GC: 40.0 s"          # expected.sh: 40.039 s
+  has g1-not-shrinking advice "-XX:G1PeriodicGCInterval=20000 (ms; below half of the longest time without GC"
+fi
+# SYNTHETIC: the same no-periodic log edited to read as JDK 11, which has no G1PeriodicGCInterval
+if report fixtures/synthetic-jdk11-g1 --gc "$F/jvm/synthetic-jdk11-g1.log"; then
+  must g1-not-shrinking
+  has g1-not-shrinking advice "On JDK 11 G1 shrinks the heap only after a Pause Full"
+  has g1-not-shrinking advice "upgrade to JDK 12+"
+  hasnt g1-not-shrinking advice "-XX:G1PeriodicGCInterval="
+fi
 if report g1-periodic/no-periodic --gc "$G/no-periodic/gc.log"; then
   must g1-not-shrinking; mustnot periodic-gc-skipped periodic-gc-shrank $ALL_INCIDENT
   has g1-not-shrinking advice "G1PeriodicGCInterval"
