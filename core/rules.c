@@ -77,6 +77,7 @@ struct rules {
 	bool eager;                    /* judge open incidents at every evaluation (live) */
 	bool uptime_axis;              /* times are JVM uptime: say so in evidence */
 	uint64_t judging_key;          /* the incident being judged, 0 none */
+	bool judging_final;            /* ... for the last time (no more data will change it) */
 	unsigned judged_mask;          /* incident verdict ids it committed */
 	int64_t whole_built_mono_ms;   /* last refresh of every whole-run verdict */
 	unsigned evals_unbuilt;        /* evaluations since the clock was read for that */
@@ -1518,7 +1519,11 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 	 * depended on when it was judged (recordings/contention: 19 stops 2-3 s
 	 * apart; live and report disagreed). A stop is judged only once the sample
 	 * after it is in, so the count of contended stops never goes back. */
-	if (ws != EV_TIME_NONE && c->have_sched && !throttled && tl->sched.total > 0) {
+	/* live, before cpu.stat brackets the stops: the samples that tell
+	 * throttling from contention may still come (a verdict raised now was
+	 * withdrawn a tick later when they said "throttled") */
+	bool cpu_pending = c->have_cpu && !have_cd && !r->judging_final;
+	if (ws != EV_TIME_NONE && c->have_sched && !throttled && !cpu_pending && tl->sched.total > 0) {
 		const struct tl_sched *lastsc = ring_at(&tl->sched, tl->sched.total - 1);
 		int nstop = 0, nwait = 0, ncont = 0, ncatch = 0;
 		struct tl_sched_sum best;
@@ -1929,6 +1934,7 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		if (!r->eager && !becomes_final)
 			continue; /* a report judges each incident once, with all its data */
 		r->judging_key = in->id;
+		r->judging_final = becomes_final;
 		r->judged_mask = 0;
 		judge(r, c, in);
 		r->judging_key = 0;

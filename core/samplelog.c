@@ -17,6 +17,7 @@ struct schedlog {
 	struct schedacc acc;
 	int64_t group_t;      /* epoch_ms of the sample being collected */
 	bool open;            /* a sample has rows */
+	bool flushed;         /* the group_t sample was ended by schedlog_flush */
 };
 
 struct schedlog *schedlog_new(void)
@@ -76,11 +77,16 @@ int schedlog_parse_line(struct schedlog *s, const char *line, size_t len, struct
 		return -EINVAL;
 
 	int r = 0;
+	/* a row of a sample that was already ended (live: it looked complete after
+	 * a quiet second): its interval is out; the thread's next one counts it */
+	if (!s->open && s->flushed && (int64_t)t == s->group_t)
+		return 0;
 	if (s->open && (int64_t)t != s->group_t) {
 		r = schedacc_end(&s->acc, s->group_t, out);
 		s->open = false;
 	}
 	if (!s->open) {
+		s->flushed = false;
 		schedacc_begin(&s->acc);
 		s->group_t = (int64_t)t;
 		s->open = true;
@@ -95,7 +101,13 @@ int schedlog_flush(struct schedlog *s, struct event *out)
 	if (!s->open)
 		return 0;
 	s->open = false;
+	s->flushed = true;
 	return schedacc_end(&s->acc, s->group_t, out);
+}
+
+bool schedlog_open(const struct schedlog *s)
+{
+	return s && s->open;
 }
 
 bool vmstatlog_parse_line(const char *line, size_t len, struct event *out)

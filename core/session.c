@@ -30,6 +30,8 @@
 #define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
 #define READ_CHUNK (1 << 20)
 #define PENDING_MAX 8192            /* uptime-only events waiting for the JVM's start */
+#define ANCHOR_GUESS_MS 1500        /* how long a guessed JVM start waits for a better one */
+#define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
 #define DETECT_LINES 20             /* nginx lines used to guess a format */
 #define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
 #define QCAP 16
@@ -48,6 +50,7 @@ struct source {
 	int ndetect;
 	struct schedlog *sched;
 	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
+	int64_t last_line_mono_ms;       /* live: when its last line was read */
 	bool flushed;                    /* jvmlog_flush done at EOF */
 	/* report reader */
 	int fd;
@@ -75,6 +78,13 @@ struct session {
 	struct rules *rules;
 	int64_t anchor_ms;
 	char anchor_how[120];
+	/* live: the start guessed from an uptime-only line read as it was written,
+	 * kept back for ANCHOR_GUESS_MS in case a line with both clocks follows
+	 * (a console.log, or a replay of an old log): placing events with the
+	 * guess first put a replayed log at today's date and moved the data clock
+	 * two days on, so every incident was judged final at once */
+	int64_t guess_ms, guess_mono_ms;
+	char guess_how[120];
 	struct event *pending;
 	size_t npending;
 	uint64_t unanchored;
@@ -127,6 +137,7 @@ struct session *session_new(const struct session_opts *o, char *err, size_t errl
 		return NULL;
 	}
 	s->anchor_ms = EV_TIME_NONE;
+	s->guess_ms = EV_TIME_NONE;
 	s->last_eval_ms = EV_TIME_NONE;
 	s->eval_on_data = true;
 	for (int k = 0; k < TIMEOUT_MEMORY; k++)
@@ -386,6 +397,7 @@ void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how
 	if (start_ms == EV_TIME_NONE)
 		return;
 	s->anchor_ms = start_ms;
+	s->guess_ms = EV_TIME_NONE;
 	util_strlcpy_n(s->anchor_how, sizeof s->anchor_how, how, strlen(how));
 	for (int i = 0; i < s->nsrc; i++)
 		if (s->src[i]->jvm)
@@ -548,6 +560,8 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 		return;
 	}
 	int n = parse_counted(s, i, line, len, flags, ev, QCAP);
+	if (live_now_ms != EV_TIME_NONE)
+		src->last_line_mono_ms = util_mono_ms();
 	if (s->tl.keep_lines) {
 		int64_t t = n > 0 ? ev[0].t_ms : EV_TIME_NONE;
 		if (t == EV_TIME_NONE && n > 0 && ev[0].up_us >= 0 && s->anchor_ms != EV_TIME_NONE)
@@ -557,10 +571,11 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 	for (int k = 0; k < n; k++) {
 		/* a line being written right now tells when the JVM started */
 		if (src->kind == SRC_JVM && ev[k].t_ms == EV_TIME_NONE && ev[k].up_us >= 0 &&
-		    s->anchor_ms == EV_TIME_NONE && live_now_ms != EV_TIME_NONE) {
-			char how[120];
-			snprintf(how, sizeof how, "%s: uptime of a line read as it was written", src->name);
-			session_set_jvm_anchor(s, live_now_ms - ev[k].up_us / 1000, how);
+		    s->anchor_ms == EV_TIME_NONE && s->guess_ms == EV_TIME_NONE && live_now_ms != EV_TIME_NONE) {
+			s->guess_ms = live_now_ms - ev[k].up_us / 1000;
+			s->guess_mono_ms = util_mono_ms();
+			snprintf(s->guess_how, sizeof s->guess_how, "%s: uptime of a line read as it was written",
+				 src->name);
 		}
 		emit(s, i, &ev[k]);
 	}
@@ -589,11 +604,26 @@ static void nginx_detect(struct session *s, struct source *src, int i)
 
 void session_tick(struct session *s)
 {
+	/* no line with both clocks came: the guess it is */
+	if (s->anchor_ms == EV_TIME_NONE && s->guess_ms != EV_TIME_NONE &&
+	    util_mono_ms() - s->guess_mono_ms >= ANCHOR_GUESS_MS)
+		session_set_jvm_anchor(s, s->guess_ms, s->guess_how);
 	/* a quiet nginx: decide its format with the lines there are, so they show */
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
 		if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt && src->ndetect > 0)
 			nginx_detect(s, src, i);
+		/* a schedstat sample ends when the next one starts; a sampler writes
+		 * one at once, so a second without rows means the last one is whole
+		 * (the report ends it at EOF; live kept it back and differed) */
+		if (src->kind == SRC_SCHEDLOG && schedlog_open(src->sched) && src->last_line_mono_ms &&
+		    util_mono_ms() - src->last_line_mono_ms >= SCHEDLOG_QUIET_MS) {
+			struct event e;
+			if (schedlog_flush(src->sched, &e) > 0) {
+				e.line = src->st.lines;
+				emit(s, i, &e);
+			}
+		}
 	}
 }
 

@@ -33,6 +33,8 @@ void schedlog_free(struct schedlog *s);
 int schedlog_parse_line(struct schedlog *s, const char *line, size_t len, struct event *out);
 /* At EOF: 1 with the last sample's EV_SCHED, 0 if none is pending. */
 int schedlog_flush(struct schedlog *s, struct event *out);
+/* A sample is being collected (its end is known only when the next one starts). */
+bool schedlog_open(const struct schedlog *s);
 
 /* -> EV_VMSTAT (t_ms = epoch_ms; allocstall = sum of allocstall_*). false if the
  * line has no epoch or none of the keys. */

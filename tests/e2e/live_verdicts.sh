@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# live_verdicts.sh BIN — replay the combined/ and g1-periodic/ recordings into files at 4x their
-# pace while `stwtop --plain --json` follows them; every verdict must appear
-# within a second of the line that completes its evidence, and the live run must
-# end with exactly the report's verdicts (tests/tools/live_check.py).
+# live_verdicts.sh BIN — replay the real recordings into files at 4x (8x for the
+# throttle/, nginx-uct/ and collectors/ ones) their pace while `stwtop --plain
+# --json` follows them; every verdict must appear within a second of the line that
+# completes its evidence, the live run must end with exactly the report's verdicts
+# (tests/tools/live_check.py), and the controls must raise none at all.
 set -u
 BIN=${1:?usage: live_verdicts.sh path/to/stwtop}
 D=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -10,5 +11,14 @@ rc=0
 for s in combined/throttle-stop combined/gc-stop g1-periodic/load-stops g1-periodic/load-continues; do
   echo "== $s"
   python3 "$D/tools/live_check.py" "$BIN" "$D/samples/$s" --speed 4 --latency 1000 || rc=1
+done
+for s in throttle/throttled throttle/throttled-arraycopy nginx-uct/backlog100 nginx-uct/connect-timeout \
+         collectors/zgc-xmx96m collectors/serial-xmx256m; do
+  echo "== $s"
+  python3 "$D/tools/live_check.py" "$BIN" "$D/samples/$s" --speed 8 --latency 1000 || rc=1
+done
+for s in throttle/control nginx-uct/backlog1024; do
+  echo "== $s (control)"
+  python3 "$D/tools/live_check.py" "$BIN" "$D/samples/$s" --speed 8 --latency 1000 --control || rc=1
 done
 exit $rc

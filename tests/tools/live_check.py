@@ -13,26 +13,34 @@
    the shortest prefix of the replay (in write order) whose report already has
    the verdict.
 
-usage: live_check.py BIN SAMPLE_DIR [--speed 4] [--latency 1000] [--keep DIR]
-SAMPLE_DIR is a combined/ recording (gc.log, cpustat.log, logs/access.log, ...).
+usage: live_check.py BIN SAMPLE_DIR [--speed 4] [--latency 1000] [--keep DIR] [--jvm-start MS]
+SAMPLE_DIR holds any of gc.log, console.log (--safepoint), cpustat.log or
+cpustat-100ms.log, schedstat.log, vmstat.log, logs/access.log (+ nginx.conf, whose
+log_format is used). Uptime-only JVM lines are paced with the JVM start the report
+finds (a line with both clocks); when it finds none (the log has only uptime),
+--jvm-start MS is given to both the live run and the report (default: the
+sample's jvm-start.txt, else a fixed time), so they judge the same clock.
 Exit 0 when every check passes; prints what failed otherwise.
 """
-import argparse, json, os, shutil, signal, subprocess, sys, tempfile, threading, time
+import argparse, datetime, json, os, re, shutil, signal, subprocess, sys, tempfile, threading, time
 
 LAB = ('$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time '
        'urt=$upstream_response_time rt=$request_time')
-FILES = [('gc.log', 'gc.log', '--gc'), ('cpustat.log', 'cpustat.log', '--cpustat-log'),
+FILES = [('gc.log', 'gc.log', '--gc'), ('console.log', 'console.log', '--safepoint'),
+         ('cpustat.log', 'cpustat.log', '--cpustat-log'),
          ('access.log', 'logs/access.log', '--nginx'), ('schedstat.log', 'schedstat.log', '--schedstat-log'),
          ('vmstat.log', 'vmstat.log', '--vmstat-log')]
+EXTRA = []   # --nginx-conf of the sample, --jvm-start when the log has no wall clock
 
 
-def args_for(d):
+def args_for(d, own=False):
+    """the sources in d under their live names, or (own) the sample's own files"""
     a = []
-    for dest, _src, opt in FILES:
-        a += [opt, os.path.join(d, dest)]
-    if any(dest == 'access.log' for dest, _s, _o in FILES):
+    for dest, src, opt in FILES:
+        a += [opt, os.path.join(d, src if own else dest)]
+    if any(dest == 'access.log' for dest, _s, _o in FILES) and not any(x == '--nginx-conf' for x in EXTRA):
         a += ['--nginx-format', LAB]
-    return a
+    return a + EXTRA
 
 
 def key(v):
@@ -58,9 +66,37 @@ def main():
     ap.add_argument('--speed', type=float, default=4.0)
     ap.add_argument('--latency', type=float, default=1000.0)
     ap.add_argument('--keep')
+    ap.add_argument('--jvm-start', type=int)
+    ap.add_argument('--control', action='store_true',
+                    help='a healthy control: no verdict at all, live or in the report')
     a = ap.parse_args()
-    # the sources this recording has (g1-periodic/ has only a gc.log)
+    # the sources this recording has (g1-periodic/ has only a gc.log); throttle/ names its
+    # 100 ms cpu.stat samples cpustat-100ms.log
+    if not os.path.exists(os.path.join(a.sample, 'cpustat.log')) and \
+            os.path.exists(os.path.join(a.sample, 'cpustat-100ms.log')):
+        FILES[:] = [('cpustat.log', 'cpustat-100ms.log', o) if d == 'cpustat.log' else (d, s, o)
+                    for d, s, o in FILES]
     FILES[:] = [f for f in FILES if os.path.exists(os.path.join(a.sample, f[1]))]
+    conf = os.path.join(a.sample, 'nginx.conf')
+    if any(d == 'access.log' for d, _s, _o in FILES) and os.path.exists(conf):
+        name = re.search(r'log_format\s+(\w+)', open(conf).read())
+        EXTRA.extend(['--nginx-conf', conf + (':' + name.group(1) if name else '')])
+    # the JVM's start for pacing uptime-only lines: from the report over the whole recording
+    whole = subprocess.run([a.binary, '--report', '--json'] + args_for(a.sample, own=True),
+                           capture_output=True, text=True, env=dict(os.environ, TZ='UTC'), timeout=120)
+    if whole.returncode != 0:
+        raise SystemExit('report over the sample failed: ' + whole.stderr[-500:])
+    jvm = json.loads(whole.stdout).get('jvm', {})
+    anchor = None
+    if jvm.get('time_axis') == 'uptime' or a.jvm_start:
+        anchor = a.jvm_start
+        if anchor is None:
+            js = os.path.join(a.sample, 'jvm-start.txt')
+            anchor = int(open(js).readline()) if os.path.exists(js) else 1795979000000
+        EXTRA.extend(['--jvm-start', str(anchor)])
+    elif jvm.get('start'):
+        anchor = int(datetime.datetime.strptime(jvm['start'], '%Y-%m-%dT%H:%M:%S.%fZ')
+                     .replace(tzinfo=datetime.timezone.utc).timestamp() * 1000)
     here = os.path.dirname(os.path.abspath(__file__))
     work = a.keep or tempfile.mkdtemp(prefix='stwtop-live-')
     os.makedirs(work, exist_ok=True)
@@ -90,7 +126,7 @@ def main():
     log = os.path.join(work, 'writes.tsv')
     pairs = ['%s=%s' % (os.path.join(live_dir, dest), os.path.join(a.sample, src)) for dest, src, _ in FILES]
     subprocess.run([sys.executable, os.path.join(here, 'replay.py'), '--speed', str(a.speed), '--log', log]
-                   + pairs, check=True)
+                   + (['--uptime-anchor', str(anchor)] if anchor is not None else []) + pairs, check=True)
     time.sleep(2.0)  # the last lines' 100 ms judgement and a tick
     proc.send_signal(signal.SIGTERM)
     try:
@@ -116,8 +152,11 @@ def main():
             final[key(o)] = comparable(o)
     rep = report(a.binary, live_dir)
     rep_c = {key(v): comparable(v) for v in rep}
-    if not rep:
+    if not rep and not a.control:
         failures.append('the report over the replayed files has no verdict')
+    if a.control and (rep or final):
+        failures.append('verdicts on a control: live %s, report %s' %
+                        (sorted(final), sorted(rep_c)))
     for k, v in rep_c.items():
         if k not in final:
             failures.append('live run did not end with verdict %s (report: %s)' % (k, v['title']))

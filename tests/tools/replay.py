@@ -8,13 +8,18 @@ usage: replay.py --speed 4 --log writes.tsv DEST=SRC [DEST=SRC ...]
 Each line's data time comes from the line itself: a leading [ISO-8601] (JVM
 unified logging), a leading ISO time (cpu.stat shell loop), a leading epoch in
 seconds with a fraction (nginx $msec) or epoch milliseconds (schedstat/vmstat
-samplers). Lines without one (a CSV header) go with the previous line of their
-file. writes.tsv gets one row per written line: wall_ms, dest, line_no, data_ms.
+samplers), an nginx [$time_local], or, with --uptime-anchor MS (the JVM's start
+in epoch ms), a leading JVM uptime ([1.947s], [349ms]). Lines without one (a
+CSV header, a multi-line report) go with the previous line of their file.
+writes.tsv gets one row per written line: wall_ms, dest, line_no, data_ms.
 """
 import argparse, datetime, os, re, sys, time
 
 ISO = re.compile(r'^\[?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d{4}|Z)?')
 EPOCH = re.compile(r'^(\d{10})(?:\.(\d{1,3}))?[ ,]|^(\d{13})[ ,]')
+UPTIME = re.compile(r'^\[(\d+(?:\.\d+)?)(s|ms)\]')
+TLOCAL = re.compile(r'\[(\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d) ([+-])(\d\d)(\d\d)\]')
+UPTIME_ANCHOR = None
 
 
 def data_time(line):
@@ -33,6 +38,15 @@ def data_time(line):
         if m.group(3):
             return int(m.group(3))
         return int(m.group(1)) * 1000 + int((m.group(2) or '0').ljust(3, '0'))
+    m = UPTIME.match(line)
+    if m and UPTIME_ANCHOR is not None:
+        v = float(m.group(1))
+        return UPTIME_ANCHOR + int(round(v * 1000 if m.group(2) == 's' else v))
+    m = TLOCAL.search(line)
+    if m:
+        d = datetime.datetime.strptime(m.group(1), '%d/%b/%Y:%H:%M:%S')
+        off = datetime.timedelta(hours=int(m.group(3)), minutes=int(m.group(4))) * (-1 if m.group(2) == '-' else 1)
+        return int((d - off).replace(tzinfo=datetime.timezone.utc).timestamp() * 1000)
     return None
 
 
@@ -41,8 +55,11 @@ def main():
     ap.add_argument('--speed', type=float, default=1.0)
     ap.add_argument('--log', required=True)
     ap.add_argument('--start-delay', type=float, default=0.0)
+    ap.add_argument('--uptime-anchor', type=int, help='JVM start, epoch ms: places uptime-only lines')
     ap.add_argument('pairs', nargs='+')
     a = ap.parse_args()
+    global UPTIME_ANCHOR
+    UPTIME_ANCHOR = a.uptime_anchor
     rows = []
     for fi, pair in enumerate(a.pairs):
         dest, src = pair.split('=', 1)
