@@ -76,6 +76,8 @@ struct rules {
 	int last_long_pause;           /* highest slot holding a long-gc-pause, -1 none */
 	bool eager;                    /* judge open incidents at every evaluation (live) */
 	bool uptime_axis;              /* times are JVM uptime: say so in evidence */
+	uint64_t evicted;              /* verdicts of old final incidents let go to keep the newest */
+	int64_t evicted_from_ms, evicted_to_ms;
 	uint64_t judging_key;          /* the incident being judged, 0 none */
 	bool judging_final;            /* ... for the last time (no more data will change it) */
 	unsigned judged_mask;          /* incident verdict ids it committed */
@@ -296,6 +298,43 @@ static void tidy(char *s)
 	*o = '\0';
 }
 
+/* Bounded at MAX_VERDICTS: when full, the verdicts of the oldest incidents that
+ * are final (no more data can change them) go, EVICT_BATCH at a time so that
+ * one memmove serves many new verdicts. A live session of days keeps showing
+ * its newest incidents (it kept the first 2048 and dropped every new one);
+ * whole-run verdicts stay; the notes say how many went and from when. */
+#define EVICT_BATCH 256
+static bool evict_oldest(struct rules *r)
+{
+	uint64_t open_min = UINT64_MAX;
+	for (size_t i = r->open_from; i < r->ninc; i++)
+		if (!r->inc[i].final && r->inc[i].id < open_min)
+			open_min = r->inc[i].id;
+	size_t w = 0, gone = 0;
+	for (size_t i = 0; i < r->nv; i++) {
+		const struct verdict *v = &r->v[i];
+		bool old_incident = v->id >= V_LONG_GC_PAUSE && v->id <= V_CONNECT_504 && v->key < open_min &&
+				    v->key != r->judging_key;
+		if (old_incident && gone < EVICT_BATCH) {
+			if (!r->evicted || v->start_ms < r->evicted_from_ms)
+				r->evicted_from_ms = v->start_ms;
+			int64_t e = v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms;
+			if (!r->evicted || e > r->evicted_to_ms)
+				r->evicted_to_ms = e;
+			r->evicted++;
+			gone++;
+			continue;
+		}
+		if (w != i)
+			r->v[w] = r->v[i];
+		w++;
+	}
+	r->nv = w;
+	if (gone)
+		vidx_rebuild(r);
+	return gone > 0;
+}
+
 /* Raise or update: store nv (built from scratch) under (id, key). */
 static void commit(struct rules *r, const struct verdict *nv_in)
 {
@@ -316,8 +355,8 @@ static void commit(struct rules *r, const struct verdict *nv_in)
 			r->fn(r->fnctx, old, false);
 		return;
 	}
-	if (r->nv >= MAX_VERDICTS)
-		return; /* bounded: the first 2048 verdicts are kept */
+	if (r->nv >= MAX_VERDICTS && !evict_oldest(r))
+		return; /* every one is current: the new one waits for room */
 	struct verdict *slot = &r->v[r->nv++];
 	*slot = *nv;
 	slot->version = 1;
@@ -1908,6 +1947,21 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			 "could explain %s are missing. To check for %s.",
 			 nstop, from_pauses ? "GC pauses" : "stops", r->cfg.stop_ms, d, hms(r, longest_at, t), op,
 			 nstop == 1 ? "has" : "have", nstop == 1 ? "it" : "them", miss);
+	}
+	if (n < max && r->evicted) {
+		char t1[40], t2[40];
+		/* they can span days: dates unless the times are JVM uptime */
+		if (r->uptime_axis) {
+			hms(r, r->evicted_from_ms, t1);
+			hms(r, r->evicted_to_ms, t2);
+		} else {
+			util_fmt_iso_ms(r->evicted_from_ms, t1, sizeof t1);
+			util_fmt_iso_ms(r->evicted_to_ms, t2, sizeof t2);
+		}
+		snprintf(out[n++], RULES_NOTE_LEN,
+			 "%llu verdicts of older incidents (%s to %s) were let go to keep the newest %d; the "
+			 "summary still counts the whole input.", (unsigned long long)r->evicted, t1, t2,
+			 MAX_VERDICTS);
 	}
 	if (n < max && from_pauses && tl->pauses.total > 0)
 		snprintf(out[n++], RULES_NOTE_LEN,
