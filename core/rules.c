@@ -1959,7 +1959,7 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			util_fmt_iso_ms(r->evicted_to_ms, t2, sizeof t2);
 		}
 		snprintf(out[n++], RULES_NOTE_LEN,
-			 "%llu verdicts of older incidents (%s to %s) were let go to keep the newest %d; the "
+			 "%llu verdicts of older incidents (from %s to %s) were let go to keep the newest %d; the "
 			 "summary still counts the whole input.", (unsigned long long)r->evicted, t1, t2,
 			 MAX_VERDICTS);
 	}
