@@ -1909,6 +1909,9 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 		}
 		if (tot < r->cfg.stop_ms)
 			continue;
+		/* stops of incidents whose verdicts were let go had them */
+		if (r->evicted && a <= r->evicted_to_ms + 1000)
+			continue;
 		/* the last span starting at or before b */
 		size_t lo = 0, hi = nsp;
 		while (lo < hi) {
