@@ -125,6 +125,12 @@ static int load_demo(struct session **sp, const char *dir, const struct rules_co
 	return 0;
 }
 
+bool app_no_color(const struct cli *c)
+{
+	const char *nc = getenv("NO_COLOR");
+	return c->no_color || (nc && nc[0]);
+}
+
 /* --- discovery --- */
 
 int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen)

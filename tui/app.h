@@ -4,6 +4,7 @@
 #ifndef STWTOP_APP_H
 #define STWTOP_APP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "stwtop/cli.h"
@@ -11,6 +12,9 @@
 #include "stwtop/rules.h"
 #include "stwtop/session.h"
 
+/* --no-color, or NO_COLOR present and not empty (no-color.org: an empty
+ * NO_COLOR does not count): every view asks this one question */
+bool app_no_color(const struct cli *c);
 /* --report with --pid: the process start anchors uptime-only logs. 0 or -1 with err. */
 int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen);
 /* live dashboard, plain line mode, or the demo; returns the exit code */

@@ -170,7 +170,7 @@ int plain_run(struct live *l, struct session *s, const struct cli *c)
 {
 	struct plain p = {
 		.l = l, .s = s, .c = c, .json = c->json,
-		.color = !c->no_color && !getenv("NO_COLOR") && isatty(1) && !c->json,
+		.color = !app_no_color(c) && isatty(1) && !c->json,
 	};
 	static const struct live_view view = {
 		.tick = on_tick, .note = on_note, .demo_done = on_demo_done,

@@ -61,8 +61,7 @@ static attr_t to_attr(unsigned a)
 
 void ui_apply_theme(struct ui *ui)
 {
-	const char *nc = getenv("NO_COLOR");
-	bool term_color = has_colors() && !ui->c->no_color && !(nc && nc[0]);
+	bool term_color = has_colors() && !app_no_color(ui->c);
 	/* COLORS is only known once colour is started */
 	if (term_color && !ui->color_started) {
 		if (start_color() == OK) {

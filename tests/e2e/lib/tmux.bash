@@ -24,6 +24,12 @@ start() {
 	$T new-session -d -s e2e -x "$w" -y "$h" -e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 \
 		"cd '$TMPD' && $*; echo \"EXITED rc=\$?\"; sleep 600"
 }
+# fresh: a new server for the next start (the old one is killed; cleanup kills the last)
+fresh() {
+	$T kill-server 2>/dev/null
+	NSERVER=$(( ${NSERVER:-0} + 1 ))
+	T="tmux -L $SOCK-$NSERVER -f /dev/null"
+}
 screen() { $T capture-pane -p -t e2e:0.0 > "$TMPD/screen" 2>/dev/null; }
 screen_ansi() { $T capture-pane -e -p -t e2e:0.0 > "$1" 2>/dev/null; }
 # wait_for REGEX [SECONDS]: true once the screen matches
