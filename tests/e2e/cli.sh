@@ -15,6 +15,13 @@ expect() { local want=$1 re=$2; shift 3
 }
 expect 0 '^usage: stwtop' -- --help
 expect 0 '^stwtop [0-9]+\.[0-9]+' -- --version
+# --help names the demo's argument and every bundled demo (data/demo/NAME), as the man page does
+"$BIN" --help >"$T/help"
+grep -Fq -- '--demo[=NAME]' "$T/help" || fail "--help does not list --demo[=NAME]"
+for d in "$S"/../../data/demo/*/; do
+  n=$(basename "$d"); grep -qw -- "$n" "$T/help" || fail "--help does not name the demo $n"
+done
+grep -Fq -- '\-\-demo [ =\fINAME\fR ]' "$S/../../doc/stwtop.1" || fail "the man page lost --demo=NAME"
 expect 2 "unknown option '--frobnicate'" -- --frobnicate
 expect 2 "unknown option '-x'" -- -x
 expect 2 '^stwtop: --interval: .abc. is not a number' -- --interval abc
