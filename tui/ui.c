@@ -213,6 +213,7 @@ static void on_signal(void *ctx, int signo)
 static void on_note(void *ctx, int src, const char *msg, bool is_error)
 {
 	struct ui *ui = ctx;
+	app_health_note(ui->info ? ui->info->health : NULL, src, is_error);
 	/* also in the log file, for after the screen is gone */
 	fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", msg);
 	if (src >= 0)
