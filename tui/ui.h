@@ -101,6 +101,9 @@ struct ui {
 	bool lines_wrap;
 	int lines_back;          /* Lines pane scrolled back by this many rows */
 	bool help;
+	int help_top;            /* the help's first row shown (it scrolls when cut) */
+	int help_max_top;        /* computed by the last frame: 0 when it all fits */
+	int help_view;           /* ... and how many rows it shows */
 
 	struct verdict_scratch *vscratch;   /* pane_verdicts.c's per-frame texts */
 

@@ -441,58 +441,178 @@ void ui_frame(struct ui *ui)
 
 /* --- help --- */
 
+/* Every key, then what the charts mean. The rows are made for the box's width
+ * (descriptions wrap beside their key, or under it when the box is narrow);
+ * when they do not all fit, the arrow keys scroll them and the frame says
+ * "more ↓". */
+static const struct { const char *k, *ka, *what; } help_keys[] = {
+	{"← →  h l", "<- ->  h l", "move the cursor (one column; every pane follows it)"},
+	{"⇧← ⇧→  H L", "S-<- S->  H L", "move the cursor 10 columns"},
+	{"PgUp PgDn", "PgUp PgDn", "move the cursor one screen"},
+	{"Home End  g G", "Home End  g G", "cursor to the oldest / newest data"},
+	{"+ -  = _", "+ -  = _", "zoom in / out (time per column; = and _ do the same)"},
+	{"f", "f", "follow now: cursor on the newest data, view advancing"},
+	{"p  space", "p  space", "pause: freeze the view (the demo's replay too)"},
+	{"Tab  ⇧Tab", "Tab  S-Tab", "focus the next / previous pane"},
+	{"↑ ↓  k j", "Up Down  k j", "select a verdict (in Lines: scroll back)"},
+	{"Enter", "Enter", "expand: a verdict's evidence and advice, and jump every pane's cursor to it; "
+			   "on a chart: make it tall; on Lines: wrap long lines"},
+	{"Esc", "Esc", "collapse what Enter expanded"},
+	{"s", "s", "Lines: show one source / all sources"},
+	{"t", "t", "next colour theme"},
+	{"^L", "^L", "redraw the screen"},
+	{"?", "?", "this help"},
+	{"q", "q", "quit"},
+};
+
+static const char *const help_legend[] = {
+	"Stops: each stop of the JVM; the lower part is time to safepoint (threads not yet stopped), the "
+	"upper part the operation itself.",
+	"CPU: above, the cgroup's throttled time; below, schedstat on CPU vs waiting to run. The number "
+	"left of each part is its scale (the top of that part).",
+	"Upstream: nginx requests/s by connect time 0/1/2/3/4+ s (whole seconds mean SYN retries: a full "
+	"accept queue); p99 request time on the top row, ! 5xx.",
+	"Heap: used after GC under committed; R Remark, F Full, P periodic.",
+};
+
+#define HELP_ROWS 256
+
+struct help_row {
+	const char *key;         /* NULL: no key on this row */
+	const char *s;           /* the text piece (not NUL-terminated) */
+	size_t n;
+	int indent;              /* columns from the box's text start */
+	int role;
+};
+
+struct help_fill {
+	struct help_row *rows;
+	int n, indent, indent_more, role;
+	const char *key;
+};
+
+static void help_piece(void *ctx, int line, const char *s, size_t n)
+{
+	struct help_fill *f = ctx;
+	if (f->n >= HELP_ROWS)
+		return;
+	f->rows[f->n++] = (struct help_row){.key = line == 0 ? f->key : NULL, .s = s, .n = n,
+					    .indent = line == 0 ? f->indent : f->indent_more, .role = f->role};
+}
+
+/* the rows for text width tw: returns how many */
+static int help_rows(const struct ui *ui, struct help_row *rows, int tw)
+{
+	int kw = 0;
+	for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
+		int w = ui_text_width(ui, ui->utf8 ? help_keys[i].k : help_keys[i].ka);
+		if (w > kw)
+			kw = w;
+	}
+	/* the descriptions beside the keys while that leaves them room, else under them */
+	bool beside = tw - kw - 2 >= 16;
+	struct help_fill f = {.rows = rows, .role = TR_TEXT};
+	for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
+		f.key = ui->utf8 ? help_keys[i].k : help_keys[i].ka;
+		if (beside) {
+			f.indent = f.indent_more = kw + 2;
+			ui_wrap(ui, help_keys[i].what, tw - kw - 2, help_piece, &f);
+		} else {
+			/* the key alone, then its text indented */
+			help_piece(&f, 0, "", 0);
+			f.key = NULL;
+			f.indent = f.indent_more = 2;
+			ui_wrap(ui, help_keys[i].what, tw - 2, help_piece, &f);
+		}
+	}
+	f.key = NULL;
+	help_piece(&f, 1, "", 0);   /* a blank row before the legend */
+	f.role = TR_DIM;
+	f.indent = 0;
+	f.indent_more = 2;
+	for (size_t i = 0; i < sizeof help_legend / sizeof help_legend[0]; i++)
+		ui_wrap(ui, help_legend[i], tw - 2, help_piece, &f);
+	return f.n;
+}
+
+/* a horizontal border row with its corners and a label after the first dash */
+static void help_border(struct ui *ui, int y, int x0, int bw, bool top, const char *label, int role)
+{
+	const char *h = ui->utf8 ? "─" : "-";
+	for (int i = 1; i < bw - 1; i++)
+		ui_text(ui, y, x0 + i, 1, TR_BORDER, h);
+	ui_text(ui, y, x0, 1, TR_BORDER, ui->utf8 ? (top ? "┌" : "└") : "+");
+	if (bw >= 2)
+		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, ui->utf8 ? (top ? "┐" : "┘") : "+");
+	if (label && label[0] && bw >= 6) {
+		char t[160];
+		snprintf(t, sizeof t, " %s ", label);
+		if (ui_text_width(ui, t) <= bw - 3)
+			ui_text(ui, y, x0 + 2, bw - 3, role, t);
+	}
+}
+
 static void ui_help_draw(struct ui *ui)
 {
-	static const struct { const char *k, *ka, *what; } keys[] = {
-		{"← →  h l", "<- ->  h l", "move the cursor (one column; every pane follows it)"},
-		{"⇧← ⇧→  H L", "S-<- S->  H L", "move the cursor 10 columns"},
-		{"PgUp PgDn", "PgUp PgDn", "move the cursor one screen"},
-		{"Home End  g G", "Home End  g G", "cursor to the oldest / newest data"},
-		{"+ -", "+ -", "zoom in / out (time per column)"},
-		{"f", "f", "follow now: cursor on the newest data, view advancing"},
-		{"p  space", "p  space", "pause: freeze the view (the demo's replay too)"},
-		{"Tab  ⇧Tab", "Tab  S-Tab", "focus the next / previous pane"},
-		{"↑ ↓  k j", "Up Down  k j", "select a verdict (in Lines: scroll back)"},
-		{"Enter", "Enter", "expand: a verdict's evidence and advice, and jump"},
-		{"", "", "  the cursor to it; a chart: make it tall; Lines: wrap"},
-		{"Esc", "Esc", "collapse what Enter expanded"},
-		{"s", "s", "Lines: show one source / all sources"},
-		{"t", "t", "next colour theme"},
-		{"?", "?", "this help (any key closes it)"},
-		{"q", "q", "quit"},
-	};
-	static const char *const legend[] = {
-		"Stops: each stop of the JVM; the lower part is time to safepoint",
-		"  (threads not yet stopped), the upper part the operation itself.",
-		"CPU: cgroup throttled time; schedstat on-CPU vs waiting to run.",
-		"Upstream: nginx requests/s by connect time 0/1/2/3/4+ s (whole",
-		"  seconds mean SYN retries: a full accept queue); p99 request time.",
-		"Heap: used after GC under committed; R Remark, F Full, P periodic.",
-	};
-	int nk = (int)(sizeof keys / sizeof keys[0]), nl = (int)(sizeof legend / sizeof legend[0]);
-	int bw = 78, bh = nk + nl + 4;
-	if (bw > COLS)
-		bw = COLS;
-	if (bh > LINES)
-		bh = LINES;
+	int bw = COLS < 78 ? COLS : 78, bh = LINES;
+	if (bw < 8 || bh < 3) {
+		ui->help_max_top = 0;
+		return;
+	}
+	int tw = bw - 4;   /* text between "│ " and " │" */
+	static struct help_row rows[HELP_ROWS];
+	int n = help_rows(ui, rows, tw);
+	if (bh > n + 2)
+		bh = n + 2;
+	int view = bh - 2;
+	ui->help_view = view;
+	ui->help_max_top = n > view ? n - view : 0;
+	if (ui->help_top > ui->help_max_top)
+		ui->help_top = ui->help_max_top;
+	if (ui->help_top < 0)
+		ui->help_top = 0;
 	int y0 = (LINES - bh) / 2, x0 = (COLS - bw) / 2;
-	for (int y = y0; y < y0 + bh; y++) {
+	const char *v = ui->utf8 ? "│" : "|";
+	for (int y = y0 + 1; y < y0 + bh - 1; y++) {
 		ui_fill(ui, y, x0, bw, TR_TEXT);
-		ui_text(ui, y, x0, 1, TR_BORDER, ui->utf8 ? "│" : "|");
-		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, ui->utf8 ? "│" : "|");
+		ui_text(ui, y, x0, 1, TR_BORDER, v);
+		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, v);
 	}
-	struct rect r = {y0, x0, 1, bw};
-	ui_title(ui, &r, "stwtop keys", true);
-	int y = y0 + 1;
-	for (int i = 0; i < nk && y < y0 + bh - 1; i++, y++) {
-		const char *k = ui->utf8 ? keys[i].k : keys[i].ka;
-		ui_text(ui, y, x0 + 2, 16, TR_KEY, k);
-		ui_text(ui, y, x0 + 19, bw - 21, TR_TEXT, keys[i].what);
+	char title[64];
+	if (ui->help_max_top > 0)
+		snprintf(title, sizeof title, "stwtop keys %d-%d/%d", ui->help_top + 1, ui->help_top + view, n);
+	else
+		snprintf(title, sizeof title, "stwtop keys");
+	help_border(ui, y0, x0, bw, true, title, TR_FOCUS);
+	for (int i = 0; i < view && ui->help_top + i < n; i++) {
+		const struct help_row *r = &rows[ui->help_top + i];
+		int y = y0 + 1 + i;
+		if (r->key)
+			ui_text(ui, y, x0 + 2, tw, TR_KEY, r->key);
+		char piece[600];
+		size_t len = r->n < sizeof piece - 1 ? r->n : sizeof piece - 1;
+		memcpy(piece, r->s, len);
+		piece[len] = '\0';
+		if (len)
+			ui_text(ui, y, x0 + 2 + r->indent, tw - r->indent, r->role, piece);
 	}
-	y++;
-	for (int i = 0; i < nl && y < y0 + bh - 1; i++, y++)
-		ui_text(ui, y, x0 + 2, bw - 4, TR_DIM, legend[i]);
-	struct rect b = {y0 + bh - 1, x0, 1, bw};
-	if (bh >= 3)
-		ui_title(ui, &b, "any key closes this", false);
+	/* the bottom border says how to go on: as much of it as fits */
+	const char *label = "any key closes this";
+	if (ui->help_max_top > 0) {
+		bool more = ui->help_top < ui->help_max_top;
+		static const char *const more_u[] = {"more ↓  ↑↓ PgUp PgDn scroll, other keys close", "more ↓  ↑↓ scroll",
+						    "more ↓"};
+		static const char *const more_a[] = {"more v  Up/Down PgUp/PgDn scroll, other keys close",
+						    "more v  Up/Down scroll", "more v"};
+		static const char *const end_u[] = {"end  ↑↓ PgUp PgDn scroll, other keys close", "end  ↑↓ scroll", "end"};
+		static const char *const end_a[] = {"end  Up/Down PgUp/PgDn scroll, other keys close", "end  Up/Down scroll",
+						   "end"};
+		const char *const *opts = more ? (ui->utf8 ? more_u : more_a) : (ui->utf8 ? end_u : end_a);
+		for (int i = 0; i < 3; i++) {
+			label = opts[i];
+			if (ui_text_width(ui, label) + 2 <= bw - 3)
+				break;
+		}
+	}
+	help_border(ui, y0 + bh - 1, x0, bw, false, label, ui->help_max_top > 0 ? TR_KEY : TR_TITLE);
 }
