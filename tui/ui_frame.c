@@ -19,73 +19,90 @@ static void ui_help_draw(struct ui *ui);      /* y-axis labels left of the chart
 
 /* --- header and footer --- */
 
+/* The header: what is watched on the left (the demo's title, or the live
+ * sources), the state on the right. The right side has forms of decreasing
+ * detail; the first that leaves the left side all of its text wins, else the
+ * first that leaves it half the row, so a title is not cut to a word by
+ * counts that could be shorter. */
+/* full; without the clock's zone (the time axis says it); the state in one
+ * word; counts as letters, no FOLLOW/CURSOR; the clock alone */
+enum { HDR_FULL, HDR_NO_ZONE, HDR_SHORT, HDR_TERSE, HDR_CLOCK };
+
+struct header_state {
+	int crit, warn, info, bad;
+};
+
+static int header_right(struct ui *ui, const struct header_state *hs, int form, int x, int w, bool draw)
+{
+	char clock[24], state[48], counts[3][24], badtxt[48] = "";
+	ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
+	if (form == HDR_CLOCK) {
+		int cw = ui_text_width(ui, clock) + 1;
+		if (draw)
+			ui_text(ui, 0, w - cw, cw, TR_HEADER, clock);
+		return cw + 1;
+	}
+	if (form == HDR_FULL)
+		snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " %s ",
+			 session_uptime_axis(ui->s) ? "uptime" : "UTC");
+	else
+		snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " ");
+	if (ui->demo && form <= HDR_NO_ZONE)
+		snprintf(state, sizeof state, " %s%s ", ui->paused ? "PAUSED " : "", ui->demo_done ? "replay done" : "replay");
+	else if (ui->demo)
+		snprintf(state, sizeof state, " %s ", ui->paused ? "PAUSED" : ui->demo_done ? "done" : "replay");
+	else
+		snprintf(state, sizeof state, " %s ", ui->paused ? "PAUSED" : "live");
+	static const char *const long_names[3] = {"crit", "warn", "info"}, *const short_names[3] = {"C", "W", "I"};
+	const int n[3] = {hs->crit, hs->warn, hs->info};
+	for (int i = 0; i < 3; i++)
+		snprintf(counts[i], sizeof counts[i], form == HDR_TERSE ? " %d%s " : " %d %s ", n[i],
+			 form == HDR_TERSE ? short_names[i] : long_names[i]);
+	const char *follow = form == HDR_TERSE ? "" : ui->follow ? " FOLLOW " : " CURSOR ";
+	if (hs->bad)
+		snprintf(badtxt, sizeof badtxt, form == HDR_TERSE ? " %d unreadable " : " %d source%s unreadable ",
+			 hs->bad, form != HDR_TERSE && hs->bad != 1 ? "s" : "");
+	int need = ui_text_width(ui, clock) + ui_text_width(ui, state) + ui_text_width(ui, follow) +
+		   ui_text_width(ui, counts[0]) + ui_text_width(ui, counts[1]) + ui_text_width(ui, counts[2]) + 2 +
+		   ui_text_width(ui, badtxt);
+	if (!draw)
+		return need;
+	x = w - need;
+	if (hs->bad)
+		x += ui_text2(ui, 0, x, w - x, TR_ERROR, TR_HEADER, badtxt);
+	x += ui_text(ui, 0, x, w - x, hs->crit ? TR_VERDICT_CRIT : TR_HEADER, counts[0]);
+	x += ui_text2(ui, 0, x, w - x, hs->warn ? TR_VERDICT_WARN : TR_HEADER, TR_HEADER, counts[1]);
+	x += ui_text2(ui, 0, x, w - x, hs->info ? TR_VERDICT_INFO : TR_HEADER, TR_HEADER, counts[2]);
+	x += 1;
+	x += ui_text(ui, 0, x, w - x, ui->paused ? TR_VERDICT_WARN : TR_HEADER, state);
+	if (follow[0])
+		x += ui_text(ui, 0, x, w - x, ui->follow ? TR_HEADER : TR_KEY, follow);
+	x += 1;
+	ui_text(ui, 0, x, w - x, TR_HEADER, clock);
+	return need;
+}
+
 static void draw_header(struct ui *ui, int w)
 {
 	ui_fill(ui, 0, 0, w, TR_HEADER);
-	/* right: verdict counts, state, clock */
-	int crit = 0, warn = 0, info = 0;
+	struct header_state hs = {0};
 	const struct rules *r = session_rules(ui->s);
 	for (size_t i = 0; i < rules_count(r); i++) {
 		const struct verdict *v = rules_at(r, i);
 		if (v->cleared_ms != EV_TIME_NONE)
 			continue;
 		if (v->severity == SEV_CRIT)
-			crit++;
+			hs.crit++;
 		else if (v->severity == SEV_WARN)
-			warn++;
+			hs.warn++;
 		else
-			info++;
+			hs.info++;
 	}
-	char clock[24], state[48], counts[3][24];
-	ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
-	snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " %s ",
-		 session_uptime_axis(ui->s) ? "uptime" : "UTC");
-	if (ui->demo)
-		snprintf(state, sizeof state, " %s%s ", ui->paused ? "PAUSED " : "",
-			 ui->demo_done ? "replay done" : "replay");
-	else
-		snprintf(state, sizeof state, " %s ", ui->paused ? "PAUSED" : "live");
-	snprintf(counts[0], sizeof counts[0], " %d crit ", crit);
-	snprintf(counts[1], sizeof counts[1], " %d warn ", warn);
-	snprintf(counts[2], sizeof counts[2], " %d info ", info);
-	const char *follow = ui->follow ? " FOLLOW " : " CURSOR ";
 	/* a source that cannot be read is news, whatever the layout shows */
-	int bad = 0;
 	for (int i = 0; i < session_nsources(ui->s); i++)
 		if (session_source_stats(ui->s, i)->error)
-			bad++;
-	char badtxt[48] = "";
-	if (bad)
-		snprintf(badtxt, sizeof badtxt, " %d source%s unreadable ", bad, bad == 1 ? "" : "s");
-	int need = ui_text_width(ui, clock) + ui_text_width(ui, state) + ui_text_width(ui, follow) +
-		   ui_text_width(ui, counts[0]) + ui_text_width(ui, counts[1]) + ui_text_width(ui, counts[2]) + 2 +
-		   ui_text_width(ui, badtxt);
-	int x = w - need;
-	int left_w = x - 1;
-	if (x < 10) {
-		/* narrow: the name and the clock, as far as they fit */
-		ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
-		int cw = ui_text_width(ui, clock) + 1;
-		x = w - cw;
-		left_w = x - 1;
-		if (left_w >= 8)
-			ui_text(ui, 0, x, w - x, TR_HEADER, clock);
-		else
-			left_w = w;
-	} else {
-		if (bad)
-			x += ui_text2(ui, 0, x, w - x, TR_ERROR, TR_HEADER, badtxt);
-		x += ui_text(ui, 0, x, w - x, crit ? TR_VERDICT_CRIT : TR_HEADER, counts[0]);
-		x += ui_text2(ui, 0, x, w - x, warn ? TR_VERDICT_WARN : TR_HEADER, TR_HEADER, counts[1]);
-		x += ui_text2(ui, 0, x, w - x, info ? TR_VERDICT_INFO : TR_HEADER, TR_HEADER, counts[2]);
-		x += 1;
-		x += ui_text(ui, 0, x, w - x, ui->paused ? TR_VERDICT_WARN : TR_HEADER, state);
-		x += ui_text(ui, 0, x, w - x, ui->follow ? TR_HEADER : TR_KEY, follow);
-		x += 1;
-		ui_text(ui, 0, x, w - x, TR_HEADER, clock);
-	}
+			hs.bad++;
 	/* left: what is being watched */
-	int lx = ui_text2(ui, 0, 0, left_w, TR_TITLE, TR_HEADER, " stwtop ");
 	char what[400] = "";
 	if (ui->demo) {
 		snprintf(what, sizeof what, "demo: %s", ui->info->demo_title);
@@ -96,7 +113,36 @@ static void draw_header(struct ui *ui, int w)
 	}
 	char safe[400];
 	util_sanitize(safe, sizeof safe, what, strlen(what));
-	ui_text(ui, 0, lx, left_w - lx, TR_HEADER, safe);
+	const char *brand = " stwtop ";
+	int full_left = ui_text_width(ui, brand) + ui_text_width(ui, safe) + 1;
+	int half = w / 2 > 24 ? w / 2 : 24;
+	int want = full_left < half ? full_left : half;
+	int form = HDR_CLOCK;
+	for (int f = HDR_FULL; f < HDR_CLOCK; f++)
+		if (w - header_right(ui, &hs, f, 0, w, false) >= full_left) {
+			form = f;
+			break;
+		}
+	if (form == HDR_CLOCK)
+		for (int f = HDR_FULL; f < HDR_CLOCK; f++)
+			if (w - header_right(ui, &hs, f, 0, w, false) >= want) {
+				form = f;
+				break;
+			}
+	int left_w = w - header_right(ui, &hs, form, 0, w, false);
+	if (form == HDR_CLOCK && left_w < 8) {
+		left_w = w;   /* too narrow for the clock: the name only */
+	} else {
+		header_right(ui, &hs, form, 0, w, true);
+	}
+	int lx = ui_text2(ui, 0, 0, left_w, TR_TITLE, TR_HEADER, brand);
+	int room = left_w - lx - 1;
+	if (ui_text_width(ui, safe) <= room) {
+		ui_text(ui, 0, lx, room, TR_HEADER, safe);
+	} else if (room > 1) {
+		int used = ui_text(ui, 0, lx, room - 1, TR_HEADER, safe);
+		ui_text(ui, 0, lx + used, 1, TR_HEADER, ui->utf8 ? "…" : "~");
+	}
 }
 
 static void draw_footer(struct ui *ui, int y, int w)
