@@ -155,10 +155,14 @@ int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_
 	return 0;
 }
 
-/* Build the sources of a live run. Without any, find the JVM and its logs. */
+/* Build the sources of a live run. Without any, find the JVM and its logs.
+ * NULL with *code 1 when no JVM could be found or inspected, 2 when the
+ * options cannot make a session (a bad --nginx-conf or --nginx-format), as
+ * --report says for the same options. */
 static struct session *live_session(const struct cli *c, const struct rules_config *rc, int *pid,
-				    char *hs_dir, size_t hs_len, char *err, size_t errlen)
+				    char *hs_dir, size_t hs_len, int *code, char *err, size_t errlen)
 {
+	*code = 1;
 	struct jvm_proc j;
 	bool have_j = false;
 	*pid = c->pid;
@@ -199,6 +203,7 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 	if (!s) {
 		if (have_j)
 			discover_fini(&j);
+		*code = 2;
 		return NULL;
 	}
 	for (int i = 0; i < c->nsrc; i++)
@@ -206,6 +211,7 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 			session_free(s);
 			if (have_j)
 				discover_fini(&j);
+			*code = 2;
 			return NULL;
 		}
 	if (have_j) {
@@ -264,11 +270,11 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 		lo.demo = true;
 		info.demo_title = spec.title[0] ? spec.title : name;
 	} else {
-		int pid = 0;
-		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, err, sizeof err);
+		int pid = 0, code = 1;
+		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, &code, err, sizeof err);
 		if (!s) {
 			fprintf(stderr, "stwtop: %s\n", err);
-			return 1;
+			return code;
 		}
 		lo.pid = pid;
 		if (hs_dir[0]) {
