@@ -50,7 +50,8 @@ static const struct option opts[] = {
 void cli_usage(FILE *out)
 {
 	fputs("usage: stwtop [SOURCES] [OPTIONS]          live dashboard (no source: find the JVM)\n"
-	      "       stwtop --demo                       replay the bundled sample incident\n"
+	      "       stwtop --demo[=NAME]                replay a bundled real incident: throttle-stop\n"
+	      "                                           (the default) or gc-stop (--demo=gc-stop)\n"
 	      "       stwtop --report [--json] SOURCES    read the sources once, print summary + verdicts\n"
 	      "\n"
 	      "Sources (repeatable):\n"

@@ -125,6 +125,18 @@ static int load_demo(struct session **sp, const char *dir, const struct rules_co
 	return 0;
 }
 
+void app_health_note(struct app_health *h, int src, bool is_error)
+{
+	if (h && src >= 0 && src < APP_HEALTH_MAX)
+		h->bad[src] = is_error;
+}
+
+bool app_no_color(const struct cli *c)
+{
+	const char *nc = getenv("NO_COLOR");
+	return c->no_color || (nc && nc[0]);
+}
+
 /* --- discovery --- */
 
 int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen)
@@ -143,10 +155,14 @@ int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_
 	return 0;
 }
 
-/* Build the sources of a live run. Without any, find the JVM and its logs. */
+/* Build the sources of a live run. Without any, find the JVM and its logs.
+ * NULL with *code 1 when no JVM could be found or inspected, 2 when the
+ * options cannot make a session (a bad --nginx-conf or --nginx-format), as
+ * --report says for the same options. */
 static struct session *live_session(const struct cli *c, const struct rules_config *rc, int *pid,
-				    char *hs_dir, size_t hs_len, char *err, size_t errlen)
+				    char *hs_dir, size_t hs_len, int *code, char *err, size_t errlen)
 {
+	*code = 1;
 	struct jvm_proc j;
 	bool have_j = false;
 	*pid = c->pid;
@@ -187,6 +203,7 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 	if (!s) {
 		if (have_j)
 			discover_fini(&j);
+		*code = 2;
 		return NULL;
 	}
 	for (int i = 0; i < c->nsrc; i++)
@@ -194,6 +211,7 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 			session_free(s);
 			if (have_j)
 				discover_fini(&j);
+			*code = 2;
 			return NULL;
 		}
 	if (have_j) {
@@ -234,7 +252,8 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 	};
 	char hs_dir[4096];
 	struct demo_spec spec;
-	struct ui_info info = {0};
+	struct app_health health = {{false}};
+	struct ui_info info = {.health = &health};
 	if (c->mode == CLI_DEMO) {
 		char dir[PATH_MAX];
 		const char *name = c->demo_name ? c->demo_name : "throttle-stop";
@@ -251,11 +270,11 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 		lo.demo = true;
 		info.demo_title = spec.title[0] ? spec.title : name;
 	} else {
-		int pid = 0;
-		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, err, sizeof err);
+		int pid = 0, code = 1;
+		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, &code, err, sizeof err);
 		if (!s) {
 			fprintf(stderr, "stwtop: %s\n", err);
-			return 1;
+			return code;
 		}
 		lo.pid = pid;
 		if (hs_dir[0]) {
@@ -272,15 +291,33 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 	int rc_run;
 	char why[256] = "";
 	if (c->plain) {
-		rc_run = plain_run(l, s, c);
+		rc_run = plain_run(l, s, c, &health);
 	} else {
 		rc_run = ui_run(l, s, c, &info, why, sizeof why);
 		if (rc_run == -1) {
 			/* no usable terminal: line mode instead of a crash */
 			fprintf(stderr, "stwtop: %s; using line mode (--plain)\n", why);
-			rc_run = plain_run(l, s, c);
+			rc_run = plain_run(l, s, c, &health);
 		}
 	}
+	/* exit 1 when a source cannot be read as the run ends: said again now that
+	 * the screen is gone, since the dashboard's message may have gone by */
+	if (rc_run == 0)
+		for (int i = 0; i < session_nsources(s) && i < APP_HEALTH_MAX; i++) {
+			if (!health.bad[i])
+				continue;
+			/* the note names the path already when the tailer made it */
+			const struct source_stats *st = session_source_stats(s, i);
+			const char *path = session_source_path(s, i);
+			char said[1200], safe[1400];
+			if (strncmp(st->note, path, strlen(path)) == 0)
+				snprintf(said, sizeof said, "%s", st->note);
+			else
+				snprintf(said, sizeof said, "%s%s%s", path, st->note[0] ? ": " : "", st->note);
+			util_sanitize(safe, sizeof safe, said, strlen(said));
+			fprintf(stderr, "stwtop: could not read %s\n", safe);
+			rc_run = 1;
+		}
 	live_free(l);
 	session_free(s);
 	return rc_run;

@@ -4,6 +4,7 @@
 #ifndef STWTOP_APP_H
 #define STWTOP_APP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "stwtop/cli.h"
@@ -11,18 +12,34 @@
 #include "stwtop/rules.h"
 #include "stwtop/session.h"
 
+/* --no-color, or NO_COLOR present and not empty (no-color.org: an empty
+ * NO_COLOR does not count): every view asks this one question */
+bool app_no_color(const struct cli *c);
 /* --report with --pid: the process start anchors uptime-only logs. 0 or -1 with err. */
 int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen);
 /* live dashboard, plain line mode, or the demo; returns the exit code */
 int app_run_live(const struct cli *c, const struct rules_config *rc);
 
+/* Which sources cannot be read right now, from the engine's notes: the last
+ * note of each says. A live run exits 1 when one is unreadable as it ends (a
+ * directory, no permission, a probe that did not open); one that came right
+ * later (the directory replaced by a log), or a file that does not exist yet
+ * and is waited for, is not an error. */
+#define APP_HEALTH_MAX 64
+struct app_health {
+	bool bad[APP_HEALTH_MAX];
+};
+/* a note about source src (-1: not about a source) reached the view */
+void app_health_note(struct app_health *h, int src, bool is_error);
+
 /* plain.c: verdicts and one status line per interval on stdout */
-int plain_run(struct live *l, struct session *s, const struct cli *c);
+int plain_run(struct live *l, struct session *s, const struct cli *c, struct app_health *h);
 
 /* ui.c: the curses dashboard. Returns -1 (with a reason in why) when there is no
  * usable terminal, so the caller can fall back to plain mode. */
 struct ui_info {
 	const char *demo_title;     /* NULL unless --demo */
+	struct app_health *health;  /* the view's notes go here */
 };
 int ui_run(struct live *l, struct session *s, const struct cli *c, const struct ui_info *info,
 	   char *why, size_t whylen);

@@ -42,7 +42,7 @@ static int run_report(const struct cli *c, const struct rules_config *rcfg)
 	if (c->json)
 		report_json(stdout, s);
 	else
-		report_text(stdout, s, isatty(1) && !c->no_color && !getenv("NO_COLOR"));
+		report_text(stdout, s, isatty(1) && !app_no_color(c));
 	int status = 0;
 	for (int i = 0; i < session_nsources(s); i++) {
 		const struct source_stats *st = session_source_stats(s, i);

@@ -31,6 +31,37 @@ static void quota_text(const struct view_cpu_info *in, char *buf, size_t len)
 		snprintf(buf, len, "quota: not in the samples");
 }
 
+/* Write the first of names that fits in the empty cells at the start of a
+ * part's top row (rows high; throttled part or sched part), one blank cell
+ * after it. False when none fits: the bars are there. */
+static bool label_part(struct ui *ui, const struct view_cpu_col *cols, int n, int cc, bool throttle, int rows,
+		       int y, const char *const *names, int nnames)
+{
+	double max = 0;
+	for (int c = 0; c < n; c++) {
+		double v = throttle ? cols[c].throttled_ms : cols[c].oncpu_ms + cols[c].wait_ms;
+		if (v > max)
+			max = v;
+	}
+	/* how many columns from the left are empty on the top row */
+	int free_cols = 0;
+	for (int c = 0; c < n; c++) {
+		double v = throttle ? cols[c].throttled_ms : (cols[c].oncpu_ms >= 0 ? cols[c].oncpu_ms + cols[c].wait_ms : 0);
+		bool busy = c == cc || lin(v, max, rows) > (rows - 1) * 8 || (throttle && cols[c].allocstall > 0);
+		if (busy)
+			break;
+		free_cols++;
+	}
+	for (int i = 0; i < nnames; i++) {
+		int w = ui_text_width(ui, names[i]);
+		if (w + 1 <= free_cols) {
+			ui_text(ui, y, ui->chart_x, w, TR_AXIS, names[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
 void pane_cpu_draw(struct ui *ui, const struct rect *r)
 {
 	const struct timeline *tl = session_timeline(ui->s);
@@ -127,10 +158,18 @@ void pane_cpu_draw(struct ui *ui, const struct rect *r)
 			ui_bar(ui, ybot, xcol, srows, seg, roles, 2, c == cc);
 		}
 	}
+	/* Each part's scale in the gutter, on its top row, as in the other panes,
+	 * and its name right after it where that row is empty (no bar reaches
+	 * it, not the cursor): " 1.0s throttled", " 5.9s on CPU + waiting to
+	 * run". Where the bars leave no room, the gutter holds the names. */
 	char lab[16];
 	if (trows > 0) {
-		if (trows >= 2 || !info.have_sched) {
-			ui_ylabel(ui, ybot - srows - trows + 1, tmax > 0 ? ui_fmt_ms_short(tmax, lab, sizeof lab) : "0");
+		static const char *const names[] = {"throttled", "thrtl"};
+		int ytop = ybot - srows - trows + 1;
+		if (label_part(ui, cols, n, cc, true, trows, ytop, names, 2)) {
+			ui_ylabel(ui, ytop, tmax > 0 ? ui_fmt_ms_short(tmax, lab, sizeof lab) : "0");
+		} else if (trows >= 2 || !info.have_sched) {
+			ui_ylabel(ui, ytop, tmax > 0 ? ui_fmt_ms_short(tmax, lab, sizeof lab) : "0");
 			if (trows >= 2)
 				ui_ylabel(ui, ybot - srows, "thrtl");
 		} else {
@@ -138,8 +177,12 @@ void pane_cpu_draw(struct ui *ui, const struct rect *r)
 		}
 	}
 	if (srows > 0) {
-		if (srows >= 2 || !info.have_cpu) {
-			ui_ylabel(ui, ybot - srows + 1, smax > 0 ? ui_fmt_ms_short(smax, lab, sizeof lab) : "0");
+		static const char *const names[] = {"on CPU + waiting to run", "on CPU + waiting", "sched"};
+		int ytop = ybot - srows + 1;
+		if (label_part(ui, cols, n, cc, false, srows, ytop, names, 3)) {
+			ui_ylabel(ui, ytop, smax > 0 ? ui_fmt_ms_short(smax, lab, sizeof lab) : "0");
+		} else if (srows >= 2 || !info.have_cpu) {
+			ui_ylabel(ui, ytop, smax > 0 ? ui_fmt_ms_short(smax, lab, sizeof lab) : "0");
 			if (srows >= 2)
 				ui_ylabel(ui, ybot, "sched");
 		} else {

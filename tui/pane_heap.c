@@ -28,7 +28,7 @@ void pane_heap_draw(struct ui *ui, const struct rect *r)
 	bool in = cc >= 0 && cc < n;
 	char ro[200];
 	if (in && cols[cc].committed_mb >= 0)
-		snprintf(ro, sizeof ro, "committed %.0f MB, used %.0f MB", cols[cc].committed_mb, cols[cc].used_mb);
+		snprintf(ro, sizeof ro, "committed %.0f, used %.0f MB", cols[cc].committed_mb, cols[cc].used_mb);
 	else
 		snprintf(ro, sizeof ro, "heap unknown at the cursor");
 	/* the periodic checks that found a GC too recent to run: why committed never falls */

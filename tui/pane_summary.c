@@ -9,20 +9,54 @@
 
 struct wctx {
 	struct ui *ui;
-	int y, ymax, x, w, role;
+	int y, x, w, role;
+	int rows, lines;   /* rows given to this title, lines it wraps to */
 };
 
 static void put_line(void *ctx, int k, const char *s, size_t n)
 {
 	struct wctx *c = ctx;
-	if (c->y >= c->ymax || k >= 2)
+	if (k >= c->rows)
 		return;
 	char piece[600];
 	if (n > sizeof piece - 1)
 		n = sizeof piece - 1;
 	memcpy(piece, s, n);
 	piece[n] = '\0';
-	ui_text(c->ui, c->y++, c->x, c->w, c->role, piece);
+	/* the last row of a title that goes on: say so */
+	bool cut = k == c->rows - 1 && c->lines > c->rows;
+	int used = ui_text(c->ui, c->y + k, c->x, cut ? c->w - 1 : c->w, c->role, piece);
+	if (cut)
+		ui_text(c->ui, c->y + k, c->x + used, 1, TR_DIM, c->ui->utf8 ? "…" : "~");
+}
+
+/* Rows for the titles: each verdict one row, newest first, while they last,
+ * but the newest two (its first line rarely says why); then the rest, one
+ * more row each in turn from the newest, up to what each title needs. */
+static int plan_rows(const int *lines, int n, int rows, int *give)
+{
+	int shown = 0;
+	for (int i = 0; i < n; i++)
+		give[i] = 0;
+	if (n == 0 || rows <= 0)
+		return 0;
+	give[0] = lines[0] >= 2 && rows >= 2 ? 2 : 1;
+	rows -= give[0];
+	shown = 1;
+	for (int i = 1; i < n && rows > 0; i++, shown++) {
+		give[i] = 1;
+		rows--;
+	}
+	for (bool more = true; rows > 0 && more;) {
+		more = false;
+		for (int i = 0; i < shown && rows > 0; i++)
+			if (give[i] < lines[i]) {
+				give[i]++;
+				rows--;
+				more = true;
+			}
+	}
+	return shown;
 }
 
 void pane_summary_draw(struct ui *ui, int y, int h, int w)
@@ -53,31 +87,39 @@ void pane_summary_draw(struct ui *ui, int y, int h, int w)
 	int reserve = nn < h / 3 ? nn : h / 3;
 	if (reserve < 1 && nn > 0 && ui->nv == 0)
 		reserve = nn < h ? nn : h;
-	struct wctx c = {.ui = ui, .y = y, .ymax = y + h - reserve, .x = 0, .w = w};
-	if (ui->nv == 0 && c.y < c.ymax)
-		ui_text(ui, c.y++, 0, w, TR_DIM, "no verdicts yet");
-	int left = (int)ui->nv;
-	for (size_t i = 0; i < ui->nv && c.y < c.ymax; i++, left--) {
+	int vrows = h - reserve, yv = y;
+	if (ui->nv == 0 && vrows > 0) {
+		ui_text(ui, yv++, 0, w, TR_DIM, "no verdicts yet");
+		vrows--;
+	}
+	enum { MAXV = sizeof ui->vorder / sizeof ui->vorder[0] };
+	static char titles[MAXV][sizeof ((struct verdict *)0)->title * 4];
+	int lines[MAXV], give[MAXV];
+	int nv = (int)ui->nv, tw = w - 5;
+	for (int i = 0; i < nv; i++) {
+		const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[i]);
+		util_sanitize(titles[i], sizeof titles[i], v->title, strnlen(v->title, sizeof v->title));
+		lines[i] = ui_wrap(ui, titles[i], tw, NULL, NULL);
+	}
+	int shown = plan_rows(lines, nv, vrows, give);
+	/* verdicts left out: the last row says how many */
+	if (shown < nv && vrows >= 2)
+		shown = plan_rows(lines, nv, vrows - 1, give);
+	for (int i = 0; i < shown; i++) {
 		const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[i]);
 		int role = v->severity == SEV_CRIT ? TR_VERDICT_CRIT : v->severity == SEV_WARN ? TR_VERDICT_WARN : TR_VERDICT_INFO;
 		const char *badge = v->severity == SEV_CRIT ? "CRIT" : v->severity == SEV_WARN ? "WARN" : "INFO";
-		ui_text(ui, c.y, 0, w, role, badge);
-		char title[sizeof v->title * 4];
-		util_sanitize(title, sizeof title, v->title, strnlen(v->title, sizeof v->title));
-		/* a second line of title only while every remaining verdict still gets one */
-		int rows_left = c.ymax - c.y;
-		c.x = 5;
-		c.w = w - 5;
-		c.role = TR_TEXT;
-		int ymax = c.ymax;
-		if (rows_left < 2 * left)
-			c.ymax = c.y + 1;
-		ui_wrap(ui, title, c.w, put_line, &c);
-		c.ymax = ymax;
+		ui_text(ui, yv, 0, w, role, badge);
+		struct wctx c = {.ui = ui, .y = yv, .x = 5, .w = tw, .role = TR_TEXT, .rows = give[i], .lines = lines[i]};
+		ui_wrap(ui, titles[i], tw, put_line, &c);
+		yv += give[i];
 	}
+	if (shown < nv && yv < y + h - reserve)
+		ui_textf(ui, yv++, 0, w, TR_DIM, "+%d more verdict%s", nv - shown,
+			 nv - shown == 1 ? "" : "s");
 	int yn = y + h - reserve;
-	if (yn < c.y)
-		yn = c.y;
+	if (yn < yv)
+		yn = yv;
 	for (int i = 0; i < nn && yn < y + h; i++)
 		ui_text(ui, yn++, 0, w, TR_DIM, nums[i]);
 }

@@ -30,6 +30,26 @@ static void draw_p99(struct ui *ui, int y, int x, float p99, bool cursor)
 	ui_cell(ui, y, x, lv[k], la[k], TR_UP_P99, ui->st[TR_UP_P99].fg, bg);
 }
 
+/* a text in the numbers column that wraps: continuation rows indented */
+struct side_wrap {
+	struct ui *ui;
+	int y, ymax, x, w, role;
+};
+
+static void side_piece(void *ctx, int line, const char *s, size_t n)
+{
+	struct side_wrap *c = ctx;
+	if (c->y >= c->ymax)
+		return;
+	char piece[200];
+	if (n > sizeof piece - 1)
+		n = sizeof piece - 1;
+	memcpy(piece, s, n);
+	piece[n] = '\0';
+	int in = line ? 2 : 0;
+	ui_text(c->ui, c->y++, c->x + in, c->w - in, c->role, piece);
+}
+
 void pane_upstream_draw(struct ui *ui, const struct rect *r)
 {
 	const struct timeline *tl = session_timeline(ui->s);
@@ -161,10 +181,24 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 		if (y < ymax)
 			ui_textf(ui, y++, sx, sw, s5xx ? TR_UP_5XX : TR_TEXT, "%llu requests, %llu 5xx", (unsigned long long)req,
 				 (unsigned long long)s5xx);
-		if (y < ymax)
-			ui_textf(ui, y++, sx, sw, slow ? TR_UP_B2 : TR_TEXT, "slow connects %llu: 1s %llu, 2s %llu, 3s+ %llu",
-				 (unsigned long long)slow, (unsigned long long)b[1], (unsigned long long)b[2],
-				 (unsigned long long)(b[3] + b[4]));
+		if (y < ymax) {
+			/* the buckets that have requests (they add up to the total), on a
+			 * second row when the column is too narrow for them */
+			char sc[160];
+			size_t o = (size_t)snprintf(sc, sizeof sc, "slow connects %llu", (unsigned long long)slow);
+			static const char *const bn[3] = {"1s", "2s", "3s+"};
+			uint64_t bv[3] = {b[1], b[2], b[3] + b[4]};
+			for (int k = 0, first = 1; k < 3 && o < sizeof sc; k++)
+				if (bv[k]) {
+					o += (size_t)snprintf(sc + o, sizeof sc - o, "%s%s %llu", first ? ": " : ", ", bn[k],
+							      (unsigned long long)bv[k]);
+					first = 0;
+				}
+			struct side_wrap sw_ctx = {.ui = ui, .y = y, .ymax = ymax, .x = sx, .w = sw,
+						   .role = slow ? TR_UP_B2 : TR_TEXT};
+			ui_wrap(ui, sc, sw - 2, side_piece, &sw_ctx);
+			y = sw_ctx.y;
+		}
 		if (y < ymax && worst >= 0)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "worst p99 request time %s", ui_fmt_ms(worst * 1000.0, t, sizeof t));
 		if (slow && y < ymax)

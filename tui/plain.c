@@ -19,6 +19,7 @@ struct plain {
 	struct live *l;
 	struct session *s;
 	const struct cli *c;
+	struct app_health *health;
 	bool json, color;
 	/* what was printed of each verdict, to print changes that matter only */
 	struct seen { int id; uint64_t key; int sev; bool cleared; char title[240]; } *seen;
@@ -129,13 +130,9 @@ static void on_note(void *ctx, int src, const char *msg, bool is_error)
 	struct plain *p = ctx;
 	char buf[600];
 	util_sanitize(buf, sizeof buf, msg, strlen(msg));
-	if (p->json) {
-		/* notes go to stderr so stdout stays one schema */
-		fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", buf);
-	} else {
-		fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", buf);
-	}
-	(void)src;
+	/* notes go to stderr: stdout is the data (with --json, one schema) */
+	fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", buf);
+	app_health_note(p->health, src, is_error);
 }
 
 static void on_demo_done(void *ctx)
@@ -166,11 +163,11 @@ static bool write_until(int fd, const char *buf, size_t len, int64_t deadline)
 	return true;
 }
 
-int plain_run(struct live *l, struct session *s, const struct cli *c)
+int plain_run(struct live *l, struct session *s, const struct cli *c, struct app_health *h)
 {
 	struct plain p = {
-		.l = l, .s = s, .c = c, .json = c->json,
-		.color = !c->no_color && !getenv("NO_COLOR") && isatty(1) && !c->json,
+		.l = l, .s = s, .c = c, .health = h, .json = c->json,
+		.color = !app_no_color(c) && isatty(1) && !c->json,
 	};
 	static const struct live_view view = {
 		.tick = on_tick, .note = on_note, .demo_done = on_demo_done,

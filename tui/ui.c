@@ -213,6 +213,7 @@ static void on_signal(void *ctx, int signo)
 static void on_note(void *ctx, int src, const char *msg, bool is_error)
 {
 	struct ui *ui = ctx;
+	app_health_note(ui->info ? ui->info->health : NULL, src, is_error);
 	/* also in the log file, for after the screen is gone */
 	fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", msg);
 	if (src >= 0)
@@ -402,6 +403,31 @@ static void set_paused(struct ui *ui, bool paused)
 static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 {
 	if (ui->help) {
+		/* a help cut by a small screen scrolls; any other key closes it */
+		if (ui->help_max_top > 0) {
+			int page = ui->help_view > 1 ? ui->help_view - 1 : 1, to = -1;
+			if (fkey && ch == KEY_DOWN)
+				to = ui->help_top + 1;
+			else if (fkey && ch == KEY_UP)
+				to = ui->help_top - 1;
+			else if (fkey && ch == KEY_NPAGE)
+				to = ui->help_top + page;
+			else if (fkey && ch == KEY_PPAGE)
+				to = ui->help_top - page;
+			else if (fkey && ch == KEY_HOME)
+				to = 0;
+			else if (fkey && ch == KEY_END)
+				to = ui->help_max_top;
+			else if (!fkey && (ch == 'j' || ch == 'k'))
+				to = ui->help_top + (ch == 'j' ? 1 : -1);
+			if (to != -1 || (fkey && ch == KEY_RESIZE)) {
+				if (to != -1)
+					ui->help_top = to < 0 ? 0 : to > ui->help_max_top ? ui->help_max_top : to;
+				return;
+			}
+		} else if (fkey && ch == KEY_RESIZE) {
+			return;
+		}
 		ui->help = false;
 		if (!fkey && (ch == 'q' || ch == 'Q')) {
 			ui->quit = true;
@@ -474,7 +500,10 @@ static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 		break;
 	case 's': case 'S': next_source(ui); break;
 	case 't': case 'T': next_theme(ui); break;
-	case '?': ui->help = true; break;
+	case '?':
+		ui->help = true;
+		ui->help_top = 0;
+		break;
 	case 12: /* ^L */ clearok(curscr, TRUE); break;
 	default: break;
 	}

@@ -69,7 +69,7 @@ struct ui {
 	/* terminal abilities */
 	bool utf8;               /* the locale's codeset is UTF-8: Unicode glyphs */
 	bool color;              /* colours are drawn (terminal has them, NO_COLOR unset, theme uses them) */
-	bool fine;               /* 1/8-cell bars with two colours per cell (utf8 && color) */
+	bool fine;               /* 1/8-cell bars with two colours per cell (utf8, colour, 16+ colours) */
 	bool default_colors;     /* use_default_colors() worked: -1 is the terminal's colour */
 	bool color_started;
 	int ncolors;
@@ -101,6 +101,9 @@ struct ui {
 	bool lines_wrap;
 	int lines_back;          /* Lines pane scrolled back by this many rows */
 	bool help;
+	int help_top;            /* the help's first row shown (it scrolls when cut) */
+	int help_max_top;        /* computed by the last frame: 0 when it all fits */
+	int help_view;           /* ... and how many rows it shows */
 
 	struct verdict_scratch *vscratch;   /* pane_verdicts.c's per-frame texts */
 

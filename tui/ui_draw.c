@@ -59,10 +59,70 @@ static attr_t to_attr(unsigned a)
 	return r;
 }
 
+/* a theme colour as RGB and whether it is a grey; false when it has none */
+static bool color_rgb(const struct theme_color *c, uint8_t rgb[3], bool *grey)
+{
+	if (c->kind == THEME_COLOR_INDEX) {
+		theme_index_rgb(c->index, rgb);
+	} else if (c->kind == THEME_COLOR_RGB) {
+		rgb[0] = c->r;
+		rgb[1] = c->g;
+		rgb[2] = c->b;
+	} else {
+		return false;
+	}
+	int mx = rgb[0], mn = rgb[0];
+	for (int i = 1; i < 3; i++) {
+		mx = rgb[i] > mx ? rgb[i] : mx;
+		mn = rgb[i] < mn ? rgb[i] : mn;
+	}
+	*grey = mx - mn <= 24;
+	return true;
+}
+
+static int lightness(const uint8_t rgb[3])
+{
+	int mx = rgb[0], mn = rgb[0];
+	for (int i = 1; i < 3; i++) {
+		mx = rgb[i] > mx ? rgb[i] : mx;
+		mn = rgb[i] < mn ? rgb[i] : mn;
+	}
+	return (mx + mn) / 2;
+}
+
+/* Eight colours have no grey: the nearest colour of a dark grey border is
+ * black (invisible on a dark terminal), of a mid grey yellow. A grey
+ * background becomes black or white by its lightness; a grey foreground the
+ * colour that contrasts with what it is drawn on, dim when it was meant to be
+ * quieter than the text. */
+static void grey_on_8(const struct theme *t, int role, struct ui_style *st)
+{
+	const struct theme_style *ts = &t->role[role];
+	uint8_t rgb[3], brgb[3];
+	bool grey, bgrey;
+	if (color_rgb(&ts->bg, brgb, &bgrey) && bgrey)
+		st->bg = lightness(brgb) >= 128 ? COLOR_WHITE : COLOR_BLACK;
+	if (!color_rgb(&ts->fg, rgb, &grey) || !grey)
+		return;
+	/* what it is drawn on: its own background, else the text's, else the terminal's (dark) */
+	const struct theme_color *on = ts->bg.kind == THEME_COLOR_INDEX || ts->bg.kind == THEME_COLOR_RGB
+					       ? &ts->bg : &t->role[TR_TEXT].bg;
+	bool light_bg = color_rgb(on, brgb, &bgrey) && lightness(brgb) >= 128;
+	int l = lightness(rgb);
+	if (light_bg) {
+		st->fg = COLOR_BLACK;
+		if (l >= 100)
+			st->attr |= A_DIM;
+	} else {
+		st->fg = COLOR_WHITE;
+		if (l < 200)
+			st->attr |= A_DIM;
+	}
+}
+
 void ui_apply_theme(struct ui *ui)
 {
-	const char *nc = getenv("NO_COLOR");
-	bool term_color = has_colors() && !ui->c->no_color && !(nc && nc[0]);
+	bool term_color = has_colors() && !app_no_color(ui->c);
 	/* COLORS is only known once colour is started */
 	if (term_color && !ui->color_started) {
 		if (start_color() == OK) {
@@ -78,7 +138,10 @@ void ui_apply_theme(struct ui *ui)
 		    theme_color_index(&ui->theme.role[r].bg, ui->ncolors) >= 0)
 			theme_color = true;
 	ui->color = term_color && theme_color;
-	ui->fine = ui->utf8 && ui->color;
+	/* 1/8-cell bars tell their segments apart by colour alone: eight colours
+	 * are too few (heap used and committed both become cyan), so there whole
+	 * cells are told apart by glyph, in colour */
+	ui->fine = ui->utf8 && ui->color && ui->ncolors >= 16;
 	ui->npairs = 0;
 	for (int r = 0; r < THEME_ROLE_COUNT; r++) {
 		const struct theme_style *ts = &ui->theme.role[r];
@@ -87,6 +150,8 @@ void ui_apply_theme(struct ui *ui)
 		if (ui->color) {
 			st->fg = theme_color_index(&ts->fg, ui->ncolors);
 			st->bg = theme_color_index(&ts->bg, ui->ncolors);
+			if (ui->ncolors < 16)
+				grey_on_8(&ui->theme, r, st);
 			/* a colour that degraded onto its own background would vanish */
 			if (st->fg >= 0 && st->fg == st->bg)
 				st->fg = -1;

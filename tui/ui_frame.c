@@ -19,73 +19,90 @@ static void ui_help_draw(struct ui *ui);      /* y-axis labels left of the chart
 
 /* --- header and footer --- */
 
+/* The header: what is watched on the left (the demo's title, or the live
+ * sources), the state on the right. The right side has forms of decreasing
+ * detail; the first that leaves the left side all of its text wins, else the
+ * first that leaves it half the row, so a title is not cut to a word by
+ * counts that could be shorter. */
+/* full; without the clock's zone (the time axis says it); the state in one
+ * word; counts as letters, no FOLLOW/CURSOR; the clock alone */
+enum { HDR_FULL, HDR_NO_ZONE, HDR_SHORT, HDR_TERSE, HDR_CLOCK };
+
+struct header_state {
+	int crit, warn, info, bad;
+};
+
+static int header_right(struct ui *ui, const struct header_state *hs, int form, int x, int w, bool draw)
+{
+	char clock[24], state[48], counts[3][24], badtxt[48] = "";
+	ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
+	if (form == HDR_CLOCK) {
+		int cw = ui_text_width(ui, clock) + 1;
+		if (draw)
+			ui_text(ui, 0, w - cw, cw, TR_HEADER, clock);
+		return cw + 1;
+	}
+	if (form == HDR_FULL)
+		snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " %s ",
+			 session_uptime_axis(ui->s) ? "uptime" : "UTC");
+	else
+		snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " ");
+	if (ui->demo && form <= HDR_NO_ZONE)
+		snprintf(state, sizeof state, " %s%s ", ui->paused ? "PAUSED " : "", ui->demo_done ? "replay done" : "replay");
+	else if (ui->demo)
+		snprintf(state, sizeof state, " %s ", ui->paused ? "PAUSED" : ui->demo_done ? "done" : "replay");
+	else
+		snprintf(state, sizeof state, " %s ", ui->paused ? "PAUSED" : "live");
+	static const char *const long_names[3] = {"crit", "warn", "info"}, *const short_names[3] = {"C", "W", "I"};
+	const int n[3] = {hs->crit, hs->warn, hs->info};
+	for (int i = 0; i < 3; i++)
+		snprintf(counts[i], sizeof counts[i], form == HDR_TERSE ? " %d%s " : " %d %s ", n[i],
+			 form == HDR_TERSE ? short_names[i] : long_names[i]);
+	const char *follow = form == HDR_TERSE ? "" : ui->follow ? " FOLLOW " : " CURSOR ";
+	if (hs->bad)
+		snprintf(badtxt, sizeof badtxt, form == HDR_TERSE ? " %d unreadable " : " %d source%s unreadable ",
+			 hs->bad, form != HDR_TERSE && hs->bad != 1 ? "s" : "");
+	int need = ui_text_width(ui, clock) + ui_text_width(ui, state) + ui_text_width(ui, follow) +
+		   ui_text_width(ui, counts[0]) + ui_text_width(ui, counts[1]) + ui_text_width(ui, counts[2]) + 2 +
+		   ui_text_width(ui, badtxt);
+	if (!draw)
+		return need;
+	x = w - need;
+	if (hs->bad)
+		x += ui_text2(ui, 0, x, w - x, TR_ERROR, TR_HEADER, badtxt);
+	x += ui_text(ui, 0, x, w - x, hs->crit ? TR_VERDICT_CRIT : TR_HEADER, counts[0]);
+	x += ui_text2(ui, 0, x, w - x, hs->warn ? TR_VERDICT_WARN : TR_HEADER, TR_HEADER, counts[1]);
+	x += ui_text2(ui, 0, x, w - x, hs->info ? TR_VERDICT_INFO : TR_HEADER, TR_HEADER, counts[2]);
+	x += 1;
+	x += ui_text(ui, 0, x, w - x, ui->paused ? TR_VERDICT_WARN : TR_HEADER, state);
+	if (follow[0])
+		x += ui_text(ui, 0, x, w - x, ui->follow ? TR_HEADER : TR_KEY, follow);
+	x += 1;
+	ui_text(ui, 0, x, w - x, TR_HEADER, clock);
+	return need;
+}
+
 static void draw_header(struct ui *ui, int w)
 {
 	ui_fill(ui, 0, 0, w, TR_HEADER);
-	/* right: verdict counts, state, clock */
-	int crit = 0, warn = 0, info = 0;
+	struct header_state hs = {0};
 	const struct rules *r = session_rules(ui->s);
 	for (size_t i = 0; i < rules_count(r); i++) {
 		const struct verdict *v = rules_at(r, i);
 		if (v->cleared_ms != EV_TIME_NONE)
 			continue;
 		if (v->severity == SEV_CRIT)
-			crit++;
+			hs.crit++;
 		else if (v->severity == SEV_WARN)
-			warn++;
+			hs.warn++;
 		else
-			info++;
+			hs.info++;
 	}
-	char clock[24], state[48], counts[3][24];
-	ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
-	snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " %s ",
-		 session_uptime_axis(ui->s) ? "uptime" : "UTC");
-	if (ui->demo)
-		snprintf(state, sizeof state, " %s%s ", ui->paused ? "PAUSED " : "",
-			 ui->demo_done ? "replay done" : "replay");
-	else
-		snprintf(state, sizeof state, " %s ", ui->paused ? "PAUSED" : "live");
-	snprintf(counts[0], sizeof counts[0], " %d crit ", crit);
-	snprintf(counts[1], sizeof counts[1], " %d warn ", warn);
-	snprintf(counts[2], sizeof counts[2], " %d info ", info);
-	const char *follow = ui->follow ? " FOLLOW " : " CURSOR ";
 	/* a source that cannot be read is news, whatever the layout shows */
-	int bad = 0;
 	for (int i = 0; i < session_nsources(ui->s); i++)
 		if (session_source_stats(ui->s, i)->error)
-			bad++;
-	char badtxt[48] = "";
-	if (bad)
-		snprintf(badtxt, sizeof badtxt, " %d source%s unreadable ", bad, bad == 1 ? "" : "s");
-	int need = ui_text_width(ui, clock) + ui_text_width(ui, state) + ui_text_width(ui, follow) +
-		   ui_text_width(ui, counts[0]) + ui_text_width(ui, counts[1]) + ui_text_width(ui, counts[2]) + 2 +
-		   ui_text_width(ui, badtxt);
-	int x = w - need;
-	int left_w = x - 1;
-	if (x < 10) {
-		/* narrow: the name and the clock, as far as they fit */
-		ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
-		int cw = ui_text_width(ui, clock) + 1;
-		x = w - cw;
-		left_w = x - 1;
-		if (left_w >= 8)
-			ui_text(ui, 0, x, w - x, TR_HEADER, clock);
-		else
-			left_w = w;
-	} else {
-		if (bad)
-			x += ui_text2(ui, 0, x, w - x, TR_ERROR, TR_HEADER, badtxt);
-		x += ui_text(ui, 0, x, w - x, crit ? TR_VERDICT_CRIT : TR_HEADER, counts[0]);
-		x += ui_text2(ui, 0, x, w - x, warn ? TR_VERDICT_WARN : TR_HEADER, TR_HEADER, counts[1]);
-		x += ui_text2(ui, 0, x, w - x, info ? TR_VERDICT_INFO : TR_HEADER, TR_HEADER, counts[2]);
-		x += 1;
-		x += ui_text(ui, 0, x, w - x, ui->paused ? TR_VERDICT_WARN : TR_HEADER, state);
-		x += ui_text(ui, 0, x, w - x, ui->follow ? TR_HEADER : TR_KEY, follow);
-		x += 1;
-		ui_text(ui, 0, x, w - x, TR_HEADER, clock);
-	}
+			hs.bad++;
 	/* left: what is being watched */
-	int lx = ui_text2(ui, 0, 0, left_w, TR_TITLE, TR_HEADER, " stwtop ");
 	char what[400] = "";
 	if (ui->demo) {
 		snprintf(what, sizeof what, "demo: %s", ui->info->demo_title);
@@ -96,7 +113,36 @@ static void draw_header(struct ui *ui, int w)
 	}
 	char safe[400];
 	util_sanitize(safe, sizeof safe, what, strlen(what));
-	ui_text(ui, 0, lx, left_w - lx, TR_HEADER, safe);
+	const char *brand = " stwtop ";
+	int full_left = ui_text_width(ui, brand) + ui_text_width(ui, safe) + 1;
+	int half = w / 2 > 24 ? w / 2 : 24;
+	int want = full_left < half ? full_left : half;
+	int form = HDR_CLOCK;
+	for (int f = HDR_FULL; f < HDR_CLOCK; f++)
+		if (w - header_right(ui, &hs, f, 0, w, false) >= full_left) {
+			form = f;
+			break;
+		}
+	if (form == HDR_CLOCK)
+		for (int f = HDR_FULL; f < HDR_CLOCK; f++)
+			if (w - header_right(ui, &hs, f, 0, w, false) >= want) {
+				form = f;
+				break;
+			}
+	int left_w = w - header_right(ui, &hs, form, 0, w, false);
+	if (form == HDR_CLOCK && left_w < 8) {
+		left_w = w;   /* too narrow for the clock: the name only */
+	} else {
+		header_right(ui, &hs, form, 0, w, true);
+	}
+	int lx = ui_text2(ui, 0, 0, left_w, TR_TITLE, TR_HEADER, brand);
+	int room = left_w - lx - 1;
+	if (ui_text_width(ui, safe) <= room) {
+		ui_text(ui, 0, lx, room, TR_HEADER, safe);
+	} else if (room > 1) {
+		int used = ui_text(ui, 0, lx, room - 1, TR_HEADER, safe);
+		ui_text(ui, 0, lx + used, 1, TR_HEADER, ui->utf8 ? "…" : "~");
+	}
 }
 
 static void draw_footer(struct ui *ui, int y, int w)
@@ -441,58 +487,178 @@ void ui_frame(struct ui *ui)
 
 /* --- help --- */
 
+/* Every key, then what the charts mean. The rows are made for the box's width
+ * (descriptions wrap beside their key, or under it when the box is narrow);
+ * when they do not all fit, the arrow keys scroll them and the frame says
+ * "more ↓". */
+static const struct { const char *k, *ka, *what; } help_keys[] = {
+	{"← →  h l", "<- ->  h l", "move the cursor (one column; every pane follows it)"},
+	{"⇧← ⇧→  H L", "S-<- S->  H L", "move the cursor 10 columns"},
+	{"PgUp PgDn", "PgUp PgDn", "move the cursor one screen"},
+	{"Home End  g G", "Home End  g G", "cursor to the oldest / newest data"},
+	{"+ -  = _", "+ -  = _", "zoom in / out (time per column; = and _ do the same)"},
+	{"f", "f", "follow now: cursor on the newest data, view advancing"},
+	{"p  space", "p  space", "pause: freeze the view (the demo's replay too)"},
+	{"Tab  ⇧Tab", "Tab  S-Tab", "focus the next / previous pane"},
+	{"↑ ↓  k j", "Up Down  k j", "select a verdict (in Lines: scroll back)"},
+	{"Enter", "Enter", "expand: a verdict's evidence and advice, and jump every pane's cursor to it; "
+			   "on a chart: make it tall; on Lines: wrap long lines"},
+	{"Esc", "Esc", "collapse what Enter expanded"},
+	{"s", "s", "Lines: show one source / all sources"},
+	{"t", "t", "next colour theme"},
+	{"^L", "^L", "redraw the screen"},
+	{"?", "?", "this help"},
+	{"q", "q", "quit"},
+};
+
+static const char *const help_legend[] = {
+	"Stops: each stop of the JVM; the lower part is time to safepoint (threads not yet stopped), the "
+	"upper part the operation itself.",
+	"CPU: above, the cgroup's throttled time; below, schedstat on CPU vs waiting to run. The number "
+	"left of each part is its scale (the top of that part).",
+	"Upstream: nginx requests/s by connect time 0/1/2/3/4+ s (whole seconds mean SYN retries: a full "
+	"accept queue); p99 request time on the top row, ! 5xx.",
+	"Heap: used after GC under committed; R Remark, F Full, P periodic.",
+};
+
+#define HELP_ROWS 256
+
+struct help_row {
+	const char *key;         /* NULL: no key on this row */
+	const char *s;           /* the text piece (not NUL-terminated) */
+	size_t n;
+	int indent;              /* columns from the box's text start */
+	int role;
+};
+
+struct help_fill {
+	struct help_row *rows;
+	int n, indent, indent_more, role;
+	const char *key;
+};
+
+static void help_piece(void *ctx, int line, const char *s, size_t n)
+{
+	struct help_fill *f = ctx;
+	if (f->n >= HELP_ROWS)
+		return;
+	f->rows[f->n++] = (struct help_row){.key = line == 0 ? f->key : NULL, .s = s, .n = n,
+					    .indent = line == 0 ? f->indent : f->indent_more, .role = f->role};
+}
+
+/* the rows for text width tw: returns how many */
+static int help_rows(const struct ui *ui, struct help_row *rows, int tw)
+{
+	int kw = 0;
+	for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
+		int w = ui_text_width(ui, ui->utf8 ? help_keys[i].k : help_keys[i].ka);
+		if (w > kw)
+			kw = w;
+	}
+	/* the descriptions beside the keys while that leaves them room, else under them */
+	bool beside = tw - kw - 2 >= 16;
+	struct help_fill f = {.rows = rows, .role = TR_TEXT};
+	for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
+		f.key = ui->utf8 ? help_keys[i].k : help_keys[i].ka;
+		if (beside) {
+			f.indent = f.indent_more = kw + 2;
+			ui_wrap(ui, help_keys[i].what, tw - kw - 2, help_piece, &f);
+		} else {
+			/* the key alone, then its text indented */
+			help_piece(&f, 0, "", 0);
+			f.key = NULL;
+			f.indent = f.indent_more = 2;
+			ui_wrap(ui, help_keys[i].what, tw - 2, help_piece, &f);
+		}
+	}
+	f.key = NULL;
+	help_piece(&f, 1, "", 0);   /* a blank row before the legend */
+	f.role = TR_DIM;
+	f.indent = 0;
+	f.indent_more = 2;
+	for (size_t i = 0; i < sizeof help_legend / sizeof help_legend[0]; i++)
+		ui_wrap(ui, help_legend[i], tw - 2, help_piece, &f);
+	return f.n;
+}
+
+/* a horizontal border row with its corners and a label after the first dash */
+static void help_border(struct ui *ui, int y, int x0, int bw, bool top, const char *label, int role)
+{
+	const char *h = ui->utf8 ? "─" : "-";
+	for (int i = 1; i < bw - 1; i++)
+		ui_text(ui, y, x0 + i, 1, TR_BORDER, h);
+	ui_text(ui, y, x0, 1, TR_BORDER, ui->utf8 ? (top ? "┌" : "└") : "+");
+	if (bw >= 2)
+		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, ui->utf8 ? (top ? "┐" : "┘") : "+");
+	if (label && label[0] && bw >= 6) {
+		char t[160];
+		snprintf(t, sizeof t, " %s ", label);
+		if (ui_text_width(ui, t) <= bw - 3)
+			ui_text(ui, y, x0 + 2, bw - 3, role, t);
+	}
+}
+
 static void ui_help_draw(struct ui *ui)
 {
-	static const struct { const char *k, *ka, *what; } keys[] = {
-		{"← →  h l", "<- ->  h l", "move the cursor (one column; every pane follows it)"},
-		{"⇧← ⇧→  H L", "S-<- S->  H L", "move the cursor 10 columns"},
-		{"PgUp PgDn", "PgUp PgDn", "move the cursor one screen"},
-		{"Home End  g G", "Home End  g G", "cursor to the oldest / newest data"},
-		{"+ -", "+ -", "zoom in / out (time per column)"},
-		{"f", "f", "follow now: cursor on the newest data, view advancing"},
-		{"p  space", "p  space", "pause: freeze the view (the demo's replay too)"},
-		{"Tab  ⇧Tab", "Tab  S-Tab", "focus the next / previous pane"},
-		{"↑ ↓  k j", "Up Down  k j", "select a verdict (in Lines: scroll back)"},
-		{"Enter", "Enter", "expand: a verdict's evidence and advice, and jump"},
-		{"", "", "  the cursor to it; a chart: make it tall; Lines: wrap"},
-		{"Esc", "Esc", "collapse what Enter expanded"},
-		{"s", "s", "Lines: show one source / all sources"},
-		{"t", "t", "next colour theme"},
-		{"?", "?", "this help (any key closes it)"},
-		{"q", "q", "quit"},
-	};
-	static const char *const legend[] = {
-		"Stops: each stop of the JVM; the lower part is time to safepoint",
-		"  (threads not yet stopped), the upper part the operation itself.",
-		"CPU: cgroup throttled time; schedstat on-CPU vs waiting to run.",
-		"Upstream: nginx requests/s by connect time 0/1/2/3/4+ s (whole",
-		"  seconds mean SYN retries: a full accept queue); p99 request time.",
-		"Heap: used after GC under committed; R Remark, F Full, P periodic.",
-	};
-	int nk = (int)(sizeof keys / sizeof keys[0]), nl = (int)(sizeof legend / sizeof legend[0]);
-	int bw = 78, bh = nk + nl + 4;
-	if (bw > COLS)
-		bw = COLS;
-	if (bh > LINES)
-		bh = LINES;
+	int bw = COLS < 78 ? COLS : 78, bh = LINES;
+	if (bw < 8 || bh < 3) {
+		ui->help_max_top = 0;
+		return;
+	}
+	int tw = bw - 4;   /* text between "│ " and " │" */
+	static struct help_row rows[HELP_ROWS];
+	int n = help_rows(ui, rows, tw);
+	if (bh > n + 2)
+		bh = n + 2;
+	int view = bh - 2;
+	ui->help_view = view;
+	ui->help_max_top = n > view ? n - view : 0;
+	if (ui->help_top > ui->help_max_top)
+		ui->help_top = ui->help_max_top;
+	if (ui->help_top < 0)
+		ui->help_top = 0;
 	int y0 = (LINES - bh) / 2, x0 = (COLS - bw) / 2;
-	for (int y = y0; y < y0 + bh; y++) {
+	const char *v = ui->utf8 ? "│" : "|";
+	for (int y = y0 + 1; y < y0 + bh - 1; y++) {
 		ui_fill(ui, y, x0, bw, TR_TEXT);
-		ui_text(ui, y, x0, 1, TR_BORDER, ui->utf8 ? "│" : "|");
-		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, ui->utf8 ? "│" : "|");
+		ui_text(ui, y, x0, 1, TR_BORDER, v);
+		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, v);
 	}
-	struct rect r = {y0, x0, 1, bw};
-	ui_title(ui, &r, "stwtop keys", true);
-	int y = y0 + 1;
-	for (int i = 0; i < nk && y < y0 + bh - 1; i++, y++) {
-		const char *k = ui->utf8 ? keys[i].k : keys[i].ka;
-		ui_text(ui, y, x0 + 2, 16, TR_KEY, k);
-		ui_text(ui, y, x0 + 19, bw - 21, TR_TEXT, keys[i].what);
+	char title[64];
+	if (ui->help_max_top > 0)
+		snprintf(title, sizeof title, "stwtop keys %d-%d/%d", ui->help_top + 1, ui->help_top + view, n);
+	else
+		snprintf(title, sizeof title, "stwtop keys");
+	help_border(ui, y0, x0, bw, true, title, TR_FOCUS);
+	for (int i = 0; i < view && ui->help_top + i < n; i++) {
+		const struct help_row *r = &rows[ui->help_top + i];
+		int y = y0 + 1 + i;
+		if (r->key)
+			ui_text(ui, y, x0 + 2, tw, TR_KEY, r->key);
+		char piece[600];
+		size_t len = r->n < sizeof piece - 1 ? r->n : sizeof piece - 1;
+		memcpy(piece, r->s, len);
+		piece[len] = '\0';
+		if (len)
+			ui_text(ui, y, x0 + 2 + r->indent, tw - r->indent, r->role, piece);
 	}
-	y++;
-	for (int i = 0; i < nl && y < y0 + bh - 1; i++, y++)
-		ui_text(ui, y, x0 + 2, bw - 4, TR_DIM, legend[i]);
-	struct rect b = {y0 + bh - 1, x0, 1, bw};
-	if (bh >= 3)
-		ui_title(ui, &b, "any key closes this", false);
+	/* the bottom border says how to go on: as much of it as fits */
+	const char *label = "any key closes this";
+	if (ui->help_max_top > 0) {
+		bool more = ui->help_top < ui->help_max_top;
+		static const char *const more_u[] = {"more ↓  ↑↓ PgUp PgDn scroll, other keys close", "more ↓  ↑↓ scroll",
+						    "more ↓"};
+		static const char *const more_a[] = {"more v  Up/Down PgUp/PgDn scroll, other keys close",
+						    "more v  Up/Down scroll", "more v"};
+		static const char *const end_u[] = {"end  ↑↓ PgUp PgDn scroll, other keys close", "end  ↑↓ scroll", "end"};
+		static const char *const end_a[] = {"end  Up/Down PgUp/PgDn scroll, other keys close", "end  Up/Down scroll",
+						   "end"};
+		const char *const *opts = more ? (ui->utf8 ? more_u : more_a) : (ui->utf8 ? end_u : end_a);
+		for (int i = 0; i < 3; i++) {
+			label = opts[i];
+			if (ui_text_width(ui, label) + 2 <= bw - 3)
+				break;
+		}
+	}
+	help_border(ui, y0 + bh - 1, x0, bw, false, label, ui->help_max_top > 0 ? TR_KEY : TR_TITLE);
 }

@@ -15,6 +15,13 @@ expect() { local want=$1 re=$2; shift 3
 }
 expect 0 '^usage: stwtop' -- --help
 expect 0 '^stwtop [0-9]+\.[0-9]+' -- --version
+# --help names the demo's argument and every bundled demo (data/demo/NAME), as the man page does
+"$BIN" --help >"$T/help"
+grep -Fq -- '--demo[=NAME]' "$T/help" || fail "--help does not list --demo[=NAME]"
+for d in "$S"/../../data/demo/*/; do
+  n=$(basename "$d"); grep -qw -- "$n" "$T/help" || fail "--help does not name the demo $n"
+done
+grep -Fq -- '\-\-demo [ =\fINAME\fR ]' "$S/../../doc/stwtop.1" || fail "the man page lost --demo=NAME"
 expect 2 "unknown option '--frobnicate'" -- --frobnicate
 expect 2 "unknown option '-x'" -- -x
 expect 2 '^stwtop: --interval: .abc. is not a number' -- --interval abc
@@ -35,6 +42,9 @@ expect 1 'is a directory|not a regular file' -- --report --gc "$T"
 expect 1 'not a regular file \(a character device\)' -- --report --gc /dev/zero
 # a bad nginx format is a usage error naming the option
 expect 2 '^stwtop: --nginx-conf' -- --report --nginx "$S/nginx-uct/backlog100/logs/access.log" --nginx-conf "$T/none.conf:ops"
+# ... in a live run too (line mode and the dashboard share the session setup)
+expect 2 '^stwtop: --nginx-conf' -- --plain --nginx "$S/nginx-uct/backlog100/logs/access.log" --nginx-conf "$T/none.conf:ops"
+expect 2 'no log_format "nosuch"' -- --plain --nginx "$S/nginx-uct/connect-timeout/logs/access.log" --nginx-conf "$S/nginx-uct/connect-timeout/nginx.conf:nosuch"
 # the JSON report is valid and names every source
 "$BIN" --report --json --gc "$S/throttle/control/gc.log" --cpustat-log "$S/throttle/control/cpustat-100ms.log" >"$T/r.json" 2>"$T/err" || fail "report failed: $(cat "$T/err")"
 jq -e '.tool == "stwtop" and (.sources | length) == 2 and .sources[1].kind == "cpustat"' "$T/r.json" >/dev/null || fail "report JSON shape"

@@ -83,9 +83,10 @@ wait_pauses() { # FILE N: until the status line counts at least N pauses
 	done
 	return 1
 }
-# stop NAME: SIGTERM, must exit 0 within 10 s, no crash, still alive before
+# stop NAME [RC]: SIGTERM, must exit RC (default 0; 1 when a source still cannot be
+# read) within 10 s, no crash, still alive before
 stop() {
-	local name=$1 i
+	local name=$1 want=${2:-0} i
 	kill -0 "$LPID" 2>/dev/null || { fail "$name: live run died: $(tail -c 400 "$T/$name.err")"; return; }
 	kill -TERM "$LPID"
 	for i in $(seq 100); do kill -0 "$LPID" 2>/dev/null || break; sleep 0.1; done
@@ -95,7 +96,7 @@ stop() {
 	fi
 	wait "$LPID"
 	local rc=$?
-	[ $rc = 0 ] || fail "$name: live run exited $rc after SIGTERM: $(tail -c 400 "$T/$name.err")"
+	[ $rc = "$want" ] || fail "$name: live run exited $rc after SIGTERM, want $want: $(tail -c 400 "$T/$name.err")"
 	no_crash "$T/$name.out" "$T/$name.err" || fail "$name: sanitizer or crash: $(head -c 600 "$T/$name.err")"
 }
 base_log() { head -19 "$GC"; } # the JVM's start-up lines (Using G1, version...), before GC(0)
@@ -241,7 +242,8 @@ check "live /dev/zero: says what it is" 'wait_for "$T/live-zero.err" "character 
 sleep 3
 ticks=$(awk '{print $14 + $15}' "/proc/$LPID/stat")
 check "live /dev/zero: not read (used $ticks clock ticks of CPU)" '[ "$ticks" -lt 100 ]'
-stop live-zero
+stop live-zero 1
+check "live /dev/zero: the exit says why" 'grep -q "could not read /dev/zero: not a regular file" "$T/live-zero.err"'
 live live-dir --gc "$T/dir"
 check "live directory: says so" 'wait_for "$T/live-dir.err" "directory"'
 rmdir "$T/dir"

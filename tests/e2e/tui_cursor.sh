@@ -4,26 +4,7 @@
 # together with Left/Right, and what the panes read out is the data at that time.
 source "$(dirname "$0")/lib/tmux.bash" "$@"
 
-# the cursor time as three panes show it: "axis stops lines"
-cursor_times() {
-	screen
-	local axis stops lines
-	axis=$(grep -E '^UTC ' "$TMPD/screen" | grep -oE '▲[0-9:.]+|[0-9:.]+▲' | tr -d '▲')
-	stops=$(grep -E '^─ Stops ' "$TMPD/screen" | grep -oE 'at [0-9:.]+[0-9]' | head -1 | cut -c4-)
-	lines=$(grep -E '^─ Lines ' "$TMPD/screen" | grep -oE 'at [0-9:.]+[0-9]' | head -1 | cut -c4-)
-	echo "$axis $stops $lines"
-}
-# wait until all three show T
-expect_cursor() {
-	local want="$1 $1 $1" deadline=$(( $(now_ms) + 10000 )) got
-	while :; do
-		got=$(cursor_times)
-		[ "$got" = "$want" ] && { ok "axis, Stops and Lines all at $1"; return; }
-		[ "$(now_ms)" -ge "$deadline" ] && { fail "cursor: want '$want', got '$got'"; return; }
-		sleep 0.05
-	done
-}
-
+# cursor_times and expect_cursor are in lib/tmux.bash
 start 120 40 "TERM=tmux-256color '$BIN' --demo --demo-speed 20"
 expect 'replay finished' 30
 # the replay's end put the cursor on the newest incident: the ttsp spike's start

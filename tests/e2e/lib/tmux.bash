@@ -24,6 +24,12 @@ start() {
 	$T new-session -d -s e2e -x "$w" -y "$h" -e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 \
 		"cd '$TMPD' && $*; echo \"EXITED rc=\$?\"; sleep 600"
 }
+# fresh: a new server for the next start (the old one is killed; cleanup kills the last)
+fresh() {
+	$T kill-server 2>/dev/null
+	NSERVER=$(( ${NSERVER:-0} + 1 ))
+	T="tmux -L $SOCK-$NSERVER -f /dev/null"
+}
 screen() { $T capture-pane -p -t e2e:0.0 > "$TMPD/screen" 2>/dev/null; }
 screen_ansi() { $T capture-pane -e -p -t e2e:0.0 > "$1" 2>/dev/null; }
 # wait_for REGEX [SECONDS]: true once the screen matches
@@ -54,6 +60,25 @@ expect() { if wait_for "$1" "${2:-15}"; then ok "screen shows /$1/"; else fail "
 expect_gone() { if wait_gone "$1" "${2:-15}"; then ok "screen lost /$1/"; else fail "/$1/ did not go away"; fi; }
 keys() { $T send-keys -t e2e:0.0 "$@"; }
 resize() { $T resize-window -t e2e -x "$1" -y "$2"; }
+# cursor_times: the cursor's time as the axis, the Stops title and the Lines title show it
+cursor_times() {
+	screen
+	local axis stops lines
+	axis=$(grep -E '^(UTC|up) ' "$TMPD/screen" | grep -oE '▲[0-9:.]+|[0-9:.]+▲' | tr -d '▲')
+	stops=$(grep -E '^─ Stops ' "$TMPD/screen" | grep -oE 'at [0-9:.]+[0-9]' | head -1 | cut -c4-)
+	lines=$(grep -E '^─ Lines ' "$TMPD/screen" | grep -oE 'at [0-9:.]+[0-9]' | head -1 | cut -c4-)
+	echo "$axis $stops $lines"
+}
+# expect_cursor T: wait until the axis, Stops and Lines all show T
+expect_cursor() {
+	local want="$1 $1 $1" deadline=$(( $(now_ms) + 10000 )) got
+	while :; do
+		got=$(cursor_times)
+		[ "$got" = "$want" ] && { ok "axis, Stops and Lines all at $1"; return 0; }
+		[ "$(now_ms)" -ge "$deadline" ] && { fail "cursor: want '$want', got '$got'"; return 1; }
+		sleep 0.05
+	done
+}
 # the pid of stwtop in the session
 app_pid() { pgrep -n -f "^$BIN" -P "$($T display -p -t e2e:0.0 '#{pane_pid}')"; }
 finish() {
