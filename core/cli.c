@@ -81,7 +81,7 @@ void cli_usage(FILE *out)
 	      "  --plain                      line mode: verdicts and a status line per interval\n"
 	      "  --json                       with --report: the report as JSON; with --plain: NDJSON\n"
 	      "  --theme NAME|FILE            colour theme (dark, light, mono, or a JSON file)\n"
-	      "  --no-color                   no colours (also when NO_COLOR is set)\n"
+	      "  --no-color                   no colours (also when NO_COLOR is set and not empty)\n"
 	      "  --config FILE                override verdict thresholds (JSON); --help-config lists them\n"
 	      "  --demo-speed X               demo pace (default 4 = four times real time)\n"
 	      "  --verbose                    say why lines did not parse\n"
