@@ -67,15 +67,30 @@ enum nx_shape {
 	SH_LADDR       /* "127.0.0.1:8080, unix:/s" */
 };
 
+/* How the fast path (nx_greedy) finds the first end of a variable's value. */
+enum nx_step {
+	ST_SHAPE = 0,  /* a shape that is not a list: scanned */
+	ST_LIST,       /* an upstream list: its longest run first */
+	ST_TO_QUOTE,   /* default escaping, literal starts with '"': the first '"' */
+	ST_TO_LIT,     /* default escaping: the literal's first occurrence before a '"' */
+	ST_REST,       /* no literal and the last variable: the rest of the line */
+	ST_EMPTY,      /* no literal, a variable follows: the empty value comes first */
+	ST_GENERIC     /* escape=json / escape=none free values: free_next's first answer */
+};
+
 struct nx_var_op {
 	uint8_t var;          /* enum nx_var */
 	uint8_t shape;        /* enum nx_shape */
 	uint8_t may_be_empty; /* json/none write "" for a variable that is not found */
 	uint8_t stop;         /* SH_LADDR: byte that also ends an address (next literal's) */
+	uint8_t step;         /* enum nx_step */
 	uint32_t name_off;    /* the name in f->str, for messages */
 	uint32_t name_len;
 	uint32_t lit_off;     /* the literal that follows, in f->lits */
 	uint32_t lit_len;
+	/* the literal's first (up to) 8 bytes and a mask of them, so that most
+	 * literals are checked with one 8-byte load and compare */
+	uint64_t lit_w, lit_m;
 };
 
 struct nginx_fmt {
@@ -552,6 +567,144 @@ static bool nx_match(const struct nginx_fmt *f, const char *s, size_t n, bool pr
 	}
 }
 
+/* ---------------------------------------------------------------- fast path */
+
+static inline uint64_t load64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* variable op's literal at s[e]: one masked 8-byte compare when it fits */
+static inline bool op_lit_at(const struct nginx_fmt *f, const struct nx_var_op *op, const char *s,
+			     size_t n, size_t e)
+{
+	if (op->lit_len <= 8 && n - e >= 8)
+		return ((load64(s + e) ^ op->lit_w) & op->lit_m) == 0;
+	return lit_at(s, n, e, f->lits + op->lit_off, op->lit_len);
+}
+
+/* first j >= p with s[j] == a or s[j] == b; n if none. Eight bytes a step:
+ * most values (an address, "-", a byte count) end within one or two words,
+ * where a memchr call would cost more than the search. */
+static inline size_t scan2(const char *s, size_t n, size_t p, char a, char b)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	const uint64_t ra = ones * (unsigned char)a, rb = ones * (unsigned char)b;
+	while (n - p >= 8) {
+		uint64_t xa = load64(s + p) ^ ra, xb = load64(s + p) ^ rb;
+		/* the lowest flagged byte is the first zero byte of xa or xb (a borrow
+		 * can only flag bytes above a zero one) */
+		uint64_t z = (((xa - ones) & ~xa) | ((xb - ones) & ~xb)) & highs;
+		if (z)
+			return p + (size_t)(__builtin_ctzll(z) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < n && s[p] != a && s[p] != b)
+		p++;
+	return p;
+}
+
+/* An upstream list's first candidate end that its literal follows (as
+ * shaped_next tries them: longest first, then "" where that may be written). */
+static size_t greedy_list(const struct nginx_fmt *f, const struct nx_var_op *op, const char *s,
+			  size_t n, size_t st, struct nx_val *val)
+{
+	struct nx_bound b[NX_MAX_ITEMS];
+	unsigned cnt = list_bounds(op->shape, s, n, st, op->stop, b, NX_MAX_ITEMS);
+	unsigned total = cnt + (op->may_be_empty ? 1u : 0u);
+	for (unsigned k = 0; k < total; k++) {
+		struct nx_bound z = {st, 0, -1, 0, 0};
+		const struct nx_bound *c = k < cnt ? &b[cnt - 1 - k] : &z;
+		if (op_lit_at(f, op, s, n, c->end)) {
+			val->sum = c->sum;
+			val->a = c->last;
+			val->n = c->n;
+			val->num = c->num;
+			return c->end;
+		}
+	}
+	return NX_NONE;
+}
+
+/* The path nx_match tries first, without its bookkeeping: each variable takes
+ * the first end nx_match would give it. nx_match is a depth-first search
+ * that returns its first complete path, so when this walk reaches the end of
+ * the line it has found exactly what nx_match would, values included. When a
+ * step fails it gives up (false) and the caller runs nx_match, which then
+ * backtracks, or fails with its reason. */
+static bool nx_greedy(const struct nginx_fmt *f, const char *s, size_t n, struct nx_val *vals)
+{
+	size_t pos = f->lead_len;
+	if (f->nv == 0 || n > UINT32_MAX || !lit_at(s, n, 0, f->lits, f->lead_len))
+		return false;
+	for (unsigned i = 0; i < f->nv; i++) {
+		const struct nx_var_op *op = &f->v[i];
+		struct nx_val *v = &vals[i];
+		size_t e, k;
+		switch (op->step) {
+		case ST_SHAPE:
+			k = scan_single(op->shape, s + pos, n - pos, v);
+			if (k == 0 || !op_lit_at(f, op, s, n, pos + k))
+				return false;
+			e = pos + k;
+			break;
+		case ST_LIST:
+			e = greedy_list(f, op, s, n, pos, v);
+			if (e == NX_NONE)
+				return false;
+			break;
+		case ST_TO_QUOTE: {
+			const char *q = pos < n ? memchr(s + pos, '"', n - pos) : NULL;
+			if (!q)
+				return false;
+			e = (size_t)(q - s);
+			if (!op_lit_at(f, op, s, n, e))
+				return false;
+			break;
+		}
+		case ST_TO_LIT: {
+			/* the literal's first byte is not '"', and the value cannot
+			 * hold one, so a '"' before the literal means no end */
+			char c0 = f->lits[op->lit_off];
+			for (e = pos;; e++) {
+				e = scan2(s, n, e, c0, '"');
+				if (e == n || s[e] == '"')
+					return false;
+				if (op_lit_at(f, op, s, n, e))
+					break;
+			}
+			break;
+		}
+		case ST_REST:
+			e = n;
+			break;
+		case ST_EMPTY:
+			e = pos;
+			break;
+		default: {
+			struct nx_frame fr = {pos, pos, NX_NONE, 0};
+			struct nx_memo mm;
+			struct nx_fail fail = {0, F_NONE, -1};
+			mm.q_from = 1;
+			mm.q_at = 0;
+			mm.nofrom[i] = NX_NONE;
+			e = free_next(f, i, s, n, &fr, &mm, &fail);
+			if (e == NX_NONE)
+				return false;
+			break;
+		}
+		}
+		v->off = (uint32_t)pos;
+		v->len = (uint32_t)(e - pos);
+		pos = e + op->lit_len;
+	}
+	return pos == n;
+}
+
 static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx_val *vals,
 		       struct event *out)
 {
@@ -603,8 +756,8 @@ static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx
 	}
 }
 
-bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
-		      struct nginx_miss *why)
+static bool parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
+		       struct nginx_miss *why, bool fast)
 {
 	struct nx_val vals[NX_MAX_VARS];
 	struct nx_fail fail = {0, F_NONE, -1};
@@ -613,7 +766,8 @@ bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, s
 	ev_init(out, EV_HTTP);
 	if (!f || !line)
 		return false;
-	if (nx_match(f, line, len, false, &end, vals, &fail)) {
+	if ((fast && nx_greedy(f, line, len, vals)) ||
+	    nx_match(f, line, len, false, &end, vals, &fail)) {
 		fill_event(f, line, vals, out);
 		return true;
 	}
@@ -658,6 +812,18 @@ bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, s
 		}
 	}
 	return false;
+}
+
+bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
+		      struct nginx_miss *why)
+{
+	return parse_line(f, line, len, out, why, true);
+}
+
+bool nginx_parse_line_full(const struct nginx_fmt *f, const char *line, size_t len,
+			   struct event *out, struct nginx_miss *why)
+{
+	return parse_line(f, line, len, out, why, false);
 }
 
 size_t nginx_miss_describe(const struct nginx_miss *why, const char *line, size_t len, char *buf,
@@ -753,6 +919,30 @@ static void classify(struct nginx_fmt *f, struct nx_var_op *op)
 			op->stop = c;
 	}
 	f->fields |= var_field(op->var);
+}
+
+/* What nx_greedy does for variable k: the same first candidate free_next /
+ * shaped_next would return, decided once here instead of per line. */
+static void plan_step(struct nginx_fmt *f, unsigned k)
+{
+	struct nx_var_op *op = &f->v[k];
+	const char *lit = f->lits + op->lit_off;
+	size_t w = op->lit_len < 8 ? op->lit_len : 8;
+	unsigned char ones[8] = {0}, bytes[8] = {0};
+	memset(ones, 0xff, w);
+	memcpy(bytes, lit, w);
+	memcpy(&op->lit_m, ones, 8);
+	memcpy(&op->lit_w, bytes, 8);
+	if (op->shape == SH_LTIME || op->shape == SH_LSTATUS || op->shape == SH_LADDR)
+		op->step = ST_LIST;
+	else if (op->shape != SH_FREE)
+		op->step = ST_SHAPE;
+	else if (op->lit_len == 0)
+		op->step = k + 1 == f->nv ? ST_REST : ST_EMPTY;
+	else if (f->esc != ESC_DEFAULT)
+		op->step = ST_GENERIC;
+	else
+		op->step = lit[0] == '"' ? ST_TO_QUOTE : ST_TO_LIT;
 }
 
 static void *cerr(char *err, size_t errlen, const char *fmt_s, ...)
@@ -861,8 +1051,10 @@ struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size
 		f->lead_len = (uint32_t)nl;
 	else
 		f->v[f->nv - 1].lit_len = (uint32_t)nl - f->v[f->nv - 1].lit_off;
-	for (unsigned k = 0; k < f->nv; k++)
+	for (unsigned k = 0; k < f->nv; k++) {
 		classify(f, &f->v[k]);
+		plan_step(f, k);
+	}
 	return f;
 }
 
