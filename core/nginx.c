@@ -608,13 +608,42 @@ static inline size_t scan2(const char *s, size_t n, size_t p, char a, char b)
 	return p;
 }
 
+/* scan_secs(s, n, false, ms) for "D.DDD", the shape of nearly every request
+ * and upstream time; anything else goes to scan_secs */
+static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
+{
+	if (n >= 5 && is_digit(s[0]) && s[1] == '.' && is_digit(s[2]) && is_digit(s[3]) &&
+	    is_digit(s[4]) && (n == 5 || !is_digit(s[5]))) {
+		*ms = (s[0] - '0') * 1000 + (s[2] - '0') * 100 + (s[3] - '0') * 10 + (s[4] - '0');
+		return 5;
+	}
+	return scan_secs(s, n, false, ms);
+}
+
 /* An upstream list's first candidate end that its literal follows (as
  * shaped_next tries them: longest first, then "" where that may be written). */
 static size_t greedy_list(const struct nginx_fmt *f, const struct nx_var_op *op, const char *s,
 			  size_t n, size_t st, struct nx_val *val)
 {
 	struct nx_bound b[NX_MAX_ITEMS];
-	unsigned cnt = list_bounds(op->shape, s, n, st, op->stop, b, NX_MAX_ITEMS);
+	unsigned cnt;
+	if (op->shape == SH_LTIME) {
+		/* one try of one upstream (no ", " or " : " after it): the list
+		 * has one end, list_bounds would find just that */
+		int64_t ms = 0;
+		size_t k = st < n && s[st] == '-' ? 1 : secs_fast(s + st, n - st, &ms), q = st + k;
+		if (k > 0 && !(n - q >= 2 && s[q] == ',' && s[q + 1] == ' ') &&
+		    !(n - q >= 3 && s[q] == ' ' && s[q + 1] == ':' && s[q + 2] == ' ') &&
+		    op_lit_at(f, op, s, n, q)) {
+			bool num = s[st] != '-';
+			val->sum = num ? ms : 0;
+			val->a = num ? ms : -1;
+			val->n = 1;
+			val->num = num;
+			return q;
+		}
+	}
+	cnt = list_bounds(op->shape, s, n, st, op->stop, b, NX_MAX_ITEMS);
 	unsigned total = cnt + (op->may_be_empty ? 1u : 0u);
 	for (unsigned k = 0; k < total; k++) {
 		struct nx_bound z = {st, 0, -1, 0, 0};
@@ -647,7 +676,10 @@ static bool nx_greedy(const struct nginx_fmt *f, const char *s, size_t n, struct
 		size_t e, k;
 		switch (op->step) {
 		case ST_SHAPE:
-			k = scan_single(op->shape, s + pos, n - pos, v);
+			if (op->shape == SH_SECS)
+				k = secs_fast(s + pos, n - pos, &v->a);
+			else
+				k = scan_single(op->shape, s + pos, n - pos, v);
 			if (k == 0 || !op_lit_at(f, op, s, n, pos + k))
 				return false;
 			e = pos + k;
