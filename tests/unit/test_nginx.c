@@ -728,6 +728,35 @@ static void test_fast_path_times_synthetic(void **state)
 	nginx_fmt_free(f);
 }
 
+/* $request_id is checked eight bytes at a time: every byte value at every
+ * position, and pairs of high bytes (whose carries cross lanes), against the
+ * plain definition of a hex digit */
+static void test_request_id_bytes_synthetic(void **state)
+{
+	(void)state;
+	struct nginx_fmt *f = compile_str("$request_id|$status");
+	char line[64];
+	struct event ev;
+	memcpy(line, "0123456789abcdefABCDEF0123456789|200", 36);
+	assert_true(nginx_parse_line(f, line, 36, &ev, NULL));
+	for (int at = 0; at < 32; at++) {
+		for (int c = 0; c < 256; c++) {
+			char keep = line[at];
+			line[at] = (char)c;
+			bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+			assert_int_equal(expect_same(f, line, 36), hex);
+			if (at + 1 < 32 && c >= 0x80) { /* 0xff + carry into a neighbour */
+				char k2 = line[at + 1];
+				line[at + 1] = (char)0xff;
+				assert_false(expect_same(f, line, 36));
+				line[at + 1] = k2;
+			}
+			line[at] = keep;
+		}
+	}
+	nginx_fmt_free(f);
+}
+
 /* Real lines of every sample and fixture log, and the same lines with bytes
  * inserted, deleted and changed (quotes, spaces, separators of lists, digits)
  * where the walk's first choices go wrong: both ways agree on all of them. */
@@ -1041,6 +1070,7 @@ int main(void)
 		cmocka_unit_test(test_escape_modes_synthetic),
 		cmocka_unit_test(test_fast_path_tricky_synthetic),
 		cmocka_unit_test(test_fast_path_times_synthetic),
+		cmocka_unit_test(test_request_id_bytes_synthetic),
 		cmocka_unit_test(test_fast_path_mutations),
 		cmocka_unit_test(test_miss_messages),
 		cmocka_unit_test(test_compile_errors_synthetic),
