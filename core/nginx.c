@@ -122,6 +122,10 @@ struct nginx_fmt {
 	unsigned nv;
 	unsigned fields;      /* NGINX_F_* */
 	struct nx_tcache *tc; /* nx_greedy's last timestamps (see there) */
+	/* the variables fill_event reads (the others only delimit), in order */
+	uint8_t fv[NX_MAX_VARS];
+	unsigned nfv;
+	struct event ev0;     /* ev_init(EV_HTTP), copied to start each line */
 };
 
 /* what one variable of the matched line held */
@@ -646,11 +650,26 @@ static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 	return scan_secs(s, n, false, ms);
 }
 
+/* The fast path's rare cases are kept out of line (NX_COLD): inlined, they
+ * took the registers of the loop over the variables. */
+#define NX_COLD __attribute__((noinline, cold))
+
+static NX_COLD size_t clf_miss(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
+{
+	size_t k = util_parse_clf_time(s, n, &v->a);
+	if (k == 26) {
+		memcpy(tc->clf, s, 17);
+		memcpy(tc->clf + 17, s + 20, 6);
+		tc->clf_base = v->a - ((s[18] - '0') * 10 + (s[19] - '0')) * 1000;
+		tc->clf_ok = true;
+	}
+	return k;
+}
+
 /* scan_single(SH_TIME_LOCAL): the minute is looked up in tc, only the
  * seconds are read when it is the last line's */
-static size_t clf_cached(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
+static inline size_t clf_cached(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
 {
-	size_t k;
 	v->exact = 0;
 	if (n >= 26 && tc->clf_ok && memcmp(s, tc->clf, 17) == 0 &&
 	    memcmp(s + 20, tc->clf + 17, 6) == 0 && s[17] == ':' && is_digit(s[18]) &&
@@ -661,27 +680,12 @@ static size_t clf_cached(struct nx_tcache *tc, const char *s, size_t n, struct n
 			return 26;
 		}
 	}
-	k = util_parse_clf_time(s, n, &v->a);
-	if (k == 26) {
-		memcpy(tc->clf, s, 17);
-		memcpy(tc->clf + 17, s + 20, 6);
-		tc->clf_base = v->a - ((s[18] - '0') * 10 + (s[19] - '0')) * 1000;
-		tc->clf_ok = true;
-	}
-	return k;
+	return clf_miss(tc, s, n, v);
 }
 
-/* scan_single(SH_MSEC) with the seconds looked up in tc */
-static size_t msec_cached(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
+static NX_COLD size_t msec_miss(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
 {
-	size_t k;
-	if (n >= 14 && tc->msec_ok && s[10] == '.' && memcmp(s, tc->msec, 10) == 0 &&
-	    is_digit(s[11]) && is_digit(s[12]) && is_digit(s[13]) && (n == 14 || !is_digit(s[14]))) {
-		v->a = tc->msec_sec * 1000 + (s[11] - '0') * 100 + (s[12] - '0') * 10 + (s[13] - '0');
-		v->exact = 1;
-		return 14;
-	}
-	k = scan_single(SH_MSEC, s, n, v);
+	size_t k = scan_single(SH_MSEC, s, n, v);
 	if (k == 14 && s[10] == '.') { /* ten digits of seconds, three of ms */
 		memcpy(tc->msec, s, 10);
 		tc->msec_sec = v->a / 1000;
@@ -690,13 +694,44 @@ static size_t msec_cached(struct nx_tcache *tc, const char *s, size_t n, struct 
 	return k;
 }
 
+/* scan_single(SH_MSEC) with the seconds looked up in tc */
+static inline size_t msec_cached(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
+{
+	if (n >= 14 && tc->msec_ok && s[10] == '.' && memcmp(s, tc->msec, 10) == 0 &&
+	    is_digit(s[11]) && is_digit(s[12]) && is_digit(s[13]) && (n == 14 || !is_digit(s[14]))) {
+		v->a = tc->msec_sec * 1000 + (s[11] - '0') * 100 + (s[12] - '0') * 10 + (s[13] - '0');
+		v->exact = 1;
+		return 14;
+	}
+	return msec_miss(tc, s, n, v);
+}
+
 /* An upstream list's first candidate end that its literal follows (as
  * shaped_next tries them: longest first, then "" where that may be written). */
-static size_t greedy_list(const struct nginx_fmt *f, const struct nx_var_op *op, const char *s,
-			  size_t n, size_t st, struct nx_val *val)
+static NX_COLD size_t list_first(const struct nginx_fmt *f, const struct nx_var_op *op,
+				 const char *s, size_t n, size_t st, struct nx_val *val)
 {
 	struct nx_bound b[NX_MAX_ITEMS];
-	unsigned cnt;
+	unsigned cnt = list_bounds(op->shape, s, n, st, op->stop, b, NX_MAX_ITEMS);
+	unsigned total = cnt + (op->may_be_empty ? 1u : 0u);
+	for (unsigned k = 0; k < total; k++) {
+		struct nx_bound z = {st, 0, -1, 0, 0};
+		const struct nx_bound *c = k < cnt ? &b[cnt - 1 - k] : &z;
+		if (op_lit_at(f, op, s, n, c->end)) {
+			val->sum = c->sum;
+			val->a = c->last;
+			val->n = c->n;
+			val->num = c->num;
+			return c->end;
+		}
+	}
+	return NX_NONE;
+}
+
+/* list_first, with the usual list (one try of one upstream) read directly */
+static inline size_t greedy_list(const struct nginx_fmt *f, const struct nx_var_op *op,
+				 const char *s, size_t n, size_t st, struct nx_val *val)
+{
 	if (op->shape == SH_LTIME) {
 		/* one try of one upstream (no ", " or " : " after it): the list
 		 * has one end, list_bounds would find just that */
@@ -713,20 +748,20 @@ static size_t greedy_list(const struct nginx_fmt *f, const struct nx_var_op *op,
 			return q;
 		}
 	}
-	cnt = list_bounds(op->shape, s, n, st, op->stop, b, NX_MAX_ITEMS);
-	unsigned total = cnt + (op->may_be_empty ? 1u : 0u);
-	for (unsigned k = 0; k < total; k++) {
-		struct nx_bound z = {st, 0, -1, 0, 0};
-		const struct nx_bound *c = k < cnt ? &b[cnt - 1 - k] : &z;
-		if (op_lit_at(f, op, s, n, c->end)) {
-			val->sum = c->sum;
-			val->a = c->last;
-			val->n = c->n;
-			val->num = c->num;
-			return c->end;
-		}
-	}
-	return NX_NONE;
+	return list_first(f, op, s, n, st, val);
+}
+
+/* escape=json / escape=none free values: free_next's first answer */
+static NX_COLD size_t generic_first(const struct nginx_fmt *f, unsigned i, const char *s,
+				    size_t n, size_t pos)
+{
+	struct nx_frame fr = {pos, pos, NX_NONE, 0};
+	struct nx_memo mm;
+	struct nx_fail fail = {0, F_NONE, -1};
+	mm.q_from = 1;
+	mm.q_at = 0; /* nothing known */
+	mm.nofrom[i] = NX_NONE;
+	return free_next(f, i, s, n, &fr, &mm, &fail);
 }
 
 /* The path nx_match tries first, without its bookkeeping: each variable takes
@@ -735,14 +770,13 @@ static size_t greedy_list(const struct nginx_fmt *f, const struct nx_var_op *op,
  * the line it has found exactly what nx_match would, values included. When a
  * step fails it gives up (false) and the caller runs nx_match, which then
  * backtracks, or fails with its reason. */
-static bool nx_greedy(const struct nginx_fmt *f, const char *s, size_t n, struct nx_val *vals)
+static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const char *s, size_t n,
+						struct nx_val *v)
 {
 	size_t pos = f->lead_len;
 	if (f->nv == 0 || n > UINT32_MAX || !lit_at(s, n, 0, f->lits, f->lead_len))
 		return false;
-	for (unsigned i = 0; i < f->nv; i++) {
-		const struct nx_var_op *op = &f->v[i];
-		struct nx_val *v = &vals[i];
+	for (const struct nx_var_op *op = f->v, *end = f->v + f->nv; op < end; op++, v++) {
 		size_t e, k;
 		switch (op->step) {
 		case ST_SECS:
@@ -804,18 +838,11 @@ static bool nx_greedy(const struct nginx_fmt *f, const char *s, size_t n, struct
 		case ST_EMPTY:
 			e = pos;
 			break;
-		default: {
-			struct nx_frame fr = {pos, pos, NX_NONE, 0};
-			struct nx_memo mm;
-			struct nx_fail fail = {0, F_NONE, -1};
-			mm.q_from = 1;
-			mm.q_at = 0;
-			mm.nofrom[i] = NX_NONE;
-			e = free_next(f, i, s, n, &fr, &mm, &fail);
+		default:
+			e = generic_first(f, (unsigned)(op - f->v), s, n, pos);
 			if (e == NX_NONE)
 				return false;
 			break;
-		}
 		}
 		v->off = (uint32_t)pos;
 		v->len = (uint32_t)(e - pos);
@@ -829,7 +856,8 @@ static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx
 {
 	struct ev_http *h = &out->u.http;
 	int tprio = 0;
-	for (unsigned i = 0; i < f->nv; i++) {
+	for (unsigned k = 0; k < f->nfv; k++) {
+		unsigned i = f->fv[k];
 		const struct nx_val *v = &vals[i];
 		int p;
 		switch (f->v[i].var) {
@@ -851,7 +879,12 @@ static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx
 			h->rt_ms = (double)v->a;
 			break;
 		case V_REQUEST_ID:
-			util_strlcpy_n(h->rid, sizeof h->rid, s + v->off, v->len);
+			if (v->len == sizeof h->rid - 1) { /* always: a constant-size copy */
+				memcpy(h->rid, s + v->off, sizeof h->rid - 1);
+				h->rid[sizeof h->rid - 1] = '\0';
+			} else {
+				util_strlcpy_n(h->rid, sizeof h->rid, s + v->off, v->len);
+			}
 			break;
 		case V_UCT:
 			if (v->n > 0) {
@@ -882,9 +915,11 @@ static bool parse_line(const struct nginx_fmt *f, const char *line, size_t len, 
 	struct nx_fail fail = {0, F_NONE, -1};
 	size_t end;
 
-	ev_init(out, EV_HTTP);
-	if (!f || !line)
+	if (!f || !line) {
+		ev_init(out, EV_HTTP);
 		return false;
+	}
+	*out = f->ev0;
 	if ((fast && nx_greedy(f, line, len, vals)) ||
 	    nx_match(f, line, len, false, &end, vals, &fail)) {
 		fill_event(f, line, vals, out);
@@ -1184,7 +1219,10 @@ struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size
 	for (unsigned k = 0; k < f->nv; k++) {
 		classify(f, &f->v[k]);
 		plan_step(f, k);
+		if (var_field(f->v[k].var))
+			f->fv[f->nfv++] = (uint8_t)k;
 	}
+	ev_init(&f->ev0, EV_HTTP);
 	return f;
 }
 
