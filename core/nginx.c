@@ -89,6 +89,7 @@ struct nx_var_op {
 	uint8_t may_be_empty; /* json/none write "" for a variable that is not found */
 	uint8_t stop;         /* SH_LADDR: byte that also ends an address (next literal's) */
 	uint8_t step;         /* enum nx_step */
+	uint8_t field;        /* gives the event a field (else only delimits) */
 	uint32_t name_off;    /* the name in f->str, for messages */
 	uint32_t name_len;
 	uint32_t lit_off;     /* the literal that follows, in f->lits */
@@ -122,9 +123,6 @@ struct nginx_fmt {
 	unsigned nv;
 	unsigned fields;      /* NGINX_F_* */
 	struct nx_tcache *tc; /* nx_greedy's last timestamps (see there) */
-	/* the variables fill_event reads (the others only delimit), in order */
-	uint8_t fv[NX_MAX_VARS];
-	unsigned nfv;
 	struct event ev0;     /* ev_init(EV_HTTP), copied to start each line */
 };
 
@@ -604,6 +602,68 @@ static bool nx_match(const struct nginx_fmt *f, const char *s, size_t n, bool pr
 	}
 }
 
+/* what one variable's value gives the event; *tprio: the best time so far */
+static inline void put_field(int var, const struct nx_val *v, const char *s, struct event *out,
+			     int *tprio)
+{
+	struct ev_http *h = &out->u.http;
+	int p;
+	switch (var) {
+	case V_MSEC:
+	case V_TIME_ISO:
+	case V_TIME_LOCAL:
+		/* the most exact end time wins: $msec over second-resolution times */
+		p = v->exact ? 2 : 1;
+		if (p > *tprio) {
+			*tprio = p;
+			out->t_ms = v->a;
+			h->t_exact = v->exact;
+		}
+		break;
+	case V_STATUS:
+		h->status = (int16_t)v->a;
+		break;
+	case V_REQUEST_TIME:
+		h->rt_ms = (double)v->a;
+		break;
+	case V_REQUEST_ID:
+		if (v->len == sizeof h->rid - 1) { /* always: a constant-size copy */
+			memcpy(h->rid, s + v->off, sizeof h->rid - 1);
+			h->rid[sizeof h->rid - 1] = '\0';
+		} else {
+			util_strlcpy_n(h->rid, sizeof h->rid, s + v->off, v->len);
+		}
+		break;
+	case V_UCT:
+		if (v->n > 0) {
+			h->uct_n = (uint8_t)(v->n > 255 ? 255 : v->n);
+			h->uct_dash = v->num == 0;
+			h->uct_ms = v->num ? (double)v->sum : -1;
+		}
+		break;
+	case V_UHT:
+		h->uht_ms = v->n > 0 && v->num ? (double)v->sum : -1;
+		break;
+	case V_URT:
+		h->urt_ms = v->n > 0 && v->num ? (double)v->sum : -1;
+		break;
+	case V_USTATUS:
+		h->upstream_status = (int16_t)(v->n > 0 && v->a >= 0 && v->a <= 32767 ? v->a : -1);
+		break;
+	default:
+		break;
+	}
+}
+
+static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx_val *vals,
+		       struct event *out)
+{
+	int tprio = 0;
+	for (unsigned i = 0; i < f->nv; i++)
+		if (f->v[i].field)
+			put_field(f->v[i].var, &vals[i], s, out, &tprio);
+}
+
 /* ---------------------------------------------------------------- fast path */
 
 /* variable op's literal at s[e]: one masked 8-byte compare when it fits */
@@ -767,16 +827,19 @@ static NX_COLD size_t generic_first(const struct nginx_fmt *f, unsigned i, const
 /* The path nx_match tries first, without its bookkeeping: each variable takes
  * the first end nx_match would give it. nx_match is a depth-first search
  * that returns its first complete path, so when this walk reaches the end of
- * the line it has found exactly what nx_match would, values included. When a
- * step fails it gives up (false) and the caller runs nx_match, which then
- * backtracks, or fails with its reason. */
+ * the line it has found exactly what nx_match would, values included; they go
+ * into *out as they are found (put_field, in the order fill_event uses). When
+ * a step fails it gives up (false, *out partly filled) and the caller runs
+ * nx_match, which then backtracks, or fails with its reason. */
 static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const char *s, size_t n,
-						struct nx_val *v)
+						struct event *out)
 {
 	size_t pos = f->lead_len;
+	int tprio = 0;
 	if (f->nv == 0 || n > UINT32_MAX || !lit_at(s, n, 0, f->lits, f->lead_len))
 		return false;
-	for (const struct nx_var_op *op = f->v, *end = f->v + f->nv; op < end; op++, v++) {
+	for (const struct nx_var_op *op = f->v, *end = f->v + f->nv; op < end; op++) {
+		struct nx_val val, *v = &val;
 		size_t e, k;
 		switch (op->step) {
 		case ST_SECS:
@@ -844,68 +907,14 @@ static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const
 				return false;
 			break;
 		}
-		v->off = (uint32_t)pos;
-		v->len = (uint32_t)(e - pos);
+		if (op->field) {
+			v->off = (uint32_t)pos;
+			v->len = (uint32_t)(e - pos);
+			put_field(op->var, v, s, out, &tprio);
+		}
 		pos = e + op->lit_len;
 	}
 	return pos == n;
-}
-
-static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx_val *vals,
-		       struct event *out)
-{
-	struct ev_http *h = &out->u.http;
-	int tprio = 0;
-	for (unsigned k = 0; k < f->nfv; k++) {
-		unsigned i = f->fv[k];
-		const struct nx_val *v = &vals[i];
-		int p;
-		switch (f->v[i].var) {
-		case V_MSEC:
-		case V_TIME_ISO:
-		case V_TIME_LOCAL:
-			/* the most exact end time wins: $msec over second-resolution times */
-			p = v->exact ? 2 : 1;
-			if (p > tprio) {
-				tprio = p;
-				out->t_ms = v->a;
-				h->t_exact = v->exact;
-			}
-			break;
-		case V_STATUS:
-			h->status = (int16_t)v->a;
-			break;
-		case V_REQUEST_TIME:
-			h->rt_ms = (double)v->a;
-			break;
-		case V_REQUEST_ID:
-			if (v->len == sizeof h->rid - 1) { /* always: a constant-size copy */
-				memcpy(h->rid, s + v->off, sizeof h->rid - 1);
-				h->rid[sizeof h->rid - 1] = '\0';
-			} else {
-				util_strlcpy_n(h->rid, sizeof h->rid, s + v->off, v->len);
-			}
-			break;
-		case V_UCT:
-			if (v->n > 0) {
-				h->uct_n = (uint8_t)(v->n > 255 ? 255 : v->n);
-				h->uct_dash = v->num == 0;
-				h->uct_ms = v->num ? (double)v->sum : -1;
-			}
-			break;
-		case V_UHT:
-			h->uht_ms = v->n > 0 && v->num ? (double)v->sum : -1;
-			break;
-		case V_URT:
-			h->urt_ms = v->n > 0 && v->num ? (double)v->sum : -1;
-			break;
-		case V_USTATUS:
-			h->upstream_status = (int16_t)(v->n > 0 && v->a >= 0 && v->a <= 32767 ? v->a : -1);
-			break;
-		default:
-			break;
-		}
-	}
 }
 
 static bool parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
@@ -920,8 +929,11 @@ static bool parse_line(const struct nginx_fmt *f, const char *line, size_t len, 
 		return false;
 	}
 	*out = f->ev0;
-	if ((fast && nx_greedy(f, line, len, vals)) ||
-	    nx_match(f, line, len, false, &end, vals, &fail)) {
+	if (fast && nx_greedy(f, line, len, out))
+		return true;
+	if (fast)
+		*out = f->ev0; /* the walk may have filled some fields */
+	if (nx_match(f, line, len, false, &end, vals, &fail)) {
 		fill_event(f, line, vals, out);
 		return true;
 	}
@@ -1219,8 +1231,7 @@ struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size
 	for (unsigned k = 0; k < f->nv; k++) {
 		classify(f, &f->v[k]);
 		plan_step(f, k);
-		if (var_field(f->v[k].var))
-			f->fv[f->nfv++] = (uint8_t)k;
+		f->v[k].field = var_field(f->v[k].var) != 0;
 	}
 	ev_init(&f->ev0, EV_HTTP);
 	return f;

@@ -676,6 +676,10 @@ static void test_fast_path_tricky_synthetic(void **state)
 		{"$time_local|$status", "29/Nov/2026:19:13:60 +0000|200", 1},
 		{"$time_local|$status", "29/Nov/2026:19:13:61 +0000|200", 0},
 		{"$time_iso8601|$msec|$status", "2026-11-30T03:13:18+08:00|1795980222.372|200", 1},
+		/* the same field twice: the most exact time, the last status */
+		{"$msec|$time_local|$status|$status", "1795980222.372|29/Nov/2026:19:13:18 +0000|200|503", 1},
+		{"$time_local|$time_iso8601|$status", "29/Nov/2026:19:13:18 +0000|2026-11-30T03:13:19.5+08:00|200", 1},
+		{"$time_local|$time_iso8601|$status", "29/Nov/2026:19:13:18 +0000|2026-11-30T03:13:19+08:00|200", 1},
 		/* the whole line matched but more follows; the line ends early */
 		{"$status $request_time", "200 0.001 more", 0},
 		{"$status $request_time", "200 ", 0},
