@@ -917,8 +917,9 @@ static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const
 	return pos == n;
 }
 
-static bool parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
-		       struct nginx_miss *why, bool fast)
+/* nx_match on a line, the first-failure reason in *why */
+static bool parse_full(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
+		       struct nginx_miss *why)
 {
 	struct nx_val vals[NX_MAX_VARS];
 	struct nx_fail fail = {0, F_NONE, -1};
@@ -929,10 +930,6 @@ static bool parse_line(const struct nginx_fmt *f, const char *line, size_t len, 
 		return false;
 	}
 	*out = f->ev0;
-	if (fast && nx_greedy(f, line, len, out))
-		return true;
-	if (fast)
-		*out = f->ev0; /* the walk may have filled some fields */
 	if (nx_match(f, line, len, false, &end, vals, &fail)) {
 		fill_event(f, line, vals, out);
 		return true;
@@ -983,13 +980,19 @@ static bool parse_line(const struct nginx_fmt *f, const char *line, size_t len, 
 bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
 		      struct nginx_miss *why)
 {
-	return parse_line(f, line, len, out, why, true);
+	if (f && line) {
+		*out = f->ev0;
+		if (nx_greedy(f, line, len, out))
+			return true;
+	}
+	/* the walk may have filled some fields: parse_full starts over */
+	return parse_full(f, line, len, out, why);
 }
 
 bool nginx_parse_line_full(const struct nginx_fmt *f, const char *line, size_t len,
 			   struct event *out, struct nginx_miss *why)
 {
-	return parse_line(f, line, len, out, why, false);
+	return parse_full(f, line, len, out, why);
 }
 
 size_t nginx_miss_describe(const struct nginx_miss *why, const char *line, size_t len, char *buf,
