@@ -90,6 +90,7 @@ struct nx_var_op {
 	uint8_t stop;         /* SH_LADDR: byte that also ends an address (next literal's) */
 	uint8_t step;         /* enum nx_step */
 	uint8_t field;        /* gives the event a field (else only delimits) */
+	uint8_t lit_cont;     /* no literal, or it starts with ',' or ' ' (lists: see greedy_list) */
 	uint32_t name_off;    /* the name in f->str, for messages */
 	uint32_t name_len;
 	uint32_t lit_off;     /* the literal that follows, in f->lits */
@@ -797,9 +798,11 @@ static inline size_t greedy_list(const struct nginx_fmt *f, const struct nx_var_
 		 * has one end, list_bounds would find just that */
 		int64_t ms = 0;
 		size_t k = st < n && s[st] == '-' ? 1 : secs_fast(s + st, n - st, &ms), q = st + k;
-		if (k > 0 && !(n - q >= 2 && s[q] == ',' && s[q + 1] == ' ') &&
-		    !(n - q >= 3 && s[q] == ' ' && s[q + 1] == ':' && s[q + 2] == ' ') &&
-		    op_lit_at(f, op, s, n, q)) {
+		/* where the literal matched, s[q] is its first byte: only a
+		 * literal starting with ',' or ' ' (or none) can hide a list going on */
+		if (k > 0 && op_lit_at(f, op, s, n, q) &&
+		    !(op->lit_cont && ((n - q >= 2 && s[q] == ',' && s[q + 1] == ' ') ||
+				       (n - q >= 3 && s[q] == ' ' && s[q + 1] == ':' && s[q + 2] == ' ')))) {
 			bool num = s[st] != '-';
 			val->sum = num ? ms : 0;
 			val->a = num ? ms : -1;
@@ -1102,6 +1105,7 @@ static void plan_step(struct nginx_fmt *f, unsigned k)
 	memcpy(bytes, lit, w);
 	memcpy(&op->lit_m, ones, 8);
 	memcpy(&op->lit_w, bytes, 8);
+	op->lit_cont = op->lit_len == 0 || lit[0] == ',' || lit[0] == ' ';
 	if (op->shape == SH_LTIME || op->shape == SH_LSTATUS || op->shape == SH_LADDR)
 		op->step = ST_LIST;
 	else if (op->shape == SH_SECS)

@@ -658,6 +658,10 @@ static void test_fast_path_tricky_synthetic(void **state)
 		/* the longest list is not followed by the literal: a shorter one is */
 		{"uct=$upstream_connect_time, $status", "uct=0.001, 0.002, 200", 1},
 		{"$upstream_connect_time $upstream_header_time $status", "0.001 0.002 200", 1},
+		{"$upstream_connect_time $upstream_header_time $status", "0.001 : 0.002 0.003 200", 1},
+		{"$upstream_connect_time$status", "0.001, -200", 1},
+		{"$upstream_connect_time$status", "-200", 1},
+		{"$upstream_connect_time,$status", "0.001, 0.002,200", 1},
 		{"$upstream_status|$upstream_addr|$status", "502, 200|10.0.0.1:80, unix:/s|200", 1},
 		/* adjacent variables: the empty first value is wrong */
 		{"${remote_addr}${request_time}|${status}", "10.1.2.30.250|404", 1},
