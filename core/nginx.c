@@ -37,6 +37,9 @@
 
 #include "stwtop/util.h"
 
+/* the fast path copies a $request_id (32 hex digits) with a NUL, as is */
+_Static_assert(sizeof(((struct ev_http *)0)->rid) == 33, "ev_http.rid holds a $request_id");
+
 #define NX_MAX_FMT   65536u   /* longest format string accepted */
 #define NX_MAX_VARS  128u     /* variables in one format */
 #define NX_BUDGET    4096u    /* candidate ends tried per line before giving up */
@@ -603,23 +606,28 @@ static bool nx_match(const struct nginx_fmt *f, const char *s, size_t n, bool pr
 	}
 }
 
-/* what one variable's value gives the event; *tprio: the best time so far */
+/* a time variable's value; *tprio: how exact the time kept so far is */
+static inline void put_time(struct event *out, int64_t t, uint8_t exact, int *tprio)
+{
+	/* the most exact end time wins: $msec over second-resolution times */
+	int p = exact ? 2 : 1;
+	if (p > *tprio) {
+		*tprio = p;
+		out->t_ms = t;
+		out->u.http.t_exact = exact;
+	}
+}
+
+/* what one variable's value gives the event */
 static inline void put_field(int var, const struct nx_val *v, const char *s, struct event *out,
 			     int *tprio)
 {
 	struct ev_http *h = &out->u.http;
-	int p;
 	switch (var) {
 	case V_MSEC:
 	case V_TIME_ISO:
 	case V_TIME_LOCAL:
-		/* the most exact end time wins: $msec over second-resolution times */
-		p = v->exact ? 2 : 1;
-		if (p > *tprio) {
-			*tprio = p;
-			out->t_ms = v->a;
-			h->t_exact = v->exact;
-		}
+		put_time(out, v->a, v->exact, tprio);
 		break;
 	case V_STATUS:
 		h->status = (int16_t)v->a;
@@ -844,37 +852,55 @@ static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const
 	for (const struct nx_var_op *op = f->v, *end = f->v + f->nv; op < end; op++) {
 		struct nx_val val, *v = &val;
 		size_t e, k;
+		/* the shaped steps store their field (put_field's) directly */
 		switch (op->step) {
 		case ST_SECS:
 			k = secs_fast(s + pos, n - pos, &v->a);
-			goto shaped;
+			if (k == 0 || !op_lit_at(f, op, s, n, pos + k))
+				return false;
+			out->u.http.rt_ms = (double)v->a;
+			e = pos + k;
+			break;
 		case ST_STATUS:
 			if (n - pos < 3 || !is_digit(s[pos]) || !is_digit(s[pos + 1]) ||
-			    !is_digit(s[pos + 2]))
+			    !is_digit(s[pos + 2]) || !op_lit_at(f, op, s, n, pos + 3))
 				return false;
-			v->a = (s[pos] - '0') * 100 + (s[pos + 1] - '0') * 10 + (s[pos + 2] - '0');
-			k = 3;
-			goto shaped;
+			out->u.http.status =
+				(int16_t)((s[pos] - '0') * 100 + (s[pos + 1] - '0') * 10 + (s[pos + 2] - '0'));
+			e = pos + 3;
+			break;
 		case ST_MSEC:
 			k = msec_cached(f->tc, s + pos, n - pos, v);
-			goto shaped;
+			goto timed;
 		case ST_TIME_LOCAL:
 			k = clf_cached(f->tc, s + pos, n - pos, v);
-			goto shaped;
+		timed:
+			if (k == 0 || !op_lit_at(f, op, s, n, pos + k))
+				return false;
+			put_time(out, v->a, v->exact, &tprio);
+			e = pos + k;
+			break;
 		case ST_HEX32:
-			k = n - pos >= 32 && hex32(s + pos) ? 32 : 0;
-			goto shaped;
+			if (n - pos < 32 || !hex32(s + pos) || !op_lit_at(f, op, s, n, pos + 32))
+				return false;
+			memcpy(out->u.http.rid, s + pos, 32);
+			out->u.http.rid[32] = '\0';
+			e = pos + 32;
+			break;
 		case ST_SHAPE:
 			k = scan_single(op->shape, s + pos, n - pos, v);
-		shaped:
 			if (k == 0 || !op_lit_at(f, op, s, n, pos + k))
 				return false;
 			e = pos + k;
+			v->off = (uint32_t)pos;
+			v->len = (uint32_t)k;
+			put_field(op->var, v, s, out, &tprio);
 			break;
 		case ST_LIST:
 			e = greedy_list(f, op, s, n, pos, v);
 			if (e == NX_NONE)
 				return false;
+			put_field(op->var, v, s, out, &tprio);
 			break;
 		case ST_TO_QUOTE: {
 			const char *q = pos < n ? memchr(s + pos, '"', n - pos) : NULL;
@@ -910,12 +936,7 @@ static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const
 				return false;
 			break;
 		}
-		if (op->field) {
-			v->off = (uint32_t)pos;
-			v->len = (uint32_t)(e - pos);
-			put_field(op->var, v, s, out, &tprio);
-		}
-		pos = e + op->lit_len;
+		pos = e + op->lit_len; /* free values give no field */
 	}
 	return pos == n;
 }
