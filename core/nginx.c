@@ -903,7 +903,13 @@ static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const
 			put_field(op->var, v, s, out, &tprio);
 			break;
 		case ST_TO_QUOTE: {
-			const char *q = pos < n ? memchr(s + pos, '"', n - pos) : NULL;
+			/* a one-byte value ("-": no referer, no user) is the most common:
+			 * found without a memchr call (7% of an ops parse) */
+			const char *q;
+			if (n - pos >= 2 && s[pos] != '"' && s[pos + 1] == '"')
+				q = s + pos + 1;
+			else
+				q = pos < n ? memchr(s + pos, '"', n - pos) : NULL;
 			if (!q)
 				return false;
 			e = (size_t)(q - s);

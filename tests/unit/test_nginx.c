@@ -647,6 +647,11 @@ static void test_fast_path_tricky_synthetic(void **state)
 		{"escape=json {\"ua\":\"$http_user_agent\",\"s\":$status,\"uct\":\"$upstream_connect_time\"}",
 		 "{\"ua\":\"x\\\\\",\"s\":502,\"uct\":\"0.001, 0.002 : 0.003\"}", 1},
 		{"escape=json {\"ua\":\"$http_user_agent\",\"s\":$status}", "{\"ua\":\"a\"b\",\"s\":200}", 0},
+		/* quoted values of zero, one and more bytes; a line ending inside one */
+		{"\"$http_referer\" \"$http_user_agent\" $status", "\"\" \"a\" 200", 1},
+		{"\"$http_referer\" \"$http_user_agent\" $status", "\"-\" \"\" 200", 1},
+		{"\"$http_referer\" \"$http_user_agent\" $status", "\"-\" \"-", 0},
+		{"\"$http_referer\" \"$http_user_agent\"", "\"-\" \"-\"", 1},
 		/* upstream lists: several tries and groups, "-", a group with no try */
 		{OPS, "1.2.3.4 - - [29/Nov/2026:19:13:18 +0000] \"GET / HTTP/1.1\" 502 0 \"-\" \"ua\" "
 		      "rt=3.004 uct=\"0.001, 0.002 : 0.003\" uht=\"-, - : 0.003\" urt=\"1.000, 2.000 : 0.004\" "
