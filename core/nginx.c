@@ -921,6 +921,12 @@ static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const
 			/* the literal's first byte is not '"', and the value cannot
 			 * hold one, so a '"' before the literal means no end */
 			char c0 = f->lits[op->lit_off];
+			/* a one-byte value ("-", a small count) first, as for quotes */
+			if (n - pos >= 2 && s[pos] != c0 && s[pos] != '"' && s[pos + 1] == c0 &&
+			    op_lit_at(f, op, s, n, pos + 1)) {
+				e = pos + 1;
+				break;
+			}
 			for (e = pos;; e++) {
 				e = scan2(s, n, e, c0, '"');
 				if (e == n || s[e] == '"')

@@ -647,6 +647,13 @@ static void test_fast_path_tricky_synthetic(void **state)
 		{"escape=json {\"ua\":\"$http_user_agent\",\"s\":$status,\"uct\":\"$upstream_connect_time\"}",
 		 "{\"ua\":\"x\\\\\",\"s\":502,\"uct\":\"0.001, 0.002 : 0.003\"}", 1},
 		{"escape=json {\"ua\":\"$http_user_agent\",\"s\":$status}", "{\"ua\":\"a\"b\",\"s\":200}", 0},
+		/* unquoted values of zero and one byte, one whose next byte starts a
+		 * near miss of the literal, a quote where the literal should be */
+		{"$remote_user - $status", " - 200", 1},
+		{"$remote_user - $status", "a - 200", 1},
+		{"$remote_user - $status", "a -x - 200", 1},
+		{"$remote_user - $status", "a\" - 200", 0},
+		{"$remote_user - $status", "\" - 200", 0},
 		/* quoted values of zero, one and more bytes; a line ending inside one */
 		{"\"$http_referer\" \"$http_user_agent\" $status", "\"\" \"a\" 200", 1},
 		{"\"$http_referer\" \"$http_user_agent\" $status", "\"-\" \"\" 200", 1},
