@@ -23,7 +23,14 @@
  * part of the line does not fit, the matcher backtracks to the next possible
  * end of an earlier variable (bounded work per line), so values that contain
  * the next literal (escape=none, an unquoted user agent, "a, b" address lists)
- * still split right. Pure functions, no globals, no I/O.
+ * still split right. Nearly every line matches on the matcher's first try of
+ * every variable, so nginx_parse_line walks that one path first (nx_greedy:
+ * no backtracking state, each variable's way of ending decided at compile
+ * time, values written to the event as found) and runs the matcher only when
+ * the walk fails; the results are the same (tests/unit/test_nginx.c and the
+ * fuzzer compare the two). No globals, no I/O; a parse depends only on the
+ * format and the line (the format remembers the last converted $time_local
+ * minute and $msec second, which saves work but changes no result).
  */
 #include "stwtop/nginx.h"
 
@@ -36,6 +43,9 @@
 #include <strings.h>
 
 #include "stwtop/util.h"
+
+/* the fast path copies a $request_id (32 hex digits) with a NUL, as is */
+_Static_assert(sizeof(((struct ev_http *)0)->rid) == 33, "ev_http.rid holds a $request_id");
 
 #define NX_MAX_FMT   65536u   /* longest format string accepted */
 #define NX_MAX_VARS  128u     /* variables in one format */
@@ -67,15 +77,51 @@ enum nx_shape {
 	SH_LADDR       /* "127.0.0.1:8080, unix:/s" */
 };
 
+/* How the fast path (nx_greedy) finds the first end of a variable's value. */
+enum nx_step {
+	ST_SHAPE = 0,  /* a shape that is not a list and has no case of its own */
+	ST_SECS,       /* SH_SECS */
+	ST_STATUS,     /* SH_STATUS */
+	ST_MSEC,       /* SH_MSEC, the second from the memo */
+	ST_TIME_LOCAL, /* SH_TIME_LOCAL, the minute from the memo */
+	ST_HEX32,      /* SH_HEX32 */
+	ST_LIST,       /* an upstream list: its longest run first */
+	ST_TO_QUOTE,   /* default escaping, literal starts with '"': the first '"' */
+	ST_TO_LIT,     /* default escaping: the literal's first occurrence before a '"' */
+	ST_REST,       /* no literal and the last variable: the rest of the line */
+	ST_EMPTY,      /* no literal, a variable follows: the empty value comes first */
+	ST_GENERIC     /* escape=json / escape=none free values: free_next's first answer */
+};
+
 struct nx_var_op {
 	uint8_t var;          /* enum nx_var */
 	uint8_t shape;        /* enum nx_shape */
 	uint8_t may_be_empty; /* json/none write "" for a variable that is not found */
 	uint8_t stop;         /* SH_LADDR: byte that also ends an address (next literal's) */
+	uint8_t step;         /* enum nx_step */
+	uint8_t field;        /* gives the event a field (else only delimits) */
+	uint8_t lit_cont;     /* no literal, or it starts with ',' or ' ' (lists: see greedy_list) */
 	uint32_t name_off;    /* the name in f->str, for messages */
 	uint32_t name_len;
 	uint32_t lit_off;     /* the literal that follows, in f->lits */
 	uint32_t lit_len;
+	/* the literal's first (up to) 8 bytes and a mask of them, so that most
+	 * literals are checked with one 8-byte load and compare */
+	uint64_t lit_w, lit_m;
+};
+
+/* The last timestamps nx_greedy converted. Lines come in time order, so a
+ * line's $time_local nearly always has the minute of the line before it and
+ * its $msec the second: the date then needs no converting (util_parse_clf_time
+ * was 8% of a replay). The one thing a parse writes to the format; what a
+ * line parses to does not depend on it. */
+struct nx_tcache {
+	char clf[23];         /* $time_local without the seconds: "29/Nov/2026:19:13" " +0000" */
+	bool clf_ok;
+	int64_t clf_base;     /* epoch ms of that minute's second 0 */
+	char msec[10];        /* the seconds of a $msec with 10 of them */
+	bool msec_ok;
+	int64_t msec_sec;
 };
 
 struct nginx_fmt {
@@ -87,6 +133,8 @@ struct nginx_fmt {
 	struct nx_var_op *v;
 	unsigned nv;
 	unsigned fields;      /* NGINX_F_* */
+	struct nx_tcache *tc; /* nx_greedy's last timestamps (see there) */
+	struct event ev0;     /* ev_init(EV_HTTP), copied to start each line */
 };
 
 /* what one variable of the matched line held */
@@ -171,6 +219,32 @@ static size_t scan_secs(const char *s, size_t n, bool need_frac, int64_t *ms)
 	return i;
 }
 
+static inline uint64_t load64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* $request_id: are s[0..32) hex digits? No early exit, no data-dependent
+ * branch (a byte loop was a fifth of an nginx replay, a table lookup per byte
+ * still 190 instructions a line): eight bytes a step, each byte lane tested
+ * against '0'-'9' and, lowercased, 'a'-'f'. Sums stay within their lane
+ * while every byte is < 0x80; a word with a byte >= 0x80 is refused anyway,
+ * so what its carries do to other lanes does not matter. */
+static inline bool hex32(const char *s)
+{
+	const uint64_t l = 0x0101010101010101u, h = 0x8080808080808080u;
+	uint64_t bad = 0;
+	for (size_t k = 0; k < 32; k += 8) {
+		uint64_t x = load64(s + k), y = x | (l * 0x20);
+		uint64_t dig = (x + l * (0x80 - '0')) & ~(x + l * (0x7f - '9'));
+		uint64_t alp = (y + l * (0x80 - 'a')) & ~(y + l * (0x7f - 'f'));
+		bad |= x | ~(dig | alp);
+	}
+	return (bad & h) == 0;
+}
+
 /* one shape that is not a list or free: consumed length, 0 = no match */
 static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
 {
@@ -198,21 +272,8 @@ static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
 		k = util_parse_iso8601(s, n, &v->a, &zone);
 		v->exact = k > 19 && (s[19] == '.' || s[19] == ',');
 		return k;
-	case SH_HEX32: {
-		/* $request_id: one table lookup per byte, no early exit: the loop
-		 * has no data-dependent branch (it was a fifth of an nginx replay) */
-		static const unsigned char hex[256] = {
-			['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-			['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-			['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-		};
-		unsigned ok = 1;
-		if (n < 32)
-			return 0;
-		for (k = 0; k < 32; k++)
-			ok &= hex[(unsigned char)s[k]];
-		return ok ? 32 : 0;
-	}
+	case SH_HEX32:
+		return n >= 32 && hex32(s) ? 32 : 0;
 	default:
 		return 0;
 	}
@@ -552,67 +613,366 @@ static bool nx_match(const struct nginx_fmt *f, const char *s, size_t n, bool pr
 	}
 }
 
-static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx_val *vals,
-		       struct event *out)
+/* a time variable's value; *tprio: how exact the time kept so far is */
+static inline void put_time(struct event *out, int64_t t, uint8_t exact, int *tprio)
 {
-	struct ev_http *h = &out->u.http;
-	int tprio = 0;
-	for (unsigned i = 0; i < f->nv; i++) {
-		const struct nx_val *v = &vals[i];
-		int p;
-		switch (f->v[i].var) {
-		case V_MSEC:
-		case V_TIME_ISO:
-		case V_TIME_LOCAL:
-			/* the most exact end time wins: $msec over second-resolution times */
-			p = v->exact ? 2 : 1;
-			if (p > tprio) {
-				tprio = p;
-				out->t_ms = v->a;
-				h->t_exact = v->exact;
-			}
-			break;
-		case V_STATUS:
-			h->status = (int16_t)v->a;
-			break;
-		case V_REQUEST_TIME:
-			h->rt_ms = (double)v->a;
-			break;
-		case V_REQUEST_ID:
-			util_strlcpy_n(h->rid, sizeof h->rid, s + v->off, v->len);
-			break;
-		case V_UCT:
-			if (v->n > 0) {
-				h->uct_n = (uint8_t)(v->n > 255 ? 255 : v->n);
-				h->uct_dash = v->num == 0;
-				h->uct_ms = v->num ? (double)v->sum : -1;
-			}
-			break;
-		case V_UHT:
-			h->uht_ms = v->n > 0 && v->num ? (double)v->sum : -1;
-			break;
-		case V_URT:
-			h->urt_ms = v->n > 0 && v->num ? (double)v->sum : -1;
-			break;
-		case V_USTATUS:
-			h->upstream_status = (int16_t)(v->n > 0 && v->a >= 0 && v->a <= 32767 ? v->a : -1);
-			break;
-		default:
-			break;
-		}
+	/* the most exact end time wins: $msec over second-resolution times */
+	int p = exact ? 2 : 1;
+	if (p > *tprio) {
+		*tprio = p;
+		out->t_ms = t;
+		out->u.http.t_exact = exact;
 	}
 }
 
-bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
-		      struct nginx_miss *why)
+/* what one variable's value gives the event */
+static inline void put_field(int var, const struct nx_val *v, const char *s, struct event *out,
+			     int *tprio)
+{
+	struct ev_http *h = &out->u.http;
+	switch (var) {
+	case V_MSEC:
+	case V_TIME_ISO:
+	case V_TIME_LOCAL:
+		put_time(out, v->a, v->exact, tprio);
+		break;
+	case V_STATUS:
+		h->status = (int16_t)v->a;
+		break;
+	case V_REQUEST_TIME:
+		h->rt_ms = (double)v->a;
+		break;
+	case V_REQUEST_ID:
+		if (v->len == sizeof h->rid - 1) { /* always: a constant-size copy */
+			memcpy(h->rid, s + v->off, sizeof h->rid - 1);
+			h->rid[sizeof h->rid - 1] = '\0';
+		} else {
+			util_strlcpy_n(h->rid, sizeof h->rid, s + v->off, v->len);
+		}
+		break;
+	case V_UCT:
+		if (v->n > 0) {
+			h->uct_n = (uint8_t)(v->n > 255 ? 255 : v->n);
+			h->uct_dash = v->num == 0;
+			h->uct_ms = v->num ? (double)v->sum : -1;
+		}
+		break;
+	case V_UHT:
+		h->uht_ms = v->n > 0 && v->num ? (double)v->sum : -1;
+		break;
+	case V_URT:
+		h->urt_ms = v->n > 0 && v->num ? (double)v->sum : -1;
+		break;
+	case V_USTATUS:
+		h->upstream_status = (int16_t)(v->n > 0 && v->a >= 0 && v->a <= 32767 ? v->a : -1);
+		break;
+	default:
+		break;
+	}
+}
+
+static void fill_event(const struct nginx_fmt *f, const char *s, const struct nx_val *vals,
+		       struct event *out)
+{
+	int tprio = 0;
+	for (unsigned i = 0; i < f->nv; i++)
+		if (f->v[i].field)
+			put_field(f->v[i].var, &vals[i], s, out, &tprio);
+}
+
+/* ---------------------------------------------------------------- fast path */
+
+/* variable op's literal at s[e]: one masked 8-byte compare when it fits */
+static inline bool op_lit_at(const struct nginx_fmt *f, const struct nx_var_op *op, const char *s,
+			     size_t n, size_t e)
+{
+	if (op->lit_len <= 8 && n - e >= 8)
+		return ((load64(s + e) ^ op->lit_w) & op->lit_m) == 0;
+	return lit_at(s, n, e, f->lits + op->lit_off, op->lit_len);
+}
+
+/* first j >= p with s[j] == a or s[j] == b; n if none. Eight bytes a step:
+ * most values (an address, "-", a byte count) end within one or two words,
+ * where a memchr call would cost more than the search. */
+static inline size_t scan2(const char *s, size_t n, size_t p, char a, char b)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	const uint64_t ra = ones * (unsigned char)a, rb = ones * (unsigned char)b;
+	while (n - p >= 8) {
+		uint64_t xa = load64(s + p) ^ ra, xb = load64(s + p) ^ rb;
+		/* the lowest flagged byte is the first zero byte of xa or xb (a borrow
+		 * can only flag bytes above a zero one) */
+		uint64_t z = (((xa - ones) & ~xa) | ((xb - ones) & ~xb)) & highs;
+		if (z)
+			return p + (size_t)(__builtin_ctzll(z) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < n && s[p] != a && s[p] != b)
+		p++;
+	return p;
+}
+
+/* scan_secs(s, n, false, ms) for "D.DDD", the shape of nearly every request
+ * and upstream time; anything else goes to scan_secs */
+static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
+{
+	if (n >= 5 && is_digit(s[0]) && s[1] == '.' && is_digit(s[2]) && is_digit(s[3]) &&
+	    is_digit(s[4]) && (n == 5 || !is_digit(s[5]))) {
+		*ms = (s[0] - '0') * 1000 + (s[2] - '0') * 100 + (s[3] - '0') * 10 + (s[4] - '0');
+		return 5;
+	}
+	return scan_secs(s, n, false, ms);
+}
+
+/* The fast path's rare cases are kept out of line (NX_COLD): inlined, they
+ * took the registers of the loop over the variables. */
+#define NX_COLD __attribute__((noinline, cold))
+
+static NX_COLD size_t clf_miss(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
+{
+	size_t k = util_parse_clf_time(s, n, &v->a);
+	if (k == 26) {
+		memcpy(tc->clf, s, 17);
+		memcpy(tc->clf + 17, s + 20, 6);
+		tc->clf_base = v->a - ((s[18] - '0') * 10 + (s[19] - '0')) * 1000;
+		tc->clf_ok = true;
+	}
+	return k;
+}
+
+/* scan_single(SH_TIME_LOCAL): the minute is looked up in tc, only the
+ * seconds are read when it is the last line's */
+static inline size_t clf_cached(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
+{
+	v->exact = 0;
+	if (n >= 26 && tc->clf_ok && memcmp(s, tc->clf, 17) == 0 &&
+	    memcmp(s + 20, tc->clf + 17, 6) == 0 && s[17] == ':' && is_digit(s[18]) &&
+	    is_digit(s[19])) {
+		int se = (s[18] - '0') * 10 + (s[19] - '0');
+		if (se <= 60) { /* what util_parse_clf_time accepts (a leap second) */
+			v->a = tc->clf_base + se * 1000;
+			return 26;
+		}
+	}
+	return clf_miss(tc, s, n, v);
+}
+
+static NX_COLD size_t msec_miss(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
+{
+	size_t k = scan_single(SH_MSEC, s, n, v);
+	if (k == 14 && s[10] == '.') { /* ten digits of seconds, three of ms */
+		memcpy(tc->msec, s, 10);
+		tc->msec_sec = v->a / 1000;
+		tc->msec_ok = true;
+	}
+	return k;
+}
+
+/* scan_single(SH_MSEC) with the seconds looked up in tc */
+static inline size_t msec_cached(struct nx_tcache *tc, const char *s, size_t n, struct nx_val *v)
+{
+	if (n >= 14 && tc->msec_ok && s[10] == '.' && memcmp(s, tc->msec, 10) == 0 &&
+	    is_digit(s[11]) && is_digit(s[12]) && is_digit(s[13]) && (n == 14 || !is_digit(s[14]))) {
+		v->a = tc->msec_sec * 1000 + (s[11] - '0') * 100 + (s[12] - '0') * 10 + (s[13] - '0');
+		v->exact = 1;
+		return 14;
+	}
+	return msec_miss(tc, s, n, v);
+}
+
+/* An upstream list's first candidate end that its literal follows (as
+ * shaped_next tries them: longest first, then "" where that may be written). */
+static NX_COLD size_t list_first(const struct nginx_fmt *f, const struct nx_var_op *op,
+				 const char *s, size_t n, size_t st, struct nx_val *val)
+{
+	struct nx_bound b[NX_MAX_ITEMS];
+	unsigned cnt = list_bounds(op->shape, s, n, st, op->stop, b, NX_MAX_ITEMS);
+	unsigned total = cnt + (op->may_be_empty ? 1u : 0u);
+	for (unsigned k = 0; k < total; k++) {
+		struct nx_bound z = {st, 0, -1, 0, 0};
+		const struct nx_bound *c = k < cnt ? &b[cnt - 1 - k] : &z;
+		if (op_lit_at(f, op, s, n, c->end)) {
+			val->sum = c->sum;
+			val->a = c->last;
+			val->n = c->n;
+			val->num = c->num;
+			return c->end;
+		}
+	}
+	return NX_NONE;
+}
+
+/* list_first, with the usual list (one try of one upstream) read directly */
+static inline size_t greedy_list(const struct nginx_fmt *f, const struct nx_var_op *op,
+				 const char *s, size_t n, size_t st, struct nx_val *val)
+{
+	if (op->shape == SH_LTIME) {
+		/* one try of one upstream (no ", " or " : " after it): the list
+		 * has one end, list_bounds would find just that */
+		int64_t ms = 0;
+		size_t k = st < n && s[st] == '-' ? 1 : secs_fast(s + st, n - st, &ms), q = st + k;
+		/* where the literal matched, s[q] is its first byte: only a
+		 * literal starting with ',' or ' ' (or none) can hide a list going on */
+		if (k > 0 && op_lit_at(f, op, s, n, q) &&
+		    !(op->lit_cont && ((n - q >= 2 && s[q] == ',' && s[q + 1] == ' ') ||
+				       (n - q >= 3 && s[q] == ' ' && s[q + 1] == ':' && s[q + 2] == ' ')))) {
+			bool num = s[st] != '-';
+			val->sum = num ? ms : 0;
+			val->a = num ? ms : -1;
+			val->n = 1;
+			val->num = num;
+			return q;
+		}
+	}
+	return list_first(f, op, s, n, st, val);
+}
+
+/* escape=json / escape=none free values: free_next's first answer */
+static NX_COLD size_t generic_first(const struct nginx_fmt *f, unsigned i, const char *s,
+				    size_t n, size_t pos)
+{
+	struct nx_frame fr = {pos, pos, NX_NONE, 0};
+	struct nx_memo mm;
+	struct nx_fail fail = {0, F_NONE, -1};
+	mm.q_from = 1;
+	mm.q_at = 0; /* nothing known */
+	mm.nofrom[i] = NX_NONE;
+	return free_next(f, i, s, n, &fr, &mm, &fail);
+}
+
+/* The path nx_match tries first, without its bookkeeping: each variable takes
+ * the first end nx_match would give it. nx_match is a depth-first search
+ * that returns its first complete path, so when this walk reaches the end of
+ * the line it has found exactly what nx_match would, values included; they go
+ * into *out as they are found (put_field, in the order fill_event uses). When
+ * a step fails it gives up (false, *out partly filled) and the caller runs
+ * nx_match, which then backtracks, or fails with its reason. */
+static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const char *s, size_t n,
+						struct event *out)
+{
+	size_t pos = f->lead_len;
+	int tprio = 0;
+	if (f->nv == 0 || n > UINT32_MAX || !lit_at(s, n, 0, f->lits, f->lead_len))
+		return false;
+	for (const struct nx_var_op *op = f->v, *end = f->v + f->nv; op < end; op++) {
+		struct nx_val val, *v = &val;
+		size_t e, k;
+		/* the shaped steps store their field (put_field's) directly */
+		switch (op->step) {
+		case ST_SECS:
+			k = secs_fast(s + pos, n - pos, &v->a);
+			if (k == 0 || !op_lit_at(f, op, s, n, pos + k))
+				return false;
+			out->u.http.rt_ms = (double)v->a;
+			e = pos + k;
+			break;
+		case ST_STATUS:
+			if (n - pos < 3 || !is_digit(s[pos]) || !is_digit(s[pos + 1]) ||
+			    !is_digit(s[pos + 2]) || !op_lit_at(f, op, s, n, pos + 3))
+				return false;
+			out->u.http.status =
+				(int16_t)((s[pos] - '0') * 100 + (s[pos + 1] - '0') * 10 + (s[pos + 2] - '0'));
+			e = pos + 3;
+			break;
+		case ST_MSEC:
+			k = msec_cached(f->tc, s + pos, n - pos, v);
+			goto timed;
+		case ST_TIME_LOCAL:
+			k = clf_cached(f->tc, s + pos, n - pos, v);
+		timed:
+			if (k == 0 || !op_lit_at(f, op, s, n, pos + k))
+				return false;
+			put_time(out, v->a, v->exact, &tprio);
+			e = pos + k;
+			break;
+		case ST_HEX32:
+			if (n - pos < 32 || !hex32(s + pos) || !op_lit_at(f, op, s, n, pos + 32))
+				return false;
+			memcpy(out->u.http.rid, s + pos, 32);
+			out->u.http.rid[32] = '\0';
+			e = pos + 32;
+			break;
+		case ST_SHAPE:
+			k = scan_single(op->shape, s + pos, n - pos, v);
+			if (k == 0 || !op_lit_at(f, op, s, n, pos + k))
+				return false;
+			e = pos + k;
+			v->off = (uint32_t)pos;
+			v->len = (uint32_t)k;
+			put_field(op->var, v, s, out, &tprio);
+			break;
+		case ST_LIST:
+			e = greedy_list(f, op, s, n, pos, v);
+			if (e == NX_NONE)
+				return false;
+			put_field(op->var, v, s, out, &tprio);
+			break;
+		case ST_TO_QUOTE: {
+			/* a one-byte value ("-": no referer, no user) is the most common:
+			 * found without a memchr call (7% of an ops parse) */
+			const char *q;
+			if (n - pos >= 2 && s[pos] != '"' && s[pos + 1] == '"')
+				q = s + pos + 1;
+			else
+				q = pos < n ? memchr(s + pos, '"', n - pos) : NULL;
+			if (!q)
+				return false;
+			e = (size_t)(q - s);
+			if (!op_lit_at(f, op, s, n, e))
+				return false;
+			break;
+		}
+		case ST_TO_LIT: {
+			/* the literal's first byte is not '"', and the value cannot
+			 * hold one, so a '"' before the literal means no end */
+			char c0 = f->lits[op->lit_off];
+			/* a one-byte value ("-", a small count) first, as for quotes */
+			if (n - pos >= 2 && s[pos] != c0 && s[pos] != '"' && s[pos + 1] == c0 &&
+			    op_lit_at(f, op, s, n, pos + 1)) {
+				e = pos + 1;
+				break;
+			}
+			for (e = pos;; e++) {
+				e = scan2(s, n, e, c0, '"');
+				if (e == n || s[e] == '"')
+					return false;
+				if (op_lit_at(f, op, s, n, e))
+					break;
+			}
+			break;
+		}
+		case ST_REST:
+			e = n;
+			break;
+		case ST_EMPTY:
+			e = pos;
+			break;
+		default:
+			e = generic_first(f, (unsigned)(op - f->v), s, n, pos);
+			if (e == NX_NONE)
+				return false;
+			break;
+		}
+		pos = e + op->lit_len; /* free values give no field */
+	}
+	return pos == n;
+}
+
+/* nx_match on a line, the first-failure reason in *why */
+static bool parse_full(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
+		       struct nginx_miss *why)
 {
 	struct nx_val vals[NX_MAX_VARS];
 	struct nx_fail fail = {0, F_NONE, -1};
 	size_t end;
 
-	ev_init(out, EV_HTTP);
-	if (!f || !line)
+	if (!f || !line) {
+		ev_init(out, EV_HTTP);
 		return false;
+	}
+	*out = f->ev0;
 	if (nx_match(f, line, len, false, &end, vals, &fail)) {
 		fill_event(f, line, vals, out);
 		return true;
@@ -658,6 +1018,24 @@ bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, s
 		}
 	}
 	return false;
+}
+
+bool nginx_parse_line(const struct nginx_fmt *f, const char *line, size_t len, struct event *out,
+		      struct nginx_miss *why)
+{
+	if (f && line) {
+		*out = f->ev0;
+		if (nx_greedy(f, line, len, out))
+			return true;
+	}
+	/* the walk may have filled some fields: parse_full starts over */
+	return parse_full(f, line, len, out, why);
+}
+
+bool nginx_parse_line_full(const struct nginx_fmt *f, const char *line, size_t len,
+			   struct event *out, struct nginx_miss *why)
+{
+	return parse_full(f, line, len, out, why);
 }
 
 size_t nginx_miss_describe(const struct nginx_miss *why, const char *line, size_t len, char *buf,
@@ -755,6 +1133,41 @@ static void classify(struct nginx_fmt *f, struct nx_var_op *op)
 	f->fields |= var_field(op->var);
 }
 
+/* What nx_greedy does for variable k: the same first candidate free_next /
+ * shaped_next would return, decided once here instead of per line. */
+static void plan_step(struct nginx_fmt *f, unsigned k)
+{
+	struct nx_var_op *op = &f->v[k];
+	const char *lit = f->lits + op->lit_off;
+	size_t w = op->lit_len < 8 ? op->lit_len : 8;
+	unsigned char ones[8] = {0}, bytes[8] = {0};
+	memset(ones, 0xff, w);
+	memcpy(bytes, lit, w);
+	memcpy(&op->lit_m, ones, 8);
+	memcpy(&op->lit_w, bytes, 8);
+	op->lit_cont = op->lit_len == 0 || lit[0] == ',' || lit[0] == ' ';
+	if (op->shape == SH_LTIME || op->shape == SH_LSTATUS || op->shape == SH_LADDR)
+		op->step = ST_LIST;
+	else if (op->shape == SH_SECS)
+		op->step = ST_SECS;
+	else if (op->shape == SH_STATUS)
+		op->step = ST_STATUS;
+	else if (op->shape == SH_MSEC)
+		op->step = ST_MSEC;
+	else if (op->shape == SH_TIME_LOCAL)
+		op->step = ST_TIME_LOCAL;
+	else if (op->shape == SH_HEX32)
+		op->step = ST_HEX32;
+	else if (op->shape != SH_FREE)
+		op->step = ST_SHAPE;
+	else if (op->lit_len == 0)
+		op->step = k + 1 == f->nv ? ST_REST : ST_EMPTY;
+	else if (f->esc != ESC_DEFAULT)
+		op->step = ST_GENERIC;
+	else
+		op->step = lit[0] == '"' ? ST_TO_QUOTE : ST_TO_LIT;
+}
+
 static void *cerr(char *err, size_t errlen, const char *fmt_s, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -784,7 +1197,8 @@ struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size
 	f->str = malloc(len + 1);
 	f->lits = malloc(len + 1);
 	f->v = calloc(NX_MAX_VARS, sizeof *f->v);
-	if (!f->str || !f->lits || !f->v) {
+	f->tc = calloc(1, sizeof *f->tc);
+	if (!f->str || !f->lits || !f->v || !f->tc) {
 		nginx_fmt_free(f);
 		return cerr(err, errlen, "out of memory");
 	}
@@ -861,8 +1275,12 @@ struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size
 		f->lead_len = (uint32_t)nl;
 	else
 		f->v[f->nv - 1].lit_len = (uint32_t)nl - f->v[f->nv - 1].lit_off;
-	for (unsigned k = 0; k < f->nv; k++)
+	for (unsigned k = 0; k < f->nv; k++) {
 		classify(f, &f->v[k]);
+		plan_step(f, k);
+		f->v[k].field = var_field(f->v[k].var) != 0;
+	}
+	ev_init(&f->ev0, EV_HTTP);
 	return f;
 }
 
@@ -873,6 +1291,7 @@ void nginx_fmt_free(struct nginx_fmt *f)
 	free(f->str);
 	free(f->lits);
 	free(f->v);
+	free(f->tc);
 	free(f);
 }
 

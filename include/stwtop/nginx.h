@@ -93,4 +93,12 @@ char *nginx_conf_load_spec(const char *spec, char *err, size_t errlen);
 char *nginx_conf_parse_mem(const char *buf, size_t len, const char *label, const char *dir,
 			   const char *name, char *err, size_t errlen);
 
+/* nginx_parse_line without its fast path: only the backtracking matcher.
+ * nginx_parse_line first walks the format once, each variable taking the end
+ * the matcher would try first, and runs the matcher only when that walk
+ * fails; the results are the same by construction. This is here so the unit
+ * tests and the fuzzer can check that they are. */
+bool nginx_parse_line_full(const struct nginx_fmt *f, const char *line, size_t len,
+			   struct event *out, struct nginx_miss *why);
+
 #endif

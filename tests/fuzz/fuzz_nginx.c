@@ -7,8 +7,11 @@
  *     lines parsed with it (failures described, as verbose mode would);
  *   - the other lines handed to nginx_fmt_detect, and parsed with what it finds.
  * Besides the sanitizers, the event invariants the rest of stwtop relies on are
- * checked (a violation traps). Seeds: tests/fuzz/seeds/fuzz_nginx/.
+ * checked (a violation traps), and that nginx_parse_line (its greedy fast
+ * path) and nginx_parse_line_full (the backtracking matcher alone) agree.
+ * Seeds: tests/fuzz/seeds/fuzz_nginx/.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,13 +43,34 @@ static void check_event(const struct event *ev)
 		__builtin_trap();
 }
 
+/* the fast path and the matcher alone say the same about a line */
+static void check_same(const struct event *a, const struct nginx_miss *ma, bool ra,
+		       const struct event *b, const struct nginx_miss *mb, bool rb)
+{
+	const struct ev_http *x = &a->u.http, *y = &b->u.http;
+	if (ra != rb)
+		__builtin_trap();
+	if (!ra) {
+		if (ma->offset != mb->offset || strcmp(ma->expected, mb->expected) != 0)
+			__builtin_trap();
+		return;
+	}
+	if (a->t_ms != b->t_ms || x->status != y->status || x->upstream_status != y->upstream_status ||
+	    x->uct_n != y->uct_n || x->uct_dash != y->uct_dash || x->rt_ms != y->rt_ms ||
+	    x->uct_ms != y->uct_ms || x->uht_ms != y->uht_ms || x->urt_ms != y->urt_ms ||
+	    x->t_exact != y->t_exact || strcmp(x->rid, y->rid) != 0)
+		__builtin_trap();
+}
+
 static void parse_all(const struct nginx_fmt *f, const char *const *l, const size_t *n, int cnt)
 {
 	for (int i = 0; i < cnt; i++) {
-		struct event ev;
-		struct nginx_miss m;
+		struct event ev, full;
+		struct nginx_miss m, mf;
 		char msg[200];
-		if (nginx_parse_line(f, l[i], n[i], &ev, &m)) {
+		bool ok = nginx_parse_line(f, l[i], n[i], &ev, &m);
+		check_same(&ev, &m, ok, &full, &mf, nginx_parse_line_full(f, l[i], n[i], &full, &mf));
+		if (ok) {
 			check_event(&ev);
 		} else {
 			if (m.offset > n[i] || memchr(m.expected, '\0', sizeof m.expected) == NULL)

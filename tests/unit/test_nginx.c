@@ -584,6 +584,288 @@ static void test_escape_modes_synthetic(void **state)
 	nginx_fmt_free(f);
 }
 
+/* ------------------------------------------------------------ fast path = matcher */
+
+/* nginx_parse_line (a greedy walk, the matcher when the walk fails) and
+ * nginx_parse_line_full (the matcher alone) agree on a line: the same answer,
+ * the same fields, or the same failure at the same byte. */
+static bool expect_same(const struct nginx_fmt *f, const char *s, size_t n)
+{
+	struct event a, b;
+	struct nginx_miss ma, mb;
+	bool ra = nginx_parse_line(f, s, n, &a, &ma);
+	bool rb = nginx_parse_line_full(f, s, n, &b, &mb);
+	const char *fs = nginx_fmt_string(f);
+	if (ra != rb)
+		fail_msg("fast %d, full %d: '%.*s' with '%s'", ra, rb, (int)n, s, fs);
+	if (!ra) {
+		if (ma.offset != mb.offset || strcmp(ma.expected, mb.expected) != 0)
+			fail_msg("fast '%s' at %zu, full '%s' at %zu: '%.*s' with '%s'", ma.expected,
+				 ma.offset, mb.expected, mb.offset, (int)n, s, fs);
+		return false;
+	}
+	const struct ev_http *x = &a.u.http, *y = &b.u.http;
+	if (a.kind != b.kind || a.t_ms != b.t_ms || a.up_us != b.up_us || x->status != y->status ||
+	    x->upstream_status != y->upstream_status || x->uct_n != y->uct_n ||
+	    x->uct_dash != y->uct_dash || x->rt_ms != y->rt_ms || x->uct_ms != y->uct_ms ||
+	    x->uht_ms != y->uht_ms || x->urt_ms != y->urt_ms || x->t_exact != y->t_exact ||
+	    strcmp(x->rid, y->rid) != 0)
+		fail_msg("fields differ: t %lld/%lld st %d/%d rt %g/%g uct %g/%g n %d/%d "
+			 "uht %g/%g urt %g/%g: '%.*s' with '%s'",
+			 (long long)a.t_ms, (long long)b.t_ms, x->status, y->status, x->rt_ms,
+			 y->rt_ms, x->uct_ms, y->uct_ms, x->uct_n, y->uct_n, x->uht_ms, y->uht_ms,
+			 x->urt_ms, y->urt_ms, (int)n, s, fs);
+	return true;
+}
+
+static const char OPS[] =
+	"$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
+	"\"$http_referer\" \"$http_user_agent\" rt=$request_time uct=\"$upstream_connect_time\" "
+	"uht=\"$upstream_header_time\" urt=\"$upstream_response_time\" rid=$request_id";
+
+/* lines where the first end of some variable is the wrong one, so the walk
+ * fails and the matcher must backtrack; and every shape's odd values */
+static void test_fast_path_tricky_synthetic(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *fmt, *line;
+		int match;
+	} t[] = {
+		/* the literal after an unquoted value also occurs inside it */
+		{"$remote_user $status $request_time", "a b 200 0.001", 1},
+		{"$remote_addr - $remote_user [$time_local] $status",
+		 "10.0.0.1 - x - y [29/Nov/2026:19:13:18 +0000] 200", 1},
+		{"$http_x_forwarded_for, $remote_addr $status", "1.1.1.1, 2.2.2.2, 3.3.3.3 404", 1},
+		/* escape=none: the closing literal inside the agent */
+		{"escape=none \"$http_user_agent\" $status \"$request\" rt=$request_time",
+		 "\"evil\" x\" 200 \"GET / \"HTTP/1.1\" rt=0.120", 1},
+		{"escape=none $http_user_agent|$status", "a|b|200", 1},
+		/* escape=json: \" and \\ inside values, "" for a missing upstream */
+		{"escape=json {\"ua\":\"$http_user_agent\",\"s\":$status,\"uct\":\"$upstream_connect_time\"}",
+		 "{\"ua\":\"say \\\"hi\\\",\\\"s\\\":1\",\"s\":200,\"uct\":\"\"}", 1},
+		{"escape=json {\"ua\":\"$http_user_agent\",\"s\":$status,\"uct\":\"$upstream_connect_time\"}",
+		 "{\"ua\":\"x\\\\\",\"s\":502,\"uct\":\"0.001, 0.002 : 0.003\"}", 1},
+		{"escape=json {\"ua\":\"$http_user_agent\",\"s\":$status}", "{\"ua\":\"a\"b\",\"s\":200}", 0},
+		/* unquoted values of zero and one byte, one whose next byte starts a
+		 * near miss of the literal, a quote where the literal should be */
+		{"$remote_user - $status", " - 200", 1},
+		{"$remote_user - $status", "a - 200", 1},
+		{"$remote_user - $status", "a -x - 200", 1},
+		{"$remote_user - $status", "a\" - 200", 0},
+		{"$remote_user - $status", "\" - 200", 0},
+		/* quoted values of zero, one and more bytes; a line ending inside one */
+		{"\"$http_referer\" \"$http_user_agent\" $status", "\"\" \"a\" 200", 1},
+		{"\"$http_referer\" \"$http_user_agent\" $status", "\"-\" \"\" 200", 1},
+		{"\"$http_referer\" \"$http_user_agent\" $status", "\"-\" \"-", 0},
+		{"\"$http_referer\" \"$http_user_agent\"", "\"-\" \"-\"", 1},
+		/* upstream lists: several tries and groups, "-", a group with no try */
+		{OPS, "1.2.3.4 - - [29/Nov/2026:19:13:18 +0000] \"GET / HTTP/1.1\" 502 0 \"-\" \"ua\" "
+		      "rt=3.004 uct=\"0.001, 0.002 : 0.003\" uht=\"-, - : 0.003\" urt=\"1.000, 2.000 : 0.004\" "
+		      "rid=0123456789abcdef0123456789ABCDEF", 1},
+		{OPS, "1.2.3.4 - - [29/Nov/2026:19:13:18 +0000] \"GET / HTTP/1.1\" 502 0 \"-\" \"ua\" "
+		      "rt=3.004 uct=\"-\" uht=\"-\" urt=\"0.001 : \" rid=0123456789abcdef0123456789abcdef", 1},
+		{OPS, "1.2.3.4 - - [29/Nov/2026:19:13:18 +0000] \"GET / HTTP/1.1\" 200 0 \"-\" \"ua\" "
+		      "rt=12.5 uct=\"\" uht=\"0.1\" urt=\"10.25\" rid=0123456789abcdef0123456789abcdef", 0},
+		/* the longest list is not followed by the literal: a shorter one is */
+		{"uct=$upstream_connect_time, $status", "uct=0.001, 0.002, 200", 1},
+		{"$upstream_connect_time $upstream_header_time $status", "0.001 0.002 200", 1},
+		{"$upstream_connect_time $upstream_header_time $status", "0.001 : 0.002 0.003 200", 1},
+		{"$upstream_connect_time$status", "0.001, -200", 1},
+		{"$upstream_connect_time$status", "-200", 1},
+		{"$upstream_connect_time,$status", "0.001, 0.002,200", 1},
+		{"$upstream_status|$upstream_addr|$status", "502, 200|10.0.0.1:80, unix:/s|200", 1},
+		/* adjacent variables: the empty first value is wrong */
+		{"${remote_addr}${request_time}|${status}", "10.1.2.30.250|404", 1},
+		{"$msec$status", "1795980222.372200", 0},
+		{"$status$request_time", "2000.5", 1},
+		/* times: seconds with 1-9 decimals or none, long and odd $msec */
+		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b55 200 uct=1 uht=0.05 "
+		      "urt=0.123456789 rt=10", 1},
+		{LAB, "1795980222.3721 8418c7750af64ce04c111823b26a7b55 200 uct=1 uht=0 urt=0 rt=0", 0},
+		{LAB, "179598022.372 8418c7750af64ce04c111823b26a7b55 200 uct=- uht=- urt=- rt=0.000", 1},
+		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b5 200 uct=- uht=- urt=- rt=0.000", 0},
+		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b55 200 uct=0.001 uht=0.002 urt=0.003 "
+		      "rt=0.0045", 1},
+		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b55 200 uct=0.001 uht=0.002 urt=0.003 "
+		      "rt=0.004 ", 0},
+		{"$time_local|$status", "29/Nov/2026:19:13:60 +0000|200", 1},
+		{"$time_local|$status", "29/Nov/2026:19:13:61 +0000|200", 0},
+		{"$time_iso8601|$msec|$status", "2026-11-30T03:13:18+08:00|1795980222.372|200", 1},
+		/* the same field twice: the most exact time, the last status */
+		{"$msec|$time_local|$status|$status", "1795980222.372|29/Nov/2026:19:13:18 +0000|200|503", 1},
+		{"$time_local|$time_iso8601|$status", "29/Nov/2026:19:13:18 +0000|2026-11-30T03:13:19.5+08:00|200", 1},
+		{"$time_local|$time_iso8601|$status", "29/Nov/2026:19:13:18 +0000|2026-11-30T03:13:19+08:00|200", 1},
+		/* the whole line matched but more follows; the line ends early */
+		{"$status $request_time", "200 0.001 more", 0},
+		{"$status $request_time", "200 ", 0},
+		{"$status", "", 0},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct nginx_fmt *f = compile_str(t[i].fmt);
+		bool m = expect_same(f, t[i].line, strlen(t[i].line));
+		if (m != (t[i].match != 0))
+			fail_msg("case %zu: matched %d: '%s'", i, m, t[i].line);
+		nginx_fmt_free(f);
+	}
+}
+
+/* The timestamp memo: every line of a second or minute shares it, a line of
+ * another minute, day or zone does not. One format parses them all in turn. */
+static void test_fast_path_times_synthetic(void **state)
+{
+	(void)state;
+	static const char *const tl[] = {
+		"29/Nov/2026:19:13:18 +0000", "29/Nov/2026:19:13:59 +0000",
+		"29/Nov/2026:19:13:60 +0000", "29/Nov/2026:19:13:61 +0000",
+		"29/Nov/2026:19:14:00 +0000", "29/Nov/2026:19:14:00 +0100",
+		"29/Nov/2026:19:14:07 -0230", "30/Nov/2026:19:14:07 -0230",
+		"30/Dec/2026:19:14:07 -0230", "30/Dec/2026:19:14:7 -0230",
+		"30/Dec/2026:19:14:07 -0230", "30/Dec/2026:19:14:0a -0230",
+		"30/Xyz/2026:19:14:07 -0230", "30/Dec/2026:19:14:08 -0230",
+	};
+	struct nginx_fmt *f = compile_str("[$time_local] $status");
+	char line[128];
+	int ok = 0;
+	for (size_t i = 0; i < sizeof tl / sizeof tl[0]; i++) {
+		int k = snprintf(line, sizeof line, "[%s] 200", tl[i]);
+		ok += expect_same(f, line, (size_t)k);
+	}
+	assert_int_equal(ok, 10);
+	nginx_fmt_free(f);
+	static const char *const ms[] = {
+		"1795980222.372", "1795980222.999", "1795980222.99", "1795980222.9999",
+		"1795980223.000", "1795980223", "1795980223.001", "17959802230.001",
+		"1795980223.002", "0795980223.002", "1795980223.003",
+	};
+	f = compile_str("$msec $status");
+	ok = 0;
+	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+		int k = snprintf(line, sizeof line, "%s 200", ms[i]);
+		ok += expect_same(f, line, (size_t)k);
+	}
+	assert_int_equal(ok, 8); /* 11 digits of seconds are fine, 2 or 4 decimals are not */
+	nginx_fmt_free(f);
+}
+
+/* $request_id is checked eight bytes at a time: every byte value at every
+ * position, and pairs of high bytes (whose carries cross lanes), against the
+ * plain definition of a hex digit */
+static void test_request_id_bytes_synthetic(void **state)
+{
+	(void)state;
+	struct nginx_fmt *f = compile_str("$request_id|$status");
+	char line[64];
+	struct event ev;
+	memcpy(line, "0123456789abcdefABCDEF0123456789|200", 36);
+	assert_true(nginx_parse_line(f, line, 36, &ev, NULL));
+	for (int at = 0; at < 32; at++) {
+		for (int c = 0; c < 256; c++) {
+			char keep = line[at];
+			line[at] = (char)c;
+			bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+			assert_int_equal(expect_same(f, line, 36), hex);
+			if (at + 1 < 32 && c >= 0x80) { /* 0xff + carry into a neighbour */
+				char k2 = line[at + 1];
+				line[at + 1] = (char)0xff;
+				assert_false(expect_same(f, line, 36));
+				line[at + 1] = k2;
+			}
+			line[at] = keep;
+		}
+	}
+	nginx_fmt_free(f);
+}
+
+/* Real lines of every sample and fixture log, and the same lines with bytes
+ * inserted, deleted and changed (quotes, spaces, separators of lists, digits)
+ * where the walk's first choices go wrong: both ways agree on all of them. */
+static void test_fast_path_mutations(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *path, *fmt;
+	} logs[] = {
+		{SAMPLES "/nginx-uct/backlog100/logs/access.log", OPS},
+		{SAMPLES "/nginx-uct/backlog1024/logs/access.log", OPS},
+		{SAMPLES "/nginx-uct/connect-timeout/logs/access.log", OPS},
+		{SAMPLES "/combined/gc-stop/logs/access.log", LAB},
+		{SAMPLES "/combined/throttle-stop/logs/access.log", LAB},
+		{FIXTURE "/logs/access_combined.log",
+		 "$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
+		 "\"$http_referer\" \"$http_user_agent\""},
+		{FIXTURE "/logs/access_main.log",
+		 "$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
+		 "\"$http_referer\" \"$http_user_agent\" \"$http_x_forwarded_for\""},
+		{FIXTURE "/logs/access.log", NULL},
+		{FIXTURE "/logs/access_json.log", NULL},
+	};
+	static const char *const ins[] = {"\"", " ", "-", ",", ", ", " : ", ":", "\\", "\\\"",
+					  ".", "0", "9", "=", "[", "]", "a", "|", "\x01"};
+	uint32_t rnd = 12345;
+	long total = 0, matched = 0;
+	for (size_t li = 0; li < sizeof logs / sizeof logs[0]; li++) {
+		struct lines ls;
+		struct nginx_fmt *f;
+		lines_read(&ls, logs[li].path);
+		if (logs[li].fmt) {
+			f = compile_str(logs[li].fmt);
+		} else {
+			f = compile_conf(FIXTURE "/nginx.conf",
+					 strstr(logs[li].path, "json") ? "probe_json" : "probe");
+		}
+		struct nginx_fmt *d = nginx_fmt_detect((const char *const *)ls.l, ls.n,
+						       ls.count < 20 ? ls.count : 20);
+		for (int i = 0; i < ls.count; i++) {
+			char buf[4096];
+			size_t n = ls.n[i] < sizeof buf - 64 ? ls.n[i] : sizeof buf - 64;
+			matched += expect_same(f, ls.l[i], ls.n[i]);
+			if (d)
+				expect_same(d, ls.l[i], ls.n[i]);
+			total++;
+			/* every line of a small log, a few hundred of a big one, mutated */
+			if (ls.count > 400 && i % (ls.count / 400) != 0)
+				continue;
+			for (int m = 0; m < 24; m++) {
+				size_t k = n;
+				memcpy(buf, ls.l[i], n);
+				for (int e = 0; e < 1 + m % 3; e++) {
+					rnd = rnd * 1103515245u + 12345u;
+					size_t at = k ? (rnd >> 8) % (k + 1) : 0;
+					const char *w = ins[(rnd >> 20) % (sizeof ins / sizeof ins[0])];
+					size_t wl = strlen(w);
+					switch ((rnd >> 28) % 3) {
+					case 0: /* insert */
+						memmove(buf + at + wl, buf + at, k - at);
+						memcpy(buf + at, w, wl);
+						k += wl;
+						break;
+					case 1: /* delete */
+						if (at < k) {
+							memmove(buf + at, buf + at + 1, k - at - 1);
+							k--;
+						}
+						break;
+					default: /* replace */
+						if (at < k)
+							buf[at] = w[0];
+						break;
+					}
+				}
+				expect_same(f, buf, k);
+				if (d)
+					expect_same(d, buf, k);
+				total++;
+			}
+		}
+		nginx_fmt_free(f);
+		nginx_fmt_free(d);
+		lines_free(&ls);
+	}
+	print_message("fast path = matcher on %ld lines (%ld real lines matched)\n", total, matched);
+	assert_true(total > 10000);
+}
+
 /* ------------------------------------------------------------ errors */
 
 static void test_miss_messages(void **state)
@@ -806,6 +1088,10 @@ int main(void)
 		cmocka_unit_test(test_real_nginx_live),
 		cmocka_unit_test(test_upstream_lists_synthetic),
 		cmocka_unit_test(test_escape_modes_synthetic),
+		cmocka_unit_test(test_fast_path_tricky_synthetic),
+		cmocka_unit_test(test_fast_path_times_synthetic),
+		cmocka_unit_test(test_request_id_bytes_synthetic),
+		cmocka_unit_test(test_fast_path_mutations),
 		cmocka_unit_test(test_miss_messages),
 		cmocka_unit_test(test_compile_errors_synthetic),
 		cmocka_unit_test_setup_teardown(test_conf_syntax_synthetic, conf_setup, conf_teardown),
