@@ -85,6 +85,7 @@ struct rules {
 	unsigned evals_unbuilt;        /* evaluations since the clock was read for that */
 	struct incident inc[MAX_INCIDENTS];
 	size_t ninc;
+	int64_t final_end_max;         /* latest end of the incidents below open_from (EV_TIME_NONE) */
 	size_t open_from;              /* every incident below this index is final: the
 	                                * evaluations skip them (512 per second of data) */
 	uint64_t next_id;
@@ -159,6 +160,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	r->last_long_pause = -1;
 	r->whole_built_mono_ms = 0;   /* boot: long ago */
 	r->plateau_since_ms = EV_TIME_NONE;
+	r->final_end_max = EV_TIME_NONE;
 	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
 	r->first_pause_ms = EV_TIME_NONE;
@@ -444,7 +446,12 @@ static struct incident *incident_for(struct rules *r, int64_t a, int64_t b)
 {
 	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
 	struct incident *hit = NULL;
-	for (size_t i = 0; i < r->ninc; i++) {
+	/* a final incident is only hit by something that starts before its end:
+	 * past the latest end of those below open_from, they can be skipped (the
+	 * scan of up to 512 incidents per slow request was 6.8% of an nginx replay
+	 * with an incident every 14 s) */
+	size_t from = r->final_end_max != EV_TIME_NONE && a >= r->final_end_max ? r->open_from : 0;
+	for (size_t i = from; i < r->ninc; i++) {
 		struct incident *in = &r->inc[i];
 		if (a <= in->end_ms + gap && b >= in->start_ms - gap) {
 			if (in->final && a >= in->end_ms)
@@ -458,6 +465,8 @@ static struct incident *incident_for(struct rules *r, int64_t a, int64_t b)
 			hit->start_ms = a;
 		if (b > hit->end_ms)
 			hit->end_ms = b;
+		if ((size_t)(hit - r->inc) < r->open_from && hit->end_ms > r->final_end_max)
+			r->final_end_max = hit->end_ms; /* a late event grew a final one */
 		return hit;
 	}
 	if (r->ninc == MAX_INCIDENTS) {
@@ -2001,8 +2010,12 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		if (becomes_final)
 			in->final = true;
 	}
-	while (r->open_from < r->ninc && r->inc[r->open_from].final)
+	while (r->open_from < r->ninc && r->inc[r->open_from].final) {
+		const struct incident *in = &r->inc[r->open_from];
+		if (r->final_end_max == EV_TIME_NONE || in->end_ms > r->final_end_max)
+			r->final_end_max = in->end_ms;
 		r->open_from++;
+	}
 	/* Whole-run verdicts. Each is raised (or raised again after a clear) on
 	 * the first evaluation or event that finds its condition; the text of one
 	 * already raised is rebuilt from the state on every evaluation when a
