@@ -261,7 +261,9 @@ static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
 	case SH_SECS:
 		return scan_secs(s, n, false, &v->a);
 	case SH_STATUS:
-		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]))
+		/* "2000" is not a status followed by "0": say the status is wrong,
+		 * not that the line goes on where the format ends */
+		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]) || (n > 3 && is_digit(s[3])))
 			return 0;
 		v->a = (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
 		return 3;

@@ -900,6 +900,16 @@ static void test_miss_messages(void **state)
 	assert_false(nginx_parse_line(f, ls.l[0], ls.n[0], &ev, &m));
 	assert_true(strstr(m.expected, "$status") || strstr(m.expected, "literal"));
 	nginx_fmt_free(f);
+	/* a 4-digit number where $status is: the status is wrong, not the end of the line */
+	f = compile_str("$remote_addr [$time_local] $status");
+	static const char l4[] = "127.0.0.1 [29/Nov/2026:19:13:18 +0000] 2000";
+	assert_false(nginx_parse_line(f, l4, sizeof l4 - 1, &ev, &m));
+	nginx_miss_describe(&m, l4, sizeof l4 - 1, d, sizeof d);
+	assert_string_equal(d, "variable $status expects a 3-digit number at byte 39 (line has '2000')");
+	static const char l3[] = "127.0.0.1 [29/Nov/2026:19:13:18 +0000] 200";
+	assert_true(nginx_parse_line(f, l3, sizeof l3 - 1, &ev, &m));
+	assert_int_equal(ev.u.http.status, 200);
+	nginx_fmt_free(f);
 	/* the whole line matched but more follows */
 	f = nginx_fmt_combined();
 	assert_false(nginx_parse_line(f, ls.l[0], ls.n[0], &ev, &m));
