@@ -261,9 +261,7 @@ static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
 	case SH_SECS:
 		return scan_secs(s, n, false, &v->a);
 	case SH_STATUS:
-		/* "2000" is not a status followed by "0": say the status is wrong,
-		 * not that the line goes on where the format ends */
-		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]) || (n > 3 && is_digit(s[3])))
+		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]))
 			return 0;
 		v->a = (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
 		return 3;
@@ -537,6 +535,12 @@ static size_t shaped_next(const struct nginx_fmt *f, unsigned vi, const char *s,
 	if (fr->k++ > 0)
 		return NX_NONE;
 	size_t k = scan_single(op->shape, s + st, n - st, val);
+	/* "2000" where a literal or the end of the line follows $status is not
+	 * a status and a stray "0": say the status is wrong, not that the line
+	 * goes on where the format ends ($status$request_time may split it) */
+	if (k == 3 && op->shape == SH_STATUS && st + 3 < n && is_digit(s[st + 3]) &&
+	    (vi + 1 == f->nv || (ll > 0 && !is_digit(lit[0]))))
+		k = 0;
 	if (k == 0) {
 		fail_at(fail, st, F_SHAPE, (int)vi);
 		return NX_NONE;
