@@ -474,46 +474,56 @@ static void nginx_detect(struct session *s, struct source *src, int i);
 
 /* Parse a line of source i into out[]; returns the number of events, or -1
  * when the line is not of the source's format. */
-static int parse(struct session *s, int i, const char *line, size_t len, struct event *out, int cap)
+/* One line of source i into events; < 0 when it did not parse, with the
+ * reason in why (wanted: the first failure of a source is kept, and every one
+ * in verbose mode) */
+static int parse(struct session *s, int i, const char *line, size_t len, struct event *out, int cap,
+		 char *why, size_t whylen, bool wanted)
 {
 	struct source *src = s->src[i];
-	char why[200];
+	static const char *const generic[SRC_PROBE + 1] = {
+		[SRC_JVM] = "not a line of the JVM's GC, safepoint or start-up output that stwtop reads",
+		[SRC_CPUSTAT] = "not '<ISO time> nr_periods N nr_throttled N throttled_time N ...'",
+		[SRC_SCHEDLOG] = "not 'epoch_ms,tid,comm,run_ns,wait_ns,timeslices'",
+		[SRC_VMSTATLOG] = "not '<time> allocstall_... N ... pageoutrun N' (/proc/vmstat)",
+	};
+	int n;
+	why[0] = '\0';
 	switch (src->kind) {
 	case SRC_JVM:
-		return jvmlog_parse_line(src->jvm, line, len, out, cap);
+		n = jvmlog_parse_line(src->jvm, line, len, out, cap);
+		break;
 	case SRC_NGINX: {
 		struct nginx_miss miss;
 		if (!src->fmt)
 			return -1;
 		if (nginx_parse_line(src->fmt, line, len, &out[0], &miss))
 			return 1;
-		if (!src->st.first_error[0]) {
-			/* the first failure says which variable or literal did not match */
-			nginx_miss_describe(&miss, line, len, src->st.first_error, sizeof src->st.first_error);
-			src->st.first_error_line = src->st.lines;
-		}
+		/* which variable or literal did not match, and where */
+		if (wanted)
+			nginx_miss_describe(&miss, line, len, why, whylen);
 		return -1;
 	}
 	case SRC_CPUSTAT:
-		return cpustat_parse_line(line, len, &out[0]) ? 1 : -1;
+		n = cpustat_parse_line(line, len, &out[0]) ? 1 : -1;
+		break;
 	case SRC_RECORD: {
-		int rc = record_parse_line(line, len, &out[0], why, sizeof why);
-		if (rc >= 0)
-			return rc; /* 1 sample, 0 a meta line */
-		if (!src->st.first_error[0]) {
-			util_strlcpy_n(src->st.first_error, sizeof src->st.first_error, why, strlen(why));
-			src->st.first_error_line = src->st.lines;
-		}
-		return -1;
+		int rc = record_parse_line(line, len, &out[0], why, whylen);
+		return rc >= 0 ? rc : -1; /* 1 sample, 0 a meta line */
 	}
 	case SRC_SCHEDLOG:
-		return schedlog_parse_line(src->sched, line, len, &out[0]);
+		n = schedlog_parse_line(src->sched, line, len, &out[0]);
+		break;
 	case SRC_VMSTATLOG:
-		return vmstatlog_parse_line(line, len, &out[0]) ? 1 : -1;
+		n = vmstatlog_parse_line(line, len, &out[0]) ? 1 : -1;
+		break;
 	default:
 		return -1;
 	}
+	if (n < 0 && wanted && (unsigned)src->kind <= SRC_PROBE && generic[src->kind])
+		snprintf(why, whylen, "%s", generic[src->kind]);
 	(void)s;
+	return n;
 }
 
 /* count the line and parse it into the given queue */
@@ -524,13 +534,24 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 	src->st.lines++;
 	if (flags & LINEBUF_CUT)
 		src->st.cut++;
-	int n = parse(s, i, line, len, out, cap);
+	char why[200];
+	bool verbose = s->o.verbose && s->o.on_unparsed;
+	int n = parse(s, i, line, len, out, cap, why, sizeof why, verbose || !src->st.first_error[0]);
 	if (n < 0) {
 		/* schedstat CSV header and blank lines are not errors */
-		if (src->kind == SRC_SCHEDLOG && util_starts_with(line, len, "epoch_ms,"))
+		if (src->kind == SRC_SCHEDLOG && util_starts_with(line, len, "epoch_ms,")) {
 			src->st.parsed++;
-		else
-			src->st.unparsed++;
+			return 0;
+		}
+		src->st.unparsed++;
+		if (why[0] && !src->st.first_error[0] && src->kind != SRC_JVM) {
+			/* the first failure of a source is told in the report (a JVM log
+			 * holds lines of other tags: those are not failures) */
+			util_strlcpy_n(src->st.first_error, sizeof src->st.first_error, why, strlen(why));
+			src->st.first_error_line = src->st.lines;
+		}
+		if (verbose && why[0])
+			s->o.on_unparsed(s->o.unparsed_ctx, i, src->name, src->st.lines, why);
 		return 0;
 	}
 	src->st.parsed++;

@@ -139,6 +139,22 @@ bool app_no_color(const struct cli *c)
 
 /* --- discovery --- */
 
+void app_on_unparsed(void *ctx, int src, const char *src_name, uint64_t line, const char *why)
+{
+	static unsigned told[64];
+	(void)ctx;
+	unsigned k = src >= 0 && src < 64 ? (unsigned)src : 63;
+	if (told[k] > APP_VERBOSE_MAX)
+		return;
+	char name[200];
+	util_sanitize(name, sizeof name, src_name, strlen(src_name));
+	if (told[k]++ == APP_VERBOSE_MAX)
+		fprintf(stderr, "stwtop: %s: more lines did not parse; the first %d were told (the report counts "
+			"them all)\n", name, APP_VERBOSE_MAX);
+	else
+		fprintf(stderr, "stwtop: %s:%llu: did not parse: %s\n", name, (unsigned long long)line, why);
+}
+
 int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen)
 {
 	if (c->pid <= 0 || c->jvm_start_ms != EV_TIME_NONE)
@@ -193,6 +209,7 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 		.jvm_start_ms = c->jvm_start_ms,
 		.rules = rc,
 		.verbose = c->verbose,
+		.on_unparsed = app_on_unparsed,
 	};
 	if (have_j) {
 		if (o.jvm_start_ms == EV_TIME_NONE && j.start_ms > 0)

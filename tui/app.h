@@ -17,6 +17,10 @@
 bool app_no_color(const struct cli *c);
 /* --report with --pid: the process start anchors uptime-only logs. 0 or -1 with err. */
 int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen);
+/* --verbose: say why a line did not parse, on stderr, at most
+ * APP_VERBOSE_MAX times per source (then once that the rest are not shown). */
+#define APP_VERBOSE_MAX 100
+void app_on_unparsed(void *ctx, int src, const char *name, uint64_t line, const char *why);
 /* live dashboard, plain line mode, or the demo; returns the exit code */
 int app_run_live(const struct cli *c, const struct rules_config *rc);
 

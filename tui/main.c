@@ -23,6 +23,7 @@ static int run_report(const struct cli *c, const struct rules_config *rcfg)
 		.jvm_start_ms = c->jvm_start_ms,
 		.rules = rcfg,
 		.verbose = c->verbose,
+		.on_unparsed = app_on_unparsed,
 	};
 	struct session *s = session_new(&o, err, sizeof err);
 	if (!s) {

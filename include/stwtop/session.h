@@ -43,7 +43,11 @@ struct session_opts {
 	int64_t jvm_start_ms;      /* --jvm-start / --pid: wall clock of JVM uptime 0; EV_TIME_NONE */
 	bool explicit_serial;      /* -XX:+UseSerialGC seen on the JVM's command line */
 	const struct rules_config *rules;   /* NULL = defaults */
-	bool verbose;              /* keep reasons of unparsed lines */
+	bool verbose;              /* call on_unparsed for every line that did not parse */
+	/* --verbose: why line `line` of source src did not parse (core does not
+	 * print; the front end says it, at most so many times) */
+	void (*on_unparsed)(void *ctx, int src, const char *name, uint64_t line, const char *why);
+	void *unparsed_ctx;
 };
 
 struct session;

@@ -66,4 +66,19 @@ jq -e '.summary.crash_reports == 1 and any(.verdicts[]; .id == "aot-sigill-adapt
 "$BIN" --report --json --hs-err "$H/hs_err_pid26891-jdk17-sigsegv.log" >"$T/r.json" 2>"$T/err" || fail "hs-err report (real SIGSEGV): $(cat "$T/err")"
 jq -e '.summary.crash_reports == 1 and ([.verdicts[] | select(.id == "aot-sigill-adapter")] | length) == 0' "$T/r.json" >/dev/null \
   || fail "a real SIGSEGV crash (no AOT adapter) must not raise aot-sigill-adapter"
+# --verbose: why each line did not parse, on stderr, 100 per source, then one line that more failed;
+# without it, only the report's first-failure line
+A=$S/nginx-uct/backlog100/logs/access.log
+"$BIN" --report --verbose --nginx "$A" --nginx-format '$msec $status' >"$T/out" 2>"$T/err"
+[ "$(grep -c '^stwtop: access.log:[0-9]*: did not parse: variable \$msec expects a time' "$T/err")" = 100 ] \
+  || fail "--verbose: want 100 per-line reasons, got $(grep -c 'did not parse' "$T/err")"
+grep -q '^stwtop: access.log:1: did not parse' "$T/err" || fail "--verbose: line 1 not told first"
+grep -q 'more lines did not parse; the first 100 were told' "$T/err" || fail "--verbose: the cut is not said"
+grep -q '3600 unparsed' "$T/out" || fail "--verbose: the report no longer counts all 3600"
+"$BIN" --report --nginx "$A" --nginx-format '$msec $status' >"$T/out" 2>"$T/err"
+grep -q 'did not parse' "$T/err" && fail "without --verbose, per-line reasons were printed"
+grep -q 'first unparsed line 1: variable \$msec' "$T/out" || fail "the report lost its first-failure line"
+printf 'garbage\n2026-11-29T19:10:02 nr_periods 1 nr_throttled 0 throttled_time 0\n' >"$T/cs.log"
+"$BIN" --report --verbose --cpustat-log "$T/cs.log" >"$T/out" 2>"$T/err"
+grep -q "cs.log:1: did not parse: not '<ISO time> nr_periods" "$T/err" || fail "--verbose cpustat: $(cat "$T/err")"
 [ $fails = 0 ] && echo "cli: all passed" || { echo "cli: $fails failed"; exit 1; }
