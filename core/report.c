@@ -435,6 +435,17 @@ void report_status_line(const struct session *s, int64_t now_ms, char *buf, size
 		snprintf(buf + o, len - o, " | verdicts %d crit %d warn %d info", iv.crit, iv.warn, iv.info);
 }
 
+char *report_note_json(const char *text)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("note"));
+	json_object_set_new(o, "schema", json_integer(REPORT_JSON_SCHEMA));
+	json_object_set_new(o, "text", jtext(text));
+	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return txt;
+}
+
 char *report_status_json(const struct session *s, int64_t now_ms)
 {
 	struct interval iv;

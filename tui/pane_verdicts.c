@@ -174,6 +174,41 @@ static void draw_verdict_row(struct ui *ui, int y, int w, size_t vi)
 	}
 }
 
+struct note_draw {
+	struct ui *ui;
+	int x, y, w, rows, role;
+};
+
+static void put_note_line(void *ctx, int line, const char *s, size_t n)
+{
+	struct note_draw *d = ctx;
+	char piece[SESSION_NOTE_LEN * 4];
+	if (line >= d->rows)
+		return;
+	if (n >= sizeof piece)
+		n = sizeof piece - 1;
+	memcpy(piece, s, n);
+	piece[n] = '\0';
+	ui_text(d->ui, d->y + line, d->x, d->w, d->role, piece);
+}
+
+/* What the input cannot show (session_notes: a wrong nginx format, stops no
+ * source can explain): wrapped over the rows given, from y; returns rows used. */
+static int draw_notes(struct ui *ui, int y, int w, int rows, const char (*notes)[SESSION_NOTE_LEN], size_t nn)
+{
+	int used = 0;
+	for (size_t i = 0; i < nn && used < rows; i++) {
+		char txt[SESSION_NOTE_LEN * 4 + 8];
+		char safe[SESSION_NOTE_LEN * 4];
+		util_sanitize(safe, sizeof safe, notes[i], strnlen(notes[i], SESSION_NOTE_LEN));
+		snprintf(txt, sizeof txt, "note: %s", safe);
+		struct note_draw d = {ui, 2, y + used, w - 4, rows - used, TR_VERDICT_WARN};
+		int lines = ui_wrap(ui, txt, w - 4, put_note_line, &d);
+		used += lines < rows - used ? lines : rows - used;
+	}
+	return used;
+}
+
 void pane_verdicts_draw(struct ui *ui, const struct rect *r)
 {
 	bool focused = ui->focus == PANE_VERDICTS;
@@ -190,11 +225,31 @@ void pane_verdicts_draw(struct ui *ui, const struct rect *r)
 	int body = r->h - 1, y0 = r->y + 1;
 	if (body <= 0)
 		return;
+	char notes[4][SESSION_NOTE_LEN];
+	size_t nn = session_notes(ui->s, notes, 4);
 	if (ui->nv == 0) {
 		int n = session_nsources(ui->s);
+		if (nn > 0) {
+			draw_notes(ui, y0, r->w, body, (const char (*)[SESSION_NOTE_LEN])notes, nn);
+			return;
+		}
 		ui_textf(ui, y0, 2, r->w - 4, TR_DIM, "No verdict yet. stwtop is reading %d source%s; a JVM stop, "
 			 "CPU throttling or stepped nginx connects will be explained here.", n, n == 1 ? "" : "s");
 		return;
+	}
+	/* with verdicts, the first note keeps the pane's last row when it has room */
+	if (nn > 0 && body >= 4) {
+		body--;
+		char txt[SESSION_NOTE_LEN * 4 + 32], safe[SESSION_NOTE_LEN * 4];
+		util_sanitize(safe, sizeof safe, notes[0], strnlen(notes[0], SESSION_NOTE_LEN));
+		snprintf(txt, sizeof txt, "note%s: %s", nn > 1 ? "s (1 of more)" : "", safe);
+		int room = r->w - 5;
+		if (ui_text_width(ui, txt) > room && room > 1) {
+			int used = ui_text(ui, y0 + body, 2, room - 1, TR_VERDICT_WARN, txt);
+			ui_text(ui, y0 + body, 2 + used, 1, TR_VERDICT_WARN, ui->utf8 ? "…" : "~");
+		} else {
+			ui_text(ui, y0 + body, 2, room, TR_VERDICT_WARN, txt);
+		}
 	}
 	struct rows *rs = build(ui, r->w);
 	if (!rs)

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define PLAIN_NOTES 16
+
 struct plain {
 	struct live *l;
 	struct session *s;
@@ -24,6 +26,10 @@ struct plain {
 	/* what was printed of each verdict, to print changes that matter only */
 	struct seen { int id; uint64_t key; int sev; bool cleared; char title[240]; } *seen;
 	size_t nseen, capseen;
+	/* notes told (session_notes), by their text without digits, so a count
+	 * that grows does not print the same note again */
+	char told[PLAIN_NOTES][SESSION_NOTE_LEN];
+	size_t ntold;
 };
 
 static void put_sanitised(FILE *out, const char *prefix, const char *text)
@@ -108,9 +114,46 @@ static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
 	fflush(stdout);
 }
 
+static void stem(char *out, size_t len, const char *in)
+{
+	size_t o = 0;
+	for (; *in && o + 1 < len; in++)
+		if (*in < '0' || *in > '9')
+			out[o++] = *in;
+	out[o] = '\0';
+}
+
+/* What the input cannot show (a wrong nginx format, stops no source can
+ * explain): said once each, as the report's NOTES say it. */
+static void tell_notes(struct plain *p)
+{
+	char notes[8][SESSION_NOTE_LEN];
+	size_t n = session_notes(p->s, notes, 8);
+	for (size_t i = 0; i < n; i++) {
+		char st[SESSION_NOTE_LEN];
+		bool told = false;
+		stem(st, sizeof st, notes[i]);
+		for (size_t k = 0; k < p->ntold && !told; k++)
+			told = strcmp(p->told[k], st) == 0;
+		if (told || p->ntold == PLAIN_NOTES)
+			continue;
+		memcpy(p->told[p->ntold++], st, sizeof st);
+		if (p->json) {
+			char *txt = report_note_json(notes[i]);
+			if (txt) {
+				puts(txt);
+				free(txt);
+			}
+		} else {
+			put_sanitised(stdout, "note: ", notes[i]);
+		}
+	}
+}
+
 static void on_tick(void *ctx, int64_t now)
 {
 	struct plain *p = ctx;
+	tell_notes(p);
 	if (p->json) {
 		char *txt = report_status_json(p->s, now);
 		if (txt) {

@@ -20,6 +20,8 @@ int report_text(FILE *out, const struct session *s, bool color);
 
 /* One verdict as a JSON object string (malloc'd), for NDJSON lines. */
 char *report_verdict_json(const struct session *s, const struct verdict *v, const char *event);
+/* One note (session_notes) as an NDJSON object string (malloc'd). */
+char *report_note_json(const char *text);
 /* The NDJSON status object of one interval (malloc'd). */
 char *report_status_json(const struct session *s, int64_t now_ms);
 /* One-line status for --plain (into buf). */
