@@ -49,6 +49,12 @@ void jvmlog_set_anchor(struct jvmlog *p, int64_t start_ms)
 	p->anchor_learnt = false;
 }
 
+void jvmlog_set_general_only(struct jvmlog *p, bool on)
+{
+	if (p)
+		p->general_only = on;
+}
+
 int64_t jvmlog_anchor(const struct jvmlog *p)
 {
 	return p ? p->anchor_ms : EV_TIME_NONE;

@@ -59,6 +59,9 @@ struct jvmlog {
 	int64_t last_up_us;     /* highest recent uptime: restart detection */
 	int8_t ns_mono;         /* single "ns" decoration: 1 timenanos, 0 uptimenanos, -1 undecided */
 
+	/* jvmlog_set_general_only(): fast paths off, so tests can compare them */
+	bool general_only;
+
 	/* facts */
 	int collector;          /* enum jvm_collector */
 	int release;            /* JDK feature release, 0 unknown */

@@ -9,24 +9,27 @@
 
 #include "stwtop/util.h"
 
-int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
-{
-	const char *q;
-	size_t i, op_n;
-	struct event *e;
-	double reach = -1, clean = -1, at = -1, leave = -1, total = -1;
-	int64_t runnable = -1, threads = -1;
-	bool has_clean = false, has_leave = false, has_threads = false;
-	int fields = 0;
+/* The numbers of one "Safepoint" line (-1: field absent). */
+struct sp_vals {
+	double reach, clean, at, leave, total;
+	int64_t runnable, threads;
+	bool has_clean, has_leave, has_threads;
+	int fields;
+};
 
-	if (!JL_STARTS(m, n, "Safepoint \""))
-		return 0;
-	q = memchr(m + 11, '"', n - 11);
-	if (!q)
-		return 0;
-	op_n = (size_t)(q - (m + 11));
-	i = (size_t)(q - m) + 1;
-	/* ", Name: <n> ns" fields in any order and subset (FORMATS.md (d)) */
+static void sp_vals_init(struct sp_vals *f)
+{
+	f->reach = f->clean = f->at = f->leave = f->total = -1;
+	f->runnable = f->threads = -1;
+	f->has_clean = f->has_leave = f->has_threads = false;
+	f->fields = 0;
+}
+
+/* The general reading: ", Name: <n> ns" fields in any order and subset, any
+ * spacing, unknown names skipped (FORMATS.md (d)). i is just past the op's
+ * closing quote. */
+static void sp_general(const char *m, size_t n, size_t i, struct sp_vals *f)
+{
 	while (i < n) {
 		size_t s, c, k;
 		int64_t v;
@@ -45,30 +48,159 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 			/* "M total" after "Threads: N runnable" */
 			k = util_parse_i64(m + s, i - s, &v);
 			if (k && JL_STARTS(m + s + k, i - s - k, " total"))
-				threads = v;
+				f->threads = v;
 			continue;
 		}
 		k = jl_skip_ws(m, i, c + 1);
 		if (!util_parse_i64(m + k, i - k, &v))
 			continue;
 #define FIELD(lit) ((c - s) == sizeof(lit) - 1 && memcmp(m + s, lit, sizeof(lit) - 1) == 0)
-		fields++;
+		f->fields++;
 		if (FIELD("Reaching safepoint"))
-			reach = (double)v / 1e6;
+			f->reach = (double)v / 1e6;
 		else if (FIELD("Cleanup"))
-			clean = (double)v / 1e6, has_clean = true;
+			f->clean = (double)v / 1e6, f->has_clean = true;
 		else if (FIELD("At safepoint"))
-			at = (double)v / 1e6;
+			f->at = (double)v / 1e6;
 		else if (FIELD("Leaving safepoint"))
-			leave = (double)v / 1e6, has_leave = true;
+			f->leave = (double)v / 1e6, f->has_leave = true;
 		else if (FIELD("Total"))
-			total = (double)v / 1e6;
+			f->total = (double)v / 1e6;
 		else if (FIELD("Threads"))
-			runnable = v, has_threads = true;
+			f->runnable = v, f->has_threads = true;
 		else if (!FIELD("Time since last"))
-			fields--;
+			f->fields--;
 #undef FIELD
 	}
+}
+
+/* Digits at s[0..n) of at most 18 (so they fit an int64_t, as util_parse_i64
+ * would read them) followed by lit: chars consumed including lit, 0 if not. */
+static size_t sp_num(const char *s, size_t n, const char *lit, size_t lit_n, int64_t *v)
+{
+	uint64_t u;
+	size_t k = util_parse_u64(s, n, &u);
+	if (k == 0 || k > 18 || n - k < lit_n || memcmp(s + k, lit, lit_n) != 0)
+		return 0;
+	*v = (int64_t)u;
+	return k + lit_n;
+}
+
+#define SP_NUM(s, n, lit, v) sp_num((s), (n), (lit), sizeof(lit) - 1, (v))
+
+/* The lines HotSpot writes (SafepointTracing::end(), all four shapes of
+ * FORMATS.md (d)): every field exactly ", <known name>: <digits> ns" up to the
+ * end of the line, Threads as ", Threads: N runnable, M total". That is most
+ * of a safepoint log, and for such a line the general reading gives exactly
+ * these values: unknown names, other spacing, signs, numbers of 19 digits or
+ * more (which may not fit), or anything else return false and the general
+ * reading decides. Fields are dispatched on their first letter rather than
+ * expected in one order, so a shape HotSpot adds by reordering stays fast. */
+static bool sp_fast(const char *m, size_t n, size_t i, struct sp_vals *f)
+{
+	if (i >= n)
+		return false;
+	while (i < n) {
+		const char *s = m + i;
+		size_t r = n - i, k, l;
+		double *dst = NULL;
+		int64_t v;
+		if (r < 4 || s[0] != ',' || s[1] != ' ')
+			return false;
+		s += 2;
+		r -= 2;
+		switch (s[0]) {
+		case 'T':
+			if (JL_STARTS(s, r, "Time since last: ")) {
+				l = 17;
+			} else if (JL_STARTS(s, r, "Total: ")) {
+				l = 7;
+				dst = &f->total;
+			} else if (JL_STARTS(s, r, "Threads: ")) {
+				int64_t t;
+				l = 9;
+				k = SP_NUM(s + l, r - l, " runnable, ", &v);
+				if (!k)
+					return false;
+				l += k;
+				k = SP_NUM(s + l, r - l, " total", &t);
+				if (!k)
+					return false;
+				l += k;
+				f->runnable = v;
+				f->has_threads = true;
+				f->threads = t;
+				f->fields++;
+				i += 2 + l;
+				continue;
+			} else {
+				return false;
+			}
+			break;
+		case 'R':
+			if (!JL_STARTS(s, r, "Reaching safepoint: "))
+				return false;
+			l = 20;
+			dst = &f->reach;
+			break;
+		case 'C':
+			if (!JL_STARTS(s, r, "Cleanup: "))
+				return false;
+			l = 9;
+			dst = &f->clean;
+			f->has_clean = true;
+			break;
+		case 'A':
+			if (!JL_STARTS(s, r, "At safepoint: "))
+				return false;
+			l = 14;
+			dst = &f->at;
+			break;
+		case 'L':
+			if (!JL_STARTS(s, r, "Leaving safepoint: "))
+				return false;
+			l = 19;
+			dst = &f->leave;
+			f->has_leave = true;
+			break;
+		default:
+			return false;
+		}
+		k = SP_NUM(s + l, r - l, " ns", &v);
+		if (!k)
+			return false;
+		if (dst)
+			*dst = (double)v / 1e6;
+		f->fields++;
+		i += 2 + l + k;
+	}
+	return true;
+}
+
+int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
+{
+	const char *q;
+	size_t i, op_n;
+	struct event *e;
+	struct sp_vals f;
+
+	if (!JL_STARTS(m, n, "Safepoint \""))
+		return 0;
+	q = memchr(m + 11, '"', n - 11);
+	if (!q)
+		return 0;
+	op_n = (size_t)(q - (m + 11));
+	i = (size_t)(q - m) + 1;
+	sp_vals_init(&f);
+	if (p->general_only || !sp_fast(m, n, i, &f)) {
+		sp_vals_init(&f); /* a fast attempt may have filled some */
+		sp_general(m, n, i, &f);
+	}
+	double reach = f.reach, clean = f.clean, at = f.at, leave = f.leave, total = f.total;
+	int64_t runnable = f.runnable, threads = f.threads;
+	bool has_clean = f.has_clean, has_leave = f.has_leave, has_threads = f.has_threads;
+	int fields = f.fields;
+
 	if (fields == 0)
 		return 0; /* not HotSpot's line: none of its fields */
 	if (has_threads)

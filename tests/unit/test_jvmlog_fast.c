@@ -1,0 +1,344 @@
+/* test_jvmlog_fast.c — the parser's fast paths (the line shapes HotSpot writes,
+ * read without the general field-by-field scan) must give exactly what the
+ * general reading gives. Every case runs two parsers side by side, one with
+ * jvmlog_set_general_only(), over the same lines and compares every event byte
+ * and the learnt facts after each line: real sample logs, the four safepoint
+ * shapes of FORMATS.md (d) in every field order, odd spacing, numbers of 1 to
+ * 20+ digits, overflow, missing and unknown fields, and every prefix of each
+ * line. Lines are parsed from exact-size heap copies so that AddressSanitizer
+ * catches a read past the length. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "stwtop/jvmlog.h"
+
+struct pair {
+	struct jvmlog *fast, *gen;
+	long lines;
+};
+
+static void pair_init(struct pair *pr)
+{
+	pr->fast = jvmlog_new();
+	pr->gen = jvmlog_new();
+	assert_non_null(pr->fast);
+	assert_non_null(pr->gen);
+	jvmlog_set_general_only(pr->gen, true);
+	pr->lines = 0;
+}
+
+static void compare(const char *what, const char *line, size_t n, int ra, const struct event *a, int rb,
+		    const struct event *b, const struct pair *pr)
+{
+	if (ra != rb || (ra > 0 && memcmp(a, b, sizeof *a * (size_t)ra) != 0))
+		fail_msg("%s: fast and general readings differ (%d vs %d events) on \"%.*s\"", what, ra, rb,
+			 (int)n, line);
+	if (jvmlog_anchor(pr->fast) != jvmlog_anchor(pr->gen) ||
+	    jvmlog_collector(pr->fast) != jvmlog_collector(pr->gen) ||
+	    jvmlog_jdk_release(pr->fast) != jvmlog_jdk_release(pr->gen))
+		fail_msg("%s: parser facts differ after \"%.*s\"", what, (int)n, line);
+}
+
+/* one line through both parsers, from exact-size copies */
+static void pair_line(struct pair *pr, const char *line, size_t n)
+{
+	struct event a[JVMLOG_MAX_EVENTS], b[JVMLOG_MAX_EVENTS];
+	char *copy = malloc(n ? n : 1);
+	int ra, rb;
+	assert_non_null(copy);
+	memset(a, 0, sizeof a);
+	memset(b, 0, sizeof b);
+	memcpy(copy, line, n);
+	ra = jvmlog_parse_line(pr->fast, copy, n, a, JVMLOG_MAX_EVENTS);
+	rb = jvmlog_parse_line(pr->gen, copy, n, b, JVMLOG_MAX_EVENTS);
+	free(copy);
+	compare("line", line, n, ra, a, rb, b, pr);
+	pr->lines++;
+}
+
+static void pair_fini(struct pair *pr)
+{
+	struct event a[JVMLOG_MAX_EVENTS], b[JVMLOG_MAX_EVENTS];
+	int ra, rb;
+	memset(a, 0, sizeof a);
+	memset(b, 0, sizeof b);
+	ra = jvmlog_flush(pr->fast, a, JVMLOG_MAX_EVENTS);
+	rb = jvmlog_flush(pr->gen, b, JVMLOG_MAX_EVENTS);
+	compare("flush", "", 0, ra, a, rb, b, pr);
+	jvmlog_free(pr->fast);
+	jvmlog_free(pr->gen);
+}
+
+/* A line alone on fresh parsers, then every prefix of it (cuts in the middle
+ * of a name, a number, a unit) on the same pair. */
+static void all_cuts(const char *line)
+{
+	struct pair pr;
+	size_t n = strlen(line);
+	pair_init(&pr);
+	pair_line(&pr, line, n);
+	pair_fini(&pr);
+	pair_init(&pr);
+	for (size_t k = 0; k <= n; k++)
+		pair_line(&pr, line, k);
+	pair_fini(&pr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* real logs                                                                */
+
+static long pair_file(const char *path)
+{
+	struct pair pr;
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long lines;
+	if (!f)
+		return 0;
+	pair_init(&pr);
+	while ((len = getline(&buf, &cap, f)) >= 0) {
+		size_t n = (size_t)len;
+		if (n && buf[n - 1] == '\n')
+			n--;
+		pair_line(&pr, buf, n);
+	}
+	free(buf);
+	fclose(f);
+	lines = pr.lines;
+	pair_fini(&pr);
+	return lines;
+}
+
+static void samples_agree(void **state)
+{
+	static const char *const names[] = { "gc.log", "console.log" };
+	const char *root = STWTOP_TEST_DIR "/samples";
+	long files = 0, lines = 0;
+	DIR *top = opendir(root);
+	struct dirent *a, *b;
+	(void)state;
+	assert_non_null(top);
+	while ((a = readdir(top))) {
+		char p1[512];
+		DIR *mid;
+		if (a->d_name[0] == '.')
+			continue;
+		snprintf(p1, sizeof p1, "%s/%s", root, a->d_name);
+		if (!(mid = opendir(p1)))
+			continue;
+		while ((b = readdir(mid))) {
+			char p2[1024];
+			size_t l = strlen(b->d_name);
+			if (b->d_name[0] == '.')
+				continue;
+			if (l > 4 && strcmp(b->d_name + l - 4, ".txt") == 0 && strncmp(b->d_name, "dataset", 7) == 0) {
+				snprintf(p2, sizeof p2, "%s/%s", p1, b->d_name);
+				lines += pair_file(p2);
+				files++;
+				continue;
+			}
+			for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+				long k;
+				snprintf(p2, sizeof p2, "%s/%s/%s", p1, b->d_name, names[i]);
+				k = pair_file(p2);
+				if (k) {
+					lines += k;
+					files++;
+				}
+			}
+		}
+		closedir(mid);
+	}
+	closedir(top);
+	print_message("%ld files, %ld lines: fast and general readings agree\n", files, lines);
+	assert_true(files >= 20);
+	assert_true(lines >= 10000);
+}
+
+/* ------------------------------------------------------------------------ */
+/* safepoint lines (runtime/safepoint.cpp SafepointTracing::end())          */
+
+static const char *const decos[] = {
+	"[0.489s][info][safepoint   ] ",
+	"[2026-11-29T19:23:38.592+0000][0.265s][info][safepoint   ] ",
+	"[2025-08-27T07:33:11.892-0400] ",
+	"",
+};
+
+/* the fields after "Time since last" of the four shapes */
+static const char *const shape_a[] = { "Reaching safepoint: 12838 ns", "At safepoint: 704423 ns",
+				       "Total: 717261 ns" };
+static const char *const shape_b[] = { "Reaching safepoint: 5061 ns", "Cleanup: 21193 ns",
+				       "At safepoint: 5362606 ns", "Total: 5388860 ns" };
+static const char *const shape_c[] = { "Reaching safepoint: 3800 ns", "Cleanup: 10482 ns",
+				       "At safepoint: 4392662 ns", "Leaving safepoint: 3432 ns",
+				       "Total: 4410376 ns" };
+static const char *const shape_d[] = { "Reaching safepoint: 78666 ns", "At safepoint: 821625 ns",
+				       "Leaving safepoint: 1472167 ns", "Total: 2372458 ns",
+				       "Threads: 3 runnable, 1038 total" };
+
+static void sp_line(char *buf, size_t cap, const char *deco, const char *op, const char *const *f, int nf,
+		    const int *order)
+{
+	size_t o = (size_t)snprintf(buf, cap, "%sSafepoint \"%s\", Time since last: 3273659 ns", deco, op);
+	for (int i = 0; i < nf && o < cap; i++)
+		o += (size_t)snprintf(buf + o, cap - o, ", %s", f[order ? order[i] : i]);
+}
+
+/* every permutation of idx[k..n) */
+static void permute(int *idx, int k, int n, const char *const *f, const char *deco)
+{
+	if (k == n) {
+		char line[600];
+		struct pair pr;
+		sp_line(line, sizeof line, deco, "G1CollectForAllocation", f, n, idx);
+		pair_init(&pr);
+		pair_line(&pr, line, strlen(line));
+		pair_fini(&pr);
+		return;
+	}
+	for (int i = k; i < n; i++) {
+		int t = idx[k];
+		idx[k] = idx[i];
+		idx[i] = t;
+		permute(idx, k + 1, n, f, deco);
+		idx[i] = idx[k];
+		idx[k] = t;
+	}
+}
+
+static void sp_shapes_every_order(void **state)
+{
+	static const struct {
+		const char *const *f;
+		int n;
+	} shapes[] = { { shape_a, 3 }, { shape_b, 4 }, { shape_c, 5 }, { shape_d, 5 } };
+	(void)state;
+	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+		for (size_t d = 0; d < sizeof decos / sizeof decos[0]; d++) {
+			int idx[8];
+			char line[600];
+			for (int i = 0; i < shapes[s].n; i++)
+				idx[i] = i;
+			permute(idx, 0, shapes[s].n, shapes[s].f, decos[d]);
+			/* each prefix of the shape in HotSpot's order, and missing fields */
+			sp_line(line, sizeof line, decos[d], "Cleanup", shapes[s].f, shapes[s].n, NULL);
+			all_cuts(line);
+			for (int k = 0; k < shapes[s].n; k++) {
+				sp_line(line, sizeof line, decos[d], "ThreadDump", shapes[s].f, k, NULL);
+				all_cuts(line);
+			}
+		}
+	}
+}
+
+static void sp_odd_lines(void **state)
+{
+	static const char *const tails[] = {
+		/* spacing */
+		", Reaching safepoint:  5061 ns, At safepoint: 5 ns, Total: 6 ns",
+		", Reaching safepoint:\t5061 ns, Total: 6 ns",
+		",Reaching safepoint: 5061 ns,Total: 6 ns",
+		" , Reaching safepoint: 5061 ns , Total: 6 ns",
+		",  Reaching safepoint: 5061 ns,  Total: 6 ns",
+		", Reaching safepoint: 5061ns, Total: 6ns",
+		", Reaching safepoint: 5061 ns, Total: 6 ns ",
+		", Reaching safepoint: 5061 ns, Total: 6 ns,",
+		", Reaching safepoint: 5061 ns, Total: 6 ns, ",
+		", Reaching safepoint : 5061 ns, Total: 6 ns",
+		", Threads: 3 runnable,  1038 total",
+		", Threads: 3 runnable, 1038 total, Total: 5 ns",
+		", Threads: 3 runnable",
+		", Threads: 3, 1038 total",
+		", Threads: 3 runnable, 1038 totals",
+		", Threads: runnable, total",
+		/* numbers: 1 digit, 18, 19, 20 digits, INT64_MAX and past it, 2^64, signs */
+		", Reaching safepoint: 0 ns, At safepoint: 1 ns, Total: 9 ns",
+		", Reaching safepoint: 123456789012345678 ns, Total: 999999999999999999 ns",
+		", Reaching safepoint: 1234567890123456789 ns, Total: 5 ns",
+		", Reaching safepoint: 9223372036854775807 ns, Total: 5 ns",
+		", Reaching safepoint: 9223372036854775808 ns, Total: 5 ns",
+		", Reaching safepoint: 18446744073709551615 ns, Total: 5 ns",
+		", Reaching safepoint: 18446744073709551616 ns, Total: 5 ns",
+		", Reaching safepoint: 99999999999999999999999999 ns, Total: 5 ns",
+		", Reaching safepoint: 000000000000000000000012 ns, Total: 5 ns",
+		", Reaching safepoint: -5 ns, Total: +6 ns",
+		", Reaching safepoint: 5.5 ns, Total: 6 ns",
+		", Threads: 99999999999999999999 runnable, 1038 total",
+		", Threads: 3 runnable, 2147483648 total",
+		/* missing, repeated, unknown fields */
+		"",
+		",",
+		", ",
+		", Total: ns",
+		", Total:",
+		", Total: 5 ns, Total: 7 ns",
+		", Cleanup: 5 ns, Cleanup: 7 ns",
+		", Frobnicate: 5 ns, Total: 6 ns",
+		", Frobnicate: 5 ns",
+		", Time since last: 5 ns",
+		", Reaching safepoint: 5061 ns, Sync: 7 ns, Total: 6 ns",
+		", Reaching safepoint: 5061 ns garbage, Total: 6 ns",
+		", Reaching safepoint: 5061 ms, Total: 6 ns",
+		", reaching safepoint: 5061 ns, Total: 6 ns",
+		", At safepoint: 5061 ns: 7 ns",
+	};
+	static const char *const ops[] = { "G1CollectForAllocation", "", "a,b: 5 ns, Total: 9 ns" };
+	(void)state;
+	for (size_t d = 0; d < sizeof decos / sizeof decos[0]; d++) {
+		for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+			for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+				char line[600];
+				snprintf(line, sizeof line, "%sSafepoint \"%s\"%s", decos[d], ops[o], tails[t]);
+				all_cuts(line);
+				/* and without "Time since last" */
+				snprintf(line, sizeof line, "%sSafepoint \"%s\", Time since last: 7 ns%s", decos[d],
+					 ops[o], tails[t]);
+				all_cuts(line);
+			}
+		}
+	}
+	/* no closing quote, no quote at all */
+	all_cuts("[0.1s][info][safepoint] Safepoint \"G1CollectForAllocation, Total: 5 ns");
+	all_cuts("[0.1s][info][safepoint] Safepoint G1CollectForAllocation, Total: 5 ns");
+}
+
+/* A stats row waiting for its Safepoint line, and Safepoint lines of another op:
+ * the pending state must come out the same. */
+static void sp_with_stats_rows(void **state)
+{
+	static const char *const lines[] = {
+		"[0.5s][info][safepoint,stats] G1CollectForAllocation       [              13               0 ][          5061      21193    5362606    5388860 ]               0",
+		"[0.5s][info][safepoint      ] Safepoint \"G1CollectForAllocation\", Time since last: 448888304 ns, Reaching safepoint: 5061 ns, Cleanup: 21193 ns, At safepoint: 5362606 ns, Total: 5388860 ns",
+		"[0.6s][info][safepoint,stats] Cleanup                      [              13               0 ][          5061      21193    5362606    5388860 ]               0",
+		"[0.6s][info][safepoint      ] Safepoint \"ThreadDump\", Time since last: 448888304 ns, Reaching safepoint: 5061 ns, Cleanup: 21193 ns, At safepoint: 5362606 ns, Total: 5388860 ns",
+		"[0.7s][info][safepoint,stats] Cleanup                      [              13               0 ][          5061      21193    5362606    5388860 ]               0",
+		"[0.7s][info][safepoint      ] Safepoint \"Cleanup\", Time since last: 1 ns, Reaching safepoint: 78666 ns, At safepoint: 821625 ns, Leaving safepoint: 1472167 ns, Total: 2372458 ns, Threads: 3 runnable, 1038 total",
+	};
+	struct pair pr;
+	(void)state;
+	pair_init(&pr);
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		pair_line(&pr, lines[i], strlen(lines[i]));
+	pair_fini(&pr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(samples_agree),
+		cmocka_unit_test(sp_shapes_every_order),
+		cmocka_unit_test(sp_odd_lines),
+		cmocka_unit_test(sp_with_stats_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
