@@ -75,18 +75,26 @@ static void sp_general(const char *m, size_t n, size_t i, struct sp_vals *f)
 }
 
 /* Digits at s[0..n) of at most 18 (so they fit an int64_t, as util_parse_i64
- * would read them) followed by lit: chars consumed including lit, 0 if not. */
-static size_t sp_num(const char *s, size_t n, const char *lit, size_t lit_n, int64_t *v)
+ * would read them): how many, 0 if none or too many. */
+static size_t sp_digits(const char *s, size_t n, int64_t *v)
 {
 	uint64_t u;
 	size_t k = util_parse_u64(s, n, &u);
-	if (k == 0 || k > 18 || n - k < lit_n || memcmp(s + k, lit, lit_n) != 0)
+	if (k == 0 || k > 18)
 		return 0;
 	*v = (int64_t)u;
-	return k + lit_n;
+	return k;
 }
 
-#define SP_NUM(s, n, lit, v) sp_num((s), (n), (lit), sizeof(lit) - 1, (v))
+/* digits then the literal: chars consumed, 0 if not. A macro so that the
+ * literal's memcmp has a constant size and is inlined. */
+#define SP_NUM(s, n, lit, v) sp_num_lit((s), (n), sp_digits((s), (n), (v)), (lit), sizeof(lit) - 1)
+static inline size_t sp_num_lit(const char *s, size_t n, size_t k, const char *lit, size_t lit_n)
+{
+	if (k == 0 || n - k < lit_n || memcmp(s + k, lit, lit_n) != 0)
+		return 0;
+	return k + lit_n;
+}
 
 /* The lines HotSpot writes (SafepointTracing::end(), all four shapes of
  * FORMATS.md (d)): every field exactly ", <known name>: <digits> ns" up to the
