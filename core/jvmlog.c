@@ -138,6 +138,47 @@ int jl_feature_release(const char *s, size_t n)
 	return (int)a;
 }
 
+static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
+
+/* HotSpot writes os::iso8601_time(), "2017-01-12T04:43:46.411-0500", on every
+ * line of a JDK 8 gc log with PrintGCDateStamps and of a unified log with the
+ * time decoration, and one minute covers many lines. The minute and offset of
+ * the last one fully parsed are kept: a line with the same bytes there only
+ * needs its seconds and milliseconds. util_parse_iso8601() is linear in those
+ * (util_utc_ms() adds sec * 1000 + ms), and the bytes compared already passed
+ * its checks of year, month, day, hour, minute and offset, so only the seconds
+ * (<= 60) are checked again. Any other shape (no offset, "Z", "+05:30", other
+ * fraction lengths) takes util_parse_iso8601() every time. */
+size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
+{
+	bool shape = n >= 28 && s[16] == ':' && s[19] == '.' && is_digit(s[17]) && is_digit(s[18]) &&
+		     is_digit(s[20]) && is_digit(s[21]) && is_digit(s[22]);
+	int se, frac;
+	size_t k;
+
+	if (p->general_only)
+		return util_parse_iso8601(s, n, epoch_ms, has_zone);
+	if (shape) {
+		se = dig2(s + 17);
+		frac = dig2(s + 20) * 10 + (s[22] - '0');
+		if (p->iso_ok && se <= 60 && memcmp(s, p->iso_key, 16) == 0 &&
+		    memcmp(s + 23, p->iso_key + 16, 5) == 0) {
+			*epoch_ms = p->iso_minute_ms + se * 1000 + frac;
+			*has_zone = true;
+			return 28;
+		}
+	}
+	k = util_parse_iso8601(s, n, epoch_ms, has_zone);
+	/* 28 chars with 3 decimals and a sign at 23 can only be "+hhmm" */
+	if (shape && k == 28 && *has_zone && (s[23] == '+' || s[23] == '-')) {
+		memcpy(p->iso_key, s, 16);
+		memcpy(p->iso_key + 16, s + 23, 5);
+		p->iso_minute_ms = *epoch_ms - (se * 1000 + frac);
+		p->iso_ok = true;
+	}
+	return k;
+}
+
 size_t jl_skip_ws(const char *s, size_t n, size_t i)
 {
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
@@ -583,11 +624,11 @@ static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono)
 	}
 }
 
-static int64_t deco_wall_ms(const struct jl_deco *d)
+static int64_t deco_wall_ms(struct jvmlog *p, const struct jl_deco *d)
 {
 	int64_t ms;
 	bool zone;
-	if (d->time && util_parse_iso8601(d->time, 28, &ms, &zone) == 28)
+	if (d->time && jl_iso8601(p, d->time, 28, &ms, &zone) == 28)
 		return ms;
 	if (d->tmillis >= 0)
 		return d->tmillis;
@@ -649,7 +690,7 @@ static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 		util_parse_u64(d->ns[0], d->ns_n[0], &v);
 		p->ns_mono = v > 60000000000ULL ? 1 : 0; /* a JVM logs its start-up within a minute */
 	}
-	wall = deco_wall_ms(d);
+	wall = deco_wall_ms(p, d);
 	up = deco_up_us(d, p->ns_mono);
 
 	if (pend) {

@@ -62,6 +62,11 @@ struct jvmlog {
 	/* jvmlog_set_general_only(): fast paths off, so tests can compare them */
 	bool general_only;
 
+	/* jl_iso8601(): the minute and offset of the last HotSpot timestamp */
+	bool iso_ok;
+	char iso_key[21];          /* "2017-01-12T04:43" and "-0500" */
+	int64_t iso_minute_ms;     /* its epoch ms at second 0.000 */
+
 	/* facts */
 	int collector;          /* enum jvm_collector */
 	int release;            /* JDK feature release, 0 unknown */
@@ -104,6 +109,9 @@ void jl_infer_release(struct jvmlog *p, int rel);
 int jl_feature_release(const char *s, size_t n);
 
 size_t jl_skip_ws(const char *s, size_t n, size_t i);
+/* util_parse_iso8601() with the same result for every input, faster on
+ * consecutive HotSpot timestamps of one minute */
+size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
 /* "<digits>[.<digits>]<unit>" with unit B/K/M/G/T -> KB; returns chars consumed or 0 */
 size_t jl_parse_size_kb(const char *s, size_t n, double *kb);
 /* "A->B(C)" (sizes with units); returns chars consumed or 0 */

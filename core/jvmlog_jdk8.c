@@ -65,7 +65,7 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	return i + 2;
 }
 
-static void parse_stamp(const char *s, size_t n, struct jl_stamp *st)
+static void parse_stamp(struct jvmlog *p, const char *s, size_t n, struct jl_stamp *st)
 {
 	size_t i = 0, k;
 	int64_t ms;
@@ -73,7 +73,7 @@ static void parse_stamp(const char *s, size_t n, struct jl_stamp *st)
 	st->wall_ms = EV_TIME_NONE;
 	st->up_us = -1;
 	if (n >= 28 && is_digit(s[0]) && s[4] == '-') {
-		k = util_parse_iso8601(s, n, &ms, &zone);
+		k = jl_iso8601(p, s, n, &ms, &zone);
 		if (k && k + 1 < n && s[k] == ':' && s[k + 1] == ' ') {
 			st->wall_ms = ms;
 			i = k + 2;
@@ -545,7 +545,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	 * a bracket, ends it without a duration. */
 	if (p->g8.open) {
 		struct jl_stamp cs;
-		parse_stamp(s, n, &cs);
+		parse_stamp(p, s, n, &cs);
 		if (p->g8.lines < 64 && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
 		    !g8_pause_start(s + cs.len, n - cs.len)) {
 			g8_continue(p, s, n, o);
@@ -592,7 +592,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		}
 	}
 
-	parse_stamp(s, n, &st);
+	parse_stamp(p, s, n, &st);
 	m = s + st.len;
 	mn = n - st.len;
 

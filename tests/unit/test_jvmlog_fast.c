@@ -332,6 +332,68 @@ static void sp_with_stats_rows(void **state)
 	pair_fini(&pr);
 }
 
+/* ------------------------------------------------------------------------ */
+/* ISO timestamps (the minute and offset of the last line are reused)      */
+
+/* form with its "%s" replaced by stamp */
+static void fill(char *buf, size_t cap, const char *form, const char *stamp)
+{
+	const char *at = strstr(form, "%s");
+	assert_non_null(at);
+	snprintf(buf, cap, "%.*s%s%s", (int)(at - form), form, stamp, at + 2);
+}
+
+static void iso_sequences(void **state)
+{
+	/* the stamp forms util_parse_iso8601 reads, each after a line of the
+	 * same minute and offset, so a reuse would show */
+	static const char *const stamps[] = {
+		"2017-01-12T04:43:46.411-0500", "2017-01-12T04:43:59.999-0500", "2017-01-12T04:43:60.000-0500",
+		"2017-01-12T04:43:61.000-0500", "2017-01-12T04:43:99.000-0500", "2017-01-12T04:43:4x.000-0500",
+		"2017-01-12T04:43:46,411-0500", "2017-01-12T04:43:46.41-0500", "2017-01-12T04:43:46.4111-0500",
+		"2017-01-12T04:43:46.411+0500", "2017-01-12T04:43:46.411-0530", "2017-01-12T04:43:46.411-05:00",
+		"2017-01-12T04:43:46.411Z", "2017-01-12T04:43:46.411", "2017-01-12T04:43:46.411-05",
+		"2017-01-12T04:43:46.411-2400", "2017-01-12T04:43:46.411-0560", "2017-01-12 04:43:46.411-0500",
+		"2017-01-12T04:43:46.411-0500", "2017-01-12T04:44:00.000-0500", "2017-01-12T04:43:00.000-0500",
+		"2017-13-12T04:43:46.411-0500", "2017-02-30T04:43:46.411-0500", "2017-01-12T24:43:46.411-0500",
+		"2017-01-12T04:60:46.411-0500", "2016-12-31T23:59:60.999+0000", "2017-01-01T00:00:00.000+0000",
+		"1969-12-31T23:59:59.999+0000", "0000-01-01T00:00:00.000+0000", "9999-12-31T23:59:59.999-2359",
+		"2017-01-12T04:43:46.411-0500", "2017-01-12T04:43:46.411-0500",
+	};
+	static const char *const forms[] = {
+		/* JDK 8 PrintGCDateStamps (+ PrintGCTimeStamps) */
+		"%s: 132.341: Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: 0.0000194 seconds",
+		"%s: Total time for which application threads were stopped: 0.0001222 seconds",
+		"%s: 136.691: [GC pause (G1 Evacuation Pause) (young), 0.2867414 secs]",
+		/* unified time decoration */
+		"[%s][0.265s][info][safepoint   ] Safepoint \"G1CollectForAllocation\", Time since last: 179909772 ns, Reaching safepoint: 3237 ns, Cleanup: 17645 ns, At safepoint: 51102522 ns, Total: 51123404 ns",
+		"[%s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[%s] Safepoint \"Cleanup\", Time since last: 1 ns, Total: 5 ns",
+	};
+	(void)state;
+	setenv("TZ", "America/New_York", 1);
+	for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+		struct pair pr;
+		pair_init(&pr);
+		for (int round = 0; round < 2; round++) {
+			for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++) {
+				char line[600];
+				/* after the first stamp of the list (the one a reuse would start from) */
+				fill(line, sizeof line, forms[f], stamps[0]);
+				pair_line(&pr, line, strlen(line));
+				fill(line, sizeof line, forms[f], stamps[i]);
+				pair_line(&pr, line, strlen(line));
+				pair_line(&pr, line, strlen(line));
+				/* cut inside the stamp */
+				for (size_t k = 0; k < strlen(stamps[i]) + 3; k++)
+					pair_line(&pr, line, k);
+			}
+		}
+		pair_fini(&pr);
+	}
+	setenv("TZ", "UTC", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +401,7 @@ int main(void)
 		cmocka_unit_test(sp_shapes_every_order),
 		cmocka_unit_test(sp_odd_lines),
 		cmocka_unit_test(sp_with_stats_rows),
+		cmocka_unit_test(iso_sequences),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
