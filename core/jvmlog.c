@@ -179,6 +179,22 @@ size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, 
 	return k;
 }
 
+const char *jl_find(const char *s, size_t n, const char *lit, size_t k)
+{
+	const char *end = s + n;
+	if (k == 0)
+		return s;
+	while ((size_t)(end - s) >= k) {
+		const char *c = memchr(s, lit[0], (size_t)(end - s) - k + 1);
+		if (!c)
+			return NULL;
+		if (memcmp(c + 1, lit + 1, k - 1) == 0)
+			return c;
+		s = c + 1;
+	}
+	return NULL;
+}
+
 size_t jl_skip_ws(const char *s, size_t n, size_t i)
 {
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))

@@ -109,6 +109,10 @@ void jl_infer_release(struct jvmlog *p, int rel);
 int jl_feature_release(const char *s, size_t n);
 
 size_t jl_skip_ws(const char *s, size_t n, size_t i);
+/* First occurrence of lit[0..k) in s[0..n), NULL if none: memmem() without
+ * its per-call set-up, which costs more than scanning a log line. */
+const char *jl_find(const char *s, size_t n, const char *lit, size_t k);
+#define JL_FIND(s, n, lit) jl_find((s), (n), (lit), sizeof(lit) - 1)
 /* util_parse_iso8601() with the same result for every input, faster on
  * consecutive HotSpot timestamps of one minute */
 size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);

@@ -260,33 +260,40 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	return 1;
 }
 
-/* "<x> seconds" at s: ms */
-static bool seconds(const char *s, size_t n, double *ms)
+/* "<x> seconds" at s: ms; chars consumed, 0 if not */
+static size_t seconds(const char *s, size_t n, double *ms)
 {
 	double v;
 	size_t k = util_parse_double(s, n, true, &v);
 	if (!k || !JL_STARTS(s + k, n - k, " seconds"))
-		return false;
+		return 0;
 	*ms = jl_ms(v * 1000.0);
-	return true;
+	return k + 8;
 }
 
 int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 {
 	static const char lit[] = "Total time for which application threads were stopped: ";
+	static const char took[] = ", Stopping threads took: ";
 	const size_t l = sizeof lit - 1;
 	const char *t;
 	double total, ttsp;
 	struct event *e;
+	size_t k;
 
-	if (n < l || memcmp(m, lit, l) != 0 || !seconds(m + l, n - l, &total))
+	if (n < l || memcmp(m, lit, l) != 0 || !(k = seconds(m + l, n - l, &total)))
 		return 0;
 	e = jl_push(o, EV_SAFEPOINT);
 	if (!e)
 		return 1;
 	e->u.sp.form = SP_STOPPED;
 	e->u.sp.total_ms = total;
-	t = util_memmem(m + l, n - l, "Stopping threads took: ");
+	/* HotSpot prints it right after the total, which holds no 'S': that is
+	 * then the first occurrence a search would find */
+	if (!p->general_only && JL_STARTS(m + l + k, n - l - k, took))
+		t = m + l + k + 2;
+	else
+		t = JL_FIND(m + l, n - l, "Stopping threads took: ");
 	if (t) {
 		size_t off = (size_t)(t - m) + 23;
 		if (seconds(m + off, n - off, &ttsp))

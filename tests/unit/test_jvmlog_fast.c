@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "stwtop/jvmlog.h"
+#include "../../core/jvmlog_internal.h" /* jl_find() */
 
 struct pair {
 	struct jvmlog *fast, *gen;
@@ -394,6 +395,83 @@ static void iso_sequences(void **state)
 	setenv("TZ", "UTC", 1);
 }
 
+/* ------------------------------------------------------------------------ */
+/* JDK 8 lines (searches for "Stopping threads took: ", "Heap: ", "[Times:") */
+
+static void jdk8_lines(void **state)
+{
+	static const char *const stopped[] = {
+		"Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: 0.0000194 seconds",
+		"Total time for which application threads were stopped: 0.0001222 seconds,  Stopping threads took: 0.0000194 seconds",
+		"Total time for which application threads were stopped: 0.0001222 seconds Stopping threads took: 0.0000194 seconds",
+		"Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: x, Stopping threads took: 0.5 seconds",
+		"Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: 0.0000194",
+		"Total time for which application threads were stopped: 0,0001222 seconds, Stopping threads took: 0,0000194 seconds",
+		"Total time for which application threads were stopped: 0.0001222 seconds",
+		"Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: ",
+		"Total time for which application threads were stopped: 12345678901234567890.5 seconds, Stopping threads took: 1e5 seconds",
+		"Total time for which application threads were stopped: -1 seconds, Stopping threads took: -2 seconds",
+	};
+	static const char *const prefixes[] = { "2017-01-12T04:43:46.411-0500: 132.341: ", "132.341: ", "" };
+	static const char *const g1[] = {
+		"2017-01-12T04:43:50.761-0500: 136.691: [GC pause (G1 Evacuation Pause) (young), 0.2867414 secs]",
+		"   [Parallel Time: 192.3 ms, GC Workers: 28]",
+		"      [Humongous Reclaim: 0.0 ms]",
+		"      [HHHH Heap:Heap:  Heap: x]",
+		"   [Eden: 2144.0M(2144.0M)->0.0B(1888.0M) Survivors: 0.0B->256.0M Heap: 2144.0M(42.0G)->243.0M(42.0G)]",
+		" [Times: user=4.92 sys=0.38, real=0.29 secs]",
+		"2017-01-12T04:43:51.761-0500: 137.691: [GC pause (G1 Evacuation Pause) (young), 0.2867414 secs]",
+		"   [Eden: 2144.0M(2144.0M)->0.0B(1888.0M) Survivors: 0.0B->256.0M Heap: Heap: 2144.0M(42.0G)->243.0M(42.0G)]",
+		"2017-01-12T04:43:52.761-0500: 138.691: [GC pause (G1 Evacuation Pause) (young), 0.2867414 secs]",
+		"   [Eden: 2144.0M(2144.0M)->0.0B(1888.0M) Survivors: 0.0B->256.0M Heap: 2144.0M(42.0G)->243.0M(42.0G",
+		"2017-01-12T04:43:53.761-0500: 139.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Times: user=0.43 sys=0.12, real=0.31 secs]",
+		"2017-01-12T04:43:54.761-0500: 140.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Times:",
+		"2017-01-12T04:43:55.761-0500: 141.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Time",
+		"Memory: 4k page, physical 49283073k(1283073k free), swap 30736380k(30736380k free)",
+		"Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for linux-amd64 JRE (1.8.0_45-b14), built on Apr 10 2015",
+		"Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for linux-amd64 JRE  (1.8.0_45-b14)",
+	};
+	struct pair pr;
+	(void)state;
+	for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
+		for (size_t i = 0; i < sizeof stopped / sizeof stopped[0]; i++) {
+			char line[600];
+			snprintf(line, sizeof line, "%s%s", prefixes[p], stopped[i]);
+			all_cuts(line);
+		}
+	}
+	pair_init(&pr);
+	for (size_t i = 0; i < sizeof g1 / sizeof g1[0]; i++)
+		pair_line(&pr, g1[i], strlen(g1[i]));
+	pair_fini(&pr);
+	for (size_t i = 0; i < sizeof g1 / sizeof g1[0]; i++)
+		all_cuts(g1[i]);
+}
+
+/* jl_find() is memmem() for every haystack, needle and cut */
+static void find_is_memmem(void **state)
+{
+	static const char *const needles[] = { "Heap: ", "Stopping threads took: ", "[Times:", "a", "aa", "aab", "" };
+	char hay[80];
+	uint32_t x = 777;
+	(void)state;
+	for (int t = 0; t < 100000; t++) {
+		size_t n;
+		x = x * 1103515245u + 12345u;
+		n = (x >> 16) % sizeof hay;
+		for (size_t i = 0; i < n; i++) {
+			x = x * 1103515245u + 12345u;
+			hay[i] = "aabHeap: [Times:Stopping threads took: "[(x >> 16) % 39];
+		}
+		for (size_t k = 0; k < sizeof needles / sizeof needles[0]; k++) {
+			size_t l = strlen(needles[k]);
+			const char *want = l ? memmem(hay, n, needles[k], l) : hay;
+			if (jl_find(hay, n, needles[k], l) != want)
+				fail_msg("jl_find(\"%.*s\", \"%s\") differs from memmem", (int)n, hay, needles[k]);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +480,8 @@ int main(void)
 		cmocka_unit_test(sp_odd_lines),
 		cmocka_unit_test(sp_with_stats_rows),
 		cmocka_unit_test(iso_sequences),
+		cmocka_unit_test(jdk8_lines),
+		cmocka_unit_test(find_is_memmem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
