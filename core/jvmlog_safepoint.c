@@ -74,113 +74,77 @@ static void sp_general(const char *m, size_t n, size_t i, struct sp_vals *f)
 	}
 }
 
-/* Digits at s[0..n) of at most 18 (so they fit an int64_t, as util_parse_i64
- * would read them): how many, 0 if none or too many. */
-static size_t sp_digits(const char *s, size_t n, int64_t *v)
+/* "<name><digits><tail>" at m[*i]: the value, *i moved past it. At most 18
+ * digits, so they fit an int64_t as util_parse_i64 would read them; a
+ * mismatch moves nothing. Called through SP_TAKE with literals, so the
+ * memcmp()s have constant sizes and are inlined. */
+static inline bool sp_take(const char *m, size_t n, size_t *i, const char *name, size_t name_n,
+			   const char *tail, size_t tail_n, int64_t *v)
 {
+	const char *s = m + *i;
+	size_t r = n - *i, k;
 	uint64_t u;
-	size_t k = util_parse_u64(s, n, &u);
-	if (k == 0 || k > 18)
-		return 0;
+	if (r < name_n || memcmp(s, name, name_n) != 0)
+		return false;
+	s += name_n;
+	r -= name_n;
+	k = util_parse_u64(s, r, &u);
+	if (k == 0 || k > 18 || r - k < tail_n || memcmp(s + k, tail, tail_n) != 0)
+		return false;
 	*v = (int64_t)u;
-	return k;
+	*i += name_n + k + tail_n;
+	return true;
 }
 
-/* digits then the literal: chars consumed, 0 if not. A macro so that the
- * literal's memcmp has a constant size and is inlined. */
-#define SP_NUM(s, n, lit, v) sp_num_lit((s), (n), sp_digits((s), (n), (v)), (lit), sizeof(lit) - 1)
-static inline size_t sp_num_lit(const char *s, size_t n, size_t k, const char *lit, size_t lit_n)
-{
-	if (k == 0 || n - k < lit_n || memcmp(s + k, lit, lit_n) != 0)
-		return 0;
-	return k + lit_n;
-}
+#define SP_TAKE(m, n, i, name, tail, v) \
+	sp_take((m), (n), (i), (name), sizeof(name) - 1, (tail), sizeof(tail) - 1, (v))
 
-/* The lines HotSpot writes (SafepointTracing::end(), all four shapes of
- * FORMATS.md (d)): every field exactly ", <known name>: <digits> ns" up to the
- * end of the line, Threads as ", Threads: N runnable, M total". That is most
- * of a safepoint log, and for such a line the general reading gives exactly
- * these values: unknown names, other spacing, signs, numbers of 19 digits or
- * more (which may not fit), or anything else return false and the general
- * reading decides. Fields are dispatched on their first letter rather than
- * expected in one order, so a shape HotSpot adds by reordering stays fast. */
+/* The line as SafepointTracing::end() writes it, in its order (FORMATS.md
+ * (d)): Time since last, Reaching safepoint, [Cleanup], At safepoint,
+ * [Leaving safepoint], Total, [Threads: N runnable, M total], nothing after.
+ * That covers all four shapes and is most of a safepoint log; for such a line
+ * the general reading gives exactly these values. Any other order, spacing,
+ * sign, unknown name or number of 19+ digits (which may not fit) returns
+ * false and the general reading decides. */
 static bool sp_fast(const char *m, size_t n, size_t i, struct sp_vals *f)
 {
-	if (i >= n)
+	int64_t since, reach, clean = 0, at, leave = 0, total, run = 0, thr = 0;
+	bool has_clean, has_leave, has_threads;
+
+	if (!SP_TAKE(m, n, &i, ", Time since last: ", " ns", &since) ||
+	    !SP_TAKE(m, n, &i, ", Reaching safepoint: ", " ns", &reach))
 		return false;
-	while (i < n) {
-		const char *s = m + i;
-		size_t r = n - i, k, l;
-		double *dst = NULL;
-		int64_t v;
-		if (r < 4 || s[0] != ',' || s[1] != ' ')
-			return false;
-		s += 2;
-		r -= 2;
-		switch (s[0]) {
-		case 'T':
-			if (JL_STARTS(s, r, "Time since last: ")) {
-				l = 17;
-			} else if (JL_STARTS(s, r, "Total: ")) {
-				l = 7;
-				dst = &f->total;
-			} else if (JL_STARTS(s, r, "Threads: ")) {
-				int64_t t;
-				l = 9;
-				k = SP_NUM(s + l, r - l, " runnable, ", &v);
-				if (!k)
-					return false;
-				l += k;
-				k = SP_NUM(s + l, r - l, " total", &t);
-				if (!k)
-					return false;
-				l += k;
-				f->runnable = v;
-				f->has_threads = true;
-				f->threads = t;
-				f->fields++;
-				i += 2 + l;
-				continue;
-			} else {
-				return false;
-			}
-			break;
-		case 'R':
-			if (!JL_STARTS(s, r, "Reaching safepoint: "))
-				return false;
-			l = 20;
-			dst = &f->reach;
-			break;
-		case 'C':
-			if (!JL_STARTS(s, r, "Cleanup: "))
-				return false;
-			l = 9;
-			dst = &f->clean;
-			f->has_clean = true;
-			break;
-		case 'A':
-			if (!JL_STARTS(s, r, "At safepoint: "))
-				return false;
-			l = 14;
-			dst = &f->at;
-			break;
-		case 'L':
-			if (!JL_STARTS(s, r, "Leaving safepoint: "))
-				return false;
-			l = 19;
-			dst = &f->leave;
-			f->has_leave = true;
-			break;
-		default:
-			return false;
-		}
-		k = SP_NUM(s + l, r - l, " ns", &v);
-		if (!k)
-			return false;
-		if (dst)
-			*dst = (double)v / 1e6;
+	has_clean = SP_TAKE(m, n, &i, ", Cleanup: ", " ns", &clean);
+	if (!SP_TAKE(m, n, &i, ", At safepoint: ", " ns", &at))
+		return false;
+	has_leave = SP_TAKE(m, n, &i, ", Leaving safepoint: ", " ns", &leave);
+	if (!SP_TAKE(m, n, &i, ", Total: ", " ns", &total))
+		return false;
+	has_threads = SP_TAKE(m, n, &i, ", Threads: ", " runnable", &run);
+	if (has_threads && !SP_TAKE(m, n, &i, ", ", " total", &thr))
+		return false;
+	if (i != n)
+		return false;
+	(void)since; /* read only to check it: the general reading ignores it too */
+	f->reach = (double)reach / 1e6;
+	f->at = (double)at / 1e6;
+	f->total = (double)total / 1e6;
+	f->fields = 4;
+	if (has_clean) {
+		f->clean = (double)clean / 1e6;
+		f->has_clean = true;
 		f->fields++;
-		i += 2 + l + k;
+	}
+	if (has_leave) {
+		f->leave = (double)leave / 1e6;
+		f->has_leave = true;
+		f->fields++;
+	}
+	if (has_threads) {
+		f->runnable = run;
+		f->threads = thr;
+		f->has_threads = true;
+		f->fields++;
 	}
 	return true;
 }
