@@ -397,6 +397,7 @@ struct jl_deco {
 	const char *up;          /* uptime "0.005s" (unit 's') or uptimemillis "101" (unit 'm') */
 	size_t up_n;
 	char up_unit;
+	int64_t up_us;           /* uptime in µs if the scan could compute it, else -2 */
 	const char *ns[2];       /* "ns" decorations (digits only): timenanos and/or uptimenanos */
 	size_t ns_n[2];
 	int nns;
@@ -442,15 +443,23 @@ static bool iso_shape(const char *c, size_t k)
 	       is_digit(c[27]);
 }
 
+/* bytes of a tag set: a-z, 0-9, '_' and ',' (one load per byte instead of
+ * four range tests: every unified line has a tags decoration) */
+static const bool tag_byte[256] = {
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['_'] = 1, [','] = 1,
+};
+
 static bool tag_like(const char *c, size_t k)
 {
 	if (k == 0 || c[0] < 'a' || c[0] > 'z')
 		return false;
-	for (size_t i = 0; i < k; i++) {
-		char ch = c[i];
-		if (!((ch >= 'a' && ch <= 'z') || is_digit(ch) || ch == '_' || ch == ','))
+	for (size_t i = 0; i < k; i++)
+		if (!tag_byte[(unsigned char)c[i]])
 			return false;
-	}
 	return true;
 }
 
@@ -488,18 +497,113 @@ static bool known_first_tag(const char *s, size_t n)
 }
 
 /* Parse the decoration brackets at the start of a line. false: not a unified line. */
-static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
+/* Decorations after the time ones repeat line after line ("[info][safepoint   ] ").
+ * Their reading depends only on their bytes and the kind of the decoration
+ * before them, so when both match a recent line's, its result is reused. */
+static inline bool same8(const char *x, const char *y)
 {
-	size_t i = 0;
-	int last = -1;
-	bool any = false;
+	uint64_t a, b;
+	memcpy(&a, x, 8);
+	memcpy(&b, y, 8);
+	return a == b;
+}
+
+static bool deco_tail_match(const struct jl_deco_tail *e, const char *t, size_t room, int last)
+{
+	size_t n = e->n;
+	if (n == 0 || e->last != last || room < n)
+		return false;
+	if (n < 8)
+		return memcmp(t, e->bytes, n) == 0;
+	/* word compares, the last one overlapping; entries mostly differ in
+	 * bytes 8..16 (the tags after "[info ][") so those go first */
+	if (n >= 16 && !same8(t + 8, e->bytes + 8))
+		return false;
+	if (!same8(t, e->bytes) || !same8(t + n - 8, e->bytes + n - 8))
+		return false;
+	return n <= 24 || memcmp(t + 16, e->bytes + 16, n - 24) == 0;
+}
+
+static bool deco_tail_hit(struct jvmlog *p, const char *s, size_t n, size_t i, int last,
+			  struct jl_deco *d)
+{
+	const size_t ne = sizeof p->deco_tail / sizeof p->deco_tail[0];
+	const char *t = s + i;
+	const struct jl_deco_tail *e = NULL;
+	for (size_t k = 0; k < ne; k++) {
+		unsigned at = (unsigned)((p->deco_tail_hit + k) % ne);
+		if (deco_tail_match(&p->deco_tail[at], t, n - i, last)) {
+			e = &p->deco_tail[at];
+			p->deco_tail_hit = at;
+			break;
+		}
+	}
+	if (!e)
+		return false;
+	if (e->level) {
+		d->level = e->level;
+		d->strong = true;
+	}
+	if (e->pid_set)
+		d->pid = e->pid;
+	if (e->tid_set)
+		d->tid = e->tid;
+	if (e->tags) {
+		d->tags = t + e->tags_off;
+		d->tags_n = e->tags_n;
+	}
+	d->msg = t + e->n;
+	d->msg_n = n - i - e->n;
+	d->weak = !d->strong && (!d->tags || !e->tags_known);
+	return true;
+}
+
+/* Remember the decorations s[i..) read up to the message at s[e] (e - 1 is the
+ * space after them). The time ones before cannot set what they give: level
+ * and tags never start with a digit, pid and tid in them only follow a hostname. */
+static void deco_tail_keep(struct jvmlog *p, const char *s, size_t i, size_t end, int last,
+			   const struct jl_deco *d, bool pid_set, bool tid_set)
+{
+	const size_t ne = sizeof p->deco_tail / sizeof p->deco_tail[0];
+	struct jl_deco_tail *e = &p->deco_tail[p->deco_tail_next];
+	size_t len = end - i;
+	if (len > sizeof e->bytes || len > UINT8_MAX)
+		return;
+	p->deco_tail_next = (unsigned)((p->deco_tail_next + 1) % ne);
+	memcpy(e->bytes, s + i, len);
+	e->last = (int8_t)last;
+	e->level = d->level;
+	e->pid_set = pid_set;
+	e->tid_set = tid_set;
+	e->pid = d->pid;
+	e->tid = d->tid;
+	e->tags = d->tags != NULL;
+	e->tags_off = d->tags ? (uint8_t)(d->tags - (s + i)) : 0;
+	e->tags_n = d->tags ? (uint8_t)d->tags_n : 0;
+	/* only read without a level decoration (weak lines); the table is long */
+	e->tags_known = d->tags && !d->level && known_first_tag(d->tags, d->tags_n);
+	e->n = (uint8_t)len;
+}
+
+static bool deco_scan(struct jvmlog *p, const char *s, size_t n, struct jl_deco *d)
+{
+	size_t i = 0, tail = SIZE_MAX;
+	int last = -1, tail_last = -1;
+	bool any = false, pid_set = false, tid_set = false;
 
 	memset(d, 0, sizeof *d);
+	d->up_us = -2;
 	d->tmillis = -1;
 	d->pid = d->tid = -1;
 	while (i < n && s[i] == '[') {
 		const char *c = s + i + 1;
 		size_t room = n - i - 1, k, w;
+		if (tail == SIZE_MAX && room > 0 && !is_digit(c[0]) && !p->general_only) {
+			if (deco_tail_hit(p, s, n, i, last, d))
+				return true;
+			tail = i;
+			tail_last = last;
+		}
 		const char *close;
 		int kind;
 		if (room > 160)
@@ -534,6 +638,7 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 					d->up = c;
 					d->up_n = w - 2;
 					d->up_unit = 'm';
+					d->up_us = -2;
 				}
 			} else if (c[w - 1] == 's' && w >= 3 && c[w - 2] == 'n' && all_digits(c, w - 2)) {
 				if (d->nns >= 2)
@@ -542,27 +647,45 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 				d->ns[d->nns] = c;
 				d->ns_n[d->nns++] = w - 2;
 			} else if (c[w - 1] == 's') {
-				size_t j = 0;
-				while (j < w - 1 && is_digit(c[j]))
+				/* "%.3fs": the value is taken in the same pass (deco_up_us()
+				 * would read it again); up to 12 digits of seconds, far
+				 * from any overflow, else deco_up_us() decides */
+				size_t j = 0, f;
+				uint64_t sec = 0, frac = 0;
+				while (j < w - 1 && is_digit(c[j])) {
+					sec = sec * 10 + (uint64_t)(c[j] - '0');
 					j++;
+				}
 				if (j == 0 || j >= w - 1 || (c[j] != '.' && c[j] != ','))
 					return false;
-				if (!all_digits(c + j + 1, w - 2 - j))
-					return false;
+				if (j + 2 >= w)
+					return false; /* no decimals */
+				for (f = j + 1; f < w - 1; f++) {
+					if (!is_digit(c[f]))
+						return false;
+					if (f - j <= 6)
+						frac = frac * 10 + (uint64_t)(c[f] - '0');
+				}
+				for (f = w - 2 - j; f < 6; f++)
+					frac *= 10;
 				kind = DK_UPTIME;
 				d->up = c;
 				d->up_n = w - 1;
 				d->up_unit = 's';
+				d->up_us = j <= 12 ? (int64_t)(sec * 1000000 + frac) : -2;
 			} else if (all_digits(c, w)) {
 				uint64_t v = 0;
 				util_parse_u64(c, w, &v);
 				kind = last < DK_PID ? DK_PID : DK_TID;
 				if (v > INT64_MAX)
 					v = 0;
-				if (kind == DK_PID)
+				if (kind == DK_PID) {
 					d->pid = (int64_t)v;
-				else
+					pid_set = tail != SIZE_MAX;
+				} else {
 					d->tid = (int64_t)v;
+					tid_set = tail != SIZE_MAX;
+				}
 			} else if (host_like(c, w) && last < DK_HOST) {
 				kind = DK_HOST; /* "10-0-0-7.pod" */
 			} else {
@@ -591,8 +714,11 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 			d->strong = true;
 		i = after;
 		if (end) {
-			if (i < n)
+			if (i < n) {
 				i++; /* the one space between decorations and message */
+				if (tail != SIZE_MAX)
+					deco_tail_keep(p, s, tail, i, tail_last, d, pid_set, tid_set);
+			}
 			d->msg = s + i;
 			d->msg_n = n - i;
 			/* hostname/pid/tid alone, or unknown tags alone, do not prove a JVM
@@ -605,7 +731,7 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 }
 
 /* uptime decoration -> µs (exact integer arithmetic: "0.115s" is 115000) */
-static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono)
+static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono, bool p_general_only)
 {
 	uint64_t v = 0;
 	if (!d->up) {
@@ -622,6 +748,8 @@ static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono)
 		util_parse_u64(d->up, d->up_n, &v);
 		return v > (uint64_t)INT64_MAX / 1000 ? -1 : (int64_t)v * 1000;
 	}
+	if (d->up_us >= 0 && !p_general_only)
+		return d->up_us; /* computed by deco_scan() */
 	/* seconds with 3 (or more) decimals, '.' or ',' */
 	{
 		size_t j = 0;
@@ -707,7 +835,7 @@ static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 		p->ns_mono = v > 60000000000ULL ? 1 : 0; /* a JVM logs its start-up within a minute */
 	}
 	wall = deco_wall_ms(p, d);
-	up = deco_up_us(d, p->ns_mono);
+	up = deco_up_us(d, p->ns_mono, p->general_only);
 
 	if (pend) {
 		bool sp_tag = tag == JL_TAG_SAFEPOINT || tag == JL_TAG_NONE;
@@ -759,7 +887,7 @@ int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct eve
 		line = "";
 	if (len && line[len - 1] == '\r')
 		len--;
-	if (len && line[0] == '[' && deco_scan(line, len, &d))
+	if (len && line[0] == '[' && deco_scan(p, line, len, &d))
 		return unified_line(p, &d, &o);
 	return jl_plain_line(p, line, len, &o);
 }

@@ -62,6 +62,22 @@ struct jvmlog {
 	/* jvmlog_set_general_only(): fast paths off, so tests can compare them */
 	bool general_only;
 
+	/* jvmlog.c deco_scan(): the decorations from the first one not starting
+	 * with a digit (level, tags, hostname ...) to the message, as read on
+	 * recent lines, and what they gave. A G1 log interleaves up to eight
+	 * tag sets ([gc,start], [gc,task], [gc,phases], [gc,heap] ...). */
+	struct jl_deco_tail {
+		uint8_t n;              /* bytes, with the space after them; 0: none */
+		int8_t last;            /* kind of the decoration before them */
+		bool tags, tags_known, pid_set, tid_set;
+		uint8_t tags_off, tags_n;
+		int level;
+		int64_t pid, tid;
+		char bytes[96];
+	} deco_tail[8];
+	unsigned deco_tail_next;   /* the entry to replace next */
+	unsigned deco_tail_hit;    /* the entry that matched last: tried first */
+
 	/* jl_iso8601(): the minute and offset of the last HotSpot timestamp */
 	bool iso_ok;
 	char iso_key[21];          /* "2017-01-12T04:43" and "-0500" */

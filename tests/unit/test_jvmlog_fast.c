@@ -448,6 +448,153 @@ static void jdk8_lines(void **state)
 		all_cuts(g1[i]);
 }
 
+/* ------------------------------------------------------------------------ */
+/* decorations (the ones after the time decorations are reused)             */
+
+/* every decorator of FORMATS.md (a) in its fixed order, two values each */
+static const char *const deco_vals[12][2] = {
+	{ "2026-11-29T19:23:38.592+0000", "2026-11-29T19:23:39.001+0000" }, /* time */
+	{ "2026-11-29T19:23:38.592+0000", "2026-11-29T19:23:39.001+0000" }, /* utctime */
+	{ "0.265s", "12345.678s" },                                         /* uptime */
+	{ "1795980218592ms", "1795980219001ms" },                           /* timemillis */
+	{ "265ms", "12345678ms" },                                          /* uptimemillis */
+	{ "86594384734001ns", "86594384999999ns" },                         /* timenanos */
+	{ "265190213ns", "12345678190213ns" },                              /* uptimenanos */
+	{ "pod-7f9c", "10-0-0-7.pod" },                                     /* hostname */
+	{ "1", "4242" },                                                    /* pid */
+	{ "23", "99999999999999999999" },                                   /* tid */
+	{ "info", "warning" },                                              /* level */
+	{ "safepoint", "gc,phases" },                                       /* tags */
+};
+
+static void deco_line(char *buf, size_t cap, unsigned mask, unsigned alt, int pad, const char *msg)
+{
+	size_t o = 0;
+	for (int k = 0; k < 12 && o < cap; k++) {
+		if (!(mask & (1u << k)))
+			continue;
+		o += (size_t)snprintf(buf + o, cap - o, "[%s%*s]", deco_vals[k][(alt >> k) & 1],
+				      k >= 10 ? pad : 0, "");
+	}
+	if (o < cap)
+		snprintf(buf + o, cap - o, "%s", msg);
+}
+
+static void deco_sets(void **state)
+{
+	static const char *const msgs[] = {
+		" Safepoint \"Cleanup\", Time since last: 1 ns, Reaching safepoint: 2 ns, At safepoint: 3 ns, Total: 5 ns",
+		" GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		" Using G1",
+		"",
+		"x",
+		"  two spaces",
+	};
+	(void)state;
+	/* every subset of the decorators, on one pair so that each line meets the
+	 * tails kept from the lines before it */
+	for (int pad = 0; pad <= 3; pad += 3) {
+		for (size_t mi = 0; mi < sizeof msgs / sizeof msgs[0]; mi++) {
+			struct pair pr;
+			pair_init(&pr);
+			for (unsigned mask = 1; mask < (1u << 12); mask++) {
+				for (unsigned alt = 0; alt < 3; alt++) {
+					char line[700];
+					unsigned a = alt == 0 ? 0 : alt == 1 ? 0xfffu : 0x3ffu;
+					deco_line(line, sizeof line, mask, a, pad, msgs[mi]);
+					pair_line(&pr, line, strlen(line));
+				}
+			}
+			pair_fini(&pr);
+		}
+	}
+}
+
+static void deco_tail_reuse(void **state)
+{
+	static const char *const lines[] = {
+		/* one tail after different time decorations, and none */
+		"[0.5s][info][gc] Using G1",
+		"[123ms][info][gc] Using G1",
+		"[2026-11-29T19:23:38.592+0000][info][gc] Using G1",
+		"[info][gc] Using G1",
+		"[0.6s][info][gc] Using G1",
+		/* hostname first, then pid and tid in the reused part */
+		"[0.7s][myhost][42][7][info][gc] Using G1",
+		"[0.8s][myhost][42][7][info][gc] Using G1",
+		"[myhost][42][7][info][gc] Using G1",
+		"[myhost][43][8][info][gc] Using G1",
+		"[9][myhost][42][7][info][gc] Using G1",
+		/* weak tails: no level, unknown or known tags */
+		"[main] INFO started",
+		"[main] INFO started",
+		"[0.9s][main] INFO started",
+		"[gc] Using G1",
+		"[gc] Using G1",
+		"[1.0s][gc] Using G1",
+		"[myhost][gc] Using G1",
+		"[myhost][gc] Using G1",
+		/* no message, message without the space, space only */
+		"[1.1s][info][gc]",
+		"[1.2s][info][gc]",
+		"[1.3s][info][gc]x",
+		"[1.4s][info][gc] ",
+		"[1.5s][info][gc]  ",
+		/* same bytes, then one byte changed at every place */
+		"[1.6s][info ][gc,phases   ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[1.7s][info ][gc,phases   ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[1.8s][info ][gc,phasesX  ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[1.8s][info ][gc,phases  X] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[1.8s][infoX][gc,phases   ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[1.8s][info ][gc,phases   ]X GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[1.8s][info ] gc,phases   ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[1.8s][info ][gc,phases   ][ GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		"[1.9s][info ][gc,phases   ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+		/* uptimes of 1 to 25 digits of seconds (overflow), 1 to 9 decimals, ',' */
+		"[1s][info][gc] Using G1",
+		"[1.s][info][gc] Using G1",
+		"[.5s][info][gc] Using G1",
+		"[1.5s][info][gc] Using G1",
+		"[1,5s][info][gc] Using G1",
+		"[1.123456789s][info][gc] Using G1",
+		"[999999999999.999s][info][gc] Using G1",
+		"[9223372036853.999s][info][gc] Using G1",
+		"[9223372036854.775s][info][gc] Using G1",
+		"[9223372036855.000s][info][gc] Using G1",
+		"[18446744073709551615.000s][info][gc] Using G1",
+		"[18446744073709551616.000s][info][gc] Using G1",
+		"[1234567890123456789012345.000s][info][gc] Using G1",
+		"[2.0s][info][gc] Using G1",
+		"[0.5x][info][gc] Using G1",
+		"[0.5ss][info][gc] Using G1",
+		/* a tail longer than what is kept */
+		"[2.0s][info][gc,phases,start,task,cpu,heap,metaspace,ergo,age,alloc,ref,marking,periodic,humongous] x",
+		"[2.1s][info][gc,phases,start,task,cpu,heap,metaspace,ergo,age,alloc,ref,marking,periodic,humongous] x",
+	};
+	static const char *const tags[] = { "gc", "gc,start", "gc,task", "gc,phases", "gc,heap", "gc,metaspace",
+					    "gc,cpu", "gc,periodic", "safepoint", "gc,init", "os", "gc,ergo" };
+	struct pair pr;
+	(void)state;
+	pair_init(&pr);
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		pair_line(&pr, lines[i], strlen(lines[i]));
+	pair_fini(&pr);
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		all_cuts(lines[i]);
+	/* more tag sets than kept entries, rotating, in two paddings */
+	pair_init(&pr);
+	for (int round = 0; round < 40; round++) {
+		for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++) {
+			char line[300];
+			size_t k = (t * 7 + (size_t)round) % (sizeof tags / sizeof tags[0]);
+			snprintf(line, sizeof line, "[%d.%03ds][info%s][%-*s] GC(%d) Pause Young (Normal) (G1 Evacuation Pause) 2M->2M(7M) 0.681ms",
+				 round, (int)t, round > 20 ? " " : "", round > 10 ? 12 : 0, tags[k], round);
+			pair_line(&pr, line, strlen(line));
+		}
+	}
+	pair_fini(&pr);
+}
+
 /* jl_find() is memmem() for every haystack, needle and cut */
 static void find_is_memmem(void **state)
 {
@@ -481,6 +628,8 @@ int main(void)
 		cmocka_unit_test(sp_with_stats_rows),
 		cmocka_unit_test(iso_sequences),
 		cmocka_unit_test(jdk8_lines),
+		cmocka_unit_test(deco_sets),
+		cmocka_unit_test(deco_tail_reuse),
 		cmocka_unit_test(find_is_memmem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
