@@ -88,7 +88,7 @@ static inline bool sp_take(const char *m, size_t n, size_t *i, const char *name,
 		return false;
 	s += name_n;
 	r -= name_n;
-	k = util_parse_u64(s, r, &u);
+	k = util_parse_u64_inl(s, r, &u);
 	if (k == 0 || k > 18 || r - k < tail_n || memcmp(s + k, tail, tail_n) != 0)
 		return false;
 	*v = (int64_t)u;

@@ -11,42 +11,6 @@
 
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* Eight bytes of s as a word whose lowest byte is s[0], whatever the host's order. */
-static inline uint64_t load8_le(const char *s)
-{
-	uint64_t w;
-	memcpy(&w, s, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	return w;
-}
-
-/* How many of the eight bytes of w (from the lowest) are ASCII digits before
- * the first one that is not. A byte is a digit when its high nibble is 3 and
- * stays 3 after adding 6 ('0'..'9' are 0x30..0x39). A carry out of a byte can
- * only come from a byte >= 0xfa, which is already a non-digit below the bytes
- * it disturbs, so the first non-digit is always found exactly. */
-static inline unsigned digits8(uint64_t w)
-{
-	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL, three = 0x3030303030303030ULL;
-	uint64_t bad = ((w & hi) ^ three) | (((w + 0x0606060606060606ULL) & hi) ^ three);
-	return bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
-}
-
-/* The value of the first k (1..8) digit bytes of w: the digits are moved to
- * the top so the bytes above them fall out and the missing ones become leading
- * zeros, then pairs, quads and the two halves are combined with three
- * multiplications instead of one per digit. */
-static inline uint64_t value8(uint64_t w, unsigned k)
-{
-	w = (w - 0x3030303030303030ULL) << (8 * (8 - k));
-	w = w * 10 + (w >> 8); /* byte 2j: the two-digit value of digits 2j, 2j+1 */
-	return (((w & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32))) +
-		(((w >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >>
-	       32;
-}
-
 size_t util_parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
@@ -57,20 +21,20 @@ size_t util_parse_u64(const char *s, size_t n, uint64_t *out)
 	 * while eight bytes are in bounds: two words give at most 16 digits, which
 	 * cannot overflow, and the loops below finish longer numbers exactly. */
 	if (n >= 8) {
-		uint64_t w = load8_le(s);
-		unsigned k = digits8(w);
+		uint64_t w = util_load8_le(s);
+		unsigned k = util_digits8(w);
 		if (k == 0)
 			return 0;
-		v = value8(w, k);
+		v = util_value8(w, k);
 		i = k;
 		if (k < 8)
 			goto done;
 		if (n >= 16) {
-			w = load8_le(s + 8);
-			k = digits8(w);
+			w = util_load8_le(s + 8);
+			k = util_digits8(w);
 			if (k == 0)
 				goto done;
-			v = v * pow10[k] + value8(w, k);
+			v = v * pow10[k] + util_value8(w, k);
 			i += k;
 			if (k < 8)
 				goto done;

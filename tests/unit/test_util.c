@@ -84,8 +84,9 @@ static void test_numbers(void **state)
 	assert_int_equal(u, 12);
 }
 
-/* The digit-at-a-time definition util_parse_u64 must keep (it reads eight
- * bytes at a time): digits until a non-digit or n, 0 when none or on overflow. */
+/* The digit-at-a-time definition util_parse_u64 and util_parse_u64_inl must
+ * keep (they read eight bytes at a time): digits until a non-digit or n, 0
+ * when none or on overflow. */
 static size_t ref_parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	size_t i = 0;
@@ -110,6 +111,11 @@ static void check_u64(const char *s, size_t n)
 			 (unsigned long long)a, kb, (unsigned long long)b);
 	if (!ka && a != 7)
 		fail_msg("util_parse_u64(\"%.*s\") wrote *out without a number", (int)n, s);
+	a = 7;
+	ka = util_parse_u64_inl(s, n, &a);
+	if (ka != kb || (ka && a != b) || (!ka && a != 7))
+		fail_msg("util_parse_u64_inl(\"%.*s\", %zu) = %zu/%llu, want %zu/%llu", (int)n, s, n, ka,
+			 (unsigned long long)a, kb, (unsigned long long)b);
 }
 
 static void test_u64_words(void **state)
