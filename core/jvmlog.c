@@ -149,31 +149,37 @@ static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0');
  * its checks of year, month, day, hour, minute and offset, so only the seconds
  * (<= 60) are checked again. Any other shape (no offset, "Z", "+05:30", other
  * fraction lengths) takes util_parse_iso8601() every time. */
+/* The cached minute applies to s[0..28): *epoch_ms set. */
+static bool iso_cached(const struct jvmlog *p, const char *s, int64_t *epoch_ms)
+{
+	int se;
+	if (!p->iso_ok || s[16] != ':' || s[19] != '.' || !is_digit(s[17]) || !is_digit(s[18]) ||
+	    !is_digit(s[20]) || !is_digit(s[21]) || !is_digit(s[22]))
+		return false;
+	se = dig2(s + 17);
+	if (se > 60 || memcmp(s, p->iso_key, 16) != 0 || memcmp(s + 23, p->iso_key + 16, 5) != 0)
+		return false;
+	*epoch_ms = p->iso_minute_ms + se * 1000 + dig2(s + 20) * 10 + (s[22] - '0');
+	return true;
+}
+
 size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
 {
-	bool shape = n >= 28 && s[16] == ':' && s[19] == '.' && is_digit(s[17]) && is_digit(s[18]) &&
-		     is_digit(s[20]) && is_digit(s[21]) && is_digit(s[22]);
-	int se, frac;
 	size_t k;
 
 	if (p->general_only)
 		return util_parse_iso8601(s, n, epoch_ms, has_zone);
-	if (shape) {
-		se = dig2(s + 17);
-		frac = dig2(s + 20) * 10 + (s[22] - '0');
-		if (p->iso_ok && se <= 60 && memcmp(s, p->iso_key, 16) == 0 &&
-		    memcmp(s + 23, p->iso_key + 16, 5) == 0) {
-			*epoch_ms = p->iso_minute_ms + se * 1000 + frac;
-			*has_zone = true;
-			return 28;
-		}
+	if (n >= 28 && iso_cached(p, s, epoch_ms)) {
+		*has_zone = true;
+		return 28;
 	}
 	k = util_parse_iso8601(s, n, epoch_ms, has_zone);
 	/* 28 chars with 3 decimals and a sign at 23 can only be "+hhmm" */
-	if (shape && k == 28 && *has_zone && (s[23] == '+' || s[23] == '-')) {
+	if (k == 28 && *has_zone && s[16] == ':' && s[19] == '.' && is_digit(s[17]) && is_digit(s[18]) &&
+	    is_digit(s[20]) && is_digit(s[21]) && is_digit(s[22]) && (s[23] == '+' || s[23] == '-')) {
 		memcpy(p->iso_key, s, 16);
 		memcpy(p->iso_key + 16, s + 23, 5);
-		p->iso_minute_ms = *epoch_ms - (se * 1000 + frac);
+		p->iso_minute_ms = *epoch_ms - (dig2(s + 17) * 1000 + dig2(s + 20) * 10 + (s[22] - '0'));
 		p->iso_ok = true;
 	}
 	return k;
@@ -398,6 +404,8 @@ struct jl_deco {
 	size_t up_n;
 	char up_unit;
 	int64_t up_us;           /* uptime in µs if the scan could compute it, else -2 */
+	bool wall_known;         /* wall_ms of the time decoration computed by the scan */
+	int64_t wall_ms;
 	const char *ns[2];       /* "ns" decorations (digits only): timenanos and/or uptimenanos */
 	size_t ns_n[2];
 	int nns;
@@ -585,6 +593,45 @@ static void deco_tail_keep(struct jvmlog *p, const char *s, size_t i, size_t end
 	e->n = (uint8_t)len;
 }
 
+/* The time decorations HotSpot writes on most lines, read without searching
+ * for ']': "[<a stamp of the minute jl_iso8601() holds>]" and "[%.3fs]" with
+ * up to 8 digits of seconds. c[0] is a digit. Returns the bracket's
+ * length, with *kind and d set as the general reading sets them (its bytes
+ * hold no ']' and no padding, so that reading finds the same bracket), or 0
+ * to let the general reading decide. */
+static size_t deco_fast_time(const struct jvmlog *p, const char *c, size_t room, int last,
+			     struct jl_deco *d, int *kind)
+{
+	if (room >= 29 && c[28] == ']') {
+		int64_t ms;
+		/* iso_shape() wants 'T' where util_parse_iso8601() also takes ' ' */
+		if (c[10] != 'T' || !iso_cached(p, c, &ms))
+			return 0;
+		*kind = last < DK_TIME ? DK_TIME : DK_UTCTIME;
+		if (!d->time) {
+			d->time = c;
+			d->wall_ms = ms;
+			d->wall_known = true;
+		}
+		return 28;
+	}
+	if (room >= 8) {
+		uint64_t w = util_load8_le(c);
+		unsigned j = util_digits8(w);
+		if (j == 0 || room < j + 6 || c[j] != '.' || !is_digit(c[j + 1]) ||
+		    !is_digit(c[j + 2]) || !is_digit(c[j + 3]) || c[j + 4] != 's' || c[j + 5] != ']')
+			return 0;
+		*kind = DK_UPTIME;
+		d->up = c;
+		d->up_n = j + 4;
+		d->up_unit = 's';
+		d->up_us = (int64_t)(util_value8(w, j) * 1000000 +
+				     (uint64_t)(((c[j + 1] - '0') * 100 + (c[j + 2] - '0') * 10 + (c[j + 3] - '0')) * 1000));
+		return j + 5;
+	}
+	return 0;
+}
+
 static bool deco_scan(struct jvmlog *p, const char *s, size_t n, struct jl_deco *d)
 {
 	size_t i = 0, tail = SIZE_MAX;
@@ -605,24 +652,32 @@ static bool deco_scan(struct jvmlog *p, const char *s, size_t n, struct jl_deco 
 			tail_last = last;
 		}
 		const char *close;
-		int kind;
-		if (room > 160)
-			room = 160; /* no decoration is longer; bounds the search on junk */
-		close = memchr(c, ']', room);
-		if (!close)
-			return false;
-		k = (size_t)(close - c);
-		w = k;
-		while (w > 0 && c[w - 1] == ' ')
-			w--; /* "[%-*s]" pads on the right */
-		if (w == 0)
-			return false;
+		int kind = -1;
+		k = room > 0 && is_digit(c[0]) && !p->general_only ? deco_fast_time(p, c, room, last, d, &kind)
+								   : 0;
+		if (k) {
+			w = k;
+		} else {
+			if (room > 160)
+				room = 160; /* no decoration is longer; bounds the search on junk */
+			close = memchr(c, ']', room);
+			if (!close)
+				return false;
+			k = (size_t)(close - c);
+			w = k;
+			while (w > 0 && c[w - 1] == ' ')
+				w--; /* "[%-*s]" pads on the right */
+			if (w == 0)
+				return false;
+		}
 		size_t after = i + 1 + k + 1; /* index after ']' */
 		bool more = after < n && s[after] == '[';
 		bool end = after >= n || s[after] == ' ';
 		if (!more && !end)
 			return false;
-		if (is_digit(c[0])) {
+		if (kind >= 0) {
+			/* read by deco_fast_time() */
+		} else if (is_digit(c[0])) {
 			if (iso_shape(c, w)) {
 				kind = last < DK_TIME ? DK_TIME : DK_UTCTIME;
 				if (!d->time)
@@ -772,6 +827,8 @@ static int64_t deco_wall_ms(struct jvmlog *p, const struct jl_deco *d)
 {
 	int64_t ms;
 	bool zone;
+	if (d->wall_known)
+		return d->wall_ms;
 	if (d->time && jl_iso8601(p, d->time, 28, &ms, &zone) == 28)
 		return ms;
 	if (d->tmillis >= 0)
