@@ -532,14 +532,19 @@ static bool deco_tail_match(const struct jl_deco_tail *e, const char *t, size_t 
 	return n <= 24 || memcmp(t + 16, e->bytes + 16, n - 24) == 0;
 }
 
+#define DECO_TAILS (sizeof ((struct jvmlog *)0)->deco_tail / sizeof ((struct jvmlog *)0)->deco_tail[0])
+_Static_assert((DECO_TAILS & (DECO_TAILS - 1)) == 0, "deco_tail indices wrap with a mask");
+
 static bool deco_tail_hit(struct jvmlog *p, const char *s, size_t n, size_t i, int last,
 			  struct jl_deco *d)
 {
-	const size_t ne = sizeof p->deco_tail / sizeof p->deco_tail[0];
+	const unsigned ne = DECO_TAILS;
 	const char *t = s + i;
 	const struct jl_deco_tail *e = NULL;
-	for (size_t k = 0; k < ne; k++) {
-		unsigned at = (unsigned)((p->deco_tail_hit + k) % ne);
+	/* from the entry of the last hit on: one tag set usually follows itself,
+	 * and in a G1 log the next one is often the one kept after it */
+	for (unsigned k = 0; k < ne; k++) {
+		unsigned at = (p->deco_tail_hit + k) & (ne - 1);
 		if (deco_tail_match(&p->deco_tail[at], t, n - i, last)) {
 			e = &p->deco_tail[at];
 			p->deco_tail_hit = at;
@@ -572,12 +577,12 @@ static bool deco_tail_hit(struct jvmlog *p, const char *s, size_t n, size_t i, i
 static void deco_tail_keep(struct jvmlog *p, const char *s, size_t i, size_t end, int last,
 			   const struct jl_deco *d, bool pid_set, bool tid_set)
 {
-	const size_t ne = sizeof p->deco_tail / sizeof p->deco_tail[0];
+	const size_t ne = DECO_TAILS;
 	struct jl_deco_tail *e = &p->deco_tail[p->deco_tail_next];
 	size_t len = end - i;
 	if (len > sizeof e->bytes || len > UINT8_MAX)
 		return;
-	p->deco_tail_next = (unsigned)((p->deco_tail_next + 1) % ne);
+	p->deco_tail_next = (unsigned)((p->deco_tail_next + 1) & (ne - 1));
 	memcpy(e->bytes, s + i, len);
 	e->last = (int8_t)last;
 	e->level = d->level;
@@ -638,23 +643,23 @@ static bool deco_scan(struct jvmlog *p, const char *s, size_t n, struct jl_deco 
 	int last = -1, tail_last = -1;
 	bool any = false, pid_set = false, tid_set = false;
 
-	memset(d, 0, sizeof *d);
-	d->up_us = -2;
-	d->tmillis = -1;
-	d->pid = d->tid = -1;
+	/* every field, as memset() and the -1s would, in stores gcc can merge */
+	*d = (struct jl_deco){ .up_us = -2, .tmillis = -1, .pid = -1, .tid = -1 };
 	while (i < n && s[i] == '[') {
 		const char *c = s + i + 1;
-		size_t room = n - i - 1, k, w;
-		if (tail == SIZE_MAX && room > 0 && !is_digit(c[0]) && !p->general_only) {
-			if (deco_tail_hit(p, s, n, i, last, d))
-				return true;
-			tail = i;
-			tail_last = last;
-		}
+		size_t room = n - i - 1, k = 0, w;
 		const char *close;
 		int kind = -1;
-		k = room > 0 && is_digit(c[0]) && !p->general_only ? deco_fast_time(p, c, room, last, d, &kind)
-								   : 0;
+		if (room > 0 && !p->general_only) {
+			if (is_digit(c[0])) {
+				k = deco_fast_time(p, c, room, last, d, &kind);
+			} else if (tail == SIZE_MAX) {
+				if (deco_tail_hit(p, s, n, i, last, d))
+					return true;
+				tail = i;
+				tail_last = last;
+			}
+		}
 		if (k) {
 			w = k;
 		} else {

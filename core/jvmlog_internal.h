@@ -74,7 +74,7 @@ struct jvmlog {
 		int level;
 		int64_t pid, tid;
 		char bytes[96];
-	} deco_tail[8];
+	} deco_tail[8];            /* a power of two: indices wrap with a mask */
 	unsigned deco_tail_next;   /* the entry to replace next */
 	unsigned deco_tail_hit;    /* the entry that matched last: tried first */
 

@@ -42,7 +42,7 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	size_t i = 0;
 	uint64_t sec = 0, frac = 0;
 	unsigned digits = 0;
-	size_t k = util_parse_u64(s, n, &sec);
+	size_t k = util_parse_u64_inl(s, n, &sec); /* on every line of a JDK 8 log */
 	if (!k || k >= n || (s[k] != '.' && s[k] != ','))
 		return 0;
 	i = k + 1;
