@@ -343,7 +343,8 @@ static void restart(struct jvmlog *p)
 void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 {
 	if (up_us >= 0) {
-		if (p->last_up_us >= 0 && up_us + 1000000 < p->last_up_us)
+		/* last_up_us - 1 s, not up_us + 1 s: an uptime near INT64_MAX must not overflow */
+		if (p->last_up_us >= 0 && up_us < p->last_up_us - 1000000)
 			restart(p);
 		p->last_up_us = up_us;
 	}
@@ -391,7 +392,7 @@ static bool near_in_time(int64_t pt, int64_t pu, int64_t wall, int64_t up)
 	if (pu >= 0 && up >= 0)
 		return up - pu <= 1000000 && pu - up <= 1000000;
 	if (pt != EV_TIME_NONE && wall != EV_TIME_NONE)
-		return wall - pt <= 1000 && pt - wall <= 1000;
+		return jl_add(wall, -pt) <= 1000 && jl_add(pt, -wall) <= 1000; /* saturated: any int64 */
 	return true;
 }
 
