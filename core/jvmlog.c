@@ -8,7 +8,13 @@
  * uptimemillis, timenanos, uptimenanos, hostname, pid, tid, level, tags, then
  * one space and the message. Padding only grows within a file, so brackets are
  * parsed, never columns. A line that does not start with a valid decoration set
- * is handed to jvmlog_jdk8.c (JDK 8 gc logs, stdout, application lines). */
+ * is handed to jvmlog_jdk8.c (JDK 8 gc logs, stdout, application lines).
+ *
+ * Speed: a replay reads millions of lines of few shapes, so the shapes HotSpot
+ * writes have fast paths (the minute of the last ISO stamp, "[%.3fs]" read in
+ * place, the reading of repeated level/tags decorations reused). Each must
+ * give exactly what the general reading gives; jvmlog_set_general_only()
+ * turns them off so tests/unit/test_jvmlog_fast.c and the fuzzer compare. */
 #include "jvmlog_internal.h"
 
 #include <stdlib.h>
@@ -140,7 +146,7 @@ int jl_feature_release(const char *s, size_t n)
 
 static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
 
-/* HotSpot writes os::iso8601_time(), "2017-01-12T04:43:46.411-0500", on every
+/* jl_iso8601(): HotSpot writes os::iso8601_time(), "2017-01-12T04:43:46.411-0500", on every
  * line of a JDK 8 gc log with PrintGCDateStamps and of a unified log with the
  * time decoration, and one minute covers many lines. The minute and offset of
  * the last one fully parsed are kept: a line with the same bytes there only
@@ -148,8 +154,8 @@ static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0');
  * (util_utc_ms() adds sec * 1000 + ms), and the bytes compared already passed
  * its checks of year, month, day, hour, minute and offset, so only the seconds
  * (<= 60) are checked again. Any other shape (no offset, "Z", "+05:30", other
- * fraction lengths) takes util_parse_iso8601() every time. */
-/* The cached minute applies to s[0..28): *epoch_ms set. */
+ * fraction lengths) takes util_parse_iso8601() every time.
+ * iso_cached(): the kept minute applies to s[0..28); *epoch_ms set. */
 static bool iso_cached(const struct jvmlog *p, const char *s, int64_t *epoch_ms)
 {
 	int se;
@@ -505,10 +511,6 @@ static bool known_first_tag(const char *s, size_t n)
 	return false;
 }
 
-/* Parse the decoration brackets at the start of a line. false: not a unified line. */
-/* Decorations after the time ones repeat line after line ("[info][safepoint   ] ").
- * Their reading depends only on their bytes and the kind of the decoration
- * before them, so when both match a recent line's, its result is reused. */
 static inline bool same8(const char *x, const char *y)
 {
 	uint64_t a, b;
@@ -517,6 +519,9 @@ static inline bool same8(const char *x, const char *y)
 	return a == b;
 }
 
+/* Decorations after the time ones repeat line after line ("[info][safepoint   ] ").
+ * Their reading depends only on their bytes and the kind of the decoration
+ * before them, so when both match a recent line's, its result is reused. */
 static bool deco_tail_match(const struct jl_deco_tail *e, const char *t, size_t room, int last)
 {
 	size_t n = e->n;
@@ -638,6 +643,7 @@ static size_t deco_fast_time(const struct jvmlog *p, const char *c, size_t room,
 	return 0;
 }
 
+/* Parse the decoration brackets at the start of a line. false: not a unified line. */
 static bool deco_scan(struct jvmlog *p, const char *s, size_t n, struct jl_deco *d)
 {
 	size_t i = 0, tail = SIZE_MAX;

@@ -1,6 +1,7 @@
 /* jvmlog_safepoint.c — safepoint lines of every era: the JDK 13+ one-line
- * summary (runtime/safepoint.cpp SafepointTracing::end(), four shapes, parsed
- * by field name), "Total time for which application threads were stopped"
+ * summary (runtime/safepoint.cpp SafepointTracing::end(), four shapes, read in
+ * HotSpot's field order with a by-name reading for anything else), "Total
+ * time for which application threads were stopped"
  * (services/runtimeService.cpp, JDK 8 and unified 9-12), statistics rows
  * (JDK 8/11 -XX:+PrintSafepointStatistics in ms, -Xlog:safepoint+stats in ns)
  * and -XX:+SafepointTimeout reports (print_safepoint_timeout()). See
