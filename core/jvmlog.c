@@ -127,12 +127,6 @@ void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *nam
 			       strlen(jvm_collector_name(c)));
 }
 
-void jl_infer_release(struct jvmlog *p, int rel)
-{
-	if (!p->release_explicit && rel > p->release)
-		p->release = rel;
-}
-
 int jl_feature_release(const char *s, size_t n)
 {
 	uint64_t a = 0, b = 0;
@@ -232,13 +226,6 @@ size_t jl_parse_size_kb(const char *s, size_t n, double *kb)
 	return k + 1;
 }
 
-double jl_ms(double v)
-{
-	if (!(v >= 0)) /* also NaN */
-		return 0;
-	return v > JL_MAX_MS ? JL_MAX_MS : v;
-}
-
 int64_t jl_i64(double v)
 {
 	if (!(v > -9e18)) /* also NaN */
@@ -259,11 +246,6 @@ int64_t jl_add(int64_t a, int64_t b)
 	if (__builtin_add_overflow(a, b, &r))
 		return b > 0 ? INT64_MAX : INT64_MIN + 1; /* never EV_TIME_NONE */
 	return r;
-}
-
-int32_t jl_i32(int64_t v)
-{
-	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
 }
 
 size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, int64_t *committed)

@@ -107,11 +107,21 @@ struct jvmlog {
  * (a duration of 1e300 ms must not become undefined behaviour here or in
  * ev_start_ms()). Durations are clamped to [0, JL_MAX_MS]. */
 #define JL_MAX_MS 1e12   /* ~31 years */
-double jl_ms(double v);
+/* jl_ms(), jl_i32(), jl_infer_release() are inline: every field of every
+ * safepoint line goes through them */
+static inline double jl_ms(double v)
+{
+	if (!(v >= 0)) /* also NaN */
+		return 0;
+	return v > JL_MAX_MS ? JL_MAX_MS : v;
+}
 int64_t jl_i64(double v);          /* rounded, saturated to +-9e18 */
 int64_t jl_kb(double kb);          /* rounded, saturated */
 int64_t jl_add(int64_t a, int64_t b);  /* saturated */
-int32_t jl_i32(int64_t v);         /* -1 when out of range */
+static inline int32_t jl_i32(int64_t v) /* -1 when out of range */
+{
+	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
+}
 struct event *jl_push(struct jl_out *o, enum ev_kind kind);
 void jl_push_copy(struct jl_out *o, const struct event *e);
 /* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */
@@ -120,7 +130,11 @@ void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
 void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n);
 /* Raise the inferred JDK release to at least rel (no effect once a Version line was read). */
-void jl_infer_release(struct jvmlog *p, int rel);
+static inline void jl_infer_release(struct jvmlog *p, int rel)
+{
+	if (!p->release_explicit && rel > p->release)
+		p->release = rel;
+}
 /* Feature release of a version string: "17.0.15+6" -> 17, "1.8.0_282" -> 8, "21+35" -> 21 */
 int jl_feature_release(const char *s, size_t n);
 
