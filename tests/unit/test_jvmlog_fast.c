@@ -308,6 +308,25 @@ static void sp_odd_lines(void **state)
 			}
 		}
 	}
+	/* "Time since last" (skipped, not valued, by the fast path) of 1 to 30
+	 * digits, with odd bytes, before each shape */
+	{
+		static const char *const since[] = {
+			"0", "7", "12345678", "123456789", "1234567890", "1234567812345678",
+			"12345678123456789", "1234567890123456789", "12345678901234567890",
+			"123456789012345678901234567890", "", "x", "12a", "-5", "+5", "1 2", "12345678 ",
+		};
+		for (size_t d = 0; d < sizeof decos / sizeof decos[0]; d++) {
+			for (size_t k = 0; k < sizeof since / sizeof since[0]; k++) {
+				char line[600];
+				snprintf(line, sizeof line, "%sSafepoint \"Cleanup\", Time since last: %s ns, Reaching safepoint: 5061 ns, Cleanup: 21193 ns, At safepoint: 5362606 ns, Total: 5388860 ns",
+					 decos[d], since[k]);
+				all_cuts(line);
+				snprintf(line, sizeof line, "%sSafepoint \"Cleanup\", Time since last: %s ns", decos[d], since[k]);
+				all_cuts(line);
+			}
+		}
+	}
 	/* no closing quote, no quote at all */
 	all_cuts("[0.1s][info][safepoint] Safepoint \"G1CollectForAllocation, Total: 5 ns");
 	all_cuts("[0.1s][info][safepoint] Safepoint G1CollectForAllocation, Total: 5 ns");
