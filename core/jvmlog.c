@@ -393,6 +393,7 @@ struct jl_deco {
 	size_t up_n;
 	char up_unit;
 	int64_t up_us;           /* uptime in µs if the scan could compute it, else -2 */
+	int tag_kind;            /* jl_tag_kind() of tags if known from a kept tail, else -1 */
 	bool wall_known;         /* wall_ms of the time decoration computed by the scan */
 	int64_t wall_ms;
 	const char *ns[2];       /* "ns" decorations (digits only): timenanos and/or uptimenanos */
@@ -552,6 +553,7 @@ static bool deco_tail_hit(struct jvmlog *p, const char *s, size_t n, size_t i, i
 	if (e->tags) {
 		d->tags = t + e->tags_off;
 		d->tags_n = e->tags_n;
+		d->tag_kind = e->tag_kind;
 	}
 	d->msg = t + e->n;
 	d->msg_n = n - i - e->n;
@@ -581,6 +583,7 @@ static void deco_tail_keep(struct jvmlog *p, const char *s, size_t i, size_t end
 	e->tags = d->tags != NULL;
 	e->tags_off = d->tags ? (uint8_t)(d->tags - (s + i)) : 0;
 	e->tags_n = d->tags ? (uint8_t)d->tags_n : 0;
+	e->tag_kind = (uint8_t)(d->tags ? jl_tag_kind(d->tags, d->tags_n) : JL_TAG_NONE);
 	/* only read without a level decoration (weak lines); the table is long */
 	e->tags_known = d->tags && !d->level && known_first_tag(d->tags, d->tags_n);
 	e->n = (uint8_t)len;
@@ -633,7 +636,7 @@ static bool deco_scan(struct jvmlog *p, const char *s, size_t n, struct jl_deco 
 	bool any = false, pid_set = false, tid_set = false;
 
 	/* every field, as memset() and the -1s would, in stores gcc can merge */
-	*d = (struct jl_deco){ .up_us = -2, .tmillis = -1, .pid = -1, .tid = -1 };
+	*d = (struct jl_deco){ .up_us = -2, .tag_kind = -1, .tmillis = -1, .pid = -1, .tid = -1 };
 	while (i < n && s[i] == '[') {
 		const char *c = s + i + 1;
 		size_t room = n - i - 1, k = 0, w;
@@ -839,7 +842,9 @@ static bool startup_message(const char *m, size_t n)
 
 static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 {
-	enum jl_tag tag = d->tags && !d->weak ? jl_tag_kind(d->tags, d->tags_n) : JL_TAG_NONE;
+	enum jl_tag tag = !d->tags || d->weak ? JL_TAG_NONE
+			  : d->tag_kind >= 0   ? (enum jl_tag)d->tag_kind
+					       : jl_tag_kind(d->tags, d->tags_n);
 	int known;
 	const char *m = d->msg;
 	size_t n = d->msg_n;

@@ -71,6 +71,7 @@ struct jvmlog {
 		int8_t last;            /* kind of the decoration before them */
 		bool tags, tags_known, pid_set, tid_set;
 		uint8_t tags_off, tags_n;
+		uint8_t tag_kind;       /* jl_tag_kind() of the tags (enum jl_tag) */
 		int level;
 		int64_t pid, tid;
 		char bytes[96];
