@@ -8,7 +8,13 @@
  * uptimemillis, timenanos, uptimenanos, hostname, pid, tid, level, tags, then
  * one space and the message. Padding only grows within a file, so brackets are
  * parsed, never columns. A line that does not start with a valid decoration set
- * is handed to jvmlog_jdk8.c (JDK 8 gc logs, stdout, application lines). */
+ * is handed to jvmlog_jdk8.c (JDK 8 gc logs, stdout, application lines).
+ *
+ * Speed: a replay reads millions of lines of few shapes, so the shapes HotSpot
+ * writes have fast paths (the minute of the last ISO stamp, "[%.3fs]" read in
+ * place, the reading of repeated level/tags decorations reused). Each must
+ * give exactly what the general reading gives; jvmlog_set_general_only()
+ * turns them off so tests/unit/test_jvmlog_fast.c and the fuzzer compare. */
 #include "jvmlog_internal.h"
 
 #include <stdlib.h>
@@ -47,6 +53,12 @@ void jvmlog_set_anchor(struct jvmlog *p, int64_t start_ms)
 		return;
 	p->anchor_ms = start_ms;
 	p->anchor_learnt = false;
+}
+
+void jvmlog_set_general_only(struct jvmlog *p, bool on)
+{
+	if (p)
+		p->general_only = on;
 }
 
 int64_t jvmlog_anchor(const struct jvmlog *p)
@@ -115,12 +127,6 @@ void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *nam
 			       strlen(jvm_collector_name(c)));
 }
 
-void jl_infer_release(struct jvmlog *p, int rel)
-{
-	if (!p->release_explicit && rel > p->release)
-		p->release = rel;
-}
-
 int jl_feature_release(const char *s, size_t n)
 {
 	uint64_t a = 0, b = 0;
@@ -130,6 +136,69 @@ int jl_feature_release(const char *s, size_t n)
 	if (a == 1 && k < n && s[k] == '.' && util_parse_u64(s + k + 1, n - k - 1, &b) > 0 && b < 100)
 		return (int)b; /* "1.8.0_282" is 8 */
 	return (int)a;
+}
+
+static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
+
+/* jl_iso8601(): HotSpot writes os::iso8601_time(), "2017-01-12T04:43:46.411-0500", on every
+ * line of a JDK 8 gc log with PrintGCDateStamps and of a unified log with the
+ * time decoration, and one minute covers many lines. The minute and offset of
+ * the last one fully parsed are kept: a line with the same bytes there only
+ * needs its seconds and milliseconds. util_parse_iso8601() is linear in those
+ * (util_utc_ms() adds sec * 1000 + ms), and the bytes compared already passed
+ * its checks of year, month, day, hour, minute and offset, so only the seconds
+ * (<= 60) are checked again. Any other shape (no offset, "Z", "+05:30", other
+ * fraction lengths) takes util_parse_iso8601() every time.
+ * iso_cached(): the kept minute applies to s[0..28); *epoch_ms set. */
+static bool iso_cached(const struct jvmlog *p, const char *s, int64_t *epoch_ms)
+{
+	int se;
+	if (!p->iso_ok || s[16] != ':' || s[19] != '.' || !is_digit(s[17]) || !is_digit(s[18]) ||
+	    !is_digit(s[20]) || !is_digit(s[21]) || !is_digit(s[22]))
+		return false;
+	se = dig2(s + 17);
+	if (se > 60 || memcmp(s, p->iso_key, 16) != 0 || memcmp(s + 23, p->iso_key + 16, 5) != 0)
+		return false;
+	*epoch_ms = p->iso_minute_ms + se * 1000 + dig2(s + 20) * 10 + (s[22] - '0');
+	return true;
+}
+
+size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
+{
+	size_t k;
+
+	if (p->general_only)
+		return util_parse_iso8601(s, n, epoch_ms, has_zone);
+	if (n >= 28 && iso_cached(p, s, epoch_ms)) {
+		*has_zone = true;
+		return 28;
+	}
+	k = util_parse_iso8601(s, n, epoch_ms, has_zone);
+	/* 28 chars with 3 decimals and a sign at 23 can only be "+hhmm" */
+	if (k == 28 && *has_zone && s[16] == ':' && s[19] == '.' && is_digit(s[17]) && is_digit(s[18]) &&
+	    is_digit(s[20]) && is_digit(s[21]) && is_digit(s[22]) && (s[23] == '+' || s[23] == '-')) {
+		memcpy(p->iso_key, s, 16);
+		memcpy(p->iso_key + 16, s + 23, 5);
+		p->iso_minute_ms = *epoch_ms - (dig2(s + 17) * 1000 + dig2(s + 20) * 10 + (s[22] - '0'));
+		p->iso_ok = true;
+	}
+	return k;
+}
+
+const char *jl_find(const char *s, size_t n, const char *lit, size_t k)
+{
+	const char *end = s + n;
+	if (k == 0)
+		return s;
+	while ((size_t)(end - s) >= k) {
+		const char *c = memchr(s, lit[0], (size_t)(end - s) - k + 1);
+		if (!c)
+			return NULL;
+		if (memcmp(c + 1, lit + 1, k - 1) == 0)
+			return c;
+		s = c + 1;
+	}
+	return NULL;
 }
 
 size_t jl_skip_ws(const char *s, size_t n, size_t i)
@@ -157,13 +226,6 @@ size_t jl_parse_size_kb(const char *s, size_t n, double *kb)
 	return k + 1;
 }
 
-double jl_ms(double v)
-{
-	if (!(v >= 0)) /* also NaN */
-		return 0;
-	return v > JL_MAX_MS ? JL_MAX_MS : v;
-}
-
 int64_t jl_i64(double v)
 {
 	if (!(v > -9e18)) /* also NaN */
@@ -184,11 +246,6 @@ int64_t jl_add(int64_t a, int64_t b)
 	if (__builtin_add_overflow(a, b, &r))
 		return b > 0 ? INT64_MAX : INT64_MIN + 1; /* never EV_TIME_NONE */
 	return r;
-}
-
-int32_t jl_i32(int64_t v)
-{
-	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
 }
 
 size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, int64_t *committed)
@@ -274,7 +331,8 @@ static void restart(struct jvmlog *p)
 void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 {
 	if (up_us >= 0) {
-		if (p->last_up_us >= 0 && up_us + 1000000 < p->last_up_us)
+		/* last_up_us - 1 s, not up_us + 1 s: an uptime near INT64_MAX must not overflow */
+		if (p->last_up_us >= 0 && up_us < p->last_up_us - 1000000)
 			restart(p);
 		p->last_up_us = up_us;
 	}
@@ -322,7 +380,7 @@ static bool near_in_time(int64_t pt, int64_t pu, int64_t wall, int64_t up)
 	if (pu >= 0 && up >= 0)
 		return up - pu <= 1000000 && pu - up <= 1000000;
 	if (pt != EV_TIME_NONE && wall != EV_TIME_NONE)
-		return wall - pt <= 1000 && pt - wall <= 1000;
+		return jl_add(wall, -pt) <= 1000 && jl_add(pt, -wall) <= 1000; /* saturated: any int64 */
 	return true;
 }
 
@@ -334,6 +392,10 @@ struct jl_deco {
 	const char *up;          /* uptime "0.005s" (unit 's') or uptimemillis "101" (unit 'm') */
 	size_t up_n;
 	char up_unit;
+	int64_t up_us;           /* uptime in µs if the scan could compute it, else -2 */
+	int tag_kind;            /* jl_tag_kind() of tags if known from a kept tail, else -1 */
+	bool wall_known;         /* wall_ms of the time decoration computed by the scan */
+	int64_t wall_ms;
 	const char *ns[2];       /* "ns" decorations (digits only): timenanos and/or uptimenanos */
 	size_t ns_n[2];
 	int nns;
@@ -379,15 +441,23 @@ static bool iso_shape(const char *c, size_t k)
 	       is_digit(c[27]);
 }
 
+/* bytes of a tag set: a-z, 0-9, '_' and ',' (one load per byte instead of
+ * four range tests: every unified line has a tags decoration) */
+static const bool tag_byte[256] = {
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['_'] = 1, [','] = 1,
+};
+
 static bool tag_like(const char *c, size_t k)
 {
 	if (k == 0 || c[0] < 'a' || c[0] > 'z')
 		return false;
-	for (size_t i = 0; i < k; i++) {
-		char ch = c[i];
-		if (!((ch >= 'a' && ch <= 'z') || is_digit(ch) || ch == '_' || ch == ','))
+	for (size_t i = 0; i < k; i++)
+		if (!tag_byte[(unsigned char)c[i]])
 			return false;
-	}
 	return true;
 }
 
@@ -424,38 +494,187 @@ static bool known_first_tag(const char *s, size_t n)
 	return false;
 }
 
-/* Parse the decoration brackets at the start of a line. false: not a unified line. */
-static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
+static inline bool same8(const char *x, const char *y)
 {
-	size_t i = 0;
-	int last = -1;
-	bool any = false;
+	uint64_t a, b;
+	memcpy(&a, x, 8);
+	memcpy(&b, y, 8);
+	return a == b;
+}
 
-	memset(d, 0, sizeof *d);
-	d->tmillis = -1;
-	d->pid = d->tid = -1;
+/* Decorations after the time ones repeat line after line ("[info][safepoint   ] ").
+ * Their reading depends only on their bytes and the kind of the decoration
+ * before them, so when both match a recent line's, its result is reused. */
+static bool deco_tail_match(const struct jl_deco_tail *e, const char *t, size_t room, int last)
+{
+	size_t n = e->n;
+	if (n == 0 || e->last != last || room < n)
+		return false;
+	if (n < 8)
+		return memcmp(t, e->bytes, n) == 0;
+	/* word compares, the last one overlapping; entries mostly differ in
+	 * bytes 8..16 (the tags after "[info ][") so those go first */
+	if (n >= 16 && !same8(t + 8, e->bytes + 8))
+		return false;
+	if (!same8(t, e->bytes) || !same8(t + n - 8, e->bytes + n - 8))
+		return false;
+	return n <= 24 || memcmp(t + 16, e->bytes + 16, n - 24) == 0;
+}
+
+#define DECO_TAILS (sizeof ((struct jvmlog *)0)->deco_tail / sizeof ((struct jvmlog *)0)->deco_tail[0])
+_Static_assert((DECO_TAILS & (DECO_TAILS - 1)) == 0, "deco_tail indices wrap with a mask");
+
+static bool deco_tail_hit(struct jvmlog *p, const char *s, size_t n, size_t i, int last,
+			  struct jl_deco *d)
+{
+	const unsigned ne = DECO_TAILS;
+	const char *t = s + i;
+	const struct jl_deco_tail *e = NULL;
+	/* from the entry of the last hit on: one tag set usually follows itself,
+	 * and in a G1 log the next one is often the one kept after it */
+	for (unsigned k = 0; k < ne; k++) {
+		unsigned at = (p->deco_tail_hit + k) & (ne - 1);
+		if (deco_tail_match(&p->deco_tail[at], t, n - i, last)) {
+			e = &p->deco_tail[at];
+			p->deco_tail_hit = at;
+			break;
+		}
+	}
+	if (!e)
+		return false;
+	if (e->level) {
+		d->level = e->level;
+		d->strong = true;
+	}
+	if (e->pid_set)
+		d->pid = e->pid;
+	if (e->tid_set)
+		d->tid = e->tid;
+	if (e->tags) {
+		d->tags = t + e->tags_off;
+		d->tags_n = e->tags_n;
+		d->tag_kind = e->tag_kind;
+	}
+	d->msg = t + e->n;
+	d->msg_n = n - i - e->n;
+	d->weak = !d->strong && (!d->tags || !e->tags_known);
+	return true;
+}
+
+/* Remember the decorations s[i..) read up to the message at s[e] (e - 1 is the
+ * space after them). The time ones before cannot set what they give: level
+ * and tags never start with a digit, pid and tid in them only follow a hostname. */
+static void deco_tail_keep(struct jvmlog *p, const char *s, size_t i, size_t end, int last,
+			   const struct jl_deco *d, bool pid_set, bool tid_set)
+{
+	const size_t ne = DECO_TAILS;
+	struct jl_deco_tail *e = &p->deco_tail[p->deco_tail_next];
+	size_t len = end - i;
+	if (len > sizeof e->bytes || len > UINT8_MAX)
+		return;
+	p->deco_tail_next = (unsigned)((p->deco_tail_next + 1) & (ne - 1));
+	memcpy(e->bytes, s + i, len);
+	e->last = (int8_t)last;
+	e->level = d->level;
+	e->pid_set = pid_set;
+	e->tid_set = tid_set;
+	e->pid = d->pid;
+	e->tid = d->tid;
+	e->tags = d->tags != NULL;
+	e->tags_off = d->tags ? (uint8_t)(d->tags - (s + i)) : 0;
+	e->tags_n = d->tags ? (uint8_t)d->tags_n : 0;
+	e->tag_kind = (uint8_t)(d->tags ? jl_tag_kind(d->tags, d->tags_n) : JL_TAG_NONE);
+	/* only read without a level decoration (weak lines); the table is long */
+	e->tags_known = d->tags && !d->level && known_first_tag(d->tags, d->tags_n);
+	e->n = (uint8_t)len;
+}
+
+/* The time decorations HotSpot writes on most lines, read without searching
+ * for ']': "[<a stamp of the minute jl_iso8601() holds>]" and "[%.3fs]" with
+ * up to 8 digits of seconds. c[0] is a digit. Returns the bracket's
+ * length, with *kind and d set as the general reading sets them (its bytes
+ * hold no ']' and no padding, so that reading finds the same bracket), or 0
+ * to let the general reading decide. */
+static size_t deco_fast_time(const struct jvmlog *p, const char *c, size_t room, int last,
+			     struct jl_deco *d, int *kind)
+{
+	if (room >= 29 && c[28] == ']') {
+		int64_t ms;
+		/* iso_shape() wants 'T' where util_parse_iso8601() also takes ' ' */
+		if (c[10] != 'T' || !iso_cached(p, c, &ms))
+			return 0;
+		*kind = last < DK_TIME ? DK_TIME : DK_UTCTIME;
+		if (!d->time) {
+			d->time = c;
+			d->wall_ms = ms;
+			d->wall_known = true;
+		}
+		return 28;
+	}
+	if (room >= 8) {
+		uint64_t w = util_load8_le(c);
+		unsigned j = util_digits8(w);
+		if (j == 0 || room < j + 6 || c[j] != '.' || !is_digit(c[j + 1]) ||
+		    !is_digit(c[j + 2]) || !is_digit(c[j + 3]) || c[j + 4] != 's' || c[j + 5] != ']')
+			return 0;
+		*kind = DK_UPTIME;
+		d->up = c;
+		d->up_n = j + 4;
+		d->up_unit = 's';
+		d->up_us = (int64_t)(util_value8(w, j) * 1000000 +
+				     (uint64_t)(((c[j + 1] - '0') * 100 + (c[j + 2] - '0') * 10 + (c[j + 3] - '0')) * 1000));
+		return j + 5;
+	}
+	return 0;
+}
+
+/* Parse the decoration brackets at the start of a line. false: not a unified line. */
+static bool deco_scan(struct jvmlog *p, const char *s, size_t n, struct jl_deco *d)
+{
+	size_t i = 0, tail = SIZE_MAX;
+	int last = -1, tail_last = -1;
+	bool any = false, pid_set = false, tid_set = false;
+
+	/* every field, as memset() and the -1s would, in stores gcc can merge */
+	*d = (struct jl_deco){ .up_us = -2, .tag_kind = -1, .tmillis = -1, .pid = -1, .tid = -1 };
 	while (i < n && s[i] == '[') {
 		const char *c = s + i + 1;
-		size_t room = n - i - 1, k, w;
+		size_t room = n - i - 1, k = 0, w;
 		const char *close;
-		int kind;
-		if (room > 160)
-			room = 160; /* no decoration is longer; bounds the search on junk */
-		close = memchr(c, ']', room);
-		if (!close)
-			return false;
-		k = (size_t)(close - c);
-		w = k;
-		while (w > 0 && c[w - 1] == ' ')
-			w--; /* "[%-*s]" pads on the right */
-		if (w == 0)
-			return false;
+		int kind = -1;
+		if (room > 0 && !p->general_only) {
+			if (is_digit(c[0])) {
+				k = deco_fast_time(p, c, room, last, d, &kind);
+			} else if (tail == SIZE_MAX) {
+				if (deco_tail_hit(p, s, n, i, last, d))
+					return true;
+				tail = i;
+				tail_last = last;
+			}
+		}
+		if (k) {
+			w = k;
+		} else {
+			if (room > 160)
+				room = 160; /* no decoration is longer; bounds the search on junk */
+			close = memchr(c, ']', room);
+			if (!close)
+				return false;
+			k = (size_t)(close - c);
+			w = k;
+			while (w > 0 && c[w - 1] == ' ')
+				w--; /* "[%-*s]" pads on the right */
+			if (w == 0)
+				return false;
+		}
 		size_t after = i + 1 + k + 1; /* index after ']' */
 		bool more = after < n && s[after] == '[';
 		bool end = after >= n || s[after] == ' ';
 		if (!more && !end)
 			return false;
-		if (is_digit(c[0])) {
+		if (kind >= 0) {
+			/* read by deco_fast_time() */
+		} else if (is_digit(c[0])) {
 			if (iso_shape(c, w)) {
 				kind = last < DK_TIME ? DK_TIME : DK_UTCTIME;
 				if (!d->time)
@@ -471,6 +690,7 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 					d->up = c;
 					d->up_n = w - 2;
 					d->up_unit = 'm';
+					d->up_us = -2;
 				}
 			} else if (c[w - 1] == 's' && w >= 3 && c[w - 2] == 'n' && all_digits(c, w - 2)) {
 				if (d->nns >= 2)
@@ -479,27 +699,45 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 				d->ns[d->nns] = c;
 				d->ns_n[d->nns++] = w - 2;
 			} else if (c[w - 1] == 's') {
-				size_t j = 0;
-				while (j < w - 1 && is_digit(c[j]))
+				/* "%.3fs": the value is taken in the same pass (deco_up_us()
+				 * would read it again); up to 12 digits of seconds, far
+				 * from any overflow, else deco_up_us() decides */
+				size_t j = 0, f;
+				uint64_t sec = 0, frac = 0;
+				while (j < w - 1 && is_digit(c[j])) {
+					sec = sec * 10 + (uint64_t)(c[j] - '0');
 					j++;
+				}
 				if (j == 0 || j >= w - 1 || (c[j] != '.' && c[j] != ','))
 					return false;
-				if (!all_digits(c + j + 1, w - 2 - j))
-					return false;
+				if (j + 2 >= w)
+					return false; /* no decimals */
+				for (f = j + 1; f < w - 1; f++) {
+					if (!is_digit(c[f]))
+						return false;
+					if (f - j <= 6)
+						frac = frac * 10 + (uint64_t)(c[f] - '0');
+				}
+				for (f = w - 2 - j; f < 6; f++)
+					frac *= 10;
 				kind = DK_UPTIME;
 				d->up = c;
 				d->up_n = w - 1;
 				d->up_unit = 's';
+				d->up_us = j <= 12 ? (int64_t)(sec * 1000000 + frac) : -2;
 			} else if (all_digits(c, w)) {
 				uint64_t v = 0;
 				util_parse_u64(c, w, &v);
 				kind = last < DK_PID ? DK_PID : DK_TID;
 				if (v > INT64_MAX)
 					v = 0;
-				if (kind == DK_PID)
+				if (kind == DK_PID) {
 					d->pid = (int64_t)v;
-				else
+					pid_set = tail != SIZE_MAX;
+				} else {
 					d->tid = (int64_t)v;
+					tid_set = tail != SIZE_MAX;
+				}
 			} else if (host_like(c, w) && last < DK_HOST) {
 				kind = DK_HOST; /* "10-0-0-7.pod" */
 			} else {
@@ -528,8 +766,11 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 			d->strong = true;
 		i = after;
 		if (end) {
-			if (i < n)
+			if (i < n) {
 				i++; /* the one space between decorations and message */
+				if (tail != SIZE_MAX)
+					deco_tail_keep(p, s, tail, i, tail_last, d, pid_set, tid_set);
+			}
 			d->msg = s + i;
 			d->msg_n = n - i;
 			/* hostname/pid/tid alone, or unknown tags alone, do not prove a JVM
@@ -542,7 +783,7 @@ static bool deco_scan(const char *s, size_t n, struct jl_deco *d)
 }
 
 /* uptime decoration -> µs (exact integer arithmetic: "0.115s" is 115000) */
-static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono)
+static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono, bool p_general_only)
 {
 	uint64_t v = 0;
 	if (!d->up) {
@@ -559,6 +800,8 @@ static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono)
 		util_parse_u64(d->up, d->up_n, &v);
 		return v > (uint64_t)INT64_MAX / 1000 ? -1 : (int64_t)v * 1000;
 	}
+	if (d->up_us >= 0 && !p_general_only)
+		return d->up_us; /* computed by deco_scan() */
 	/* seconds with 3 (or more) decimals, '.' or ',' */
 	{
 		size_t j = 0;
@@ -577,11 +820,13 @@ static int64_t deco_up_us(const struct jl_deco *d, int8_t ns_mono)
 	}
 }
 
-static int64_t deco_wall_ms(const struct jl_deco *d)
+static int64_t deco_wall_ms(struct jvmlog *p, const struct jl_deco *d)
 {
 	int64_t ms;
 	bool zone;
-	if (d->time && util_parse_iso8601(d->time, 28, &ms, &zone) == 28)
+	if (d->wall_known)
+		return d->wall_ms;
+	if (d->time && jl_iso8601(p, d->time, 28, &ms, &zone) == 28)
 		return ms;
 	if (d->tmillis >= 0)
 		return d->tmillis;
@@ -597,7 +842,9 @@ static bool startup_message(const char *m, size_t n)
 
 static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 {
-	enum jl_tag tag = d->tags && !d->weak ? jl_tag_kind(d->tags, d->tags_n) : JL_TAG_NONE;
+	enum jl_tag tag = !d->tags || d->weak ? JL_TAG_NONE
+			  : d->tag_kind >= 0   ? (enum jl_tag)d->tag_kind
+					       : jl_tag_kind(d->tags, d->tags_n);
 	int known;
 	const char *m = d->msg;
 	size_t n = d->msg_n;
@@ -643,8 +890,8 @@ static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 		util_parse_u64(d->ns[0], d->ns_n[0], &v);
 		p->ns_mono = v > 60000000000ULL ? 1 : 0; /* a JVM logs its start-up within a minute */
 	}
-	wall = deco_wall_ms(d);
-	up = deco_up_us(d, p->ns_mono);
+	wall = deco_wall_ms(p, d);
+	up = deco_up_us(d, p->ns_mono, p->general_only);
 
 	if (pend) {
 		bool sp_tag = tag == JL_TAG_SAFEPOINT || tag == JL_TAG_NONE;
@@ -696,7 +943,7 @@ int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct eve
 		line = "";
 	if (len && line[len - 1] == '\r')
 		len--;
-	if (len && line[0] == '[' && deco_scan(line, len, &d))
+	if (len && line[0] == '[' && deco_scan(p, line, len, &d))
 		return unified_line(p, &d, &o);
 	return jl_plain_line(p, line, len, &o);
 }

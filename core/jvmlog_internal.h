@@ -59,6 +59,31 @@ struct jvmlog {
 	int64_t last_up_us;     /* highest recent uptime: restart detection */
 	int8_t ns_mono;         /* single "ns" decoration: 1 timenanos, 0 uptimenanos, -1 undecided */
 
+	/* jvmlog_set_general_only(): fast paths off, so tests can compare them */
+	bool general_only;
+
+	/* jvmlog.c deco_scan(): the decorations from the first one not starting
+	 * with a digit (level, tags, hostname ...) to the message, as read on
+	 * recent lines, and what they gave. A G1 log interleaves up to eight
+	 * tag sets ([gc,start], [gc,task], [gc,phases], [gc,heap] ...). */
+	struct jl_deco_tail {
+		uint8_t n;              /* bytes, with the space after them; 0: none */
+		int8_t last;            /* kind of the decoration before them */
+		bool tags, tags_known, pid_set, tid_set;
+		uint8_t tags_off, tags_n;
+		uint8_t tag_kind;       /* jl_tag_kind() of the tags (enum jl_tag) */
+		int level;
+		int64_t pid, tid;
+		char bytes[96];
+	} deco_tail[8];            /* a power of two: indices wrap with a mask */
+	unsigned deco_tail_next;   /* the entry to replace next */
+	unsigned deco_tail_hit;    /* the entry that matched last: tried first */
+
+	/* jl_iso8601(): the minute and offset of the last HotSpot timestamp */
+	bool iso_ok;
+	char iso_key[21];          /* "2017-01-12T04:43" and "-0500" */
+	int64_t iso_minute_ms;     /* its epoch ms at second 0.000 */
+
 	/* facts */
 	int collector;          /* enum jvm_collector */
 	int release;            /* JDK feature release, 0 unknown */
@@ -83,11 +108,21 @@ struct jvmlog {
  * (a duration of 1e300 ms must not become undefined behaviour here or in
  * ev_start_ms()). Durations are clamped to [0, JL_MAX_MS]. */
 #define JL_MAX_MS 1e12   /* ~31 years */
-double jl_ms(double v);
+/* jl_ms(), jl_i32(), jl_infer_release() are inline: every field of every
+ * safepoint line goes through them */
+static inline double jl_ms(double v)
+{
+	if (!(v >= 0)) /* also NaN */
+		return 0;
+	return v > JL_MAX_MS ? JL_MAX_MS : v;
+}
 int64_t jl_i64(double v);          /* rounded, saturated to +-9e18 */
 int64_t jl_kb(double kb);          /* rounded, saturated */
 int64_t jl_add(int64_t a, int64_t b);  /* saturated */
-int32_t jl_i32(int64_t v);         /* -1 when out of range */
+static inline int32_t jl_i32(int64_t v) /* -1 when out of range */
+{
+	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
+}
 struct event *jl_push(struct jl_out *o, enum ev_kind kind);
 void jl_push_copy(struct jl_out *o, const struct event *e);
 /* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */
@@ -96,11 +131,22 @@ void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
 void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n);
 /* Raise the inferred JDK release to at least rel (no effect once a Version line was read). */
-void jl_infer_release(struct jvmlog *p, int rel);
+static inline void jl_infer_release(struct jvmlog *p, int rel)
+{
+	if (!p->release_explicit && rel > p->release)
+		p->release = rel;
+}
 /* Feature release of a version string: "17.0.15+6" -> 17, "1.8.0_282" -> 8, "21+35" -> 21 */
 int jl_feature_release(const char *s, size_t n);
 
 size_t jl_skip_ws(const char *s, size_t n, size_t i);
+/* First occurrence of lit[0..k) in s[0..n), NULL if none: memmem() without
+ * its per-call set-up, which costs more than scanning a log line. */
+const char *jl_find(const char *s, size_t n, const char *lit, size_t k);
+#define JL_FIND(s, n, lit) jl_find((s), (n), (lit), sizeof(lit) - 1)
+/* util_parse_iso8601() with the same result for every input, faster on
+ * consecutive HotSpot timestamps of one minute */
+size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
 /* "<digits>[.<digits>]<unit>" with unit B/K/M/G/T -> KB; returns chars consumed or 0 */
 size_t jl_parse_size_kb(const char *s, size_t n, double *kb);
 /* "A->B(C)" (sizes with units); returns chars consumed or 0 */

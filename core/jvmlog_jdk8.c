@@ -42,7 +42,7 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	size_t i = 0;
 	uint64_t sec = 0, frac = 0;
 	unsigned digits = 0;
-	size_t k = util_parse_u64(s, n, &sec);
+	size_t k = util_parse_u64_inl(s, n, &sec); /* on every line of a JDK 8 log */
 	if (!k || k >= n || (s[k] != '.' && s[k] != ','))
 		return 0;
 	i = k + 1;
@@ -65,7 +65,7 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	return i + 2;
 }
 
-static void parse_stamp(const char *s, size_t n, struct jl_stamp *st)
+static void parse_stamp(struct jvmlog *p, const char *s, size_t n, struct jl_stamp *st)
 {
 	size_t i = 0, k;
 	int64_t ms;
@@ -73,7 +73,7 @@ static void parse_stamp(const char *s, size_t n, struct jl_stamp *st)
 	st->wall_ms = EV_TIME_NONE;
 	st->up_us = -1;
 	if (n >= 28 && is_digit(s[0]) && s[4] == '-') {
-		k = util_parse_iso8601(s, n, &ms, &zone);
+		k = jl_iso8601(p, s, n, &ms, &zone);
 		if (k && k + 1 < n && s[k] == ':' && s[k + 1] == ' ') {
 			st->wall_ms = ms;
 			i = k + 2;
@@ -192,7 +192,7 @@ static bool g8_scan(struct jvmlog *p, const char *s, size_t n, bool *times)
 				if (d < 0)
 					return false; /* closed without a duration: not a pause line */
 				ps->dur_ms = d;
-				*times = util_memmem(s + i, n - i, "[Times:") != NULL;
+				*times = JL_FIND(s + i, n - i, "[Times:") != NULL;
 				return true;
 			}
 			if (g->depth > 0)
@@ -352,7 +352,7 @@ static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out
 /* "   [Eden: 1024.0K(1024.0K)->0.0B(1024.0K) Survivors: ... Heap: 1024.0K(2048.0K)->565.8K(2048.0K)]" */
 static bool g8_heap_line(struct jvmlog *p, const char *s, size_t n)
 {
-	const char *h = util_memmem(s, n, "Heap: ");
+	const char *h = JL_FIND(s, n, "Heap: ");
 	size_t i, k;
 	double b, bc, a, ac;
 	struct ev_pause *ps = &p->g8.ev.u.pause;
@@ -386,7 +386,7 @@ static bool g8_heap_line(struct jvmlog *p, const char *s, size_t n)
 /* "OpenJDK 64-Bit Server VM (25.282-b08) for linux-amd64 JRE (1.8.0_282-b08), built on ..." */
 static int jdk8_header(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
-	const char *j = util_memmem(s, n, " JRE (");
+	const char *j = JL_FIND(s, n, " JRE (");
 	const char *e;
 	struct event *ev;
 	size_t off;
@@ -545,7 +545,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	 * a bracket, ends it without a duration. */
 	if (p->g8.open) {
 		struct jl_stamp cs;
-		parse_stamp(s, n, &cs);
+		parse_stamp(p, s, n, &cs);
 		if (p->g8.lines < 64 && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
 		    !g8_pause_start(s + cs.len, n - cs.len)) {
 			g8_continue(p, s, n, o);
@@ -592,7 +592,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		}
 	}
 
-	parse_stamp(s, n, &st);
+	parse_stamp(p, s, n, &st);
 	m = s + st.len;
 	mn = n - st.len;
 
@@ -601,9 +601,9 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		size_t i = jl_skip_ws(s, n, 0);
 		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n)))
 			return o->n;
-		if (JL_STARTS(s + i, n - i, "vmop ") && util_memmem(s, n, "[threads:"))
+		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[threads:"))
 			return o->n; /* -XX:+PrintSafepointStatistics header (JDK 8) */
-		if (JL_STARTS(s + i, n - i, "vmop ") && util_memmem(s, n, "[ threads:"))
+		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[ threads:"))
 			return o->n; /* JDK 11 header */
 		return o->n ? o->n : JVMLOG_UNKNOWN;
 	}
@@ -676,7 +676,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	if ((JL_STARTS(s, n, "OpenJDK ") || JL_STARTS(s, n, "Java HotSpot(TM) ")) &&
 	    jdk8_header(p, s, n, o))
 		return o->n;
-	if (JL_STARTS(s, n, "Memory: ") && util_memmem(s, n, " page, physical "))
+	if (JL_STARTS(s, n, "Memory: ") && JL_FIND(s, n, " page, physical "))
 		return o->n;
 	/* -XX:+PrintHeapAtGC around every pause */
 	if (JL_STARTS(s, n, "{Heap before GC invocations=") || JL_STARTS(s, n, "Heap after GC invocations=") ||

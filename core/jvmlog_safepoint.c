@@ -1,6 +1,7 @@
 /* jvmlog_safepoint.c — safepoint lines of every era: the JDK 13+ one-line
- * summary (runtime/safepoint.cpp SafepointTracing::end(), four shapes, parsed
- * by field name), "Total time for which application threads were stopped"
+ * summary (runtime/safepoint.cpp SafepointTracing::end(), four shapes, read in
+ * HotSpot's field order with a by-name reading for anything else), "Total
+ * time for which application threads were stopped"
  * (services/runtimeService.cpp, JDK 8 and unified 9-12), statistics rows
  * (JDK 8/11 -XX:+PrintSafepointStatistics in ms, -Xlog:safepoint+stats in ns)
  * and -XX:+SafepointTimeout reports (print_safepoint_timeout()). See
@@ -9,24 +10,27 @@
 
 #include "stwtop/util.h"
 
-int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
-{
-	const char *q;
-	size_t i, op_n;
-	struct event *e;
-	double reach = -1, clean = -1, at = -1, leave = -1, total = -1;
-	int64_t runnable = -1, threads = -1;
-	bool has_clean = false, has_leave = false, has_threads = false;
-	int fields = 0;
+/* The numbers of one "Safepoint" line (-1: field absent). */
+struct sp_vals {
+	double reach, clean, at, leave, total;
+	int64_t runnable, threads;
+	bool has_clean, has_leave, has_threads;
+	int fields;
+};
 
-	if (!JL_STARTS(m, n, "Safepoint \""))
-		return 0;
-	q = memchr(m + 11, '"', n - 11);
-	if (!q)
-		return 0;
-	op_n = (size_t)(q - (m + 11));
-	i = (size_t)(q - m) + 1;
-	/* ", Name: <n> ns" fields in any order and subset (FORMATS.md (d)) */
+static void sp_vals_init(struct sp_vals *f)
+{
+	f->reach = f->clean = f->at = f->leave = f->total = -1;
+	f->runnable = f->threads = -1;
+	f->has_clean = f->has_leave = f->has_threads = false;
+	f->fields = 0;
+}
+
+/* The general reading: ", Name: <n> ns" fields in any order and subset, any
+ * spacing, unknown names skipped (FORMATS.md (d)). i is just past the op's
+ * closing quote. */
+static void sp_general(const char *m, size_t n, size_t i, struct sp_vals *f)
+{
 	while (i < n) {
 		size_t s, c, k;
 		int64_t v;
@@ -45,30 +49,159 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 			/* "M total" after "Threads: N runnable" */
 			k = util_parse_i64(m + s, i - s, &v);
 			if (k && JL_STARTS(m + s + k, i - s - k, " total"))
-				threads = v;
+				f->threads = v;
 			continue;
 		}
 		k = jl_skip_ws(m, i, c + 1);
 		if (!util_parse_i64(m + k, i - k, &v))
 			continue;
 #define FIELD(lit) ((c - s) == sizeof(lit) - 1 && memcmp(m + s, lit, sizeof(lit) - 1) == 0)
-		fields++;
+		f->fields++;
 		if (FIELD("Reaching safepoint"))
-			reach = (double)v / 1e6;
+			f->reach = (double)v / 1e6;
 		else if (FIELD("Cleanup"))
-			clean = (double)v / 1e6, has_clean = true;
+			f->clean = (double)v / 1e6, f->has_clean = true;
 		else if (FIELD("At safepoint"))
-			at = (double)v / 1e6;
+			f->at = (double)v / 1e6;
 		else if (FIELD("Leaving safepoint"))
-			leave = (double)v / 1e6, has_leave = true;
+			f->leave = (double)v / 1e6, f->has_leave = true;
 		else if (FIELD("Total"))
-			total = (double)v / 1e6;
+			f->total = (double)v / 1e6;
 		else if (FIELD("Threads"))
-			runnable = v, has_threads = true;
+			f->runnable = v, f->has_threads = true;
 		else if (!FIELD("Time since last"))
-			fields--;
+			f->fields--;
 #undef FIELD
 	}
+}
+
+/* "<name><digits><tail>" at m[*i]: the value, *i moved past it. At most 18
+ * digits, so they fit an int64_t as util_parse_i64 would read them; a
+ * mismatch moves nothing. Called through SP_TAKE with literals, so the
+ * memcmp()s have constant sizes and are inlined. */
+static inline bool sp_take(const char *m, size_t n, size_t *i, const char *name, size_t name_n,
+			   const char *tail, size_t tail_n, int64_t *v)
+{
+	const char *s = m + *i;
+	size_t r = n - *i, k;
+	uint64_t u;
+	if (r < name_n || memcmp(s, name, name_n) != 0)
+		return false;
+	s += name_n;
+	r -= name_n;
+	k = util_parse_u64_inl(s, r, &u);
+	if (k == 0 || k > 18 || r - k < tail_n || memcmp(s + k, tail, tail_n) != 0)
+		return false;
+	*v = (int64_t)u;
+	*i += name_n + k + tail_n;
+	return true;
+}
+
+#define SP_TAKE(m, n, i, name, tail, v) \
+	sp_take((m), (n), (i), (name), sizeof(name) - 1, (tail), sizeof(tail) - 1, (v))
+
+/* sp_take() without the value, for "Time since last": the general reading
+ * counts it as a field but keeps nothing of it, and a line that gets here has
+ * four more fields, so any number of digits gives the same result. Counted a
+ * word at a time; its value (9-10 digits) was the dearest to compute. */
+static inline bool sp_skip(const char *m, size_t n, size_t *i, const char *name, size_t name_n,
+			   const char *tail, size_t tail_n)
+{
+	const char *s = m + *i;
+	size_t r = n - *i, k = 0;
+	if (r < name_n || memcmp(s, name, name_n) != 0)
+		return false;
+	s += name_n;
+	r -= name_n;
+	while (r - k >= 8) {
+		unsigned d = util_digits8(util_load8_le(s + k));
+		k += d;
+		if (d < 8)
+			break;
+	}
+	while (k < r && s[k] >= '0' && s[k] <= '9')
+		k++;
+	if (k == 0 || r - k < tail_n || memcmp(s + k, tail, tail_n) != 0)
+		return false;
+	*i += name_n + k + tail_n;
+	return true;
+}
+
+#define SP_SKIP(m, n, i, name, tail) sp_skip((m), (n), (i), (name), sizeof(name) - 1, (tail), sizeof(tail) - 1)
+
+/* The line as SafepointTracing::end() writes it, in its order (FORMATS.md
+ * (d)): Time since last, Reaching safepoint, [Cleanup], At safepoint,
+ * [Leaving safepoint], Total, [Threads: N runnable, M total], nothing after.
+ * That covers all four shapes and is most of a safepoint log; for such a line
+ * the general reading gives exactly these values. Any other order, spacing,
+ * sign, unknown name or number of 19+ digits (which may not fit) returns
+ * false and the general reading decides. */
+static bool sp_fast(const char *m, size_t n, size_t i, struct sp_vals *f)
+{
+	int64_t reach, clean = 0, at, leave = 0, total, run = 0, thr = 0;
+	bool has_clean, has_leave, has_threads;
+
+	if (!SP_SKIP(m, n, &i, ", Time since last: ", " ns") ||
+	    !SP_TAKE(m, n, &i, ", Reaching safepoint: ", " ns", &reach))
+		return false;
+	has_clean = SP_TAKE(m, n, &i, ", Cleanup: ", " ns", &clean);
+	if (!SP_TAKE(m, n, &i, ", At safepoint: ", " ns", &at))
+		return false;
+	has_leave = SP_TAKE(m, n, &i, ", Leaving safepoint: ", " ns", &leave);
+	if (!SP_TAKE(m, n, &i, ", Total: ", " ns", &total))
+		return false;
+	has_threads = SP_TAKE(m, n, &i, ", Threads: ", " runnable", &run);
+	if (has_threads && !SP_TAKE(m, n, &i, ", ", " total", &thr))
+		return false;
+	if (i != n)
+		return false;
+	f->reach = (double)reach / 1e6;
+	f->at = (double)at / 1e6;
+	f->total = (double)total / 1e6;
+	f->fields = 4;
+	if (has_clean) {
+		f->clean = (double)clean / 1e6;
+		f->has_clean = true;
+		f->fields++;
+	}
+	if (has_leave) {
+		f->leave = (double)leave / 1e6;
+		f->has_leave = true;
+		f->fields++;
+	}
+	if (has_threads) {
+		f->runnable = run;
+		f->threads = thr;
+		f->has_threads = true;
+		f->fields++;
+	}
+	return true;
+}
+
+int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
+{
+	const char *q;
+	size_t i, op_n;
+	struct event *e;
+	struct sp_vals f;
+
+	if (!JL_STARTS(m, n, "Safepoint \""))
+		return 0;
+	q = memchr(m + 11, '"', n - 11);
+	if (!q)
+		return 0;
+	op_n = (size_t)(q - (m + 11));
+	i = (size_t)(q - m) + 1;
+	sp_vals_init(&f);
+	if (p->general_only || !sp_fast(m, n, i, &f)) {
+		sp_vals_init(&f); /* a fast attempt may have filled some */
+		sp_general(m, n, i, &f);
+	}
+	double reach = f.reach, clean = f.clean, at = f.at, leave = f.leave, total = f.total;
+	int64_t runnable = f.runnable, threads = f.threads;
+	bool has_clean = f.has_clean, has_leave = f.has_leave, has_threads = f.has_threads;
+	int fields = f.fields;
+
 	if (fields == 0)
 		return 0; /* not HotSpot's line: none of its fields */
 	if (has_threads)
@@ -120,33 +253,40 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	return 1;
 }
 
-/* "<x> seconds" at s: ms */
-static bool seconds(const char *s, size_t n, double *ms)
+/* "<x> seconds" at s: ms; chars consumed, 0 if not */
+static size_t seconds(const char *s, size_t n, double *ms)
 {
 	double v;
 	size_t k = util_parse_double(s, n, true, &v);
 	if (!k || !JL_STARTS(s + k, n - k, " seconds"))
-		return false;
+		return 0;
 	*ms = jl_ms(v * 1000.0);
-	return true;
+	return k + 8;
 }
 
 int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 {
 	static const char lit[] = "Total time for which application threads were stopped: ";
+	static const char took[] = ", Stopping threads took: ";
 	const size_t l = sizeof lit - 1;
 	const char *t;
 	double total, ttsp;
 	struct event *e;
+	size_t k;
 
-	if (n < l || memcmp(m, lit, l) != 0 || !seconds(m + l, n - l, &total))
+	if (n < l || memcmp(m, lit, l) != 0 || !(k = seconds(m + l, n - l, &total)))
 		return 0;
 	e = jl_push(o, EV_SAFEPOINT);
 	if (!e)
 		return 1;
 	e->u.sp.form = SP_STOPPED;
 	e->u.sp.total_ms = total;
-	t = util_memmem(m + l, n - l, "Stopping threads took: ");
+	/* HotSpot prints it right after the total, which holds no 'S': that is
+	 * then the first occurrence a search would find */
+	if (!p->general_only && JL_STARTS(m + l + k, n - l - k, took))
+		t = m + l + k + 2;
+	else
+		t = JL_FIND(m + l, n - l, "Stopping threads took: ");
 	if (t) {
 		size_t off = (size_t)(t - m) + 23;
 		if (seconds(m + off, n - off, &ttsp))

@@ -405,7 +405,7 @@ static int alloc_stall(const char *m, size_t n, struct jl_out *o)
 /* "... <n>ms ..." after a literal: the number */
 static bool num_after(const char *m, size_t n, const char *lit, double *v)
 {
-	const char *f = util_memmem(m, n, lit);
+	const char *f = jl_find(m, n, lit, strlen(lit));
 	size_t off, k;
 	if (!f)
 		return false;
@@ -699,7 +699,7 @@ static int untagged(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	}
 	if (JL_EQ(m, n, "Leaving safepoint region") || JL_STARTS(m, n, "Application time: "))
 		return 1;
-	if (JL_STARTS(m, n, "VM Operation ") && util_memmem(m, n, "[ threads:"))
+	if (JL_STARTS(m, n, "VM Operation ") && JL_FIND(m, n, "[ threads:"))
 		return 1;
 	if (jl_sp_stats_row(m, n, false, &ev)) {
 		ev.t_ms = o->t_ms;

@@ -10,6 +10,7 @@
 #ifndef STWTOP_JVMLOG_H
 #define STWTOP_JVMLOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "stwtop/event.h"
 
@@ -42,6 +43,12 @@ int64_t jvmlog_anchor(const struct jvmlog *p);
 int jvmlog_collector(const struct jvmlog *p);
 /* JDK feature release learnt so far (8, 11, 17, ...; 0 unknown). */
 int jvmlog_jdk_release(const struct jvmlog *p);
+
+/* The parser reads the line shapes HotSpot writes through fast paths that
+ * must give exactly what its general, field-by-field reading gives. With on,
+ * only the general reading runs: for the tests and the fuzzer that check the
+ * two agree, never needed otherwise. */
+void jvmlog_set_general_only(struct jvmlog *p, bool on);
 
 /* Notes on what the parser reports (details in core/jvmlog*.c):
  * - jvmlog_jdk_release(): from a "Version:" / JDK 8 "JRE (1.8.0_...)" line when

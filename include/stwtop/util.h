@@ -7,11 +7,64 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* --- numbers: parse at s[0..n); return chars consumed, 0 on no match --- */
 size_t util_parse_u64(const char *s, size_t n, uint64_t *out);
+
+/* Eight bytes of s as a word whose lowest byte is s[0], whatever the host's order. */
+static inline uint64_t util_load8_le(const char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* How many of the eight bytes of w (from the lowest) are ASCII digits before
+ * the first one that is not. A byte is a digit when its high nibble is 3 and
+ * stays 3 after adding 6 ('0'..'9' are 0x30..0x39). A carry out of a byte can
+ * only come from a byte >= 0xfa, which is already a non-digit below the bytes
+ * it disturbs, so the first non-digit is always found exactly. */
+static inline unsigned util_digits8(uint64_t w)
+{
+	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL, three = 0x3030303030303030ULL;
+	uint64_t bad = ((w & hi) ^ three) | (((w + 0x0606060606060606ULL) & hi) ^ three);
+	return bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+}
+
+/* The value of the first k (1..8) digit bytes of w: the digits are moved to
+ * the top so the bytes above them fall out and the missing ones become leading
+ * zeros, then pairs, quads and the two halves are combined with three
+ * multiplications instead of one per digit. */
+static inline uint64_t util_value8(uint64_t w, unsigned k)
+{
+	w = (w - 0x3030303030303030ULL) << (8 * (8 - k));
+	w = w * 10 + (w >> 8); /* byte 2j: the two-digit value of digits 2j, 2j+1 */
+	return (((w & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32))) +
+		(((w >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >>
+	       32;
+}
+
+/* util_parse_u64(), with its commonest case inline for the callers that run
+ * per field of every line: 1 to 7 digits followed by a non-digit, 8 bytes in
+ * bounds. Same result for every input. */
+static inline size_t util_parse_u64_inl(const char *s, size_t n, uint64_t *out)
+{
+	if (n >= 8) {
+		uint64_t w = util_load8_le(s);
+		unsigned k = util_digits8(w);
+		if (k - 1u < 7u) {
+			*out = util_value8(w, k);
+			return k;
+		}
+	}
+	return util_parse_u64(s, n, out);
+}
 size_t util_parse_i64(const char *s, size_t n, int64_t *out);
 /* decimal with optional fraction and sign, no exponent; '.' or ',' as decimal mark
  * when comma_ok (HotSpot follows the locale: "0,943s") */

@@ -4,7 +4,9 @@
  * exercised), then every line again on a fresh parser with odd lengths (each
  * from an exact-size heap copy, so a read past len is an ASan error). The
  * first input byte picks a preset anchor and a too-small cap is never used:
- * the contract is cap >= JVMLOG_MAX_EVENTS. */
+ * the contract is cap >= JVMLOG_MAX_EVENTS. Last, the lines go through a
+ * parser with its fast paths and one with jvmlog_set_general_only(): any
+ * difference in events or learnt facts is a crash. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +44,45 @@ static int parse_copy(struct jvmlog *p, const uint8_t *s, size_t n, struct event
 	return r;
 }
 
+/* fast paths vs the general reading, line by line on two parsers */
+static void differential(const uint8_t *data, size_t size)
+{
+	struct event a[JVMLOG_MAX_EVENTS], b[JVMLOG_MAX_EVENTS];
+	struct jvmlog *pf = jvmlog_new(), *pg = jvmlog_new();
+	size_t i = 0;
+	int ra, rb;
+	if (!pf || !pg)
+		goto out;
+	jvmlog_set_general_only(pg, true);
+	if (size > 0 && (data[0] & 1)) {
+		jvmlog_set_anchor(pf, 1795979093130LL);
+		jvmlog_set_anchor(pg, 1795979093130LL);
+	}
+	for (;;) {
+		const uint8_t *nl = i < size ? memchr(data + i, '\n', size - i) : NULL;
+		size_t e = nl ? (size_t)(nl - data) : size;
+		memset(a, 0, sizeof a);
+		memset(b, 0, sizeof b);
+		if (i < size) {
+			ra = parse_copy(pf, data + i, e - i, a);
+			rb = parse_copy(pg, data + i, e - i, b);
+		} else {
+			ra = jvmlog_flush(pf, a, JVMLOG_MAX_EVENTS);
+			rb = jvmlog_flush(pg, b, JVMLOG_MAX_EVENTS);
+		}
+		if (ra != rb || (ra > 0 && memcmp(a, b, sizeof a[0] * (size_t)ra) != 0) ||
+		    jvmlog_anchor(pf) != jvmlog_anchor(pg) || jvmlog_collector(pf) != jvmlog_collector(pg) ||
+		    jvmlog_jdk_release(pf) != jvmlog_jdk_release(pg))
+			abort();
+		if (i >= size)
+			break;
+		i = e + 1;
+	}
+out:
+	jvmlog_free(pf);
+	jvmlog_free(pg);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct event ev[JVMLOG_MAX_EVENTS];
@@ -75,5 +116,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		i = e + 1;
 	}
 	jvmlog_free(p);
+	differential(data, size);
 	return 0;
 }

@@ -84,6 +84,96 @@ static void test_numbers(void **state)
 	assert_int_equal(u, 12);
 }
 
+/* The digit-at-a-time definition util_parse_u64 and util_parse_u64_inl must
+ * keep (they read eight bytes at a time): digits until a non-digit or n, 0
+ * when none or on overflow. */
+static size_t ref_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9') {
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
+			return 0;
+		i++;
+	}
+	if (i == 0)
+		return 0;
+	*out = v;
+	return i;
+}
+
+static void check_u64(const char *s, size_t n)
+{
+	uint64_t a = 7, b = 7;
+	size_t ka = util_parse_u64(s, n, &a), kb = ref_parse_u64(s, n, &b);
+	if (ka != kb || (ka && a != b))
+		fail_msg("util_parse_u64(\"%.*s\", %zu) = %zu/%llu, want %zu/%llu", (int)n, s, n, ka,
+			 (unsigned long long)a, kb, (unsigned long long)b);
+	if (!ka && a != 7)
+		fail_msg("util_parse_u64(\"%.*s\") wrote *out without a number", (int)n, s);
+	a = 7;
+	ka = util_parse_u64_inl(s, n, &a);
+	if (ka != kb || (ka && a != b) || (!ka && a != 7))
+		fail_msg("util_parse_u64_inl(\"%.*s\", %zu) = %zu/%llu, want %zu/%llu", (int)n, s, n, ka,
+			 (unsigned long long)a, kb, (unsigned long long)b);
+}
+
+static void test_u64_words(void **state)
+{
+	/* every length 0..24 of digits, each cut at every n, followed by each kind of
+	 * byte next to the digit range (the word test's edges) and bytes >= 0xfa */
+	static const char after[] = { ' ', '/', ':', '.', ',', 'n', '\0', (char)0x2f, (char)0x3a,
+				      (char)0xfa, (char)0xff, (char)0xb0, (char)0x39 };
+	char buf[64];
+	(void)state;
+	for (size_t len = 0; len <= 24; len++) {
+		for (size_t a = 0; a < sizeof after; a++) {
+			for (size_t i = 0; i < len; i++)
+				buf[i] = (char)('0' + (i * 7 + len) % 10);
+			buf[len] = after[a];
+			memset(buf + len + 1, '5', sizeof buf - len - 1);
+			for (size_t n = 0; n <= len + 10 && n <= sizeof buf; n++)
+				check_u64(buf, n);
+		}
+	}
+	/* the largest value, one past it, 19 and 20 digits, leading zeros */
+	check_u64("18446744073709551615 ns", 23);
+	check_u64("18446744073709551616 ns", 23);
+	check_u64("9999999999999999999 ns", 22);
+	check_u64("99999999999999999999 ns", 23);
+	check_u64("00000000000000000000000000001 ns", 32);
+	check_u64("0", 1);
+	check_u64("1 ns", 4);
+	check_u64("12345678", 8);
+	check_u64("123456789", 9);
+	check_u64("1234567812345678", 16);
+	check_u64("12345678123456789", 17);
+	/* pseudo-random strings over digits and their neighbours */
+	{
+		uint32_t x = 12345;
+		for (int t = 0; t < 200000; t++) {
+			size_t n = 0;
+			x = x * 1103515245u + 12345u;
+			n = (x >> 16) % 30;
+			for (size_t i = 0; i < n; i++) {
+				x = x * 1103515245u + 12345u;
+				unsigned r = (x >> 16) % 16;
+				buf[i] = r < 12 ? (char)('0' + r % 10) : r == 12 ? '/' : r == 13 ? ':' : r == 14 ? ' ' : (char)0xfb;
+			}
+			check_u64(buf, n);
+		}
+	}
+	/* util_parse_i64 on top of it */
+	{
+		int64_t v;
+		assert_int_equal(util_parse_i64("9223372036854775807 ns", 22, &v), 19);
+		assert_true(v == INT64_MAX);
+		assert_int_equal(util_parse_i64("9223372036854775808 ns", 22, &v), 0);
+		assert_int_equal(util_parse_i64("-12345678 ns", 12, &v), 9);
+		assert_true(v == -12345678);
+	}
+}
+
 static void test_sanitize(void **state)
 {
 	(void)state;
@@ -180,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_iso8601_local_dst),
 		cmocka_unit_test(test_clf_time),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_u64_words),
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_linebuf_partial_and_cut),
 		cmocka_unit_test(test_linebuf_cut_spanning_reads),
