@@ -631,6 +631,19 @@ static inline void put_time(struct event *out, int64_t t, uint8_t exact, int *tp
 	}
 }
 
+/* "10.0.0.1:80, 10.0.0.2:80 : unix:/s": the server that answered is the last
+ * one ("-" when none was tried) */
+static void put_last_addr(struct ev_http *h, const char *s, size_t n)
+{
+	size_t a = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		if ((s[i] == ',' || s[i] == ':') && s[i + 1] == ' ')
+			a = i + 2;
+	if (n - a == 1 && s[a] == '-')
+		a = n;
+	util_strlcpy_n(h->upstream, sizeof h->upstream, s + a, n - a);
+}
+
 /* what one variable's value gives the event */
 static inline void put_field(int var, const struct nx_val *v, const char *s, struct event *out,
 			     int *tprio)
@@ -671,6 +684,12 @@ static inline void put_field(int var, const struct nx_val *v, const char *s, str
 		break;
 	case V_USTATUS:
 		h->upstream_status = (int16_t)(v->n > 0 && v->a >= 0 && v->a <= 32767 ? v->a : -1);
+		break;
+	case V_UADDR:
+		put_last_addr(h, s + v->off, v->len);
+		break;
+	case V_REQUEST:
+		util_strlcpy_n(h->request, sizeof h->request, s + v->off, v->len);
 		break;
 	default:
 		break;
@@ -913,6 +932,8 @@ static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const
 			e = greedy_list(f, op, s, n, pos, v);
 			if (e == NX_NONE)
 				return false;
+			v->off = (uint32_t)pos; /* $upstream_addr reads its bytes */
+			v->len = (uint32_t)(e - pos);
 			put_field(op->var, v, s, out, &tprio);
 			break;
 		case ST_TO_QUOTE: {
@@ -961,7 +982,9 @@ static __attribute__((noinline)) bool nx_greedy(const struct nginx_fmt *f, const
 				return false;
 			break;
 		}
-		pos = e + op->lit_len; /* free values give no field */
+		if (op->var == V_REQUEST) /* the one free value that gives a field */
+			util_strlcpy_n(out->u.http.request, sizeof out->u.http.request, s + pos, e - pos);
+		pos = e + op->lit_len;
 	}
 	return pos == n;
 }
@@ -1109,6 +1132,8 @@ static unsigned var_field(int var)
 	case V_URT: return NGINX_F_URT;
 	case V_USTATUS: return NGINX_F_USTATUS;
 	case V_REQUEST_ID: return NGINX_F_RID;
+	case V_UADDR: return NGINX_F_UADDR;
+	case V_REQUEST: return NGINX_F_REQUEST;
 	default: return 0;
 	}
 }

@@ -65,6 +65,11 @@ struct incident {
 	bool final;
 	bool has_stop;                 /* a JVM stop >= stop_ms or a long pause is in it */
 	bool has_slow;                 /* slow connects or connect 504s */
+	/* the request that waited longest to connect, and the first connect
+	 * timeout (504 with no connect time): which request, from which line,
+	 * to which server ($request, $upstream_addr, when the format logs them) */
+	struct inc_req { float uct_s, rt_s; uint16_t src; uint64_t line; char request[72], upstream[48]; } slowest, t504;
+	bool upstream_many;            /* slow connects went to more than one server */
 };
 
 struct rules {
@@ -521,6 +526,13 @@ static void merge_incidents(struct rules *r)
 					a->end_ms = b->end_ms;
 				a->has_stop |= b->has_stop;
 				a->has_slow |= b->has_slow;
+				if (b->slowest.uct_s > a->slowest.uct_s)
+					a->slowest = b->slowest;
+				if (a->t504.line == 0 || (b->t504.line && b->t504.line < a->t504.line))
+					a->t504 = b->t504.line ? b->t504 : a->t504;
+				a->upstream_many |= b->upstream_many ||
+						    (a->slowest.upstream[0] && b->slowest.upstream[0] &&
+						     strcmp(a->slowest.upstream, b->slowest.upstream) != 0);
 				/* b's verdicts are superseded by a's next evaluation */
 				for (size_t k = 0; k < r->nv;) {
 					if (r->v[k].key == b->id && r->v[k].id >= V_LONG_GC_PAUSE &&
@@ -1089,7 +1101,18 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 		if (slow || timeout504) {
 			int64_t start = ev_start_ms(e);
 			struct incident *in = incident_for(r, start, start);
+			struct inc_req *q = slow ? &in->slowest : &in->t504;
 			in->has_slow = true;
+			if (h->upstream[0] && in->slowest.upstream[0] && strcmp(h->upstream, in->slowest.upstream) != 0)
+				in->upstream_many = true;
+			if (slow ? h->uct_ms / 1000.0 > q->uct_s : q->line == 0) {
+				q->uct_s = (float)(h->uct_ms / 1000.0);
+				q->rt_s = (float)(h->rt_ms / 1000.0);
+				q->src = e->src;
+				q->line = e->line;
+				memcpy(q->request, h->request, sizeof q->request);
+				memcpy(q->upstream, h->upstream, sizeof q->upstream);
+			}
 		}
 		break;
 	}
@@ -1262,6 +1285,22 @@ static void missing_sources_advice(struct verdict *v, const struct rules_ctx *c,
 			"was CPU-throttled during this stop.");
 	if (want_nginx && !c->have_nginx)
 		vadvice(v, " Add --nginx FILE to see what the stop cost the callers.");
+}
+
+/* "access.log:1314 \"GET /req/1313 HTTP/1.1\" waited longest to connect: 2.001 s, to 127.0.0.1:28481" */
+static void evid_request(struct verdict *v, const struct rules_ctx *c, const struct inc_req *q, const char *what,
+			 bool many)
+{
+	char req[80] = "", conn[40] = "", ups[96] = "";
+	if (q->request[0])
+		snprintf(req, sizeof req, " \"%s\"", q->request);
+	if (q->uct_s >= 0)
+		snprintf(conn, sizeof conn, ": %.3f s", q->uct_s);
+	else if (q->rt_s >= 0)
+		snprintf(conn, sizeof conn, " after %.3f s", q->rt_s);
+	if (q->upstream[0])
+		snprintf(ups, sizeof ups, ", to %s%s", q->upstream, many ? " (of several servers)" : "");
+	vevid(v, "%s:%llu%s %s%s%s", sname(c, q->src), (unsigned long long)q->line, req, what, conn, ups);
 }
 
 static void judge(struct rules *r, const struct rules_ctx *c, struct incident *in)
@@ -1820,6 +1859,8 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 				vevid(&v, "%u requests got into the queue (connect ~0 s) and waited up to %.3f s for "
 				      "the response header", w.bucket[0], w.max_uht_b0);
 			vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
+			if (in->slowest.line)
+				evid_request(&v, c, &in->slowest, "waited longest to connect", in->upstream_many);
 			vadvice(&v, "While the application accepted nothing, the kernel queued completed "
 				"handshakes up to the listen backlog and then dropped SYNs; the clients' SYN "
 				"retransmits (1 s apart on Linux >= 6.5, else 1 s, 3 s, 7 s) are the whole-second "
@@ -1829,6 +1870,8 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 				"net.core.somaxconn (default 4096)%s. The requests then wait in the queue "
 				"($upstream_header_time) instead of retrying; the stop itself is the cause to fix.",
 				backlog, rate, stop_s, backlog > 4096 ? ": raise somaxconn too" : "");
+			if (in->slowest.upstream[0] && !in->upstream_many)
+				vadvice(&v, " The server behind it: %s ($upstream_addr).", in->slowest.upstream);
 			commit(r, &v);
 		}
 		/* connect timeouts: 504 with no connect time */
@@ -1861,6 +1904,8 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			vevid(&v, "requests started %s-%s: %u, of them 504 with $upstream_connect_time \"-\": %u "
 			      "(request time up to %.3f s)", hms(r, a, t1), hms(r, b, t2), w.n, n504, t504_max);
 			vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
+			if (in->t504.line)
+				evid_request(&v, c, &in->t504, "was the first to time out", false);
 			vadvice(&v, "The upstream's accept queue was full, so nginx's SYNs were dropped and the "
 				"connect timed out before the first retransmit. Raise the upstream's listen "
 				"backlog above %lld (%.0f req/s x %.2f s) so connections queue instead of being "

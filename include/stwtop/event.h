@@ -167,6 +167,8 @@ struct ev_http {
 	double urt_ms;          /* sum of $upstream_response_time, -1 unknown */
 	uint8_t t_exact;        /* 1: t_ms from $msec/$time_iso8601 ms; 0: second resolution */
 	char rid[33];           /* $request_id, "" if absent */
+	char upstream[48];      /* the last address of $upstream_addr (after retries), "" if absent */
+	char request[72];       /* $request as logged ("GET /path HTTP/1.1"), cut; "" if absent */
 };
 
 /* Cumulative cgroup CPU counters; -1 for a counter the source did not have. */

@@ -70,6 +70,8 @@ struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens,
 #define NGINX_F_URT         0x040  /* $upstream_response_time */
 #define NGINX_F_USTATUS     0x080  /* $upstream_status */
 #define NGINX_F_RID         0x100  /* $request_id */
+#define NGINX_F_UADDR       0x200  /* $upstream_addr */
+#define NGINX_F_REQUEST     0x400  /* $request */
 unsigned nginx_fmt_fields(const struct nginx_fmt *f);
 
 /* One line for verbose mode: escaping, the variables that give fields and

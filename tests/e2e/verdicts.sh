@@ -181,9 +181,20 @@ if report nginx-uct/connect-timeout --nginx "$N/connect-timeout/logs/access.log"
   has connect-timeout-504 title "499 requests failed with 504"
   has connect-timeout-504 title "after 1.0 s"                       # proxy_connect_timeout 1s
   near_pct connect-timeout-504 advice "backlog above ([0-9]+)" 600 5
+  # the first 504 of the log (awk '/ 504 /' | head -1: line 1201, GET /req/1301, rt=1.000)
+  has connect-timeout-504 evidence 'access.log:1201 "GET /req/1301 HTTP/1.1" was the first to time out after 1.000 s'
 fi
 if report nginx-uct/backlog1024 --nginx "$N/backlog1024/logs/access.log" --nginx-conf "$N/backlog1024/nginx.conf:ops"; then
   mustnot accept-queue-overflow connect-timeout-504; noalarm; nonotes
+fi
+# a real overflow with $upstream_addr and $request in the log_format: the verdict names the server
+# and the request that waited longest (expected.sh: 3101/300/199/0/0, line 1993, 2.060 s)
+if report recordings/nginx-upstream-addr --nginx "$R/nginx-upstream-addr/logs/access.log" \
+  --nginx-conf "$R/nginx-upstream-addr/nginx.conf"; then
+  must accept-queue-overflow; mustnot connect-timeout-504; severity accept-queue-overflow crit
+  sum '.summary.nginx.uct_buckets | [.["0"], .["1"], .["2"], .["3"], .["4+"]] | map(tostring) | join("/")' 3101/300/199/0/0
+  has accept-queue-overflow evidence 'access.log:1993 "GET /req/1452 HTTP/1.1" waited longest to connect: 2.060 s, to 127.0.0.1:18191'
+  has accept-queue-overflow advice "The server behind it: 127.0.0.1:18191 (\$upstream_addr)."
 fi
 # the wrong log_format: said once, with the first line that did not match, not a clean report
 if report nginx-uct/wrong-format --nginx "$N/backlog100/logs/access.log" --nginx-format '$msec $status'; then

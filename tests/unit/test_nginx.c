@@ -441,6 +441,26 @@ static void check_real_run(const char *dir)
 		assert_string_equal(b.u.http.rid, a.u.http.rid);
 		assert_true(b.u.http.rt_ms == a.u.http.rt_ms);
 		assert_int_equal(b.u.http.upstream_status, a.u.http.upstream_status);
+		/* $request and the server that answered ($upstream_addr's last entry),
+		 * as the line has them: "GET /live/plain HTTP/1.1" ... ups=127.0.0.1:57077 */
+		const char *rq = util_memmem(plain.l[i], plain.n[i], " \"");
+		assert_non_null(rq);
+		assert_true(strncmp(a.u.http.request, rq + 2, strlen(a.u.http.request)) == 0 &&
+			    rq[2 + strlen(a.u.http.request)] == '"');
+		if (!strchr(a.u.http.request, '\\')) /* kept as logged: \x22 here, \" in json */
+			assert_string_equal(b.u.http.request, a.u.http.request);
+		const char *ups = util_memmem(plain.l[i], plain.n[i], " ups=");
+		assert_non_null(ups);
+		if (a.u.http.upstream[0]) {
+			/* the last of "a, b : c" */
+			const char *end = util_memmem(ups, (size_t)(plain.l[i] + plain.n[i] - ups), " rid=");
+			assert_non_null(end);
+			size_t ul = strlen(a.u.http.upstream);
+			assert_true(ul > 0 && (size_t)(end - ups) >= ul && memcmp(end - ul, a.u.http.upstream, ul) == 0);
+			assert_string_equal(b.u.http.upstream, a.u.http.upstream);
+		} else {
+			assert_true(strncmp(ups, " ups=- ", 7) == 0); /* no server was tried */
+		}
 		if (a.u.http.upstream_status >= 0) { /* json writes "" where default writes "-" */
 			assert_true(b.u.http.uct_ms == a.u.http.uct_ms);
 			assert_int_equal(b.u.http.uct_n, a.u.http.uct_n);
@@ -536,12 +556,13 @@ static void test_upstream_lists_synthetic(void **state)
 	assert_int_equal(ev.u.http.uct_n, 3);
 	assert_int_equal(ev.u.http.uct_dash, 0);
 	assert_int_equal(ev.u.http.upstream_status, 200);
-	/* a group that never got to a server leaves " : " at the end */
+	assert_string_equal(ev.u.http.upstream, "unix:/run/app.sock");   /* the one that answered */
 	const char *b = "502 uct=\"0.001 : \" us=\"502 : \" ups=backend end";
 	assert_true(nginx_parse_line(f, b, strlen(b), &ev, NULL));
 	assert_true(ev.u.http.uct_ms == 1 && ev.u.http.uct_n == 1);
 	const char *c = "504 uct=\"-\" us=\"504\" ups=10.0.0.1:80 end";
 	assert_true(nginx_parse_line(f, c, strlen(c), &ev, NULL));
+	assert_string_equal(ev.u.http.upstream, "10.0.0.1:80");
 	assert_true(ev.u.http.uct_dash == 1 && ev.u.http.uct_ms == -1 && ev.u.http.uct_n == 1);
 	/* not numbers */
 	const char *d = "200 uct=\"fast\" us=\"200\" ups=x end";
