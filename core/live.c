@@ -43,6 +43,10 @@ struct live {
 	struct vmstat_probe *vm;
 	int src_cg, src_sched, src_vm;  /* session sources of the probes */
 	bool sched_gone;
+	/* the probe problems last said: a problem is said when it appears or
+	 * changes, and its end once, not at every poll */
+	char cg_said[512];
+	int sched_said, vm_said;        /* -errno said, 0 none */
 	struct recorder *record;
 	const struct live_view *view;
 	void *vctx;
@@ -143,31 +147,88 @@ static void record_event(struct live *l, const struct event *e)
 	}
 }
 
+/* "cpu.stat: /sys/.../cpu.stat: No such file or directory; cpuacct.usage: ..."
+ * -> "cpu.stat, cpuacct.usage" (the names of the files of a probe error) */
+static void error_files(const char *err, char *out, size_t len)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (const char *p = err; *p && o + 1 < len;) {
+		size_t k = strcspn(p, ":;");
+		int w = snprintf(out + o, len - o, "%s%.*s", o ? ", " : "", (int)k, p);
+		o += w > 0 ? (size_t)w : 0;
+		const char *next = strstr(p, "; ");
+		if (!next)
+			break;
+		p = next + 2;
+	}
+	if (o >= len && len > 4)
+		memcpy(out + len - 4, "...", 4);
+}
+
+static void say_cgroup_state(struct live *l, int n)
+{
+	const char *why = cgroup_probe_last_error(l->cg, NULL);
+	char msg[700];
+	if (why) {
+		if (strcmp(why, l->cg_said) == 0)
+			return;
+		util_strlcpy_n(l->cg_said, sizeof l->cg_said, why, strlen(why));
+		snprintf(msg, sizeof msg, "%s%s", why,
+			 n < 0 ? " (nothing could be read: polled again every interval)" :
+				 " (polled again every interval)");
+		note(l, l->src_cg, msg, n < 0);
+	} else if (l->cg_said[0]) {
+		char files[300];
+		error_files(l->cg_said, files, sizeof files);
+		snprintf(msg, sizeof msg, "%s readable again", files);
+		l->cg_said[0] = '\0';
+		note(l, l->src_cg, msg, false);
+	}
+}
+
+/* a probe error that is not the cgroup's (those name their files): once per errno */
+static void say_errno(struct live *l, int src, int *said, int rc, const char *what)
+{
+	char msg[300];
+	if (rc < 0 && rc != *said) {
+		snprintf(msg, sizeof msg, "%s: %s (polled again every interval)", what, strerror(-rc));
+		*said = rc;
+		note(l, src, msg, true);
+	} else if (rc >= 0 && *said) {
+		snprintf(msg, sizeof msg, "%s readable again", what);
+		*said = 0;
+		note(l, src, msg, false);
+	}
+}
+
 static void poll_probes(struct live *l, int64_t now)
 {
 	struct event ev[4];
+	char what[300];
 	if (l->cg) {
 		int n = cgroup_probe_poll(l->cg, now, ev, 4);
 		for (int i = 0; i < n; i++) {
 			record_event(l, &ev[i]);
 			session_feed_event(l->s, l->src_cg, &ev[i]);
 		}
-		int e = 0;
-		const char *why = cgroup_probe_last_error(l->cg, &e);
-		if (why)
-			note(l, l->src_cg, why, n < 0);
+		say_cgroup_state(l, n);
 	}
 	if (l->sched && !l->sched_gone) {
 		int n = sched_probe_poll(l->sched, now, &ev[0]);
 		if (n > 0) {
 			record_event(l, &ev[0]);
 			session_feed_event(l->s, l->src_sched, &ev[0]);
-		} else if (n == -ESRCH) {
+		}
+		if (n == -ESRCH) {
 			char msg[160];
 			snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
 				 "still followed", l->o.pid);
 			l->sched_gone = true;
 			note(l, l->src_sched, msg, false);
+		} else {
+			snprintf(what, sizeof what, "%s/proc/%d/task", l->o.proc_root, l->o.pid);
+			say_errno(l, l->src_sched, &l->sched_said, n, what);
 		}
 	}
 	if (l->vm) {
@@ -176,6 +237,8 @@ static void poll_probes(struct live *l, int64_t now)
 			record_event(l, &ev[0]);
 			session_feed_event(l->s, l->src_vm, &ev[0]);
 		}
+		snprintf(what, sizeof what, "%s/proc/vmstat", l->o.proc_root);
+		say_errno(l, l->src_vm, &l->vm_said, n, what);
 	}
 }
 
