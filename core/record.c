@@ -50,6 +50,7 @@ static const struct field sched_fields[] = {
 	{"interval_ms", F_DBL, EV_OFF(sched.interval_ms), 0},
 	{"oncpu_ms", F_DBL, EV_OFF(sched.oncpu_ms), 0},
 	{"wait_ms", F_DBL, EV_OFF(sched.wait_ms), 0},
+	{"idle_ms", F_DBL, EV_OFF(sched.idle_ms), 0},
 	{"nthreads", F_I32, EV_OFF(sched.nthreads), 0},
 	{"worst_tid", F_I32, EV_OFF(sched.worst_tid), 0},
 	{"worst_wait_ms", F_DBL, EV_OFF(sched.worst_wait_ms), 0},

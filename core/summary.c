@@ -161,6 +161,10 @@ void summary_add(struct summary *s, const struct event *e)
 		s->sched_samples++;
 		s->sched_oncpu_ms += e->u.sched.oncpu_ms;
 		s->sched_wait_ms += e->u.sched.wait_ms;
+		if (e->u.sched.idle_ms >= 0) {
+			s->sched_idle_ms += e->u.sched.idle_ms;
+			s->sched_idle_samples++;
+		}
 		break;
 	case EV_VMSTAT:
 		if (s->vmstat_samples == 0)

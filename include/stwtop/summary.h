@@ -59,6 +59,8 @@ struct summary {
 	/* sched / vmstat */
 	uint64_t sched_samples;
 	double sched_oncpu_ms, sched_wait_ms;
+	double sched_idle_ms;          /* over the intervals whose idle is known */
+	uint64_t sched_idle_samples;
 	uint64_t vmstat_samples;
 	int64_t allocstall_first, allocstall_last;
 };

@@ -479,6 +479,9 @@ static void test_sched_fixture(void **state)
 	assert_int_equal(ev.u.sched.nthreads, 23);               /* 23 - 1 + 1 */
 	assert_double_equal(ev.u.sched.oncpu_ms, 18.0, 1e-9);    /* 10 + 5 + 3 */
 	assert_double_equal(ev.u.sched.wait_ms, 25.0, 1e-9);     /* 20 + 1 + 4 */
+	/* idle: the 22 threads present at both polls x 1000 ms - their 10+20 + 5+1 ms;
+	 * the new thread adds its 3 + 4 ms above but no idle, the exited one nothing */
+	assert_double_equal(ev.u.sched.idle_ms, 22 * 1000.0 - 36.0, 1e-6);
 	assert_int_equal(ev.u.sched.worst_tid, vm);
 	assert_double_equal(ev.u.sched.worst_wait_ms, 20.0, 1e-9);
 	assert_string_equal(ev.u.sched.worst_comm, "VM Thread");
@@ -495,6 +498,7 @@ static void test_sched_fixture(void **state)
 	assert_int_equal(sched_probe_poll(sp, 12000, &ev), 1);
 	assert_double_equal(ev.u.sched.oncpu_ms, 0, 0);
 	assert_int_equal(ev.u.sched.worst_tid, -1);
+	assert_double_equal(ev.u.sched.idle_ms, 23 * 1000.0, 1e-6); /* all of them slept */
 
 	/* the pid now names another process (different start time): gone */
 	char statp[600], stat[1024];

@@ -276,13 +276,17 @@ static void test_live_v1_throttle(void **state)
 	/* poll every 100 ms for ~1.5 s; continue (up to 10 s) only if the kernel has not
 	 * throttled yet, so a slow machine does not make the test flaky */
 	int64_t t0 = util_mono_ms();
-	double oncpu = 0;
+	double oncpu = 0, wait = 0, idle = 0, wall = 0;
 	for (;;) {
 		sleep_ms(100);
 		assert_int_equal(cgroup_probe_poll(cg, util_now_ms(), b, 2), 1);
 		int r = sched_probe_poll(sp, util_now_ms(), &s);
 		assert_int_equal(r, 1);
 		oncpu += s.u.sched.oncpu_ms;
+		wait += s.u.sched.wait_ms;
+		assert_true(s.u.sched.idle_ms >= 0);
+		idle += s.u.sched.idle_ms;
+		wall += s.u.sched.interval_ms;
 		assert_int_equal(s.u.sched.nthreads, 1);
 		bool grew = b[0].u.cpu.nr_throttled > a[0].u.cpu.nr_throttled &&
 			    b[0].u.cpu.throttled_us > a[0].u.cpu.throttled_us;
@@ -296,6 +300,10 @@ static void test_live_v1_throttle(void **state)
 		      (long long)(b[0].u.cpu.nr_throttled - a[0].u.cpu.nr_throttled),
 		      (b[0].u.cpu.throttled_us - a[0].u.cpu.throttled_us) / 1000.0,
 		      (b[0].u.cpu.usage_us - a[0].u.cpu.usage_us) / 1000.0, oncpu);
+	/* one thread present throughout: on CPU + waiting + idle is the wall time */
+	print_message("sched: on-CPU %.1f + wait %.1f + idle %.1f ms = %.1f, wall %.1f ms\n", oncpu, wait, idle,
+		      oncpu + wait + idle, wall);
+	assert_true(fabs(oncpu + wait + idle - wall) <= 0.1 * wall);
 	assert_int_equal(b[0].u.cpu.cg_version, 1);
 	assert_int_equal(b[0].u.cpu.quota_us, 10000);
 	assert_int_equal(b[0].u.cpu.period_us, 100000);

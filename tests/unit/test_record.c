@@ -76,6 +76,7 @@ static void test_round_trip_edges(void **state)
 	e.u.sched.nthreads = 2000;
 	e.u.sched.worst_tid = INT32_MAX;
 	e.u.sched.worst_wait_ms = 3000.5;
+	e.u.sched.idle_ms = 970000.25;
 	snprintf(e.u.sched.worst_comm, sizeof e.u.sched.worst_comm, "%s", "Тред-1"); /* UTF-8 */
 	round_trip(&e);
 	snprintf(e.u.sched.worst_comm, sizeof e.u.sched.worst_comm, "%s", "VM Thread");
@@ -98,6 +99,15 @@ static void test_round_trip_edges(void **state)
 	assert_true(record_format(&e, line, sizeof line) > 0);
 	assert_int_equal(record_parse_line(line, strlen(line), &back, err, sizeof err), 1);
 	assert_string_equal(back.u.sched.worst_comm, "worker-\xd0\x9f?");
+
+	/* idle_ms is a key added to schema 1: written, and a recording made before it
+	 * (no such key) reads as idle unknown, -1 */
+	assert_non_null(strstr(line, "\"idle_ms\":-1"));
+	const char *old = "{\"v\":1,\"t\":5,\"kind\":\"sched\",\"interval_ms\":1000.0,\"oncpu_ms\":5.0,"
+			  "\"wait_ms\":1.0,\"nthreads\":3}";
+	assert_int_equal(record_parse_line(old, strlen(old), &back, err, sizeof err), 1);
+	assert_double_equal(back.u.sched.idle_ms, -1, 0);
+	assert_int_equal(back.u.sched.nthreads, 3);
 
 	/* non-finite doubles cannot be JSON: written as null, read back as unknown */
 	ev_init(&e, EV_CPU);
