@@ -6,6 +6,7 @@
  * live run over some input end equal to the report's over the same input.
  */
 #include "stwtop/live.h"
+#include "stwtop/discover.h"
 #include "stwtop/hserr.h"
 #include "stwtop/probe.h"
 #include "stwtop/record.h"
@@ -48,6 +49,8 @@ struct live {
 	char cg_said[512];
 	int sched_said, vm_said;        /* -errno said, 0 none */
 	struct recorder *record;
+	int64_t pid_start_ms;           /* --pid: its start time (EV_TIME_NONE unknown) */
+	int64_t anchor_said;            /* the JVM start last said and recorded */
 	const struct live_view *view;
 	void *vctx;
 	/* demo */
@@ -302,8 +305,50 @@ static void anchor_from_mtime(struct live *l)
 		char how[200];
 		snprintf(how, sizeof how, "%s: modification time minus the uptime of its last line",
 			 session_source_name(l->s, i));
-		session_set_jvm_anchor(l->s, mtime - up / 1000, how);
+		session_set_jvm_anchor_from(l->s, mtime - up / 1000, ANCHOR_MTIME, how);
 		return;
+	}
+}
+
+/* The JVM's start, once known and whenever it changes: into the recording (a
+ * meta line, so --report --replay places an uptime-only log where this run
+ * did) and said once, with the value --jvm-start takes. A start "given" that
+ * is the --pid process's start time is recorded as what it is. */
+static void check_anchor(struct live *l)
+{
+	int64_t a = session_jvm_anchor(l->s);
+	enum anchor_from f = session_jvm_anchor_from(l->s);
+	if (a == EV_TIME_NONE || f == ANCHOR_UPTIME_AXIS || a == l->anchor_said)
+		return;
+	l->anchor_said = a;
+	const char *from = anchor_from_name(f);
+	const char *how = session_jvm_anchor_how(l->s);
+	char pid_how[120];
+	if (f == ANCHOR_GIVEN && l->pid_start_ms != EV_TIME_NONE && llabs(a - l->pid_start_ms) <= 100) {
+		from = "pid";
+		snprintf(pid_how, sizeof pid_how, "the start time of process %d (%s/proc/%d/stat)", l->o.pid,
+			 l->o.proc_root, l->o.pid);
+		how = pid_how;
+	}
+	if (l->record) {
+		int rc = record_write_anchor(l->record, util_now_ms(), a, from, how);
+		if (rc < 0) {
+			char msg[300];
+			snprintf(msg, sizeof msg, "--record %s: %s (recording stopped)", l->o.record, strerror(-rc));
+			record_close(l->record);
+			l->record = NULL;
+			note(l, -1, msg, true);
+		}
+	}
+	bool jvm = false;
+	for (int i = 0; i < session_nsources(l->s); i++)
+		if (session_source_kind(l->s, i) == SRC_JVM)
+			jvm = true;
+	if (jvm) {
+		char t[40], msg[400];
+		snprintf(msg, sizeof msg, "JVM start %s = %lld epoch ms, from %s: a report of these logs takes it "
+			 "as --jvm-start %lld", util_fmt_iso_ms(a, t, sizeof t), (long long)a, how, (long long)a);
+		note(l, -1, msg, false);
 	}
 }
 
@@ -350,6 +395,7 @@ static void on_tick(void *ctx)
 		session_tick(l->s);
 		poll_probes(l, now);
 		scan_hs_err(l);
+		check_anchor(l);
 		session_eval(l->s, data_clock(l), false);
 	}
 	if (l->view && l->view->tick)
@@ -446,6 +492,9 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	l->adding_src = -1;
 	l->eval_timer = -1;
 	l->demo_timer = -1;
+	l->pid_start_ms = l->anchor_said = EV_TIME_NONE;
+	if (l->o.pid > 0 && !l->o.demo && discover_start_ms(l->o.proc_root, l->o.pid, util_now_ms(), &l->pid_start_ms) < 0)
+		l->pid_start_ms = EV_TIME_NONE;
 	l->loop = loop_new();
 	if (!l->loop) {
 		snprintf(err, errlen, "cannot create the event loop: %s", strerror(errno));
@@ -622,6 +671,7 @@ int live_run(struct live *l)
 		}
 		anchor_from_mtime(l);
 		l->caught_up = true;
+		check_anchor(l); /* before the first samples: a recording starts with it */
 		poll_probes(l, util_now_ms()); /* baselines */
 		scan_hs_err(l);
 		session_eval(l->s, data_clock(l), false);

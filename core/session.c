@@ -47,6 +47,7 @@ struct source {
 	size_t detect_len[DETECT_LINES];
 	int ndetect;
 	struct schedlog *sched;
+	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
 	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
 	bool flushed;                    /* jvmlog_flush done at EOF */
 	/* report reader */
@@ -74,7 +75,8 @@ struct session {
 	struct timeline tl;
 	struct rules *rules;
 	int64_t anchor_ms;
-	char anchor_how[120];
+	enum anchor_from anchor_from;
+	char anchor_how[200];
 	struct event *pending;
 	size_t npending;
 	uint64_t unanchored;
@@ -337,11 +339,33 @@ static void place(struct session *s, struct event *e)
 		session_eval(s, s->tl.newest_ms, false);
 }
 
+const char *anchor_from_name(enum anchor_from f)
+{
+	switch (f) {
+	case ANCHOR_NONE: return "none";
+	case ANCHOR_GIVEN: return "given";
+	case ANCHOR_LINE: return "line";
+	case ANCHOR_LIVE_LINE: return "live-line";
+	case ANCHOR_MTIME: return "mtime";
+	case ANCHOR_RECORDING: return "recording";
+	case ANCHOR_UPTIME_AXIS: return "uptime";
+	}
+	return "?";
+}
+
+enum anchor_from session_jvm_anchor_from(const struct session *s) { return s->anchor_from; }
+
 void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how)
+{
+	session_set_jvm_anchor_from(s, start_ms, ANCHOR_GIVEN, how);
+}
+
+void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum anchor_from from, const char *how)
 {
 	if (start_ms == EV_TIME_NONE)
 		return;
 	s->anchor_ms = start_ms;
+	s->anchor_from = from;
 	util_strlcpy_n(s->anchor_how, sizeof s->anchor_how, how, strlen(how));
 	for (int i = 0; i < s->nsrc; i++)
 		if (s->src[i]->jvm)
@@ -380,14 +404,28 @@ static void emit(struct session *s, int i, struct event *e)
 	struct source *src = s->src[i];
 	e->src = (uint16_t)i;
 	src->st.events++;
+	if (e->kind == EV_ANCHOR && src->kind == SRC_RECORD) {
+		/* what the recording session knew: used when nothing better is known
+		 * (or a later meta line of the same recording: the JVM was restarted) */
+		if (s->o.jvm_start_ms == EV_TIME_NONE &&
+		    (s->anchor_ms == EV_TIME_NONE ||
+		     (s->anchor_from == ANCHOR_RECORDING && s->anchor_ms != e->u.anchor_ms))) {
+			char how[200];
+			snprintf(how, sizeof how, "%s line %llu, recorded: %s", src->name, (unsigned long long)e->line,
+				 src->rec_anchor_how[0] ? src->rec_anchor_how : "the JVM start");
+			session_set_jvm_anchor_from(s, e->u.anchor_ms, ANCHOR_RECORDING, how);
+		}
+		return;
+	}
 	if (e->kind == EV_ANCHOR) {
 		/* an explicit start wins; otherwise the first pair learnt, or a new JVM */
 		if (s->o.jvm_start_ms == EV_TIME_NONE &&
-		    (s->anchor_ms == EV_TIME_NONE || llabs(s->anchor_ms - e->u.anchor_ms) > 1000)) {
+		    (s->anchor_ms == EV_TIME_NONE || s->anchor_from == ANCHOR_RECORDING ||
+		     llabs(s->anchor_ms - e->u.anchor_ms) > 1000)) {
 			char how[120];
 			snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)", src->name,
 				 (unsigned long long)e->line);
-			session_set_jvm_anchor(s, e->u.anchor_ms, how);
+			session_set_jvm_anchor_from(s, e->u.anchor_ms, ANCHOR_LINE, how);
 		}
 		return;
 	}
@@ -442,8 +480,15 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 		return cpustat_parse_line(line, len, &out[0]) ? 1 : -1;
 	case SRC_RECORD: {
 		int rc = record_parse_line(line, len, &out[0], why, sizeof why);
+		if (rc == 1 && out[0].kind == EV_ANCHOR) {
+			int64_t ms;
+			char from[32];
+			if (!record_meta_anchor(line, len, &ms, from, sizeof from, src->rec_anchor_how,
+						sizeof src->rec_anchor_how))
+				src->rec_anchor_how[0] = '\0';
+		}
 		if (rc >= 0)
-			return rc; /* 1 sample, 0 a meta line */
+			return rc; /* 1 sample or the JVM start, 0 a meta line */
 		if (!src->st.first_error[0]) {
 			util_strlcpy_n(src->st.first_error, sizeof src->st.first_error, why, strlen(why));
 			src->st.first_error_line = src->st.lines;
@@ -516,7 +561,7 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 		    s->anchor_ms == EV_TIME_NONE && live_now_ms != EV_TIME_NONE) {
 			char how[120];
 			snprintf(how, sizeof how, "%s: uptime of a line read as it was written", src->name);
-			session_set_jvm_anchor(s, live_now_ms - ev[k].up_us / 1000, how);
+			session_set_jvm_anchor_from(s, live_now_ms - ev[k].up_us / 1000, ANCHOR_LIVE_LINE, how);
 		}
 		emit(s, i, &ev[k]);
 	}
@@ -706,6 +751,63 @@ static void refill(struct session *s, int i)
 	}
 }
 
+/* The first jvm_start of the --replay recordings (their first 4 MiB), so the
+ * merge places uptime-only lines where the live run had them. Only when some
+ * JVM source needs it: a recording alone has nothing to place. */
+static bool anchor_from_recording(struct session *s)
+{
+	bool jvm = false;
+	for (int i = 0; i < s->nsrc; i++)
+		if (s->src[i]->kind == SRC_JVM)
+			jvm = true;
+	for (int i = 0; jvm && i < s->nsrc; i++) {
+		struct source *src = s->src[i];
+		struct stat st;
+		if (src->kind != SRC_RECORD || stat(src->path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		struct linebuf lb;
+		if (fd < 0)
+			continue;
+		if (linebuf_init(&lb, MAX_LINE, READ_CHUNK) != 0) {
+			close(fd);
+			continue;
+		}
+		size_t total = 0;
+		uint64_t lineno = 0;
+		bool found = false;
+		while (!found && total < ANCHOR_SCAN_BYTES) {
+			size_t room;
+			char *buf = linebuf_space(&lb, &room);
+			ssize_t n = read(fd, buf, room);
+			if (n <= 0)
+				break;
+			linebuf_commit(&lb, (size_t)n);
+			total += (size_t)n;
+			const char *line;
+			size_t len;
+			unsigned fl;
+			while (!found && linebuf_next(&lb, &line, &len, &fl)) {
+				int64_t ms;
+				char from[32], rhow[160], how[200];
+				lineno++;
+				if (!util_memmem(line, len, "\"jvm_start\"") ||
+				    !record_meta_anchor(line, len, &ms, from, sizeof from, rhow, sizeof rhow))
+					continue;
+				snprintf(how, sizeof how, "%s line %llu, recorded: %s", src->name,
+					 (unsigned long long)lineno, rhow[0] ? rhow : "the JVM start");
+				session_set_jvm_anchor_from(s, ms, ANCHOR_RECORDING, how);
+				found = true;
+			}
+		}
+		linebuf_fini(&lb);
+		close(fd);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
 /* The report needs the JVM's start before merging uptime-only lines. */
 static void find_anchor(struct session *s)
 {
@@ -757,7 +859,7 @@ static void find_anchor(struct session *s)
 							char how[120];
 							snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)",
 								 src->name, (unsigned long long)lineno);
-							session_set_jvm_anchor(s, ev[j].u.anchor_ms, how);
+							session_set_jvm_anchor_from(s, ev[j].u.anchor_ms, ANCHOR_LINE, how);
 							found = true;
 							break;
 						}
@@ -770,13 +872,16 @@ static void find_anchor(struct session *s)
 		if (found)
 			return;
 	}
+	/* no line tells: a recording made while the JVM ran may (its meta lines) */
+	if (anchor_from_recording(s))
+		return;
 	/* Only uptime in the JVM's logs and nothing else to line them up with: put
 	 * them on an uptime axis (epoch 0 = JVM start) so every rule still works. */
 	for (int i = 0; i < s->nsrc; i++)
 		if (s->src[i]->kind != SRC_JVM)
 			jvm_only = false;
 	if (jvm_only && !wall && s->nsrc > 0) {
-		session_set_jvm_anchor(s, 0, "none in the log: times are JVM uptime");
+		session_set_jvm_anchor_from(s, 0, ANCHOR_UPTIME_AXIS, "none in the log: times are JVM uptime");
 		s->uptime_axis = true;
 	}
 }
