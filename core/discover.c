@@ -898,6 +898,19 @@ static const char *flag_value(const char *a, const char *name)
 	return NULL;
 }
 
+static void add_crash_file(const char *root, struct jvm_proc *j, const char *path, const char *why)
+{
+	for (int i = 0; i < j->ncrash; i++)
+		if (strcmp(j->crash[i].path, path) == 0)
+			return;
+	if (j->ncrash >= DISCOVER_MAX_CRASH)
+		return;
+	struct jvm_crash_file *c = &j->crash[j->ncrash++];
+	snprintf(c->path, sizeof c->path, "%s", path);
+	open_path_of(root, j, path, c->open_path, sizeof c->open_path);
+	c->why = why;
+}
+
 static void apply_flags(const char *root, struct jvm_proc *j)
 {
 	static const struct {
@@ -975,6 +988,16 @@ static void apply_flags(const char *root, struct jvm_proc *j)
 	}
 	open_path_of(root, j, j->error_file, j->error_open_path, sizeof j->error_open_path);
 	snprintf(j->error_fallback, sizeof j->error_fallback, "/tmp/%s", name);
+
+	/* where HotSpot may write it, in its order; a relative name needs the cwd */
+	j->ncrash = 0;
+	if (j->error_file_set && j->error_file[0] == '/')
+		add_crash_file(root, j, j->error_file, "-XX:ErrorFile");
+	if (j->cwd[0]) {
+		absolute(j, name, rel, sizeof rel);
+		add_crash_file(root, j, rel, "working directory");
+	}
+	add_crash_file(root, j, j->error_fallback, "/tmp fallback");
 }
 
 static void read_release(const char *root, struct jvm_proc *j)
@@ -1124,6 +1147,7 @@ int discover_inspect(const char *root, int pid, struct jvm_proc *j, char *err, s
 		*del = '\0';
 	proc_path(path, sizeof path, root, pid, "cwd");
 	t = readlink(path, j->cwd, sizeof j->cwd - 1);
+	j->cwd_errno = t > 0 ? 0 : errno;
 	j->cwd[t > 0 ? t : 0] = '\0';
 	if (discover_start_ms(root, pid, util_now_ms(), &j->start_ms) < 0)
 		j->start_ms = -1;

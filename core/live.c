@@ -57,10 +57,12 @@ struct live {
 	int64_t demo_t0, demo_wall0, demo_clock;
 	bool demo_done, paused;
 	int64_t paused_at;
-	/* hs_err watch */
-	time_t hs_dir_mtime;
-	char hs_seen[8][64];
-	int nhs_seen;
+	/* what was said before a view existed (live_new): told when live_run starts */
+	struct { char msg[600]; int src; bool is_error; } early[8];
+	int nearly;
+	/* crash reports */
+	struct hserr_probe *hs;
+	int hs_timer;
 	int src_hs;
 };
 
@@ -68,8 +70,15 @@ static void note(struct live *l, int src, const char *msg, bool is_error)
 {
 	if (src >= 0)
 		session_source_note(l->s, src, msg, is_error);
-	if (l->view && l->view->note)
+	if (l->view && l->view->note) {
 		l->view->note(l->vctx, src, msg, is_error);
+	} else if (!l->view && l->nearly < (int)ARRAY_LEN(l->early) && src < 0) {
+		/* what a source said is in its stats (views show those at start); the rest waits here */
+		util_strlcpy_n(l->early[l->nearly].msg, sizeof l->early[l->nearly].msg, msg, strlen(msg));
+		l->early[l->nearly].src = src;
+		l->early[l->nearly].is_error = is_error;
+		l->nearly++;
+	}
 }
 
 static void changed(struct live *l)
@@ -245,46 +254,78 @@ static void poll_probes(struct live *l, int64_t now)
 	}
 }
 
-/* --- crash reports: a new hs_err_pid*.log in the JVM's directory --- */
+/* --- crash reports --- */
 
-static void scan_hs_err(struct live *l)
+static void poll_hserr(struct live *l)
 {
-	struct stat st;
-	if (!l->o.hs_err_dir || stat(l->o.hs_err_dir, &st) != 0 || st.st_mtime == l->hs_dir_mtime)
+	struct event ev[4];
+	int next = -1;
+	if (!l->hs)
 		return;
-	l->hs_dir_mtime = st.st_mtime;
-	DIR *d = opendir(l->o.hs_err_dir);
-	if (!d)
-		return;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "hs_err_pid", 10) != 0)
-			continue;
-		bool seen = false;
-		for (int i = 0; i < l->nhs_seen; i++)
-			if (strcmp(l->hs_seen[i], de->d_name) == 0)
-				seen = true;
-		if (seen || l->nhs_seen >= 8)
-			continue;
-		util_strlcpy_n(l->hs_seen[l->nhs_seen++], 64, de->d_name, strlen(de->d_name));
-		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", l->o.hs_err_dir, de->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
-			continue;
-		char *buf = malloc(1 << 20);
-		ssize_t n = buf ? read(fd, buf, 1 << 20) : -1;
-		close(fd);
-		struct event e;
-		if (n > 0 && hserr_parse(buf, (size_t)n, &e)) {
-			e.t_ms = util_now_ms();
-			util_strlcpy_n(e.u.hserr.path, sizeof e.u.hserr.path, path, strlen(path));
-			session_feed_event(l->s, l->src_hs, &e);
-			changed(l);
-		}
-		free(buf);
+	int n = hserr_probe_poll(l->hs, util_now_ms(), ev, 4, &next);
+	for (int i = 0; i < n; i++) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "JVM crash report %s: %s%s%s", ev[i].u.hserr.path,
+			 ev[i].u.hserr.signal[0] ? ev[i].u.hserr.signal : "fatal error",
+			 ev[i].u.hserr.frame[0] ? ", problematic frame " : "", ev[i].u.hserr.frame);
+		note(l, l->src_hs, msg, false);
+		session_feed_event(l->s, l->src_hs, &ev[i]);
 	}
-	closedir(d);
+	const char *why = hserr_probe_take_note(l->hs);
+	if (why)
+		note(l, l->src_hs, why, false);
+	if (next >= 0 && l->hs_timer >= 0)
+		loop_set_timer(l->loop, l->hs_timer, next, 0);
+	if (n > 0) {
+		eval_soon(l);
+		changed(l);
+	}
+}
+
+static void on_hserr_fd(void *ctx, int fd, short revents)
+{
+	(void)fd;
+	(void)revents;
+	poll_hserr(ctx);
+}
+
+static void on_hserr_timer(void *ctx)
+{
+	poll_hserr(ctx);
+}
+
+/* Where the JVM's crash report can appear (discover.h: -XX:ErrorFile, its cwd,
+ * /tmp), plus the directory the caller named. */
+static void open_hserr(struct live *l, const struct jvm_proc *j)
+{
+	int64_t now = util_now_ms();
+	int pid = l->o.hs_err_pid > 0 ? l->o.hs_err_pid : l->o.pid;
+	char msg[1600], list[1200];
+	l->hs = hserr_probe_new(l->pid_start_ms != EV_TIME_NONE ? l->pid_start_ms : now);
+	if (!l->hs)
+		return;
+	if (j) {
+		for (int i = 0; i < j->ncrash; i++)
+			hserr_probe_add(l->hs, j->crash[i].open_path, false, now);
+		if (!j->cwd[0]) {
+			snprintf(msg, sizeof msg, "%s/proc/%d/cwd: %s: a crash report hs_err_pid%d.log in the working "
+				 "directory of process %d cannot be seen (run stwtop as the JVM's user or root)",
+				 l->o.proc_root, j->pid, strerror(j->cwd_errno ? j->cwd_errno : ENOENT), j->pid, j->pid);
+			note(l, -1, msg, false);
+		}
+	}
+	if (l->o.hs_err_dir && l->o.hs_err_dir[0] == '/') {
+		char p[4200];
+		if (pid > 0)
+			snprintf(p, sizeof p, "%s/hs_err_pid%d.log", l->o.hs_err_dir, pid);
+		else
+			snprintf(p, sizeof p, "%s/hs_err_pid", l->o.hs_err_dir);
+		hserr_probe_add(l->hs, p, pid <= 0, now);
+	}
+	if (hserr_probe_describe(l->hs, list, sizeof list) > 0) {
+		snprintf(msg, sizeof msg, "a crash report is looked for at %s", list);
+		note(l, -1, msg, false);
+	}
 }
 
 /* An uptime-only JVM log that is being written now: its last line was
@@ -394,7 +435,7 @@ static void on_tick(void *ctx)
 			tail_check(l->tail);
 		session_tick(l->s);
 		poll_probes(l, now);
-		scan_hs_err(l);
+		poll_hserr(l);
 		check_anchor(l);
 		session_eval(l->s, data_clock(l), false);
 	}
@@ -492,6 +533,7 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	l->adding_src = -1;
 	l->eval_timer = -1;
 	l->demo_timer = -1;
+	l->hs_timer = -1;
 	l->pid_start_ms = l->anchor_said = EV_TIME_NONE;
 	if (l->o.pid > 0 && !l->o.demo && discover_start_ms(l->o.proc_root, l->o.pid, util_now_ms(), &l->pid_start_ms) < 0)
 		l->pid_start_ms = EV_TIME_NONE;
@@ -572,8 +614,15 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 		if (!l->vm)
 			note(l, l->src_vm, why, true);
 	}
-	if (l->o.hs_err_dir)
+	/* the JVM's own facts: where its crash report would go */
+	struct jvm_proc j;
+	bool have_j = l->o.pid > 0 && discover_inspect(l->o.proc_root, l->o.pid, &j, why, sizeof why) == 0;
+	if (l->o.hs_err_dir || have_j) {
 		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
+		open_hserr(l, have_j ? &j : NULL);
+	}
+	if (have_j)
+		discover_fini(&j);
 	if (l->o.record) {
 		char note_txt[300] = "";
 		char rerr[300];
@@ -599,6 +648,7 @@ void live_free(struct live *l)
 	sched_probe_close(l->sched);
 	vmstat_probe_close(l->vm);
 	record_close(l->record);
+	hserr_probe_free(l->hs);
 	loop_free(l->loop);
 	free(l);
 }
@@ -655,6 +705,9 @@ int live_run(struct live *l)
 			if (st->error && st->note[0])
 				l->view->note(l->vctx, i, st->note, true);
 		}
+	for (int i = 0; l->view && l->view->note && i < l->nearly; i++)
+		l->view->note(l->vctx, l->early[i].src, l->early[i].msg, l->early[i].is_error);
+	l->nearly = 0;
 	loop_add_signals(l->loop, sigs, 2, on_signal, l);
 	install_stop_signals(l);
 	l->eval_timer = loop_add_timer(l->loop, -1, 0, on_eval_timer, l);
@@ -669,11 +722,16 @@ int live_run(struct live *l)
 			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
 			tail_dispatch(l->tail); /* the existing content */
 		}
+		if (l->hs) {
+			l->hs_timer = loop_add_timer(l->loop, -1, 0, on_hserr_timer, l);
+			if (hserr_probe_fd(l->hs) >= 0)
+				loop_add_fd(l->loop, hserr_probe_fd(l->hs), POLLIN, on_hserr_fd, l);
+		}
 		anchor_from_mtime(l);
 		l->caught_up = true;
 		check_anchor(l); /* before the first samples: a recording starts with it */
 		poll_probes(l, util_now_ms()); /* baselines */
-		scan_hs_err(l);
+		poll_hserr(l);
 		session_eval(l->s, data_clock(l), false);
 		changed(l);
 		loop_add_timer(l->loop, l->o.interval_ms, l->o.interval_ms, on_tick, l);

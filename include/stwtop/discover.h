@@ -18,6 +18,7 @@
 
 #define DISCOVER_PATH 1024
 #define DISCOVER_MAX_LOGS 8
+#define DISCOVER_MAX_CRASH 3
 
 /* What a log output receives (tag set at level, as configured by its -Xlog selections) */
 #define DLOG_GC        0x01  /* [gc] info: the pause/cycle summary lines */
@@ -60,6 +61,13 @@ struct jvm_log {
 	int origin;                     /* enum discover_origin */
 };
 
+/* A place where the JVM's crash report can appear. */
+struct jvm_crash_file {
+	char path[DISCOVER_PATH];       /* as the JVM sees it */
+	char open_path[DISCOVER_PATH];  /* as this process opens it */
+	const char *why;                /* "-XX:ErrorFile", "working directory", "/tmp fallback" */
+};
+
 struct jvm_opt {
 	char *arg;                      /* one JVM option, e.g. "-Xmx64m" */
 	int origin;                     /* enum discover_origin */
@@ -74,6 +82,7 @@ struct jvm_proc {
 	char java_version[48];          /* JAVA_VERSION of <java_home>/release, "" unknown */
 	int java_feature;               /* 8, 11, 17, 21, ...; 0 unknown */
 	char cwd[DISCOVER_PATH];        /* working directory ("" if unreadable) */
+	int cwd_errno;                  /* why /proc/PID/cwd could not be read (EACCES as non-root), 0 */
 	int64_t start_ms;               /* process start, UTC epoch ms (boot time = now - /proc/uptime) */
 	bool other_mntns;               /* JVM in another mount namespace than us */
 	bool environ_read;              /* /proc/PID/environ was readable */
@@ -92,6 +101,13 @@ struct jvm_proc {
 	char error_open_path[DISCOVER_PATH];
 	bool error_file_set;             /* from -XX:ErrorFile */
 	char error_fallback[DISCOVER_PATH]; /* HotSpot's fallback when the first is not writable: /tmp */
+	/* Every place, in the order HotSpot tries them (vmError.cpp prepare_log_file; each
+	 * opened O_EXCL, so an existing file also moves it on): -XX:ErrorFile with %p and %%
+	 * expanded (Arguments::copy_expand_pid; other %x kept), relative to the working
+	 * directory; <cwd>/hs_err_pid<pid>.log (left out when the cwd is unreadable:
+	 * cwd_errno says why); /tmp/hs_err_pid<pid>.log (os::get_temp_directory). */
+	struct jvm_crash_file crash[DISCOVER_MAX_CRASH];
+	int ncrash;
 
 	int64_t xms, xmx;               /* bytes, -1 unset */
 	int64_t periodic_gc_ms;         /* -XX:G1PeriodicGCInterval, -1 unset (0 = disabled) */

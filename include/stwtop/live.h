@@ -21,7 +21,9 @@ struct live_opts {
 	const char *proc_root;      /* "" (tests may point it at a fixture tree) */
 	bool demo;                  /* replay the sources at a pace instead of following them */
 	double demo_speed;          /* event time per wall time */
-	const char *hs_err_dir;     /* watch this directory for hs_err_pid*.log */
+	const char *hs_err_dir;     /* also watch this directory for hs_err_pid<hs_err_pid>.log (0: any
+				       hs_err_pid*); with a pid, every place its JVM may write a crash
+				       report is watched anyway (-XX:ErrorFile, cwd, /tmp: discover.h) */
 	int hs_err_pid;             /* ... of this pid (0: any) */
 };
 

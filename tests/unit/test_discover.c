@@ -118,7 +118,7 @@ static void test_real_inspect(void **state)
 {
 	(void)state;
 	struct jvm_proc j;
-	char err[256], want[1024];
+	char err[256], want[2100];
 	assert_int_equal(discover_inspect(g_tmp, g_jvm, &j, err, sizeof err), 0);
 	assert_string_equal(j.user, "root");
 	assert_string_equal(j.exe, "/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
@@ -179,6 +179,19 @@ static void test_real_inspect(void **state)
 	assert_true(j.error_file_set);
 	snprintf(want, sizeof want, "/tmp/hs_err_pid%d.log", g_jvm);
 	assert_string_equal(j.error_fallback, want);
+	/* every place HotSpot may write it, in its order, as we open them (fixture root) */
+	assert_int_equal(j.ncrash, 3);
+	snprintf(want, sizeof want, "/tmp/hs_err_%d.log", g_jvm);
+	assert_string_equal(j.crash[0].path, want);
+	assert_string_equal(j.crash[0].why, "-XX:ErrorFile");
+	snprintf(want, sizeof want, "%s/tmp/hs_err_%d.log", g_tmp, g_jvm);
+	assert_string_equal(j.crash[0].open_path, want);
+	snprintf(want, sizeof want, "%s/hs_err_pid%d.log", j.cwd, g_jvm);
+	assert_string_equal(j.crash[1].path, want);
+	assert_string_equal(j.crash[1].why, "working directory");
+	snprintf(want, sizeof want, "/tmp/hs_err_pid%d.log", g_jvm);
+	assert_string_equal(j.crash[2].path, want);
+	assert_string_equal(j.crash[2].why, "/tmp fallback");
 	char adv[2048];
 	assert_int_equal(discover_advice(&j, adv, sizeof adv), 0); /* nothing is missing */
 	assert_string_equal(adv, "");
