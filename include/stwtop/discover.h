@@ -75,6 +75,8 @@ struct jvm_opt {
 
 struct jvm_proc {
 	int pid;
+	bool is_jvm;                    /* java executable, argv[0] "java" or libjvm.so mapped */
+	char not_jvm[400];              /* when not: why, and the JVMs that do run here (see discover_pick) */
 	unsigned uid;
 	char user[32];                  /* from <root>/etc/passwd, else the number */
 	char exe[DISCOVER_PATH];        /* /proc/PID/exe target, "" if unreadable */
@@ -123,10 +125,12 @@ struct jvm_proc {
  * found (pids[] gets at most max of them, ascending), or -errno if /proc is unreadable. */
 int discover_java_pids(const char *root, int *pids, int max);
 
-/* Choose the JVM: want_pid > 0 must exist (0; msg warns if it does not look like a
- * JVM); else the only JVM; else pid 1 when it is one of several JVMs (a container);
- * else -ESRCH (none) or -EEXIST (several), msg holding a human list of candidates
- * "  PID  USER  COMMAND" for the user to pick one with --pid. */
+/* Choose the JVM: want_pid > 0 must exist (0; msg then warns, one line, when it is
+ * not a JVM: "process 1 (init) is not a JVM (executable /sbin/init, no libjvm.so
+ * mapped): ... Java processes here: 4242 (stwtop --pid 4242)"; the caller must
+ * show it); else the only JVM; else pid 1 when it is one of several JVMs (a
+ * container); else -ESRCH (none) or -EEXIST (several), msg holding a human list
+ * of candidates "  PID  USER  COMMAND" for the user to pick one with --pid. */
 int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t msglen);
 
 /* Everything above about pid. 0, or -errno with a reason in err (the process is
@@ -147,7 +151,9 @@ const struct jvm_log *discover_gc_log(const struct jvm_proc *j);
  * periodic-GC lines while G1PeriodicGCInterval is set, uptime-only decorations,
  * no SafepointTimeout): one "- ..." line per item, with the exact flags for the
  * JVM's version (JDK 8: -Xloggc flags) and the jcmd command that enables it on
- * the running JVM where possible. Returns the number of items (0: nothing missing). */
+ * the running JVM where possible. For a process that is not a JVM, one item
+ * saying so (j->not_jvm) and no JVM flags or jcmd. Returns the number of items
+ * (0: nothing missing). */
 int discover_advice(const struct jvm_proc *j, char *buf, size_t len);
 
 #endif
