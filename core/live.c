@@ -294,6 +294,37 @@ static void on_hserr_timer(void *ctx)
 	poll_hserr(ctx);
 }
 
+/* What the discovered JVM does not log, as session hints (discover_advice), so
+ * the dashboard can show them and --plain prints them at start; not when the
+ * user named JVM files of their own (they chose what to follow). */
+static void add_hints(struct live *l, const struct jvm_proc *j)
+{
+	bool named = false, followed = false;
+	for (int i = 0; i < session_nsources(l->s); i++) {
+		if (session_source_kind(l->s, i) != SRC_JVM)
+			continue;
+		named = true;
+		for (int k = 0; k < j->nlogs; k++)
+			if (strcmp(session_source_path(l->s, i), j->logs[k].open_path) == 0)
+				followed = true;
+	}
+	if (j->is_jvm && named && !followed)
+		return;
+	char adv[4096];
+	if (discover_advice(j, adv, sizeof adv) <= 0)
+		return;
+	for (char *line = adv; *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (line[0] == '-' && line[1] == ' ')
+			session_add_hint(l->s, line + 2);
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+}
+
 /* Where the JVM's crash report can appear (discover.h: -XX:ErrorFile, its cwd,
  * /tmp), plus the directory the caller named. */
 static void open_hserr(struct live *l, const struct jvm_proc *j)
@@ -617,12 +648,14 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	/* the JVM's own facts: where its crash report would go */
 	struct jvm_proc j;
 	bool have_j = l->o.pid > 0 && discover_inspect(l->o.proc_root, l->o.pid, &j, why, sizeof why) == 0;
-	if (l->o.hs_err_dir || have_j) {
+	if ((l->o.hs_err_dir || have_j) && !(have_j && !j.is_jvm)) {
 		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
 		open_hserr(l, have_j ? &j : NULL);
 	}
-	if (have_j)
+	if (have_j) {
+		add_hints(l, &j);
 		discover_fini(&j);
+	}
 	if (l->o.record) {
 		char note_txt[300] = "";
 		char rerr[300];
@@ -708,6 +741,17 @@ int live_run(struct live *l)
 	for (int i = 0; l->view && l->view->note && i < l->nearly; i++)
 		l->view->note(l->vctx, l->early[i].src, l->early[i].msg, l->early[i].is_error);
 	l->nearly = 0;
+	int nh;
+	const char *const *hints = session_hints(l->s, &nh);
+	for (int i = 0; l->view && i < nh; i++) {
+		if (l->view->hint) {
+			l->view->hint(l->vctx, hints[i]);
+		} else if (l->view->note) {
+			char msg[1200];
+			snprintf(msg, sizeof msg, "hint: %s", hints[i]);
+			l->view->note(l->vctx, -1, msg, false);
+		}
+	}
 	loop_add_signals(l->loop, sigs, 2, on_signal, l);
 	install_stop_signals(l);
 	l->eval_timer = loop_add_timer(l->loop, -1, 0, on_eval_timer, l);

@@ -87,6 +87,8 @@ struct session {
 	struct seen_timeout timeouts[TIMEOUT_MEMORY];
 	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
 	char *nginx_conf_format;         /* format read from --nginx-conf */
+	char *hints[SESSION_MAX_HINTS];
+	int nhints;
 };
 
 const char *src_kind_name(enum src_kind k)
@@ -174,6 +176,8 @@ void session_free(struct session *s)
 	timeline_fini(&s->tl);
 	free(s->pending);
 	free(s->nginx_conf_format);
+	for (int i = 0; i < s->nhints; i++)
+		free(s->hints[i]);
 	free(s);
 }
 
@@ -245,6 +249,26 @@ void session_source_note(struct session *s, int i, const char *note, bool is_err
 	util_strlcpy_n(src->st.note, sizeof src->st.note, note, strlen(note));
 	if (is_error)
 		src->st.error = true;
+}
+
+int session_add_hint(struct session *s, const char *text)
+{
+	for (int i = 0; i < s->nhints; i++)
+		if (strcmp(s->hints[i], text) == 0)
+			return 0;
+	if (s->nhints >= SESSION_MAX_HINTS)
+		return -E2BIG;
+	char *c = strdup(text);
+	if (!c)
+		return -ENOMEM;
+	s->hints[s->nhints++] = c;
+	return 0;
+}
+
+const char *const *session_hints(const struct session *s, int *n)
+{
+	*n = s->nhints;
+	return (const char *const *)s->hints;
 }
 
 const struct summary *session_summary(const struct session *s) { return &s->sum; }

@@ -33,6 +33,9 @@ struct live_view {
 	void (*signal)(void *ctx, int signo);             /* SIGWINCH, SIGHUP (SIGINT/TERM stop) */
 	void (*note)(void *ctx, int src, const char *msg, bool is_error);
 	void (*demo_done)(void *ctx);                     /* the replay reached its end */
+	/* each of session_hints() once, when the run starts; NULL: told as a note
+	 * ("hint: ...", src -1), which is how --plain prints them */
+	void (*hint)(void *ctx, const char *text);
 };
 
 struct live;

@@ -117,6 +117,15 @@ bool session_uptime_axis(const struct session *s);
 /* JVM uptime (µs) of the newest event of source i, -1 if none had one */
 int64_t session_source_last_uptime_us(const struct session *s, int i);
 
+/* Hints: what the user should know before trusting the screen, found while
+ * setting up (a discovered JVM that writes no GC log and the exact -Xlog option
+ * or `jcmd PID VM.log ...` to fix it, a --pid that is not a JVM, ...). One line
+ * each, no leading "- ", in the order added; the same text is kept once. The
+ * TUI shows them, --plain prints them at start (live.h). */
+#define SESSION_MAX_HINTS 8
+int session_add_hint(struct session *s, const char *text);   /* 0, -E2BIG full, -ENOMEM */
+const char *const *session_hints(const struct session *s, int *n);
+
 const struct summary *session_summary(const struct session *s);
 const struct timeline *session_timeline(const struct session *s);
 const struct rules *session_rules(const struct session *s);
