@@ -25,7 +25,7 @@ wait_for 30 grep -q READY "$T/console.log" || { echo "FAIL: the JVM did not star
 # run BIN ARGS... until it has printed N status lines (stdout) into $T/out, stderr into $T/err
 run_until_status() { local n=$1; shift
   "$BIN" "$@" >"$T/out" 2>"$T/err" & SPID=$!
-  wait_for 15 bash -c "[ \$(grep -c 'stops\\|\"type\":\"status\"' '$T/out') -ge $n ]" || fail "$* printed no status: $(head -c 400 "$T/err")"
+  wait_for 15 bash -c "[ \$(grep -sc 'stops\\|\"type\":\"status\"' '$T/out') -ge $n ]" || fail "$* printed no status: $(head -c 400 "$T/err")"
   kill -TERM "$SPID"; wait "$SPID" 2>/dev/null; SPID=""; }
 
 # 1. no -Xlog at all

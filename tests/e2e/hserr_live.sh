@@ -37,7 +37,7 @@ wait_for 30 grep -q READY "$T/console.log" || { echo "FAIL: the JVM did not star
 "$BIN" --plain --json --interval 500 --pid "$JPID" >"$T/out.ndjson" 2>"$T/err" &
 SPID=$!
 # 1. where it looks
-wait_for 10 grep -q "a crash report is looked for at" "$T/err" || fail "stwtop did not say where it looks: $(head -c 800 "$T/err")"
+wait_for 10 grep -qs "a crash report is looked for at" "$T/err" || fail "stwtop did not say where it looks: $(head -c 800 "$T/err")"
 look=$(grep "a crash report is looked for at" "$T/err")
 for want in "$T/crash-$JPID.log" "$T/cwd/hs_err_pid$JPID.log" "/tmp/hs_err_pid$JPID.log"; do
   case "$look" in *"$want"*) ;; *) fail "not watched: $want ($look)";; esac
@@ -69,12 +69,13 @@ jq -se 'any(.[]; .type=="verdict" and .id=="aot-sigill-adapter" and .event=="fin
 # 4. a user who cannot read the JVM's cwd (a JVM of root's in a 0700 dir)
 if id nobody >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   mkdir -m 0700 "$T/private"
-  ( cd "$T/private" && exec sleep 60 ) &
+  ( cd "$T/private" && exec java -Xmx32m -cp "$T/classes" CrashLater "$T/never" 60 ) >"$T/uconsole.log" 2>&1 &
   UPID=$!
+  wait_for 30 grep -q READY "$T/uconsole.log" || fail "the second JVM did not start: $(head -c 400 "$T/uconsole.log")"
   chmod 0755 "$T"
-  su -s /bin/sh nobody -c "exec '$BIN' --plain --pid $UPID --gc /dev/null --interval 200" >"$T/uout" 2>"$T/uerr" &
+  su -s /bin/sh nobody -c "exec '$BIN' --plain --pid $UPID --interval 200" >"$T/uout" 2>"$T/uerr" &
   SPID=$!
-  wait_for 10 grep -q "cannot be seen" "$T/uerr" || fail "as nobody, nothing said about the unreadable cwd: $(head -c 800 "$T/uerr")"
+  wait_for 10 grep -qs "cannot be seen" "$T/uerr" || fail "as nobody, nothing said about the unreadable cwd: $(head -c 800 "$T/uerr")"
   kill -TERM "$SPID"; wait "$SPID" 2>/dev/null; SPID=""
   grep -q "/proc/$UPID/cwd: Permission denied: a crash report hs_err_pid$UPID.log in the working directory" "$T/uerr" \
     || fail "the message does not name /proc/$UPID/cwd and the reason: $(grep 'cannot be seen' "$T/uerr")"
