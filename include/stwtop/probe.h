@@ -103,8 +103,9 @@ struct hserr_probe;
 struct hserr_probe *hserr_probe_new(int64_t since_ms);
 /* Watch path (an absolute file name), or with prefix every file of path's
  * directory whose name starts with path's last component. Its directory is
- * watched with inotify; without read permission on it an exact name is looked
- * for at every poll; what cannot be watched at all is said (take_note). 0 or
+ * watched with inotify; without read permission on it, and in /tmp (where every
+ * process's temporary files would wake us), an exact name is looked for at
+ * every poll instead; what cannot be watched at all is said (take_note). 0 or
  * -EINVAL (not absolute), -E2BIG (too many). */
 int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_t now_ms);
 /* The inotify fd to wait on (POLLIN: call poll), -1 without inotify. */
