@@ -326,6 +326,12 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "--plain is for live mode; --report already prints text");
 			return 2;
 		}
+		if (c->record) {
+			/* a report polls nothing: it would write an empty recording and say nothing */
+			snprintf(err, errlen, "--record is for live mode (it records the samples polled while "
+				 "stwtop runs); --report reads files once");
+			return 2;
+		}
 	} else if (demo) {
 		c->mode = CLI_DEMO;
 	} else {

@@ -295,6 +295,40 @@ static size_t candidate_line(const char *root, int pid, char *out, size_t len)
 	return k < 0 ? 0 : (size_t)k;
 }
 
+/* "process 1 (init) is not a JVM (executable /sbin/init, no libjvm.so mapped): ..." */
+static void not_jvm_message(const char *root, int pid, char *out, size_t len)
+{
+	char path[DISCOVER_PATH], exe[DISCOVER_PATH] = "", comm[64] = "", safe_exe[300], safe_comm[80];
+	proc_path(path, sizeof path, root, pid, "exe");
+	ssize_t t = readlink(path, exe, sizeof exe - 1);
+	exe[t > 0 ? t : 0] = '\0';
+	proc_path(path, sizeof path, root, pid, "comm");
+	ssize_t n = procfile_read(AT_FDCWD, path, comm, sizeof comm);
+	if (n < 0 && n != -EFBIG)
+		comm[0] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	util_sanitize(safe_exe, sizeof safe_exe, exe, strlen(exe));
+	util_sanitize(safe_comm, sizeof safe_comm, comm, strlen(comm));
+	int pids[8];
+	int k = discover_java_pids(root, pids, (int)ARRAY_LEN(pids));
+	char others[120] = "";
+	size_t o = 0;
+	for (int i = 0; i < k && i < (int)ARRAY_LEN(pids) && o < sizeof others; i++) {
+		int w = snprintf(others + o, sizeof others - o, "%s%d", i ? ", " : "", pids[i]);
+		o += w > 0 ? (size_t)w : 0;
+	}
+	char hint[40] = "";
+	if (k == 1)
+		snprintf(hint, sizeof hint, " (stwtop --pid %d)", pids[0]);
+	else if (k > 1)
+		snprintf(hint, sizeof hint, " (stwtop --pid PID)");
+	snprintf(out, len, "process %d%s%s%s is not a JVM (%s%s, no libjvm.so mapped): its threads and cgroup are "
+		 "polled, but it has no GC log, crash report or jcmd to advise on; %s%s%s", pid,
+		 safe_comm[0] ? " (" : "", safe_comm, safe_comm[0] ? ")" : "",
+		 safe_exe[0] ? "executable " : "executable unreadable", safe_exe,
+		 k > 0 ? "Java processes here: " : "no Java process runs here", others, hint);
+}
+
 int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t msglen)
 {
 	int pids[64];
@@ -310,8 +344,7 @@ int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t ms
 		}
 		*pid = want_pid;
 		if (check_java(root, want_pid) != 1)
-			snprintf(msg, msglen, "process %d does not look like a JVM (no java executable, no libjvm.so); "
-				 "following it anyway", want_pid);
+			not_jvm_message(root, want_pid, msg, msglen);
 		return 0;
 	}
 	int n = discover_java_pids(root, pids, (int)ARRAY_LEN(pids));
@@ -898,6 +931,19 @@ static const char *flag_value(const char *a, const char *name)
 	return NULL;
 }
 
+static void add_crash_file(const char *root, struct jvm_proc *j, const char *path, const char *why)
+{
+	for (int i = 0; i < j->ncrash; i++)
+		if (strcmp(j->crash[i].path, path) == 0)
+			return;
+	if (j->ncrash >= DISCOVER_MAX_CRASH)
+		return;
+	struct jvm_crash_file *c = &j->crash[j->ncrash++];
+	snprintf(c->path, sizeof c->path, "%s", path);
+	open_path_of(root, j, path, c->open_path, sizeof c->open_path);
+	c->why = why;
+}
+
 static void apply_flags(const char *root, struct jvm_proc *j)
 {
 	static const struct {
@@ -975,6 +1021,16 @@ static void apply_flags(const char *root, struct jvm_proc *j)
 	}
 	open_path_of(root, j, j->error_file, j->error_open_path, sizeof j->error_open_path);
 	snprintf(j->error_fallback, sizeof j->error_fallback, "/tmp/%s", name);
+
+	/* where HotSpot may write it, in its order; a relative name needs the cwd */
+	j->ncrash = 0;
+	if (j->error_file_set && j->error_file[0] == '/')
+		add_crash_file(root, j, j->error_file, "-XX:ErrorFile");
+	if (j->cwd[0]) {
+		absolute(j, name, rel, sizeof rel);
+		add_crash_file(root, j, rel, "working directory");
+	}
+	add_crash_file(root, j, j->error_fallback, "/tmp fallback");
 }
 
 static void read_release(const char *root, struct jvm_proc *j)
@@ -1112,6 +1168,9 @@ int discover_inspect(const char *root, int pid, struct jvm_proc *j, char *err, s
 	free(buf);
 	if (r < 0)
 		goto nomem;
+	j->is_jvm = check_java(root, pid) == 1;
+	if (!j->is_jvm)
+		not_jvm_message(root, pid, j->not_jvm, sizeof j->not_jvm);
 
 	j->uid = read_uid(root, pid);
 	user_name(root, j->uid, j->user, sizeof j->user);
@@ -1124,6 +1183,7 @@ int discover_inspect(const char *root, int pid, struct jvm_proc *j, char *err, s
 		*del = '\0';
 	proc_path(path, sizeof path, root, pid, "cwd");
 	t = readlink(path, j->cwd, sizeof j->cwd - 1);
+	j->cwd_errno = t > 0 ? 0 : errno;
 	j->cwd[t > 0 ? t : 0] = '\0';
 	if (discover_start_ms(root, pid, util_now_ms(), &j->start_ms) < 0)
 		j->start_ms = -1;
@@ -1182,6 +1242,11 @@ int discover_advice(const struct jvm_proc *j, char *buf, size_t len)
 	} while (0)
 	if (len)
 		buf[0] = '\0';
+	if (!j->is_jvm) {
+		/* no -Xlog, jcmd or HotSpot flag applies to it */
+		SAY("- %s\n", j->not_jvm[0] ? j->not_jvm : "the process is not a JVM");
+		return 1;
+	}
 	if (!gc) {
 		items++;
 		if (jdk8) {

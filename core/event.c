@@ -75,6 +75,7 @@ void ev_init(struct event *e, enum ev_kind kind)
 		break;
 	case EV_SCHED:
 		e->u.sched.worst_tid = -1;
+		e->u.sched.idle_ms = -1;
 		break;
 	case EV_VMSTAT:
 		e->u.vm.allocstall = e->u.vm.pageoutrun = e->u.vm.pgscan_direct = -1;

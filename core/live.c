@@ -6,6 +6,7 @@
  * live run over some input end equal to the report's over the same input.
  */
 #include "stwtop/live.h"
+#include "stwtop/discover.h"
 #include "stwtop/hserr.h"
 #include "stwtop/probe.h"
 #include "stwtop/record.h"
@@ -43,17 +44,25 @@ struct live {
 	struct vmstat_probe *vm;
 	int src_cg, src_sched, src_vm;  /* session sources of the probes */
 	bool sched_gone;
+	/* the probe problems last said: a problem is said when it appears or
+	 * changes, and its end once, not at every poll */
+	char cg_said[512];
+	int sched_said, vm_said;        /* -errno said, 0 none */
 	struct recorder *record;
+	int64_t pid_start_ms;           /* --pid: its start time (EV_TIME_NONE unknown) */
+	int64_t anchor_said;            /* the JVM start last said and recorded */
 	const struct live_view *view;
 	void *vctx;
 	/* demo */
 	int64_t demo_t0, demo_wall0, demo_clock;
 	bool demo_done, paused;
 	int64_t paused_at;
-	/* hs_err watch */
-	time_t hs_dir_mtime;
-	char hs_seen[8][64];
-	int nhs_seen;
+	/* what was said before a view existed (live_new): told when live_run starts */
+	struct { char msg[600]; int src; bool is_error; } early[8];
+	int nearly;
+	/* crash reports */
+	struct hserr_probe *hs;
+	int hs_timer;
 	int src_hs;
 };
 
@@ -61,8 +70,15 @@ static void note(struct live *l, int src, const char *msg, bool is_error)
 {
 	if (src >= 0)
 		session_source_note(l->s, src, msg, is_error);
-	if (l->view && l->view->note)
+	if (l->view && l->view->note) {
 		l->view->note(l->vctx, src, msg, is_error);
+	} else if (!l->view && l->nearly < (int)ARRAY_LEN(l->early) && src < 0) {
+		/* what a source said is in its stats (views show those at start); the rest waits here */
+		util_strlcpy_n(l->early[l->nearly].msg, sizeof l->early[l->nearly].msg, msg, strlen(msg));
+		l->early[l->nearly].src = src;
+		l->early[l->nearly].is_error = is_error;
+		l->nearly++;
+	}
 }
 
 static void changed(struct live *l)
@@ -143,31 +159,88 @@ static void record_event(struct live *l, const struct event *e)
 	}
 }
 
+/* "cpu.stat: /sys/.../cpu.stat: No such file or directory; cpuacct.usage: ..."
+ * -> "cpu.stat, cpuacct.usage" (the names of the files of a probe error) */
+static void error_files(const char *err, char *out, size_t len)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (const char *p = err; *p && o + 1 < len;) {
+		size_t k = strcspn(p, ":;");
+		int w = snprintf(out + o, len - o, "%s%.*s", o ? ", " : "", (int)k, p);
+		o += w > 0 ? (size_t)w : 0;
+		const char *next = strstr(p, "; ");
+		if (!next)
+			break;
+		p = next + 2;
+	}
+	if (o >= len && len > 4)
+		memcpy(out + len - 4, "...", 4);
+}
+
+static void say_cgroup_state(struct live *l, int n)
+{
+	const char *why = cgroup_probe_last_error(l->cg, NULL);
+	char msg[700];
+	if (why) {
+		if (strcmp(why, l->cg_said) == 0)
+			return;
+		util_strlcpy_n(l->cg_said, sizeof l->cg_said, why, strlen(why));
+		snprintf(msg, sizeof msg, "%s%s", why,
+			 n < 0 ? " (nothing could be read: polled again every interval)" :
+				 " (polled again every interval)");
+		note(l, l->src_cg, msg, n < 0);
+	} else if (l->cg_said[0]) {
+		char files[300];
+		error_files(l->cg_said, files, sizeof files);
+		snprintf(msg, sizeof msg, "%s readable again", files);
+		l->cg_said[0] = '\0';
+		note(l, l->src_cg, msg, false);
+	}
+}
+
+/* a probe error that is not the cgroup's (those name their files): once per errno */
+static void say_errno(struct live *l, int src, int *said, int rc, const char *what)
+{
+	char msg[300];
+	if (rc < 0 && rc != *said) {
+		snprintf(msg, sizeof msg, "%s: %s (polled again every interval)", what, strerror(-rc));
+		*said = rc;
+		note(l, src, msg, true);
+	} else if (rc >= 0 && *said) {
+		snprintf(msg, sizeof msg, "%s readable again", what);
+		*said = 0;
+		note(l, src, msg, false);
+	}
+}
+
 static void poll_probes(struct live *l, int64_t now)
 {
 	struct event ev[4];
+	char what[300];
 	if (l->cg) {
 		int n = cgroup_probe_poll(l->cg, now, ev, 4);
 		for (int i = 0; i < n; i++) {
 			record_event(l, &ev[i]);
 			session_feed_event(l->s, l->src_cg, &ev[i]);
 		}
-		int e = 0;
-		const char *why = cgroup_probe_last_error(l->cg, &e);
-		if (why)
-			note(l, l->src_cg, why, n < 0);
+		say_cgroup_state(l, n);
 	}
 	if (l->sched && !l->sched_gone) {
 		int n = sched_probe_poll(l->sched, now, &ev[0]);
 		if (n > 0) {
 			record_event(l, &ev[0]);
 			session_feed_event(l->s, l->src_sched, &ev[0]);
-		} else if (n == -ESRCH) {
+		}
+		if (n == -ESRCH) {
 			char msg[160];
 			snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
 				 "still followed", l->o.pid);
 			l->sched_gone = true;
 			note(l, l->src_sched, msg, false);
+		} else {
+			snprintf(what, sizeof what, "%s/proc/%d/task", l->o.proc_root, l->o.pid);
+			say_errno(l, l->src_sched, &l->sched_said, n, what);
 		}
 	}
 	if (l->vm) {
@@ -176,49 +249,114 @@ static void poll_probes(struct live *l, int64_t now)
 			record_event(l, &ev[0]);
 			session_feed_event(l->s, l->src_vm, &ev[0]);
 		}
+		snprintf(what, sizeof what, "%s/proc/vmstat", l->o.proc_root);
+		say_errno(l, l->src_vm, &l->vm_said, n, what);
 	}
 }
 
-/* --- crash reports: a new hs_err_pid*.log in the JVM's directory --- */
+/* --- crash reports --- */
 
-static void scan_hs_err(struct live *l)
+static void poll_hserr(struct live *l)
 {
-	struct stat st;
-	if (!l->o.hs_err_dir || stat(l->o.hs_err_dir, &st) != 0 || st.st_mtime == l->hs_dir_mtime)
+	struct event ev[4];
+	int next = -1;
+	if (!l->hs)
 		return;
-	l->hs_dir_mtime = st.st_mtime;
-	DIR *d = opendir(l->o.hs_err_dir);
-	if (!d)
-		return;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "hs_err_pid", 10) != 0)
-			continue;
-		bool seen = false;
-		for (int i = 0; i < l->nhs_seen; i++)
-			if (strcmp(l->hs_seen[i], de->d_name) == 0)
-				seen = true;
-		if (seen || l->nhs_seen >= 8)
-			continue;
-		util_strlcpy_n(l->hs_seen[l->nhs_seen++], 64, de->d_name, strlen(de->d_name));
-		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", l->o.hs_err_dir, de->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
-			continue;
-		char *buf = malloc(1 << 20);
-		ssize_t n = buf ? read(fd, buf, 1 << 20) : -1;
-		close(fd);
-		struct event e;
-		if (n > 0 && hserr_parse(buf, (size_t)n, &e)) {
-			e.t_ms = util_now_ms();
-			util_strlcpy_n(e.u.hserr.path, sizeof e.u.hserr.path, path, strlen(path));
-			session_feed_event(l->s, l->src_hs, &e);
-			changed(l);
-		}
-		free(buf);
+	int n = hserr_probe_poll(l->hs, util_now_ms(), ev, 4, &next);
+	for (int i = 0; i < n; i++) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "JVM crash report %s: %s%s%s", ev[i].u.hserr.path,
+			 ev[i].u.hserr.signal[0] ? ev[i].u.hserr.signal : "fatal error",
+			 ev[i].u.hserr.frame[0] ? ", problematic frame " : "", ev[i].u.hserr.frame);
+		note(l, l->src_hs, msg, false);
+		session_feed_event(l->s, l->src_hs, &ev[i]);
 	}
-	closedir(d);
+	const char *why = hserr_probe_take_note(l->hs);
+	if (why)
+		note(l, l->src_hs, why, false);
+	if (next >= 0 && l->hs_timer >= 0)
+		loop_set_timer(l->loop, l->hs_timer, next, 0);
+	if (n > 0) {
+		eval_soon(l);
+		changed(l);
+	}
+}
+
+static void on_hserr_fd(void *ctx, int fd, short revents)
+{
+	(void)fd;
+	(void)revents;
+	poll_hserr(ctx);
+}
+
+static void on_hserr_timer(void *ctx)
+{
+	poll_hserr(ctx);
+}
+
+/* What the discovered JVM does not log, as session hints (discover_advice), so
+ * the dashboard can show them and --plain prints them at start; not when the
+ * user named JVM files of their own (they chose what to follow). */
+static void add_hints(struct live *l, const struct jvm_proc *j)
+{
+	bool named = false, followed = false;
+	for (int i = 0; i < session_nsources(l->s); i++) {
+		if (session_source_kind(l->s, i) != SRC_JVM)
+			continue;
+		named = true;
+		for (int k = 0; k < j->nlogs; k++)
+			if (strcmp(session_source_path(l->s, i), j->logs[k].open_path) == 0)
+				followed = true;
+	}
+	if (j->is_jvm && named && !followed)
+		return;
+	char adv[4096];
+	if (discover_advice(j, adv, sizeof adv) <= 0)
+		return;
+	for (char *line = adv; *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (line[0] == '-' && line[1] == ' ')
+			session_add_hint(l->s, line + 2);
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+}
+
+/* Where the JVM's crash report can appear (discover.h: -XX:ErrorFile, its cwd,
+ * /tmp), plus the directory the caller named. */
+static void open_hserr(struct live *l, const struct jvm_proc *j)
+{
+	int64_t now = util_now_ms();
+	int pid = l->o.hs_err_pid > 0 ? l->o.hs_err_pid : l->o.pid;
+	char msg[1600], list[1200];
+	l->hs = hserr_probe_new(l->pid_start_ms != EV_TIME_NONE ? l->pid_start_ms : now);
+	if (!l->hs)
+		return;
+	if (j) {
+		for (int i = 0; i < j->ncrash; i++)
+			hserr_probe_add(l->hs, j->crash[i].open_path, false, now);
+		if (!j->cwd[0]) {
+			snprintf(msg, sizeof msg, "%s/proc/%d/cwd: %s: a crash report hs_err_pid%d.log in the working "
+				 "directory of process %d cannot be seen (run stwtop as the JVM's user or root)",
+				 l->o.proc_root, j->pid, strerror(j->cwd_errno ? j->cwd_errno : ENOENT), j->pid, j->pid);
+			note(l, -1, msg, false);
+		}
+	}
+	if (l->o.hs_err_dir && l->o.hs_err_dir[0] == '/') {
+		char p[4200];
+		if (pid > 0)
+			snprintf(p, sizeof p, "%s/hs_err_pid%d.log", l->o.hs_err_dir, pid);
+		else
+			snprintf(p, sizeof p, "%s/hs_err_pid", l->o.hs_err_dir);
+		hserr_probe_add(l->hs, p, pid <= 0, now);
+	}
+	if (hserr_probe_describe(l->hs, list, sizeof list) > 0) {
+		snprintf(msg, sizeof msg, "a crash report is looked for at %s", list);
+		note(l, -1, msg, false);
+	}
 }
 
 /* An uptime-only JVM log that is being written now: its last line was
@@ -239,8 +377,50 @@ static void anchor_from_mtime(struct live *l)
 		char how[200];
 		snprintf(how, sizeof how, "%s: modification time minus the uptime of its last line",
 			 session_source_name(l->s, i));
-		session_set_jvm_anchor(l->s, mtime - up / 1000, how);
+		session_set_jvm_anchor_from(l->s, mtime - up / 1000, ANCHOR_MTIME, how);
 		return;
+	}
+}
+
+/* The JVM's start, once known and whenever it changes: into the recording (a
+ * meta line, so --report --replay places an uptime-only log where this run
+ * did) and said once, with the value --jvm-start takes. A start "given" that
+ * is the --pid process's start time is recorded as what it is. */
+static void check_anchor(struct live *l)
+{
+	int64_t a = session_jvm_anchor(l->s);
+	enum anchor_from f = session_jvm_anchor_from(l->s);
+	if (a == EV_TIME_NONE || f == ANCHOR_UPTIME_AXIS || a == l->anchor_said)
+		return;
+	l->anchor_said = a;
+	const char *from = anchor_from_name(f);
+	const char *how = session_jvm_anchor_how(l->s);
+	char pid_how[120];
+	if (f == ANCHOR_GIVEN && l->pid_start_ms != EV_TIME_NONE && llabs(a - l->pid_start_ms) <= 100) {
+		from = "pid";
+		snprintf(pid_how, sizeof pid_how, "the start time of process %d (%s/proc/%d/stat)", l->o.pid,
+			 l->o.proc_root, l->o.pid);
+		how = pid_how;
+	}
+	if (l->record) {
+		int rc = record_write_anchor(l->record, util_now_ms(), a, from, how);
+		if (rc < 0) {
+			char msg[300];
+			snprintf(msg, sizeof msg, "--record %s: %s (recording stopped)", l->o.record, strerror(-rc));
+			record_close(l->record);
+			l->record = NULL;
+			note(l, -1, msg, true);
+		}
+	}
+	bool jvm = false;
+	for (int i = 0; i < session_nsources(l->s); i++)
+		if (session_source_kind(l->s, i) == SRC_JVM)
+			jvm = true;
+	if (jvm) {
+		char t[40], msg[400];
+		snprintf(msg, sizeof msg, "JVM start %s = %lld epoch ms, from %s: a report of these logs takes it "
+			 "as --jvm-start %lld", util_fmt_iso_ms(a, t, sizeof t), (long long)a, how, (long long)a);
+		note(l, -1, msg, false);
 	}
 }
 
@@ -286,7 +466,8 @@ static void on_tick(void *ctx)
 			tail_check(l->tail);
 		session_tick(l->s);
 		poll_probes(l, now);
-		scan_hs_err(l);
+		poll_hserr(l);
+		check_anchor(l);
 		session_eval(l->s, data_clock(l), false);
 	}
 	if (l->view && l->view->tick)
@@ -383,6 +564,10 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	l->adding_src = -1;
 	l->eval_timer = -1;
 	l->demo_timer = -1;
+	l->hs_timer = -1;
+	l->pid_start_ms = l->anchor_said = EV_TIME_NONE;
+	if (l->o.pid > 0 && !l->o.demo && discover_start_ms(l->o.proc_root, l->o.pid, util_now_ms(), &l->pid_start_ms) < 0)
+		l->pid_start_ms = EV_TIME_NONE;
 	l->loop = loop_new();
 	if (!l->loop) {
 		snprintf(err, errlen, "cannot create the event loop: %s", strerror(errno));
@@ -460,8 +645,17 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 		if (!l->vm)
 			note(l, l->src_vm, why, true);
 	}
-	if (l->o.hs_err_dir)
+	/* the JVM's own facts: where its crash report would go */
+	struct jvm_proc j;
+	bool have_j = l->o.pid > 0 && discover_inspect(l->o.proc_root, l->o.pid, &j, why, sizeof why) == 0;
+	if ((l->o.hs_err_dir || have_j) && !(have_j && !j.is_jvm)) {
 		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
+		open_hserr(l, have_j ? &j : NULL);
+	}
+	if (have_j) {
+		add_hints(l, &j);
+		discover_fini(&j);
+	}
 	if (l->o.record) {
 		char note_txt[300] = "";
 		char rerr[300];
@@ -487,6 +681,7 @@ void live_free(struct live *l)
 	sched_probe_close(l->sched);
 	vmstat_probe_close(l->vm);
 	record_close(l->record);
+	hserr_probe_free(l->hs);
 	loop_free(l->loop);
 	free(l);
 }
@@ -543,6 +738,20 @@ int live_run(struct live *l)
 			if (st->error && st->note[0])
 				l->view->note(l->vctx, i, st->note, true);
 		}
+	for (int i = 0; l->view && l->view->note && i < l->nearly; i++)
+		l->view->note(l->vctx, l->early[i].src, l->early[i].msg, l->early[i].is_error);
+	l->nearly = 0;
+	int nh;
+	const char *const *hints = session_hints(l->s, &nh);
+	for (int i = 0; l->view && i < nh; i++) {
+		if (l->view->hint) {
+			l->view->hint(l->vctx, hints[i]);
+		} else if (l->view->note) {
+			char msg[1200];
+			snprintf(msg, sizeof msg, "hint: %s", hints[i]);
+			l->view->note(l->vctx, -1, msg, false);
+		}
+	}
 	loop_add_signals(l->loop, sigs, 2, on_signal, l);
 	install_stop_signals(l);
 	l->eval_timer = loop_add_timer(l->loop, -1, 0, on_eval_timer, l);
@@ -557,10 +766,16 @@ int live_run(struct live *l)
 			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
 			tail_dispatch(l->tail); /* the existing content */
 		}
+		if (l->hs) {
+			l->hs_timer = loop_add_timer(l->loop, -1, 0, on_hserr_timer, l);
+			if (hserr_probe_fd(l->hs) >= 0)
+				loop_add_fd(l->loop, hserr_probe_fd(l->hs), POLLIN, on_hserr_fd, l);
+		}
 		anchor_from_mtime(l);
 		l->caught_up = true;
+		check_anchor(l); /* before the first samples: a recording starts with it */
 		poll_probes(l, util_now_ms()); /* baselines */
-		scan_hs_err(l);
+		poll_hserr(l);
 		session_eval(l->s, data_clock(l), false);
 		changed(l);
 		loop_add_timer(l->loop, l->o.interval_ms, l->o.interval_ms, on_tick, l);

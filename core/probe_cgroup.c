@@ -715,7 +715,7 @@ const char *cgroup_probe_last_error(const struct cgroup_probe *p, int *err_no)
 void cgroup_probe_describe(const struct cgroup_probe *p, char *buf, size_t len)
 {
 	size_t o = 0;
-	char q[48], kb[24];
+	char q[80], kb[24];
 #define APPEND(...)                                                              \
 	do {                                                                     \
 		if (o < len)                                                     \
@@ -725,7 +725,9 @@ void cgroup_probe_describe(const struct cgroup_probe *p, char *buf, size_t len)
 		return;
 	buf[0] = '\0';
 	if (p->cpu_version) {
-		if (p->quota_us >= 0 && p->period_us > 0)
+		if (p->cpu_version == 2 && !p->cpu_ctrl)
+			snprintf(q, sizeof q, "no cpu controller here: usage only, no quota or throttling");
+		else if (p->quota_us >= 0 && p->period_us > 0)
 			snprintf(q, sizeof q, "quota %.2f CPU", (double)p->quota_us / (double)p->period_us);
 		else if (p->quota_us == -1)
 			snprintf(q, sizeof q, "no quota");

@@ -50,6 +50,7 @@ static const struct field sched_fields[] = {
 	{"interval_ms", F_DBL, EV_OFF(sched.interval_ms), 0},
 	{"oncpu_ms", F_DBL, EV_OFF(sched.oncpu_ms), 0},
 	{"wait_ms", F_DBL, EV_OFF(sched.wait_ms), 0},
+	{"idle_ms", F_DBL, EV_OFF(sched.idle_ms), 0},
 	{"nthreads", F_I32, EV_OFF(sched.nthreads), 0},
 	{"worst_tid", F_I32, EV_OFF(sched.worst_tid), 0},
 	{"worst_wait_ms", F_DBL, EV_OFF(sched.worst_wait_ms), 0},
@@ -221,6 +222,31 @@ int record_format_meta(int64_t now_ms, const char *note, char *buf, size_t len)
 	return dump(o, buf, len);
 }
 
+int record_format_anchor(int64_t now_ms, int64_t start_ms, const char *from, const char *how, char *buf,
+			 size_t len)
+{
+	json_t *o = json_object();
+	int r = 0;
+	char clean[256];
+	if (!o)
+		return -ENOMEM;
+	r |= set_num(o, "v", json_integer(RECORD_VERSION));
+	r |= set_num(o, "t", json_integer(now_ms));
+	r |= set_num(o, "kind", json_string("meta"));
+	r |= set_num(o, "tool", json_string("stwtop"));
+	r |= set_num(o, "version", json_string(STWTOP_VERSION));
+	r |= set_num(o, "jvm_start", json_integer(start_ms));
+	utf8_clean(from, strlen(from), clean, sizeof clean);
+	r |= set_num(o, "jvm_start_from", json_string(clean));
+	utf8_clean(how, strlen(how), clean, sizeof clean);
+	r |= set_num(o, "jvm_start_how", json_string(clean));
+	if (r) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	return dump(o, buf, len);
+}
+
 /* ------------------------------------------------------------------ parse --- */
 
 /* message into err (a literal format, so the compiler checks it), evaluates to code */
@@ -316,9 +342,23 @@ int record_parse_line(const char *line, size_t len, struct event *out, char *err
 		if (strcmp(schemas[s].name, kname) == 0)
 			k = &schemas[s];
 	if (!k) {
-		if (strcmp(kname, "meta") != 0)
+		if (strcmp(kname, "meta") != 0) {
 			(void)fail(err, errlen, 0, "kind \"%.40s\" is not known to this version: skipped", kname);
+			r = 0;
+			goto out;
+		}
+		/* a meta line that says when the JVM started: an anchor for uptime-only logs */
+		v = json_object_get(o, "jvm_start");
+		json_t *t = json_object_get(o, "t");
 		r = 0;
+		if (v && !json_is_integer(v))
+			(void)fail(err, errlen, 0, "%s", "meta: \"jvm_start\" is not an integer: ignored");
+		else if (v) {
+			ev_init(out, EV_ANCHOR);
+			out->t_ms = json_is_integer(t) ? json_integer_value(t) : EV_TIME_NONE;
+			out->u.anchor_ms = json_integer_value(v);
+			r = 1;
+		}
 		goto out;
 	}
 	ev_init(out, k->kind);
@@ -402,6 +442,40 @@ struct recorder *record_open(const char *path, int64_t now_ms, const char *note,
 		}
 	}
 	return r;
+}
+
+bool record_meta_anchor(const char *line, size_t len, int64_t *start_ms, char *from, size_t fromlen, char *how,
+			size_t howlen)
+{
+	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, NULL);
+	bool ok = false;
+	if (fromlen)
+		from[0] = '\0';
+	if (howlen)
+		how[0] = '\0';
+	if (o && json_is_object(o) && json_is_string(json_object_get(o, "kind")) &&
+	    strcmp(json_string_value(json_object_get(o, "kind")), "meta") == 0 &&
+	    json_is_integer(json_object_get(o, "jvm_start"))) {
+		json_t *f = json_object_get(o, "jvm_start_from"), *h = json_object_get(o, "jvm_start_how");
+		*start_ms = json_integer_value(json_object_get(o, "jvm_start"));
+		if (json_is_string(f))
+			util_strlcpy_n(from, fromlen, json_string_value(f), json_string_length(f));
+		if (json_is_string(h))
+			util_strlcpy_n(how, howlen, json_string_value(h), json_string_length(h));
+		ok = true;
+	}
+	json_decref(o);
+	return ok;
+}
+
+int record_write_anchor(struct recorder *r, int64_t now_ms, int64_t start_ms, const char *from, const char *how)
+{
+	char line[1024];
+	int n = record_format_anchor(now_ms, start_ms, from, how, line, sizeof line - 1);
+	if (n < 0)
+		return n;
+	line[n] = '\n';
+	return write_all(r->fd, line, (size_t)n + 1);
 }
 
 int record_write(struct recorder *r, const struct event *e)

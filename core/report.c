@@ -262,6 +262,7 @@ static json_t *report_obj(const struct session *s)
 		json_object_set_new(sc, "samples", json_integer((json_int_t)sm->sched_samples));
 		json_object_set_new(sc, "oncpu_ms", round3(sm->sched_oncpu_ms));
 		json_object_set_new(sc, "wait_ms", round3(sm->sched_wait_ms));
+		json_object_set_new(sc, "idle_ms", sm->sched_idle_samples ? round3(sm->sched_idle_ms) : json_null());
 		json_object_set_new(sum, "sched", sc);
 	}
 	if (sm->vmstat_samples) {
@@ -364,6 +365,7 @@ struct interval {
 	double max_stop_ms, max_ttsp_ms;
 	bool have_cpu;
 	double throttled_ms;
+	const struct tl_sched *sched;  /* the newest schedstat interval, if recent; NULL none */
 	uint32_t req, slow, s5xx;
 	int crit, warn, info;
 };
@@ -391,6 +393,14 @@ static void interval_facts(const struct session *s, int64_t now, struct interval
 			iv->have_cpu = true;
 			iv->throttled_ms = d.throttled_us / 1000.0;
 		}
+	}
+	/* the schedstat interval that ended last, unless it is older than two of its
+	 * own intervals (the process exited, the probe stopped) */
+	if (tl->sched.total) {
+		const struct tl_sched *sc = ring_at(&tl->sched, tl->sched.total - 1);
+		double span = sc->interval_ms > 0 ? 2.0 * sc->interval_ms : 2000.0;
+		if (sc->t_ms <= now && (double)(now - sc->t_ms) <= span)
+			iv->sched = sc;
 	}
 	const struct tl_sec *sec = timeline_sec(tl, a / 1000);
 	if (sec) {
@@ -428,6 +438,14 @@ void report_status_line(const struct session *s, int64_t now_ms, char *buf, size
 				      sm->committed_last_mb);
 	if (iv.have_cpu && o < len)
 		o += (size_t)snprintf(buf + o, len - o, " | throttled %+.0f ms", iv.throttled_ms);
+	if (iv.sched && o < len) {
+		o += (size_t)snprintf(buf + o, len - o, " | threads cpu %.0f wait %.0f", iv.sched->oncpu_ms,
+				      iv.sched->wait_ms);
+		if (iv.sched->idle_ms >= 0 && o < len)
+			o += (size_t)snprintf(buf + o, len - o, " idle %.0f", iv.sched->idle_ms);
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, " ms");
+	}
 	if (sm->requests && o < len)
 		o += (size_t)snprintf(buf + o, len - o, " | nginx %u req/s, %u slow connects, %u 5xx", iv.req,
 				      iv.slow, iv.s5xx);
@@ -462,6 +480,18 @@ char *report_status_json(const struct session *s, int64_t now_ms)
 	json_object_set_new(o, "heap_committed_mb", round3(sm->committed_last_mb));
 	json_object_set_new(o, "heap_used_after_gc_mb", round3(sm->used_after_gc_last_mb));
 	json_object_set_new(o, "throttled_ms", iv.have_cpu ? round3(iv.throttled_ms) : json_null());
+	if (iv.sched) {
+		json_t *sc = json_object();
+		json_object_set_new(sc, "interval_ms", round3(iv.sched->interval_ms));
+		json_object_set_new(sc, "threads", json_integer(iv.sched->nthreads));
+		json_object_set_new(sc, "oncpu_ms", round3(iv.sched->oncpu_ms));
+		json_object_set_new(sc, "wait_ms", round3(iv.sched->wait_ms));
+		json_object_set_new(sc, "idle_ms", iv.sched->idle_ms >= 0 ? round3(iv.sched->idle_ms) : json_null());
+		json_object_set_new(o, "sched", sc);
+	} else {
+		json_object_set_new(o, "sched", json_null());
+	}
+	json_object_set_new(o, "crash_reports", json_integer((json_int_t)sm->hs_errs));
 	json_object_set_new(o, "requests", json_integer(iv.req));
 	json_object_set_new(o, "slow_connects", json_integer(iv.slow));
 	json_object_set_new(o, "5xx", json_integer(iv.s5xx));
@@ -633,8 +663,13 @@ int report_text(FILE *out, const struct session *s, bool color)
 			(unsigned long long)sm->throttle_samples, (long long)summary_nr_throttled(sm),
 			summary_throttled_ms(sm));
 	if (sm->sched_samples)
-		fprintf(out, "  schedstat  %llu intervals, %.0f ms on CPU, %.0f ms waiting for a CPU\n",
+	{
+		fprintf(out, "  schedstat  %llu intervals, %.0f ms on CPU, %.0f ms waiting for a CPU",
 			(unsigned long long)sm->sched_samples, sm->sched_oncpu_ms, sm->sched_wait_ms);
+		if (sm->sched_idle_samples)
+			fprintf(out, ", %.0f ms idle", sm->sched_idle_ms);
+		fputc('\n', out);
+	}
 	if (sm->vmstat_samples)
 		fprintf(out, "  vmstat     %llu samples, allocstall %+lld\n", (unsigned long long)sm->vmstat_samples,
 			(long long)(sm->allocstall_last - sm->allocstall_first));

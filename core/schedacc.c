@@ -74,7 +74,8 @@ static int by_tid(const void *x, const void *y)
 int schedacc_end(struct schedacc *a, int64_t t_ms, struct event *out)
 {
 	size_t i = 0, j = 0;
-	uint64_t run = 0, wait = 0, worst = 0;
+	uint64_t run = 0, wait = 0, worst = 0, busy_both = 0;
+	size_t both = 0;
 	const struct schedacc_thread *w = NULL;
 	int emitted = 0;
 
@@ -90,6 +91,8 @@ int schedacc_end(struct schedacc *a, int64_t t_ms, struct event *out)
 			    c->wait_ns >= a->prev[j].wait_ns) {
 				c->d_run_ns = c->run_ns - a->prev[j].run_ns;
 				c->d_wait_ns = c->wait_ns - a->prev[j].wait_ns;
+				both++;
+				busy_both += c->d_run_ns + c->d_wait_ns;
 			} else {
 				/* new since the previous sample (or a reused tid): all of it is new */
 				c->d_run_ns = c->run_ns;
@@ -109,6 +112,10 @@ int schedacc_end(struct schedacc *a, int64_t t_ms, struct event *out)
 		out->u.sched.oncpu_ms = (double)run / 1e6;
 		out->u.sched.wait_ms = (double)wait / 1e6;
 		out->u.sched.nthreads = (int32_t)(a->ncur > INT32_MAX ? INT32_MAX : a->ncur);
+		if (out->u.sched.interval_ms >= 0) {
+			double idle = out->u.sched.interval_ms * (double)both - (double)busy_both / 1e6;
+			out->u.sched.idle_ms = idle > 0 ? idle : 0;
+		}
 		if (w) {
 			out->u.sched.worst_tid = w->tid;
 			out->u.sched.worst_wait_ms = (double)w->d_wait_ns / 1e6;

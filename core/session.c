@@ -49,6 +49,7 @@ struct source {
 	size_t detect_len[DETECT_LINES];
 	int ndetect;
 	struct schedlog *sched;
+	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
 	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
 	int64_t last_line_mono_ms;       /* live: when its last line was read */
 	bool flushed;                    /* jvmlog_flush done at EOF */
@@ -77,7 +78,8 @@ struct session {
 	struct timeline tl;
 	struct rules *rules;
 	int64_t anchor_ms;
-	char anchor_how[120];
+	enum anchor_from anchor_from;
+	char anchor_how[200];
 	/* live: the start guessed from an uptime-only line read as it was written,
 	 * kept back for ANCHOR_GUESS_MS in case a line with both clocks follows
 	 * (a console.log, or a replay of an old log): placing events with the
@@ -95,6 +97,8 @@ struct session {
 	struct seen_timeout timeouts[TIMEOUT_MEMORY];
 	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
 	char *nginx_conf_format;         /* format read from --nginx-conf */
+	char *hints[SESSION_MAX_HINTS];
+	int nhints;
 };
 
 const char *src_kind_name(enum src_kind k)
@@ -183,6 +187,8 @@ void session_free(struct session *s)
 	timeline_fini(&s->tl);
 	free(s->pending);
 	free(s->nginx_conf_format);
+	for (int i = 0; i < s->nhints; i++)
+		free(s->hints[i]);
 	free(s);
 }
 
@@ -254,6 +260,26 @@ void session_source_note(struct session *s, int i, const char *note, bool is_err
 	util_strlcpy_n(src->st.note, sizeof src->st.note, note, strlen(note));
 	if (is_error)
 		src->st.error = true;
+}
+
+int session_add_hint(struct session *s, const char *text)
+{
+	for (int i = 0; i < s->nhints; i++)
+		if (strcmp(s->hints[i], text) == 0)
+			return 0;
+	if (s->nhints >= SESSION_MAX_HINTS)
+		return -E2BIG;
+	char *c = strdup(text);
+	if (!c)
+		return -ENOMEM;
+	s->hints[s->nhints++] = c;
+	return 0;
+}
+
+const char *const *session_hints(const struct session *s, int *n)
+{
+	*n = s->nhints;
+	return (const char *const *)s->hints;
 }
 
 const struct summary *session_summary(const struct session *s) { return &s->sum; }
@@ -392,12 +418,34 @@ static void place(struct session *s, struct event *e)
 		session_eval(s, s->tl.newest_ms, false);
 }
 
+const char *anchor_from_name(enum anchor_from f)
+{
+	switch (f) {
+	case ANCHOR_NONE: return "none";
+	case ANCHOR_GIVEN: return "given";
+	case ANCHOR_LINE: return "line";
+	case ANCHOR_LIVE_LINE: return "live-line";
+	case ANCHOR_MTIME: return "mtime";
+	case ANCHOR_RECORDING: return "recording";
+	case ANCHOR_UPTIME_AXIS: return "uptime";
+	}
+	return "?";
+}
+
+enum anchor_from session_jvm_anchor_from(const struct session *s) { return s->anchor_from; }
+
 void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how)
+{
+	session_set_jvm_anchor_from(s, start_ms, ANCHOR_GIVEN, how);
+}
+
+void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum anchor_from from, const char *how)
 {
 	if (start_ms == EV_TIME_NONE)
 		return;
 	s->anchor_ms = start_ms;
 	s->guess_ms = EV_TIME_NONE;
+	s->anchor_from = from;
 	util_strlcpy_n(s->anchor_how, sizeof s->anchor_how, how, strlen(how));
 	for (int i = 0; i < s->nsrc; i++)
 		if (s->src[i]->jvm)
@@ -436,14 +484,28 @@ static void emit(struct session *s, int i, struct event *e)
 	struct source *src = s->src[i];
 	e->src = (uint16_t)i;
 	src->st.events++;
+	if (e->kind == EV_ANCHOR && src->kind == SRC_RECORD) {
+		/* what the recording session knew: used when nothing better is known
+		 * (or a later meta line of the same recording: the JVM was restarted) */
+		if (s->o.jvm_start_ms == EV_TIME_NONE &&
+		    (s->anchor_ms == EV_TIME_NONE ||
+		     (s->anchor_from == ANCHOR_RECORDING && s->anchor_ms != e->u.anchor_ms))) {
+			char how[200];
+			snprintf(how, sizeof how, "%s line %llu, recorded: %s", src->name, (unsigned long long)e->line,
+				 src->rec_anchor_how[0] ? src->rec_anchor_how : "the JVM start");
+			session_set_jvm_anchor_from(s, e->u.anchor_ms, ANCHOR_RECORDING, how);
+		}
+		return;
+	}
 	if (e->kind == EV_ANCHOR) {
 		/* an explicit start wins; otherwise the first pair learnt, or a new JVM */
 		if (s->o.jvm_start_ms == EV_TIME_NONE &&
-		    (s->anchor_ms == EV_TIME_NONE || llabs(s->anchor_ms - e->u.anchor_ms) > 1000)) {
+		    (s->anchor_ms == EV_TIME_NONE || s->anchor_from == ANCHOR_RECORDING ||
+		     llabs(s->anchor_ms - e->u.anchor_ms) > 1000)) {
 			char how[120];
 			snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)", src->name,
 				 (unsigned long long)e->line);
-			session_set_jvm_anchor(s, e->u.anchor_ms, how);
+			session_set_jvm_anchor_from(s, e->u.anchor_ms, ANCHOR_LINE, how);
 		}
 		return;
 	}
@@ -509,7 +571,14 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 		break;
 	case SRC_RECORD: {
 		int rc = record_parse_line(line, len, &out[0], why, whylen);
-		return rc >= 0 ? rc : -1; /* 1 sample, 0 a meta line */
+		if (rc == 1 && out[0].kind == EV_ANCHOR) {
+			int64_t ms;
+			char from[32];
+			if (!record_meta_anchor(line, len, &ms, from, sizeof from, src->rec_anchor_how,
+						sizeof src->rec_anchor_how))
+				src->rec_anchor_how[0] = '\0';
+		}
+		return rc >= 0 ? rc : -1; /* 1 sample or the JVM start, 0 a meta line */
 	}
 	case SRC_SCHEDLOG:
 		n = schedlog_parse_line(src->sched, line, len, &out[0]);
@@ -628,7 +697,7 @@ void session_tick(struct session *s)
 	/* no line with both clocks came: the guess it is */
 	if (s->anchor_ms == EV_TIME_NONE && s->guess_ms != EV_TIME_NONE &&
 	    util_mono_ms() - s->guess_mono_ms >= ANCHOR_GUESS_MS)
-		session_set_jvm_anchor(s, s->guess_ms, s->guess_how);
+		session_set_jvm_anchor_from(s, s->guess_ms, ANCHOR_LIVE_LINE, s->guess_how);
 	/* a quiet nginx: decide its format with the lines there are, so they show */
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
@@ -801,6 +870,63 @@ static void refill(struct session *s, int i)
 	}
 }
 
+/* The first jvm_start of the --replay recordings (their first 4 MiB), so the
+ * merge places uptime-only lines where the live run had them. Only when some
+ * JVM source needs it: a recording alone has nothing to place. */
+static bool anchor_from_recording(struct session *s)
+{
+	bool jvm = false;
+	for (int i = 0; i < s->nsrc; i++)
+		if (s->src[i]->kind == SRC_JVM)
+			jvm = true;
+	for (int i = 0; jvm && i < s->nsrc; i++) {
+		struct source *src = s->src[i];
+		struct stat st;
+		if (src->kind != SRC_RECORD || stat(src->path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		struct linebuf lb;
+		if (fd < 0)
+			continue;
+		if (linebuf_init(&lb, MAX_LINE, READ_CHUNK) != 0) {
+			close(fd);
+			continue;
+		}
+		size_t total = 0;
+		uint64_t lineno = 0;
+		bool found = false;
+		while (!found && total < ANCHOR_SCAN_BYTES) {
+			size_t room;
+			char *buf = linebuf_space(&lb, &room);
+			ssize_t n = read(fd, buf, room);
+			if (n <= 0)
+				break;
+			linebuf_commit(&lb, (size_t)n);
+			total += (size_t)n;
+			const char *line;
+			size_t len;
+			unsigned fl;
+			while (!found && linebuf_next(&lb, &line, &len, &fl)) {
+				int64_t ms;
+				char from[32], rhow[160], how[200];
+				lineno++;
+				if (!util_memmem(line, len, "\"jvm_start\"") ||
+				    !record_meta_anchor(line, len, &ms, from, sizeof from, rhow, sizeof rhow))
+					continue;
+				snprintf(how, sizeof how, "%s line %llu, recorded: %s", src->name,
+					 (unsigned long long)lineno, rhow[0] ? rhow : "the JVM start");
+				session_set_jvm_anchor_from(s, ms, ANCHOR_RECORDING, how);
+				found = true;
+			}
+		}
+		linebuf_fini(&lb);
+		close(fd);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
 /* The report needs the JVM's start before merging uptime-only lines. */
 static void find_anchor(struct session *s)
 {
@@ -852,7 +978,7 @@ static void find_anchor(struct session *s)
 							char how[120];
 							snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)",
 								 src->name, (unsigned long long)lineno);
-							session_set_jvm_anchor(s, ev[j].u.anchor_ms, how);
+							session_set_jvm_anchor_from(s, ev[j].u.anchor_ms, ANCHOR_LINE, how);
 							found = true;
 							break;
 						}
@@ -865,13 +991,16 @@ static void find_anchor(struct session *s)
 		if (found)
 			return;
 	}
+	/* no line tells: a recording made while the JVM ran may (its meta lines) */
+	if (anchor_from_recording(s))
+		return;
 	/* Only uptime in the JVM's logs and nothing else to line them up with: put
 	 * them on an uptime axis (epoch 0 = JVM start) so every rule still works. */
 	for (int i = 0; i < s->nsrc; i++)
 		if (s->src[i]->kind != SRC_JVM)
 			jvm_only = false;
 	if (jvm_only && !wall && s->nsrc > 0) {
-		session_set_jvm_anchor(s, 0, "none in the log: times are JVM uptime");
+		session_set_jvm_anchor_from(s, 0, ANCHOR_UPTIME_AXIS, "none in the log: times are JVM uptime");
 		s->uptime_axis = true;
 	}
 }

@@ -12,8 +12,29 @@ void summary_init(struct summary *s)
 	s->cpus_total = s->cpus_available = -1;
 	s->memory_kb = -1;
 	s->allocstall_first = s->allocstall_last = -1;
+	s->nr_throttled.first = s->nr_throttled.last = -1;
+	s->throttled_us.first = s->throttled_us.last = -1;
 	hist_reset(&s->rt);
 	hist_reset(&s->uht);
+}
+
+static void counter_add(struct summary_counter *c, int64_t v)
+{
+	if (v < 0)
+		return; /* this sample did not have it */
+	if (c->samples == 0) {
+		c->first = v;
+	} else if (v < c->last) {
+		c->done += c->last - c->first;
+		c->first = 0;
+	}
+	c->last = v;
+	c->samples++;
+}
+
+static int64_t counter_growth(const struct summary_counter *c)
+{
+	return c->samples ? c->done + c->last - c->first : 0;
 }
 
 static void add_info(struct summary *s, const struct ev_info *in)
@@ -132,15 +153,18 @@ void summary_add(struct summary *s, const struct event *e)
 		break;
 	}
 	case EV_CPU:
-		if (s->throttle_samples == 0)
-			s->cpu_first = e->u.cpu;
-		s->cpu_last = e->u.cpu;
+		counter_add(&s->nr_throttled, e->u.cpu.nr_throttled);
+		counter_add(&s->throttled_us, e->u.cpu.throttled_us);
 		s->throttle_samples++;
 		break;
 	case EV_SCHED:
 		s->sched_samples++;
 		s->sched_oncpu_ms += e->u.sched.oncpu_ms;
 		s->sched_wait_ms += e->u.sched.wait_ms;
+		if (e->u.sched.idle_ms >= 0) {
+			s->sched_idle_ms += e->u.sched.idle_ms;
+			s->sched_idle_samples++;
+		}
 		break;
 	case EV_VMSTAT:
 		if (s->vmstat_samples == 0)
@@ -155,14 +179,10 @@ void summary_add(struct summary *s, const struct event *e)
 
 int64_t summary_nr_throttled(const struct summary *s)
 {
-	if (s->throttle_samples == 0 || s->cpu_first.nr_throttled < 0 || s->cpu_last.nr_throttled < 0)
-		return 0;
-	return s->cpu_last.nr_throttled - s->cpu_first.nr_throttled;
+	return counter_growth(&s->nr_throttled);
 }
 
 double summary_throttled_ms(const struct summary *s)
 {
-	if (s->throttle_samples == 0 || s->cpu_first.throttled_us < 0 || s->cpu_last.throttled_us < 0)
-		return 0;
-	return (double)(s->cpu_last.throttled_us - s->cpu_first.throttled_us) / 1000.0;
+	return (double)counter_growth(&s->throttled_us) / 1000.0;
 }

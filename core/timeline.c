@@ -295,6 +295,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		s->interval_ms = (float)e->u.sched.interval_ms;
 		s->oncpu_ms = (float)e->u.sched.oncpu_ms;
 		s->wait_ms = (float)e->u.sched.wait_ms;
+		s->idle_ms = (float)e->u.sched.idle_ms;
 		s->worst_wait_ms = (float)e->u.sched.worst_wait_ms;
 		s->nthreads = e->u.sched.nthreads;
 		s->worst_tid = e->u.sched.worst_tid;
@@ -459,6 +460,7 @@ bool timeline_sched_sum(const struct timeline *tl, int64_t a, int64_t b, struct 
 	memset(out, 0, sizeof *out);
 	out->worst_tid = -1;
 	out->from_ms = EV_TIME_NONE;
+	out->idle_ms = -1;
 	if (r->total == 0)
 		return false;
 	/* an interval (t - interval, t] overlaps [a, b] when t > a and t - interval < b */
@@ -474,6 +476,8 @@ bool timeline_sched_sum(const struct timeline *tl, int64_t a, int64_t b, struct 
 		out->to_ms = s->t_ms;
 		out->oncpu_ms += s->oncpu_ms;
 		out->wait_ms += s->wait_ms;
+		if (s->idle_ms >= 0)
+			out->idle_ms = (out->idle_ms < 0 ? 0 : out->idle_ms) + s->idle_ms;
 		out->n++;
 		if (s->worst_wait_ms > out->worst_wait_ms) {
 			out->worst_wait_ms = s->worst_wait_ms;

@@ -18,6 +18,7 @@
 
 #define DISCOVER_PATH 1024
 #define DISCOVER_MAX_LOGS 8
+#define DISCOVER_MAX_CRASH 3
 
 /* What a log output receives (tag set at level, as configured by its -Xlog selections) */
 #define DLOG_GC        0x01  /* [gc] info: the pause/cycle summary lines */
@@ -60,6 +61,13 @@ struct jvm_log {
 	int origin;                     /* enum discover_origin */
 };
 
+/* A place where the JVM's crash report can appear. */
+struct jvm_crash_file {
+	char path[DISCOVER_PATH];       /* as the JVM sees it */
+	char open_path[DISCOVER_PATH];  /* as this process opens it */
+	const char *why;                /* "-XX:ErrorFile", "working directory", "/tmp fallback" */
+};
+
 struct jvm_opt {
 	char *arg;                      /* one JVM option, e.g. "-Xmx64m" */
 	int origin;                     /* enum discover_origin */
@@ -67,6 +75,8 @@ struct jvm_opt {
 
 struct jvm_proc {
 	int pid;
+	bool is_jvm;                    /* java executable, argv[0] "java" or libjvm.so mapped */
+	char not_jvm[400];              /* when not: why, and the JVMs that do run here (see discover_pick) */
 	unsigned uid;
 	char user[32];                  /* from <root>/etc/passwd, else the number */
 	char exe[DISCOVER_PATH];        /* /proc/PID/exe target, "" if unreadable */
@@ -74,6 +84,7 @@ struct jvm_proc {
 	char java_version[48];          /* JAVA_VERSION of <java_home>/release, "" unknown */
 	int java_feature;               /* 8, 11, 17, 21, ...; 0 unknown */
 	char cwd[DISCOVER_PATH];        /* working directory ("" if unreadable) */
+	int cwd_errno;                  /* why /proc/PID/cwd could not be read (EACCES as non-root), 0 */
 	int64_t start_ms;               /* process start, UTC epoch ms (boot time = now - /proc/uptime) */
 	bool other_mntns;               /* JVM in another mount namespace than us */
 	bool environ_read;              /* /proc/PID/environ was readable */
@@ -92,6 +103,13 @@ struct jvm_proc {
 	char error_open_path[DISCOVER_PATH];
 	bool error_file_set;             /* from -XX:ErrorFile */
 	char error_fallback[DISCOVER_PATH]; /* HotSpot's fallback when the first is not writable: /tmp */
+	/* Every place, in the order HotSpot tries them (vmError.cpp prepare_log_file; each
+	 * opened O_EXCL, so an existing file also moves it on): -XX:ErrorFile with %p and %%
+	 * expanded (Arguments::copy_expand_pid; other %x kept), relative to the working
+	 * directory; <cwd>/hs_err_pid<pid>.log (left out when the cwd is unreadable:
+	 * cwd_errno says why); /tmp/hs_err_pid<pid>.log (os::get_temp_directory). */
+	struct jvm_crash_file crash[DISCOVER_MAX_CRASH];
+	int ncrash;
 
 	int64_t xms, xmx;               /* bytes, -1 unset */
 	int64_t periodic_gc_ms;         /* -XX:G1PeriodicGCInterval, -1 unset (0 = disabled) */
@@ -107,10 +125,12 @@ struct jvm_proc {
  * found (pids[] gets at most max of them, ascending), or -errno if /proc is unreadable. */
 int discover_java_pids(const char *root, int *pids, int max);
 
-/* Choose the JVM: want_pid > 0 must exist (0; msg warns if it does not look like a
- * JVM); else the only JVM; else pid 1 when it is one of several JVMs (a container);
- * else -ESRCH (none) or -EEXIST (several), msg holding a human list of candidates
- * "  PID  USER  COMMAND" for the user to pick one with --pid. */
+/* Choose the JVM: want_pid > 0 must exist (0; msg then warns, one line, when it is
+ * not a JVM: "process 1 (init) is not a JVM (executable /sbin/init, no libjvm.so
+ * mapped): ... Java processes here: 4242 (stwtop --pid 4242)"; the caller must
+ * show it); else the only JVM; else pid 1 when it is one of several JVMs (a
+ * container); else -ESRCH (none) or -EEXIST (several), msg holding a human list
+ * of candidates "  PID  USER  COMMAND" for the user to pick one with --pid. */
 int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t msglen);
 
 /* Everything above about pid. 0, or -errno with a reason in err (the process is
@@ -131,7 +151,9 @@ const struct jvm_log *discover_gc_log(const struct jvm_proc *j);
  * periodic-GC lines while G1PeriodicGCInterval is set, uptime-only decorations,
  * no SafepointTimeout): one "- ..." line per item, with the exact flags for the
  * JVM's version (JDK 8: -Xloggc flags) and the jcmd command that enables it on
- * the running JVM where possible. Returns the number of items (0: nothing missing). */
+ * the running JVM where possible. For a process that is not a JVM, one item
+ * saying so (j->not_jvm) and no JVM flags or jcmd. Returns the number of items
+ * (0: nothing missing). */
 int discover_advice(const struct jvm_proc *j, char *buf, size_t len);
 
 #endif

@@ -196,6 +196,11 @@ struct ev_sched {
 	double interval_ms;     /* wall time covered */
 	double oncpu_ms;        /* sum over threads of on-CPU time in the interval */
 	double wait_ms;         /* sum over threads of run-queue wait in the interval */
+	double idle_ms;         /* sum over threads of the interval spent neither on CPU nor
+				   waiting for one (sleeping, blocked, or held by nothing at all):
+				   threads present at both ends x interval - their on-CPU - their
+				   wait, clamped at 0 (schedacc.h says how threads that came or
+				   went count); -1 unknown */
 	int32_t nthreads;
 	int32_t worst_tid;      /* thread that waited most, -1 none */
 	double worst_wait_ms;

@@ -21,7 +21,9 @@ struct live_opts {
 	const char *proc_root;      /* "" (tests may point it at a fixture tree) */
 	bool demo;                  /* replay the sources at a pace instead of following them */
 	double demo_speed;          /* event time per wall time */
-	const char *hs_err_dir;     /* watch this directory for hs_err_pid*.log */
+	const char *hs_err_dir;     /* also watch this directory for hs_err_pid<hs_err_pid>.log (0: any
+				       hs_err_pid*); with a pid, every place its JVM may write a crash
+				       report is watched anyway (-XX:ErrorFile, cwd, /tmp: discover.h) */
 	int hs_err_pid;             /* ... of this pid (0: any) */
 };
 
@@ -31,6 +33,9 @@ struct live_view {
 	void (*signal)(void *ctx, int signo);             /* SIGWINCH, SIGHUP (SIGINT/TERM stop) */
 	void (*note)(void *ctx, int src, const char *msg, bool is_error);
 	void (*demo_done)(void *ctx);                     /* the replay reached its end */
+	/* each of session_hints() once, when the run starts; NULL: told as a note
+	 * ("hint: ...", src -1), which is how --plain prints them */
+	void (*hint)(void *ctx, const char *text);
 };
 
 struct live;

@@ -94,6 +94,34 @@ uint64_t sched_probe_listings(const struct sched_probe *p);
 
 void sched_probe_close(struct sched_probe *p);
 
+/* ---------------------------------------------------------------- hs_err --- */
+
+struct hserr_probe;
+
+/* Watch for JVM crash reports (hs_err). Files already there whose mtime is
+ * before since_ms are an earlier crash: ignored unless they change. */
+struct hserr_probe *hserr_probe_new(int64_t since_ms);
+/* Watch path (an absolute file name), or with prefix every file of path's
+ * directory whose name starts with path's last component. Its directory is
+ * watched with inotify; without read permission on it, and in /tmp (where every
+ * process's temporary files would wake us), an exact name is looked for at
+ * every poll instead; what cannot be watched at all is said (take_note). 0 or
+ * -EINVAL (not absolute), -E2BIG (too many). */
+int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_t now_ms);
+/* The inotify fd to wait on (POLLIN: call poll), -1 without inotify. */
+int hserr_probe_fd(const struct hserr_probe *p);
+/* Look now. Writes up to cap complete reports as EV_HSERR (path set, t_ms = the
+ * file's mtime; up_us from "elapsed time") and returns their count. A report is
+ * complete once it was closed or has not grown for ~300 ms; each is given once.
+ * *next_ms: look again that soon (a file being written), -1 no need. */
+int hserr_probe_poll(struct hserr_probe *p, int64_t now_ms, struct event *out, int cap, int *next_ms);
+/* What could not be watched, or a file that is no crash report: the text once
+ * (NULL when nothing new since the last call). */
+const char *hserr_probe_take_note(struct hserr_probe *p);
+/* "/srv/crash-42.log, /srv/app/hs_err_pid42.log, /tmp/hs_err_pid42.log"; returns the count. */
+int hserr_probe_describe(const struct hserr_probe *p, char *buf, size_t len);
+void hserr_probe_free(struct hserr_probe *p);
+
 /* ---------------------------------------------------------------- vmstat --- */
 
 struct vmstat_probe;

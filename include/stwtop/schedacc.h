@@ -12,6 +12,13 @@
  *  - a thread whose counters went backwards is a reused tid: treated as new;
  *  - a thread that vanished contributes nothing (its last partial interval
  *    cannot be read any more).
+ * Idle (FIELD-NOTES.md 4: idle = wall - oncpu - delay), summed over threads:
+ * only threads present in both samples bring wall time, interval x their count,
+ * minus their run and wait deltas. A thread born inside the interval adds its
+ * run/wait to oncpu/wait but no idle (when it was born is not read, so its
+ * share of the wall time is not known); a thread that vanished adds nothing.
+ * The sum is clamped at 0 (two reads of one thread are not at the same instant
+ * as the clock read, so a busy thread can show a little more than the interval).
  *
  * Usage per sample: schedacc_begin(); schedacc_add() per thread, in any order;
  * schedacc_end() -> 1 with an event, 0 for the baseline. Memory is reused across

@@ -98,7 +98,20 @@ void session_eval(struct session *s, int64_t now_ms, bool final);
 void session_set_listener(struct session *s, rules_change_fn fn, void *ctx);
 /* The wall clock of JVM uptime 0 in use (EV_TIME_NONE unknown). */
 int64_t session_jvm_anchor(const struct session *s);
-void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how);
+/* How the JVM's start was learnt (the "jvm_start_from" of a recording). */
+enum anchor_from {
+	ANCHOR_NONE = 0,
+	ANCHOR_GIVEN,         /* session_set_jvm_anchor: --jvm-start, --pid (the caller says which in how) */
+	ANCHOR_LINE,          /* a JVM log line carrying both a wall clock and uptime */
+	ANCHOR_LIVE_LINE,     /* an uptime-only line read the moment it was written (live) */
+	ANCHOR_MTIME,         /* an uptime-only log's modification time minus its last uptime (live) */
+	ANCHOR_RECORDING,     /* a meta line of a --replay recording (used when nothing better is known) */
+	ANCHOR_UPTIME_AXIS    /* none: times are JVM uptime (start = 0) */
+};
+const char *anchor_from_name(enum anchor_from f);   /* "given", "line", "live-line", ... */
+void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how);   /* ANCHOR_GIVEN */
+void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum anchor_from from, const char *how);
+enum anchor_from session_jvm_anchor_from(const struct session *s);
 const char *session_jvm_anchor_how(const struct session *s);
 /* uptime-only JVM events that could not be placed on the clock */
 uint64_t session_unanchored(const struct session *s);
@@ -107,6 +120,15 @@ uint64_t session_unanchored(const struct session *s);
 bool session_uptime_axis(const struct session *s);
 /* JVM uptime (µs) of the newest event of source i, -1 if none had one */
 int64_t session_source_last_uptime_us(const struct session *s, int i);
+
+/* Hints: what the user should know before trusting the screen, found while
+ * setting up (a discovered JVM that writes no GC log and the exact -Xlog option
+ * or `jcmd PID VM.log ...` to fix it, a --pid that is not a JVM, ...). One line
+ * each, no leading "- ", in the order added; the same text is kept once. The
+ * TUI shows them, --plain prints them at start (live.h). */
+#define SESSION_MAX_HINTS 8
+int session_add_hint(struct session *s, const char *text);   /* 0, -E2BIG full, -ENOMEM */
+const char *const *session_hints(const struct session *s, int *n);
 
 const struct summary *session_summary(const struct session *s);
 const struct timeline *session_timeline(const struct session *s);

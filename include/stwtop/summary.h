@@ -12,6 +12,19 @@
 
 #define SUMMARY_STATUS_MAX 600
 
+/* Growth of one cumulative counter over the samples that HAVE it (-1 = the
+ * sample did not: a cgroup removed, cpu.stat unreadable while cpuacct.usage
+ * still was, a v2 cgroup without the cpu controller): a sample without it is
+ * skipped, not taken as the last value. A value lower than the previous one is
+ * a counter reset (the cgroup was removed and created again): the growth so
+ * far is kept and the new value counts whole, as it accrued since the
+ * re-creation, which came after the previous sample. */
+struct summary_counter {
+	int64_t first, last;           /* of the current segment; -1 no sample had it yet */
+	int64_t done;                  /* growth of the segments before the last reset */
+	uint64_t samples;              /* samples that had it */
+};
+
 struct summary {
 	/* jvm */
 	int collector;                 /* enum jvm_collector */
@@ -41,11 +54,13 @@ struct summary {
 	uint64_t uct_none;             /* "-" or no upstream connect time */
 	struct hist rt, uht;           /* whole-run percentiles */
 	/* cgroup cpu samples */
-	uint64_t throttle_samples;
-	struct ev_cpu cpu_first, cpu_last;
+	uint64_t throttle_samples;     /* every EV_CPU, with or without throttling counters */
+	struct summary_counter nr_throttled, throttled_us;
 	/* sched / vmstat */
 	uint64_t sched_samples;
 	double sched_oncpu_ms, sched_wait_ms;
+	double sched_idle_ms;          /* over the intervals whose idle is known */
+	uint64_t sched_idle_samples;
 	uint64_t vmstat_samples;
 	int64_t allocstall_first, allocstall_last;
 };
@@ -53,7 +68,8 @@ struct summary {
 void summary_init(struct summary *s);
 void summary_add(struct summary *s, const struct event *e);
 
-/* deltas of the throttle counters between the first and the last sample */
+/* growth of the throttle counters between the first and the last sample that
+ * had them (struct summary_counter) */
 int64_t summary_nr_throttled(const struct summary *s);
 double summary_throttled_ms(const struct summary *s);
 

@@ -77,6 +77,7 @@ struct tl_cpu {                       /* cumulative cgroup counters at t_ms */
 struct tl_sched {                     /* one interval ending at t_ms */
 	int64_t t_ms;
 	float interval_ms, oncpu_ms, wait_ms, worst_wait_ms;
+	float idle_ms;                     /* -1 unknown (event.h) */
 	int32_t nthreads, worst_tid;
 	char worst_comm[16];
 };
@@ -191,6 +192,7 @@ bool timeline_cpu_delta(const struct timeline *tl, int64_t a, int64_t b, struct 
 struct tl_sched_sum {
 	int64_t from_ms, to_ms;           /* span of the intervals summed */
 	double oncpu_ms, wait_ms;
+	double idle_ms;                   /* of the intervals that know it; -1 if none did */
 	int n;
 	int32_t worst_tid;
 	double worst_wait_ms;

@@ -109,7 +109,27 @@ static void test_real_pids_and_pick(void **state)
 	/* --pid of something else: accepted with a warning */
 	assert_int_equal(discover_pick(g_tmp, g_other, &pid, msg, sizeof msg), 0);
 	assert_int_equal(pid, g_other);
-	assert_non_null(strstr(msg, "does not look like a JVM"));
+	print_message("%s\n", msg);
+	char want[256];
+	snprintf(want, sizeof want, "process %d is not a JVM (executable /usr/bin/sleep, no libjvm.so mapped)",
+		 g_other); /* the capture has no comm files */
+	assert_non_null(strstr(msg, want));
+	snprintf(want, sizeof want, "Java processes here: %d (stwtop --pid %d)", g_jvm, g_jvm);
+	assert_non_null(strstr(msg, want));
+	assert_null(strchr(msg, '\n')); /* one line */
+	struct jvm_proc j;
+	char err[256], adv[1024];
+	assert_int_equal(discover_inspect(g_tmp, g_other, &j, err, sizeof err), 0);
+	assert_false(j.is_jvm);
+	/* no -Xlog or jcmd advice for it: one item saying what it is */
+	assert_int_equal(discover_advice(&j, adv, sizeof adv), 1);
+	assert_null(strstr(adv, "VM.log")); /* no "jcmd PID VM.log ..." */
+	assert_null(strstr(adv, "-Xlog"));
+	assert_non_null(strstr(adv, "is not a JVM"));
+	discover_fini(&j);
+	assert_int_equal(discover_inspect(g_tmp, g_jvm, &j, err, sizeof err), 0);
+	assert_true(j.is_jvm);
+	discover_fini(&j);
 	assert_int_equal(discover_pick(g_tmp, 999999, &pid, msg, sizeof msg), -ESRCH);
 	assert_non_null(strstr(msg, "no process 999999"));
 }
@@ -118,7 +138,7 @@ static void test_real_inspect(void **state)
 {
 	(void)state;
 	struct jvm_proc j;
-	char err[256], want[1024];
+	char err[256], want[2100];
 	assert_int_equal(discover_inspect(g_tmp, g_jvm, &j, err, sizeof err), 0);
 	assert_string_equal(j.user, "root");
 	assert_string_equal(j.exe, "/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
@@ -179,6 +199,19 @@ static void test_real_inspect(void **state)
 	assert_true(j.error_file_set);
 	snprintf(want, sizeof want, "/tmp/hs_err_pid%d.log", g_jvm);
 	assert_string_equal(j.error_fallback, want);
+	/* every place HotSpot may write it, in its order, as we open them (fixture root) */
+	assert_int_equal(j.ncrash, 3);
+	snprintf(want, sizeof want, "/tmp/hs_err_%d.log", g_jvm);
+	assert_string_equal(j.crash[0].path, want);
+	assert_string_equal(j.crash[0].why, "-XX:ErrorFile");
+	snprintf(want, sizeof want, "%s/tmp/hs_err_%d.log", g_tmp, g_jvm);
+	assert_string_equal(j.crash[0].open_path, want);
+	snprintf(want, sizeof want, "%s/hs_err_pid%d.log", j.cwd, g_jvm);
+	assert_string_equal(j.crash[1].path, want);
+	assert_string_equal(j.crash[1].why, "working directory");
+	snprintf(want, sizeof want, "/tmp/hs_err_pid%d.log", g_jvm);
+	assert_string_equal(j.crash[2].path, want);
+	assert_string_equal(j.crash[2].why, "/tmp fallback");
 	char adv[2048];
 	assert_int_equal(discover_advice(&j, adv, sizeof adv), 0); /* nothing is missing */
 	assert_string_equal(adv, "");

@@ -22,7 +22,9 @@
 #include <unistd.h>
 
 #include "stwtop/discover.h"
+#include "stwtop/live.h"
 #include "stwtop/probe.h"
+#include "stwtop/session.h"
 #include "stwtop/util.h"
 #include "testutil_probe.h"
 
@@ -214,10 +216,82 @@ static void test_live_jvm(void **state)
 	assert_int_equal(discover_pick("", dead, &pid, msg, sizeof msg), -ESRCH);
 }
 
+/* A real process that is not a JVM, given JVM options through JAVA_TOOL_OPTIONS
+ * (read from its environ as the JVM would): discovery says it is not a JVM,
+ * still expands -XX:ErrorFile as HotSpot would (%p, %%; %t kept), and the live
+ * engine gives one hint saying so, with no -Xlog or jcmd advice. */
+static void test_live_not_jvm(void **state)
+{
+	(void)state;
+	char err[512], msg[2048], want[512];
+	snprintf(g_tmp, sizeof g_tmp, "/tmp/stwtop-notjvm-XXXXXX");
+	assert_non_null(mkdtemp(g_tmp));
+	char opts[256];
+	snprintf(opts, sizeof opts, "JAVA_TOOL_OPTIONS=-XX:ErrorFile=%s/crash-%%p-%%%%-%%t.log -Xmx8m", g_tmp);
+	g_jvm = fork(); /* not a JVM, but killed by the same teardown */
+	assert_true(g_jvm >= 0);
+	if (g_jvm == 0) {
+		char *envp[] = {opts, NULL};
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (chdir(g_tmp) < 0)
+			_exit(3);
+		execle("/bin/sleep", "sleep", "60", (char *)NULL, envp);
+		_exit(4);
+	}
+	/* exec done: /proc/PID/exe is sleep */
+	int64_t end = util_mono_ms() + 5000;
+	for (;;) {
+		char exe[256], p[64];
+		snprintf(p, sizeof p, "/proc/%d/exe", (int)g_jvm);
+		ssize_t n = readlink(p, exe, sizeof exe - 1);
+		if (n > 0 && (exe[n] = '\0', strstr(exe, "sleep")))
+			break;
+		if (util_mono_ms() > end)
+			fail_msg("the child did not exec sleep");
+		sleep_ms(10);
+	}
+	int pid = 0;
+	assert_int_equal(discover_pick("", g_jvm, &pid, msg, sizeof msg), 0);
+	snprintf(want, sizeof want, "process %d (sleep) is not a JVM", (int)g_jvm);
+	assert_non_null(strstr(msg, want));
+
+	struct jvm_proc j;
+	assert_int_equal(discover_inspect("", g_jvm, &j, err, sizeof err), 0);
+	assert_false(j.is_jvm);
+	assert_int_equal(j.ncrash, 3);
+	snprintf(want, sizeof want, "%s/crash-%d-%%-%%t.log", g_tmp, (int)g_jvm);
+	assert_string_equal(j.crash[0].path, want);
+	snprintf(want, sizeof want, "%s/hs_err_pid%d.log", g_tmp, (int)g_jvm);
+	assert_string_equal(j.crash[1].path, want);
+	discover_fini(&j);
+
+	struct session_opts so = {.jvm_start_ms = EV_TIME_NONE};
+	struct session *s = session_new(&so, err, sizeof err);
+	assert_non_null(s);
+	struct live_opts lo = {.interval_ms = 1000, .pid = g_jvm, .proc_root = ""};
+	struct live *l = live_new(s, &lo, err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	int n;
+	const char *const *h = session_hints(s, &n);
+	assert_int_equal(n, 1);
+	print_message("hint: %s\n", h[0]);
+	assert_non_null(strstr(h[0], "is not a JVM"));
+	assert_null(strstr(h[0], "VM.log"));
+	assert_null(strstr(h[0], "-Xlog"));
+	/* a hint is kept once */
+	assert_int_equal(session_add_hint(s, h[0]), 0);
+	session_hints(s, &n);
+	assert_int_equal(n, 1);
+	live_free(l);
+	session_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_live_jvm, teardown),
+		cmocka_unit_test_teardown(test_live_not_jvm, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,9 @@
  * and Temurin 25 with an AOT cache, SIGSEGV through Unsafe.putAddress(0)), a
  * synthetic AOT-cache SIGILL in ~AdapterBlob derived from the JDK 25 one
  * (FIELD-NOTES 7), and synthetic JDK 8 / out-of-memory headers. See
- * tests/fixtures/hserr/README.md. */
+ * tests/fixtures/hserr/README.md. Then the watcher (hserr_probe, probe.h) on
+ * real files in a temp dir written the way a crashing JVM writes them: created
+ * empty, then filled, then closed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +14,16 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "stwtop/hserr.h"
+#include "stwtop/probe.h"
 #include "stwtop/util.h"
 
 #define HS STWTOP_TEST_DIR "/fixtures/hserr/"
@@ -157,6 +168,253 @@ static void test_synthetic_forms(void **state)
 	free(g);
 }
 
+/* ------------------------------------------------------------ the watcher --- */
+
+static char g_dir[64];
+
+static int rm_dir(void **state)
+{
+	(void)state;
+	if (g_dir[0]) {
+		char cmd[160];
+		snprintf(cmd, sizeof cmd, "chmod -R u+rwX '%s'; rm -rf '%s'", g_dir, g_dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", g_dir);
+		g_dir[0] = '\0';
+	}
+	return 0;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* poll as the live loop does (waiting the time the probe asks for), up to a deadline */
+static int poll_until(struct hserr_probe *p, struct event *e, int deadline_ms)
+{
+	int64_t end = util_mono_ms() + deadline_ms;
+	for (;;) {
+		int next = -1;
+		int n = hserr_probe_poll(p, util_now_ms(), e, 1, &next);
+		if (n != 0 || util_mono_ms() >= end)
+			return n;
+		sleep_ms(next > 0 ? next : 50);
+	}
+}
+
+static void test_watch_staged(void **state)
+{
+	(void)state;
+	snprintf(g_dir, sizeof g_dir, "/tmp/stwtop-hswatch-XXXXXX");
+	assert_non_null(mkdtemp(g_dir));
+	char path[128], other[128];
+	snprintf(path, sizeof path, "%s/crash-4242.log", g_dir);
+	snprintf(other, sizeof other, "%s/hs_err_pid4242.log", g_dir);
+	size_t len;
+	char *aot = slurp(HS "hs_err_synthetic-jdk25-aot-sigill.log", &len);
+	struct hserr_probe *p = hserr_probe_new(util_now_ms() - 1000);
+	assert_non_null(p);
+	assert_true(hserr_probe_fd(p) >= 0);
+	assert_int_equal(hserr_probe_add(p, path, false, util_now_ms()), 0);
+	assert_int_equal(hserr_probe_add(p, other, false, util_now_ms()), 0);
+	assert_int_equal(hserr_probe_add(p, "relative.log", false, 0), -EINVAL);
+	char list[512];
+	assert_int_equal(hserr_probe_describe(p, list, sizeof list), 2);
+	assert_non_null(strstr(list, "crash-4242.log"));
+	assert_null(hserr_probe_take_note(p));
+
+	struct event e;
+	int next = -1;
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(next, -1); /* nothing there: no hurry */
+
+	/* created empty (the JVM has opened it): nothing yet, but look again soon */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_true(next > 0);
+	sleep_ms(400);
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0); /* still empty */
+	assert_true(next > 0);
+	/* the header and the problematic frame come first; the rest is still being written */
+	assert_int_equal(write(fd, aot, 700), 700);
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0); /* growing: not yet */
+	assert_true(next > 0 && next <= 300);
+	assert_int_equal(write(fd, aot + 700, len - 700), (ssize_t)(len - 700));
+	/* closed: complete at once, no settling time needed */
+	assert_int_equal(close(fd), 0);
+	int64_t t0 = util_mono_ms();
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 1);
+	assert_true(util_mono_ms() - t0 < 100);
+	assert_int_equal(e.kind, EV_HSERR);
+	assert_string_equal(e.u.hserr.signal, "SIGILL");
+	assert_string_equal(e.u.hserr.frame, "v  ~AdapterBlob 0x00007f93c4a1e400");
+	assert_string_equal(e.u.hserr.path, path);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(e.t_ms, (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000);
+	/* given once */
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+
+	/* left open (a core dump being written after it): read once it stopped growing */
+	fd = open(other, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, aot, len), (ssize_t)len);
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	t0 = util_mono_ms();
+	assert_int_equal(poll_until(p, &e, 3000), 1);
+	assert_true(util_mono_ms() - t0 >= 250); /* it waited for the file to settle */
+	assert_string_equal(e.u.hserr.path, other);
+	close(fd);
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	hserr_probe_free(p);
+	free(aot);
+}
+
+/* a report from an earlier crash is not news; a file that never becomes a crash
+ * report is said once */
+static void test_watch_old_and_junk(void **state)
+{
+	(void)state;
+	snprintf(g_dir, sizeof g_dir, "/tmp/stwtop-hswatch-XXXXXX");
+	assert_non_null(mkdtemp(g_dir));
+	char old[128], cmd[600];
+	snprintf(old, sizeof old, "%s/hs_err_pid77.log", g_dir);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && touch -d '2020-01-01' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log",
+		 old, old);
+	assert_int_equal(system(cmd), 0);
+	struct hserr_probe *p = hserr_probe_new(util_now_ms());
+	char prefix[128];
+	snprintf(prefix, sizeof prefix, "%s/hs_err_pid", g_dir);
+	assert_int_equal(hserr_probe_add(p, prefix, true, util_now_ms()), 0);
+	struct event e;
+	int next;
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	/* a new one with another pid, by the directory watch */
+	char fresh[128];
+	snprintf(fresh, sizeof fresh, "%s/hs_err_pid78.log", g_dir);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log", fresh);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(poll_until(p, &e, 3000), 1);
+	assert_string_equal(e.u.hserr.path, fresh);
+	assert_string_equal(e.u.hserr.signal, "SIGSEGV");
+	/* junk with the name */
+	char junk[128];
+	snprintf(junk, sizeof junk, "%s/hs_err_pid79.log", g_dir);
+	FILE *f = fopen(junk, "w");
+	assert_non_null(f);
+	fputs("not a crash report\n", f);
+	fclose(f);
+	int64_t end = util_mono_ms() + 8000;
+	const char *msg = NULL;
+	while (!msg && util_mono_ms() < end) {
+		assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+		msg = hserr_probe_take_note(p);
+		if (!msg)
+			sleep_ms(next > 0 ? next : 100);
+	}
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, junk));
+	assert_non_null(strstr(msg, "not a JVM crash report"));
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_null(hserr_probe_take_note(p)); /* once */
+	hserr_probe_free(p);
+}
+
+/* HotSpot's last fallback, /tmp/hs_err_pid<pid>.log: /tmp is not watched with
+ * inotify (every process's temporary files would wake us), the name is looked
+ * at every poll; a report written there is still found, once complete. */
+static char g_tmpfile[64];
+
+static int rm_tmpfile(void **state)
+{
+	(void)state;
+	if (g_tmpfile[0])
+		unlink(g_tmpfile);
+	g_tmpfile[0] = '\0';
+	return 0;
+}
+
+static void test_watch_tmp(void **state)
+{
+	(void)state;
+	snprintf(g_tmpfile, sizeof g_tmpfile, "/tmp/hs_err_pid%d%d.log", 99, (int)getpid());
+	unlink(g_tmpfile);
+	struct hserr_probe *p = hserr_probe_new(util_now_ms());
+	assert_int_equal(hserr_probe_add(p, g_tmpfile, false, util_now_ms()), 0);
+	struct event e;
+	int next;
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_null(hserr_probe_take_note(p)); /* not a problem: looked at by name */
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log", g_tmpfile);
+	assert_int_equal(system(cmd), 0);
+	/* no inotify event comes: the caller's interval polls find it */
+	assert_int_equal(poll_until(p, &e, 3000), 1);
+	assert_string_equal(e.u.hserr.path, g_tmpfile);
+	hserr_probe_free(p);
+}
+
+/* Root ignores file modes: drop CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH for the
+ * duration, as test_probe.c does, so the directory behaves as for another user. */
+static bool caps_dac(bool on)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+	if (syscall(SYS_capget, &h, d) != 0)
+		return false;
+	uint32_t bits = (1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH);
+	if (on)
+		d[0].effective |= bits & d[0].permitted;
+	else
+		d[0].effective &= ~bits;
+	return syscall(SYS_capset, &h, d) == 0;
+}
+
+static void test_watch_unreadable(void **state)
+{
+	(void)state;
+	snprintf(g_dir, sizeof g_dir, "/tmp/stwtop-hswatch-XXXXXX");
+	assert_non_null(mkdtemp(g_dir));
+	char sub[128], path[160], closed[128], cpath[160];
+	snprintf(sub, sizeof sub, "%s/search-only", g_dir);
+	snprintf(closed, sizeof closed, "%s/closed", g_dir);
+	assert_int_equal(mkdir(sub, 0311), 0);  /* --x: names can be looked up, not listed */
+	assert_int_equal(mkdir(closed, 0000), 0);
+	snprintf(path, sizeof path, "%s/hs_err_pid5.log", sub);
+	snprintf(cpath, sizeof cpath, "%s/hs_err_pid5.log", closed);
+	if (!caps_dac(false))
+		skip();
+	struct hserr_probe *p = hserr_probe_new(util_now_ms());
+	assert_int_equal(hserr_probe_add(p, path, false, util_now_ms()), 0);
+	assert_int_equal(hserr_probe_add(p, cpath, false, util_now_ms()), 0);
+	struct event e;
+	int next;
+	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	const char *msg = hserr_probe_take_note(p);
+	caps_dac(true);
+	assert_non_null(msg);
+	print_message("%s\n", msg);
+	assert_non_null(strstr(msg, sub));
+	assert_non_null(strstr(msg, "looked for every interval instead"));
+	assert_non_null(strstr(msg, closed));
+	assert_non_null(strstr(msg, "Permission denied: a crash report hs_err_pid5.log there cannot be seen"));
+	/* the search-only directory is still looked into by name */
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log", path);
+	assert_int_equal(system(cmd), 0);
+	caps_dac(false);
+	int n = poll_until(p, &e, 3000);
+	caps_dac(true);
+	assert_int_equal(n, 1);
+	assert_string_equal(e.u.hserr.path, path);
+	assert_null(hserr_probe_take_note(p));
+	hserr_probe_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +422,10 @@ int main(void)
 		cmocka_unit_test(test_real_jdk25_aot),
 		cmocka_unit_test(test_synthetic_aot_sigill),
 		cmocka_unit_test(test_synthetic_forms),
+		cmocka_unit_test_teardown(test_watch_staged, rm_dir),
+		cmocka_unit_test_teardown(test_watch_old_and_junk, rm_dir),
+		cmocka_unit_test_teardown(test_watch_unreadable, rm_dir),
+		cmocka_unit_test_teardown(test_watch_tmp, rm_tmpfile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

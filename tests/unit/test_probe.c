@@ -267,6 +267,43 @@ static void test_v2_nested(void **state)
 	cgroup_probe_close(cg);
 }
 
+/* The REAL v2 tree of a hybrid host (capture-v2-hybrid.sh): a child of the
+ * cgroup2 "unified" mount, whose controllers are all bound to v1 here. cpu.stat
+ * has usage_usec and friends only (no nr_periods/nr_throttled/throttled_usec:
+ * those come with the cpu controller), there is no cpu.max and no memory.*
+ * but the pressure files: CPU usage is known, throttling and quota are not. */
+static void test_v2_hybrid_real(void **state)
+{
+	(void)state;
+	const char *root = stage("probe/v2-hybrid-real");
+	char err[512], desc[512];
+	const char *dir = "/sys/fs/cgroup/unified/stwtop-fx/app";
+	struct cgroup_probe *cg = cgroup_probe_open(root, 0, dir, err, sizeof err);
+	if (!cg)
+		fail_msg("%s", err);
+	assert_int_equal(cgroup_probe_cpu_version(cg), 2);
+	assert_int_equal(cgroup_probe_mem_version(cg), 0);
+	struct event ev[2];
+	assert_int_equal(cgroup_probe_poll(cg, 7, ev, 2), 1);
+	assert_null(cgroup_probe_last_error(cg, NULL)); /* nothing missing is read */
+	const struct ev_cpu *c = &ev[0].u.cpu;
+	assert_int_equal(ev[0].kind, EV_CPU);
+	assert_int_equal(c->cg_version, 2);
+	assert_int_equal(c->usage_us, 490648);
+	assert_int_equal(c->nr_periods, -1);
+	assert_int_equal(c->nr_throttled, -1);
+	assert_int_equal(c->throttled_us, -1);
+	assert_int_equal(c->quota_us, -2);
+	assert_double_equal(c->psi_some_avg10, 0.0, 0);
+	cgroup_probe_describe(cg, desc, sizeof desc);
+	print_message("%s\n", desc);
+	assert_non_null(strstr(desc, "cgroup v2 cpu "));
+	assert_non_null(strstr(desc, "(no cpu controller here: usage only, no quota or throttling)"));
+	assert_non_null(strstr(desc, "no memory controller"));
+	assert_non_null(strstr(desc, "pressure "));
+	cgroup_probe_close(cg);
+}
+
 /* The pod case: the container sees its own cgroup as "/" (/proc/1/cgroup "0::/"),
  * mountinfo's root field is the host path; and pid 77 shows the full host path. */
 static void test_v2_pod(void **state)
@@ -479,6 +516,9 @@ static void test_sched_fixture(void **state)
 	assert_int_equal(ev.u.sched.nthreads, 23);               /* 23 - 1 + 1 */
 	assert_double_equal(ev.u.sched.oncpu_ms, 18.0, 1e-9);    /* 10 + 5 + 3 */
 	assert_double_equal(ev.u.sched.wait_ms, 25.0, 1e-9);     /* 20 + 1 + 4 */
+	/* idle: the 22 threads present at both polls x 1000 ms - their 10+20 + 5+1 ms;
+	 * the new thread adds its 3 + 4 ms above but no idle, the exited one nothing */
+	assert_double_equal(ev.u.sched.idle_ms, 22 * 1000.0 - 36.0, 1e-6);
 	assert_int_equal(ev.u.sched.worst_tid, vm);
 	assert_double_equal(ev.u.sched.worst_wait_ms, 20.0, 1e-9);
 	assert_string_equal(ev.u.sched.worst_comm, "VM Thread");
@@ -495,6 +535,7 @@ static void test_sched_fixture(void **state)
 	assert_int_equal(sched_probe_poll(sp, 12000, &ev), 1);
 	assert_double_equal(ev.u.sched.oncpu_ms, 0, 0);
 	assert_int_equal(ev.u.sched.worst_tid, -1);
+	assert_double_equal(ev.u.sched.idle_ms, 23 * 1000.0, 1e-6); /* all of them slept */
 
 	/* the pid now names another process (different start time): gone */
 	char statp[600], stat[1024];
@@ -601,6 +642,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_v1_pod, unstage),
 		cmocka_unit_test_teardown(test_v2_nested, unstage),
 		cmocka_unit_test_teardown(test_v2_pod, unstage),
+		cmocka_unit_test_teardown(test_v2_hybrid_real, unstage),
 		cmocka_unit_test_teardown(test_hybrid_v2_cpu, unstage),
 		cmocka_unit_test_teardown(test_no_cgroup, unstage),
 		cmocka_unit_test_teardown(test_file_vanishes, unstage),

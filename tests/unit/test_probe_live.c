@@ -276,13 +276,17 @@ static void test_live_v1_throttle(void **state)
 	/* poll every 100 ms for ~1.5 s; continue (up to 10 s) only if the kernel has not
 	 * throttled yet, so a slow machine does not make the test flaky */
 	int64_t t0 = util_mono_ms();
-	double oncpu = 0;
+	double oncpu = 0, wait = 0, idle = 0, wall = 0;
 	for (;;) {
 		sleep_ms(100);
 		assert_int_equal(cgroup_probe_poll(cg, util_now_ms(), b, 2), 1);
 		int r = sched_probe_poll(sp, util_now_ms(), &s);
 		assert_int_equal(r, 1);
 		oncpu += s.u.sched.oncpu_ms;
+		wait += s.u.sched.wait_ms;
+		assert_true(s.u.sched.idle_ms >= 0);
+		idle += s.u.sched.idle_ms;
+		wall += s.u.sched.interval_ms;
 		assert_int_equal(s.u.sched.nthreads, 1);
 		bool grew = b[0].u.cpu.nr_throttled > a[0].u.cpu.nr_throttled &&
 			    b[0].u.cpu.throttled_us > a[0].u.cpu.throttled_us;
@@ -296,6 +300,10 @@ static void test_live_v1_throttle(void **state)
 		      (long long)(b[0].u.cpu.nr_throttled - a[0].u.cpu.nr_throttled),
 		      (b[0].u.cpu.throttled_us - a[0].u.cpu.throttled_us) / 1000.0,
 		      (b[0].u.cpu.usage_us - a[0].u.cpu.usage_us) / 1000.0, oncpu);
+	/* one thread present throughout: on CPU + waiting + idle is the wall time */
+	print_message("sched: on-CPU %.1f + wait %.1f + idle %.1f ms = %.1f, wall %.1f ms\n", oncpu, wait, idle,
+		      oncpu + wait + idle, wall);
+	assert_true(fabs(oncpu + wait + idle - wall) <= 0.1 * wall);
 	assert_int_equal(b[0].u.cpu.cg_version, 1);
 	assert_int_equal(b[0].u.cpu.quota_us, 10000);
 	assert_int_equal(b[0].u.cpu.period_us, 100000);
@@ -329,6 +337,100 @@ static void test_live_v1_throttle(void **state)
 	assert_non_null(msg);
 	assert_non_null(strstr(msg, "cpu.stat"));
 	print_message("after rmdir: %s\n", msg);
+	cgroup_probe_close(cg);
+}
+
+/* The REAL cgroup2 mount (a v2-only host, or the "unified" mount of a hybrid one):
+ * a child cgroup with a busy process in it, read through --cgroup DIR. Its
+ * cpu.stat always has usage_usec; the throttling counters only with the cpu
+ * controller enabled for it (never on a hybrid host, where cpu is bound to v1). */
+static void test_live_v2(void **state)
+{
+	(void)state;
+	char mnt[512] = "", line[2048], path[1200], err[512], desc[1024];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	assert_non_null(f);
+	while (!mnt[0] && fgets(line, sizeof line, f)) {
+		char *sep = strstr(line, " - cgroup2 ");
+		char *fld = line;
+		if (!sep)
+			continue;
+		for (int k = 0; k < 4 && fld; k++) /* the mount point is field 5 */
+			fld = strchr(fld + 1, ' ');
+		if (fld) {
+			size_t l = strcspn(fld + 1, " ");
+			snprintf(mnt, sizeof mnt, "%.*s", (int)l, fld + 1);
+		}
+	}
+	fclose(f);
+	if (!mnt[0]) {
+		print_message("SKIP: no cgroup2 mount in /proc/self/mountinfo\n");
+		skip();
+	}
+	snprintf(g_cgdir, sizeof g_cgdir, "%s/stwtop-live-v2-%d", mnt, (int)getpid());
+	if (mkdir(g_cgdir, 0755) < 0) {
+		int e = errno;
+		g_cgdir[0] = '\0';
+		if (e == EACCES || e == EPERM || e == EROFS || e == EBUSY) {
+			print_message("SKIP: cannot create a cgroup under %s: %s\n", mnt, strerror(e));
+			skip();
+		}
+		fail_msg("mkdir under %s: %s", mnt, strerror(e));
+	}
+	snprintf(path, sizeof path, "%s/cgroup.procs", g_cgdir);
+	g_child = fork();
+	assert_true(g_child >= 0);
+	if (g_child == 0) {
+		char me[32];
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		snprintf(me, sizeof me, "%d", (int)getpid());
+		if (write_str(path, me) < 0)
+			_exit(3);
+		execl("/bin/sh", "sh", "-c", "while :; do :; done", (char *)NULL);
+		_exit(4);
+	}
+	const char *name = strrchr(g_cgdir, '/') + 1;
+	int64_t end = util_mono_ms() + 5000;
+	while (!in_cgroup(g_child, name)) {
+		int st;
+		if (waitpid(g_child, &st, WNOHANG) == g_child) {
+			g_child = -1;
+			fail_msg("busy child exited early (status %d): could not join %s", st, g_cgdir);
+		}
+		assert_true(util_mono_ms() < end);
+		sleep_ms(10);
+	}
+	struct cgroup_probe *cg = cgroup_probe_open("", 0, g_cgdir, err, sizeof err);
+	if (!cg)
+		fail_msg("cgroup_probe_open(%s): %s", g_cgdir, err);
+	cgroup_probe_describe(cg, desc, sizeof desc);
+	print_message("probe: %s\n", desc);
+	assert_int_equal(cgroup_probe_cpu_version(cg), 2);
+	struct event a[2], b[2];
+	int na = cgroup_probe_poll(cg, util_now_ms(), a, 2);
+	assert_true(na >= 1);
+	assert_int_equal(a[0].kind, EV_CPU);
+	/* the busy child's CPU time shows in usage_usec (with a deadline, not a sleep) */
+	end = util_mono_ms() + 5000;
+	for (;;) {
+		assert_true(cgroup_probe_poll(cg, util_now_ms(), b, 2) >= 1);
+		if (b[0].u.cpu.usage_us > a[0].u.cpu.usage_us + 20000)
+			break;
+		assert_true(util_mono_ms() < end);
+		sleep_ms(20);
+	}
+	assert_int_equal(b[0].u.cpu.cg_version, 2);
+	snprintf(path, sizeof path, "%s/cpu.max", g_cgdir);
+	if (access(path, F_OK) != 0) {
+		/* no cpu controller for it: usage only, said so */
+		assert_int_equal(b[0].u.cpu.nr_throttled, -1);
+		assert_int_equal(b[0].u.cpu.throttled_us, -1);
+		assert_int_equal(b[0].u.cpu.quota_us, -2);
+		assert_non_null(strstr(desc, "no cpu controller"));
+	} else {
+		assert_true(b[0].u.cpu.nr_throttled >= 0);
+	}
+	assert_null(cgroup_probe_last_error(cg, NULL));
 	cgroup_probe_close(cg);
 }
 
@@ -555,6 +657,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_live_v1_throttle, teardown),
+		cmocka_unit_test_teardown(test_live_v2, teardown),
 		cmocka_unit_test(test_live_vmstat),
 		cmocka_unit_test(test_live_sched_self),
 		cmocka_unit_test_teardown(test_live_sched_churn, churn_teardown),

@@ -17,6 +17,7 @@
 #include "stwtop/probe.h"
 #include "stwtop/record.h"
 #include "stwtop/samplelog.h"
+#include "stwtop/session.h"
 #include "stwtop/util.h"
 #include "testutil_probe.h"
 
@@ -76,6 +77,7 @@ static void test_round_trip_edges(void **state)
 	e.u.sched.nthreads = 2000;
 	e.u.sched.worst_tid = INT32_MAX;
 	e.u.sched.worst_wait_ms = 3000.5;
+	e.u.sched.idle_ms = 970000.25;
 	snprintf(e.u.sched.worst_comm, sizeof e.u.sched.worst_comm, "%s", "Тред-1"); /* UTF-8 */
 	round_trip(&e);
 	snprintf(e.u.sched.worst_comm, sizeof e.u.sched.worst_comm, "%s", "VM Thread");
@@ -98,6 +100,15 @@ static void test_round_trip_edges(void **state)
 	assert_true(record_format(&e, line, sizeof line) > 0);
 	assert_int_equal(record_parse_line(line, strlen(line), &back, err, sizeof err), 1);
 	assert_string_equal(back.u.sched.worst_comm, "worker-\xd0\x9f?");
+
+	/* idle_ms is a key added to schema 1: written, and a recording made before it
+	 * (no such key) reads as idle unknown, -1 */
+	assert_non_null(strstr(line, "\"idle_ms\":-1"));
+	const char *old = "{\"v\":1,\"t\":5,\"kind\":\"sched\",\"interval_ms\":1000.0,\"oncpu_ms\":5.0,"
+			  "\"wait_ms\":1.0,\"nthreads\":3}";
+	assert_int_equal(record_parse_line(old, strlen(old), &back, err, sizeof err), 1);
+	assert_double_equal(back.u.sched.idle_ms, -1, 0);
+	assert_int_equal(back.u.sched.nthreads, 3);
 
 	/* non-finite doubles cannot be JSON: written as null, read back as unknown */
 	ev_init(&e, EV_CPU);
@@ -319,6 +330,83 @@ static void test_writer(void **state)
 	assert_non_null(strstr(err, "/nonexistent-dir/x.ndjson: No such file or directory"));
 }
 
+/* The JVM's start as a meta line: written, read back as an EV_ANCHOR, and a
+ * report of an uptime-only GC log (the real tests/samples/throttle/throttled
+ * one) with that recording is placed on the clock by it. */
+static void test_anchor_meta(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/stwtop-record-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	char err[256], line[1024];
+	const int64_t start = 1795979092550LL; /* throttled/jvm-start.txt */
+	struct recorder *r = record_open(path, start + 500, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_int_equal(record_write_anchor(r, start + 600, start, "pid", "the start time of process 11488"), 0);
+	record_close(r);
+
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof line, f));
+	struct event e;
+	assert_int_equal(record_parse_line(line, strlen(line) - 1, &e, err, sizeof err), 0); /* plain meta */
+	assert_non_null(fgets(line, sizeof line, f));
+	fclose(f);
+	assert_non_null(strstr(line, "\"kind\":\"meta\""));
+	assert_non_null(strstr(line, "\"jvm_start\":1795979092550"));
+	assert_non_null(strstr(line, "\"jvm_start_from\":\"pid\""));
+	assert_int_equal(record_parse_line(line, strlen(line) - 1, &e, err, sizeof err), 1);
+	assert_int_equal(e.kind, EV_ANCHOR);
+	assert_int_equal(e.u.anchor_ms, start);
+	assert_int_equal(e.t_ms, start + 600);
+	int64_t ms = 0;
+	char from[16], how[128];
+	assert_true(record_meta_anchor(line, strlen(line) - 1, &ms, from, sizeof from, how, sizeof how));
+	assert_int_equal(ms, start);
+	assert_string_equal(from, "pid");
+	assert_string_equal(how, "the start time of process 11488");
+	const char *bad = "{\"v\":1,\"t\":1,\"kind\":\"meta\",\"jvm_start\":\"soon\"}";
+	assert_int_equal(record_parse_line(bad, strlen(bad), &e, err, sizeof err), 0);
+	assert_non_null(strstr(err, "jvm_start"));
+
+	/* the report: without the recording the log is on an uptime axis; with one that
+	 * has no start it cannot be placed; with the start it is where the JVM was */
+	const char *gc = SAMPLES "/throttle/throttled/gc.log";
+	for (int variant = 0; variant < 2; variant++) {
+		struct session_opts o = {.jvm_start_ms = EV_TIME_NONE};
+		struct session *s = session_new(&o, err, sizeof err);
+		assert_non_null(s);
+		assert_true(session_add_source(s, SRC_JVM, gc, err, sizeof err) >= 0);
+		char empty[] = "/tmp/stwtop-record-XXXXXX";
+		if (variant == 0) {
+			fd = mkstemp(empty);
+			assert_true(fd >= 0);
+			assert_true(write(fd, "{\"v\":1,\"t\":5,\"kind\":\"meta\",\"tool\":\"stwtop\"}\n", 45) == 45);
+			close(fd);
+		}
+		assert_true(session_add_source(s, SRC_RECORD, variant ? path : empty, err, sizeof err) >= 0);
+		assert_int_equal(session_run_report(s), 0);
+		const struct timeline *tl = session_timeline(s);
+		if (variant == 0) {
+			assert_int_equal(session_jvm_anchor(s), EV_TIME_NONE);
+			assert_true(session_unanchored(s) > 0);
+			unlink(empty);
+		} else {
+			assert_int_equal(session_jvm_anchor(s), start);
+			assert_int_equal(session_jvm_anchor_from(s), ANCHOR_RECORDING);
+			assert_non_null(strstr(session_jvm_anchor_how(s), "recorded: the start time of process 11488"));
+			assert_int_equal(session_unanchored(s), 0);
+			assert_true(tl->stops.total > 10);
+			/* its last stop ended at uptime 18.99 s: placed that long after the start */
+			assert_true(tl->newest_ms > start + 18000 && tl->newest_ms < start + 21000);
+		}
+		session_free(s);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_samples),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_writer),
+		cmocka_unit_test(test_anchor_meta),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,394 @@
+/* probe_hserr.c — wait for a JVM crash report to appear and be complete
+ * (include/stwtop/probe.h).
+ *
+ * HotSpot writes hs_err in one go from the crashing thread (vmError.cpp
+ * VMError::report_and_die): it creates the file (O_EXCL), writes the report over
+ * a few milliseconds to a second or more (a core dump may be written in between),
+ * and the fd is closed at the latest when the process dies. So a report is read
+ * once it was closed (inotify IN_CLOSE_WRITE) or once it has stopped growing for
+ * HSERR_SETTLE_MS, never at first sight: a file first seen empty is looked at
+ * again, not forgotten. Directories are watched with inotify; when that is not
+ * possible (no read permission on the directory, inotify exhausted) the exact
+ * names are stat(2)ed at every poll, comparing size and nanosecond mtime. What
+ * can be watched neither way is said once. */
+#include "stwtop/probe.h"
+
+#include "stwtop/hserr.h"
+#include "stwtop/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HSERR_MAX_WATCH 8
+#define HSERR_MAX_FILES 16
+#define HSERR_SETTLE_MS 300          /* unchanged this long after its last growth: complete */
+#define HSERR_GIVE_UP_MS 5000        /* unchanged this long and still not a crash report: say so */
+#define HSERR_READ_MAX (4u << 20)    /* the top of a report holds all we parse */
+#define HSERR_PATH 1024
+#define HSERR_NOTE 1024
+
+struct hs_watch {
+	char dir[HSERR_PATH];
+	char name[256];                  /* exact name, or a prefix when prefix is set */
+	bool prefix;
+	int wd;                          /* inotify watch of dir, -1 none */
+	int64_t dir_mtime_ns;            /* polling fallback for prefix watches */
+	bool said;                       /* its problem was said */
+};
+
+struct hs_file {
+	char path[HSERR_PATH];
+	off_t size;
+	int64_t mtime_ns;
+	ino_t ino;
+	int64_t changed_ms;              /* when size/mtime last changed (our clock) */
+	bool closed;                     /* IN_CLOSE_WRITE since the last change */
+	bool old;                        /* there before the watch began and unchanged since */
+	bool done;
+};
+
+struct hserr_probe {
+	int ifd;
+	int64_t since_ms;
+	struct hs_watch w[HSERR_MAX_WATCH];
+	int nw;
+	struct hs_file f[HSERR_MAX_FILES];
+	int nf;
+	char note[HSERR_NOTE];
+	bool note_new;
+};
+
+static int64_t mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+/* a problem to say (once: the caller takes it with hserr_probe_take_note) */
+static void add_note(struct hserr_probe *p, const char *msg)
+{
+	size_t l = p->note_new ? strlen(p->note) : 0;
+	if (l + 3 < sizeof p->note)
+		snprintf(p->note + l, sizeof p->note - l, "%s%s", l ? "; " : "", msg);
+	p->note_new = true;
+}
+
+struct hserr_probe *hserr_probe_new(int64_t since_ms)
+{
+	struct hserr_probe *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->since_ms = since_ms;
+	p->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (p->ifd < 0) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "crash reports: inotify_init1: %s (looked for every interval instead)",
+			 strerror(errno));
+		add_note(p, msg);
+	}
+	return p;
+}
+
+void hserr_probe_free(struct hserr_probe *p)
+{
+	if (!p)
+		return;
+	if (p->ifd >= 0)
+		close(p->ifd);
+	free(p);
+}
+
+int hserr_probe_fd(const struct hserr_probe *p)
+{
+	return p->ifd;
+}
+
+static struct hs_file *file_of(struct hserr_probe *p, const char *path)
+{
+	for (int i = 0; i < p->nf; i++)
+		if (strcmp(p->f[i].path, path) == 0)
+			return &p->f[i];
+	if (p->nf >= HSERR_MAX_FILES)
+		return NULL;
+	struct hs_file *f = &p->f[p->nf++];
+	memset(f, 0, sizeof *f);
+	snprintf(f->path, sizeof f->path, "%s", path);
+	f->size = -1;
+	return f;
+}
+
+/* What we know of path now: new, grown, or gone. */
+static void look(struct hserr_probe *p, const char *path, int64_t now_ms, bool first_look)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	struct hs_file *f = file_of(p, path);
+	if (!f)
+		return;
+	bool fresh = f->size < 0;
+	if (!fresh && f->done && st.st_ino == f->ino && mtime_ns(&st) == f->mtime_ns)
+		return;
+	if (fresh || st.st_size != f->size || mtime_ns(&st) != f->mtime_ns || st.st_ino != f->ino) {
+		if (fresh && first_look && mtime_ns(&st) / 1000000 < p->since_ms)
+			f->old = true;    /* an earlier crash (another JVM): only if it changes */
+		else if (!fresh)
+			f->old = false;
+		if (!fresh && st.st_ino != f->ino)
+			f->done = false;  /* replaced by a new file */
+		f->size = st.st_size;
+		f->mtime_ns = mtime_ns(&st);
+		f->ino = st.st_ino;
+		f->changed_ms = now_ms;
+		f->closed = false;
+	}
+}
+
+/* /tmp (ours, or a container's through /proc/PID/root/tmp) is where every
+ * process keeps its temporary files: an inotify watch there would wake us for
+ * each of them. The exact name HotSpot falls back to is stat()ed every poll
+ * instead (a crash report is not a matter of milliseconds). */
+static bool busy_dir(const char *dir)
+{
+	size_t l = strlen(dir);
+	return strcmp(dir, "/tmp") == 0 ||
+	       (strncmp(dir, "/proc/", 6) == 0 && l > 9 && strcmp(dir + l - 9, "/root/tmp") == 0);
+}
+
+static int watch_dir(struct hserr_probe *p, struct hs_watch *w)
+{
+	if (p->ifd < 0)
+		return -ENOSYS;
+	if (!w->prefix && busy_dir(w->dir))
+		return 0; /* polled by name (hserr_probe_poll looks at every exact name) */
+	int wd = inotify_add_watch(p->ifd, w->dir, IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR);
+	if (wd < 0)
+		return -errno;
+	w->wd = wd;
+	return 0;
+}
+
+static void scan_prefix(struct hserr_probe *p, struct hs_watch *w, int64_t now_ms, bool first_look)
+{
+	DIR *d = opendir(w->dir);
+	struct dirent *de;
+	size_t pl = strlen(w->name);
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char path[HSERR_PATH + 256];
+		if (strncmp(de->d_name, w->name, pl) != 0)
+			continue;
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", w->dir, de->d_name) >= HSERR_PATH)
+			continue;
+		look(p, path, now_ms, first_look);
+	}
+	closedir(d);
+}
+
+int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_t now_ms)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || !slash[1] || strlen(path) >= HSERR_PATH)
+		return -EINVAL;
+	for (int i = 0; i < p->nw; i++) {
+		size_t dl = strlen(p->w[i].dir);
+		if (p->w[i].prefix == prefix && strncmp(path, p->w[i].dir, dl) == 0 &&
+		    (path[dl] == '/' || dl == 1) && strcmp(path + (dl == 1 ? 1 : dl + 1), p->w[i].name) == 0)
+			return 0; /* already watched */
+	}
+	if (p->nw >= HSERR_MAX_WATCH)
+		return -E2BIG;
+	struct hs_watch *w = &p->w[p->nw];
+	memset(w, 0, sizeof *w);
+	w->wd = -1;
+	w->prefix = prefix;
+	util_strlcpy_n(w->dir, sizeof w->dir, path, slash == path ? 1 : (size_t)(slash - path));
+	util_strlcpy_n(w->name, sizeof w->name, slash + 1, strlen(slash + 1));
+	for (int i = 0; i < p->nw; i++)
+		if (strcmp(p->w[i].dir, w->dir) == 0 && p->w[i].wd >= 0)
+			w->wd = p->w[i].wd; /* one inotify watch per directory */
+	int rc = w->wd >= 0 ? 0 : watch_dir(p, w);
+	struct stat st;
+	char msg[HSERR_PATH + 400];
+	if (rc < 0) {
+		/* an exact name can still be stat()ed in a directory we may search but
+		 * not read; a prefix needs the listing */
+		int se = stat(w->dir, &st) == 0 ? 0 : errno;
+		int fe = 0;
+		DIR *d = NULL;
+		if (se == 0 && !prefix)
+			fe = stat(path, &st) == 0 ? 0 : errno;
+		if (se == 0 && !prefix && (fe == 0 || fe == ENOENT)) {
+			if (rc != -ENOSYS) {
+				snprintf(msg, sizeof msg, "%s: inotify: %s: the crash report %s is looked for every "
+					 "interval instead", w->dir, strerror(-rc), w->name);
+				add_note(p, msg);
+			}
+		} else if (se == 0 && prefix && (d = opendir(w->dir)) != NULL) {
+			closedir(d); /* listable after all (inotify limits): polled by its mtime */
+		} else {
+			snprintf(msg, sizeof msg, "%s: %s: a crash report %s%s there cannot be seen", w->dir,
+				 strerror(se ? se : fe ? fe : -rc), w->name, prefix ? "*" : "");
+			add_note(p, msg);
+			w->said = true;
+		}
+	}
+	if (stat(w->dir, &st) == 0)
+		w->dir_mtime_ns = mtime_ns(&st);
+	p->nw++;
+	if (prefix)
+		scan_prefix(p, w, now_ms, true);
+	else
+		look(p, path, now_ms, true);
+	return 0;
+}
+
+/* drain inotify: which files were touched or closed */
+static void read_events(struct hserr_probe *p, int64_t now_ms)
+{
+	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	for (;;) {
+		ssize_t n = read(p->ifd, buf, sizeof buf);
+		if (n <= 0)
+			return;
+		for (char *q = buf; q < buf + n;) {
+			struct inotify_event *ev = (struct inotify_event *)q;
+			q += sizeof *ev + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				for (int i = 0; i < p->nw; i++)
+					p->w[i].dir_mtime_ns = -1; /* look at everything again */
+				continue;
+			}
+			if (!ev->len)
+				continue;
+			for (int i = 0; i < p->nw; i++) {
+				struct hs_watch *w = &p->w[i];
+				if (w->wd != ev->wd)
+					continue;
+				bool match = w->prefix ? strncmp(ev->name, w->name, strlen(w->name)) == 0 :
+							 strcmp(ev->name, w->name) == 0;
+				char path[HSERR_PATH + 256];
+				if (!match || (size_t)snprintf(path, sizeof path, "%s/%s", w->dir, ev->name) >= HSERR_PATH)
+					continue;
+				look(p, path, now_ms, false);
+				if (ev->mask & IN_CLOSE_WRITE) {
+					struct hs_file *f = file_of(p, path);
+					if (f && f->size >= 0)
+						f->closed = true;
+				}
+			}
+		}
+	}
+}
+
+/* read and parse f; 1 an event, 0 not (yet) a crash report */
+static int read_report(struct hs_file *f, struct event *out)
+{
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	size_t cap = (size_t)f->size < HSERR_READ_MAX ? (size_t)f->size + 1 : HSERR_READ_MAX, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n = 0;
+	while (buf && len < cap && (n = read(fd, buf + len, cap - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	int rc = 0;
+	if (buf && len > 0 && hserr_parse(buf, len, out)) {
+		util_strlcpy_n(out->u.hserr.path, sizeof out->u.hserr.path, f->path, strlen(f->path));
+		/* when it was written, on this machine's clock (the report's own Time:
+		 * line may be in a zone we cannot tell) */
+		out->t_ms = f->mtime_ns / 1000000;
+		rc = 1;
+	}
+	free(buf);
+	return rc;
+}
+
+int hserr_probe_poll(struct hserr_probe *p, int64_t now_ms, struct event *out, int cap, int *next_ms)
+{
+	int n = 0;
+	*next_ms = -1;
+	if (p->ifd >= 0)
+		read_events(p, now_ms);
+	for (int i = 0; i < p->nw; i++) {
+		struct hs_watch *w = &p->w[i];
+		if (!w->prefix) {
+			char path[HSERR_PATH + 256];
+			snprintf(path, sizeof path, "%s/%s", w->dir, w->name);
+			look(p, path, now_ms, false); /* cheap; covers a missed or impossible watch */
+			continue;
+		}
+		struct stat st;
+		if (w->wd < 0 && stat(w->dir, &st) == 0 && mtime_ns(&st) != w->dir_mtime_ns) {
+			w->dir_mtime_ns = mtime_ns(&st);
+			scan_prefix(p, w, now_ms, false);
+		} else if (w->dir_mtime_ns == -1) {
+			if (stat(w->dir, &st) == 0)
+				w->dir_mtime_ns = mtime_ns(&st);
+			scan_prefix(p, w, now_ms, false);
+		}
+		for (int k = 0; k < p->nf; k++)
+			if (!p->f[k].done && strncmp(p->f[k].path, w->dir, strlen(w->dir)) == 0)
+				look(p, p->f[k].path, now_ms, false);
+	}
+	for (int i = 0; i < p->nf && n < cap; i++) {
+		struct hs_file *f = &p->f[i];
+		if (f->done || f->old)
+			continue;
+		int64_t quiet = now_ms - f->changed_ms;
+		if (f->size <= 0 || (!f->closed && quiet < HSERR_SETTLE_MS)) {
+			/* being written (or created, not written yet): look again soon */
+			int64_t wait = f->size <= 0 ? 200 : HSERR_SETTLE_MS - quiet;
+			if (wait < 10)
+				wait = 10;
+			if (*next_ms < 0 || wait < *next_ms)
+				*next_ms = (int)wait;
+			continue;
+		}
+		if (read_report(f, &out[n])) {
+			f->done = true;
+			n++;
+		} else if (quiet >= HSERR_GIVE_UP_MS) {
+			char msg[HSERR_PATH + 120];
+			f->done = true;
+			snprintf(msg, sizeof msg, "%s: not a JVM crash report (no \"# A fatal error has been detected\" "
+				 "header): ignored", f->path);
+			add_note(p, msg);
+		} else {
+			int wait = (int)(HSERR_GIVE_UP_MS - quiet);
+			if (*next_ms < 0 || wait < *next_ms)
+				*next_ms = wait < 200 ? wait : 200;
+		}
+	}
+	return n;
+}
+
+const char *hserr_probe_take_note(struct hserr_probe *p)
+{
+	if (!p->note_new)
+		return NULL;
+	p->note_new = false;
+	return p->note;
+}
+
+int hserr_probe_describe(const struct hserr_probe *p, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < p->nw && o < len; i++) {
+		int k = snprintf(buf + o, len - o, "%s%s/%s%s", i ? ", " : "", strcmp(p->w[i].dir, "/") ? p->w[i].dir : "",
+				 p->w[i].name, p->w[i].prefix ? "*" : "");
+		o += k > 0 ? (size_t)k : 0;
+	}
+	return p->nw;
+}
