@@ -183,8 +183,9 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 	bool have_j = false;
 	*pid = c->pid;
 	hs_dir[0] = '\0';
+	char msg[2048];
+	msg[0] = '\0';
 	if (c->nsrc == 0 && !c->cgroup) {
-		char msg[2048];
 		int p = 0;
 		int rc2 = discover_pick("", c->pid, &p, msg, sizeof msg);
 		if (rc2 != 0) {
@@ -223,6 +224,10 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 		*code = 2;
 		return NULL;
 	}
+	/* what the pick said (a --pid that is not a JVM, the JVM chosen among
+	 * several) goes where the user looks: the screen, or --plain's start */
+	if (msg[0])
+		session_add_hint(s, msg);
 	for (int i = 0; i < c->nsrc; i++)
 		if (session_add_source(s, c->src[i].kind, c->src[i].path, err, errlen) < 0) {
 			session_free(s);
@@ -246,11 +251,8 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 		const char *slash = strrchr(ef, '/');
 		if (slash && slash > ef)
 			util_strlcpy_n(hs_dir, hs_len, ef, (size_t)(slash - ef));
-		if (!named_jvm && !discover_gc_log(&j)) {
-			char advice[1024];
-			discover_advice(&j, advice, sizeof advice);
-			fprintf(stderr, "stwtop: process %d writes no GC log stwtop can follow. %s\n", *pid, advice);
-		}
+		/* no GC log: the advice (which -Xlog to add) comes from the live
+		 * engine's session_hints(), shown by the view */
 		discover_fini(&j);
 	}
 	return s;

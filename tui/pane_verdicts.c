@@ -225,8 +225,15 @@ void pane_verdicts_draw(struct ui *ui, const struct rect *r)
 	int body = r->h - 1, y0 = r->y + 1;
 	if (body <= 0)
 		return;
+	/* the discovery's hints (what the JVM does not log, and how to make it)
+	 * first, then what the input cannot show */
 	char notes[4][SESSION_NOTE_LEN];
-	size_t nn = session_notes(ui->s, notes, 4);
+	int nh = 0;
+	size_t nn = 0;
+	const char *const *hints = session_hints(ui->s, &nh);
+	for (int i = 0; i < nh && nn < 4; i++)
+		snprintf(notes[nn++], SESSION_NOTE_LEN, "%s", hints[i]);
+	nn += session_notes(ui->s, notes + nn, 4 - nn);
 	if (ui->nv == 0) {
 		int n = session_nsources(ui->s);
 		if (nn > 0) {

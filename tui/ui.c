@@ -223,6 +223,15 @@ static void on_note(void *ctx, int src, const char *msg, bool is_error)
 	request_redraw(ui, 0);
 }
 
+/* a discovery hint (what the JVM does not log): the Verdicts pane draws
+ * session_hints(); the log file keeps it for after the screen is gone */
+static void on_hint(void *ctx, const char *text)
+{
+	struct ui *ui = ctx;
+	fprintf(stderr, "stwtop: hint: %s\n", text);
+	request_redraw(ui, 0);
+}
+
 static void on_demo_done(void *ctx)
 {
 	struct ui *ui = ctx;
@@ -587,7 +596,7 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 
 	struct loop *loop = live_loop(l);
 	static const struct live_view view = {
-		.tick = on_tick, .changed = on_changed, .signal = on_signal, .note = on_note,
+		.tick = on_tick, .changed = on_changed, .signal = on_signal, .note = on_note, .hint = on_hint,
 		.demo_done = on_demo_done,
 	};
 	ui->redraw_timer = loop_add_timer(loop, -1, 0, on_redraw_timer, ui);

@@ -5,7 +5,8 @@
 #     option to restart with and the `jcmd JPID VM.log output=... what=gc*,safepoint...` command
 #     that turns the log on now; with --json the hint goes to stderr and stdout stays NDJSON;
 #  2. a --pid that is not a JVM (a real `sleep`): one hint says so and names the JVM that does
-#     run here; no -Xlog or jcmd advice, no crash-report watch.
+#     run here; no -Xlog or jcmd advice, no crash-report watch;
+#  3. on the dashboard the hint is in the Verdicts pane.
 # Skips (77) without java/javac.
 set -u
 BIN=$(realpath "${1:?usage: hints_plain.sh path/to/stwtop}")
@@ -55,5 +56,15 @@ grep '^stwtop: hint: ' "$T/err" | grep -q "Java processes here: .*$JPID" || fail
 [ "$(grep -c '^stwtop: hint: ' "$T/err")" = 1 ] || fail "more than the one hint for a non-JVM: $(grep '^stwtop: hint: ' "$T/err")"
 grep '^stwtop: hint: ' "$T/err" | grep -q "VM.log\|-Xlog" && fail "JVM advice for a process that is not a JVM"
 grep -q "crash report is looked for" "$T/err" && fail "a crash report is watched for a process that is not a JVM"
+
+# 3. the dashboard: the hints are in the Verdicts pane, not only in the log file
+if command -v tmux >/dev/null; then
+  TM="tmux -L stwtop-hints-$$ -f /dev/null"
+  $TM new-session -d -s h -x 120 -y 40 "TERM=tmux-256color LANG=C.UTF-8 '$BIN' --pid $JPID 2>$T/tui.err; sleep 60"
+  if wait_for 15 bash -c "$TM capture-pane -p -t h | grep -A3 '^─ Verdicts' | grep -q 'note: no GC log file'"; then :
+  else fail "dashboard: no hint in the Verdicts pane: $($TM capture-pane -p -t h | head -12)"; fi
+  $TM send-keys -t h q
+  $TM kill-server 2>/dev/null
+fi
 
 [ $fails = 0 ] && echo "hints_plain: all passed" || { echo "hints_plain: $fails failed"; exit 1; }
