@@ -198,6 +198,12 @@ static json_t *report_obj(const struct session *s)
 	json_object_set_new(jvm, "version", sm->version[0] ? jtext(sm->version) : json_null());
 	if (sm->jdk_release)
 		json_object_set_new(jvm, "release", json_integer(sm->jdk_release));
+	if (sm->nflags) {
+		json_t *fl = json_array();
+		for (int i = 0; i < sm->nflags; i++)
+			json_array_append_new(fl, jtext(sm->flags[i]));
+		json_object_set_new(jvm, "flags", fl);
+	}
 	if (session_uptime_axis(s)) {
 		json_object_set_new(jvm, "time_axis", json_string("uptime"));
 	} else if (session_jvm_anchor(s) != EV_TIME_NONE) {
@@ -622,6 +628,12 @@ int report_text(FILE *out, const struct session *s, bool color)
 		const char *coll = jvm_collector_name(sm->collector);
 		fprintf(out, "  JVM        %s%s%s\n", coll ? coll : "collector unknown", sm->version[0] ? ", " : "",
 			safe(sb, sizeof sb, sm->version));
+		if (sm->nflags) {
+			char fl[SUMMARY_FLAGS_MAX * 97] = "";
+			for (int i = 0; i < sm->nflags; i++)
+				snprintf(fl + strlen(fl), sizeof fl - strlen(fl), "%s%s", i ? " " : "", sm->flags[i]);
+			wrap(out, "  Flags      ", fl, 100);
+		}
 		fprintf(out, "  GC pauses  %llu, max %.1f ms, total %.1f ms\n", (unsigned long long)sm->gc_pauses,
 			sm->max_gc_pause_ms, sm->total_gc_pause_ms);
 		if (sm->stops)

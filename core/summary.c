@@ -2,6 +2,7 @@
 #include "stwtop/summary.h"
 #include "stwtop/util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void summary_init(struct summary *s)
@@ -53,6 +54,14 @@ static void add_info(struct summary *s, const struct ev_info *in)
 	case JI_HEAP_MAX: s->heap_max_kb = in->a / 1024; break;
 	case JI_PERIODIC_GC: s->periodic_interval_ms = in->a; break;
 	case JI_MEMORY: s->memory_kb = in->a / 1024; break;
+	case JI_FLAG: {
+		for (int i = 0; i < s->nflags; i++)
+			if (strcmp(s->flags[i], in->text) == 0)
+				return;
+		if (s->nflags < SUMMARY_FLAGS_MAX)
+			snprintf(s->flags[s->nflags++], sizeof s->flags[0], "%s", in->text);
+		break;
+	}
 	case JI_CPUS:
 		s->cpus_total = (int)in->a;
 		s->cpus_available = (int)in->b;

@@ -25,6 +25,8 @@ struct summary_counter {
 	uint64_t samples;              /* samples that had it */
 };
 
+#define SUMMARY_FLAGS_MAX 16
+
 struct summary {
 	/* jvm */
 	int collector;                 /* enum jvm_collector */
@@ -34,6 +36,10 @@ struct summary {
 	int64_t periodic_interval_ms;  /* -1 unknown, 0 disabled */
 	int cpus_total, cpus_available;/* -1 unknown */
 	int64_t memory_kb;             /* memory the JVM sees (container limit or machine), -1 unknown */
+	/* the GC-relevant -XX flags the log printed (JDK 8 "CommandLine flags:": the
+	 * collector, pause goal, safepoint timeout, pre-touch, explicit GC), once each */
+	char flags[SUMMARY_FLAGS_MAX][96];
+	int nflags;
 	uint64_t gc_pauses;
 	double max_gc_pause_ms, total_gc_pause_ms;
 	uint64_t full_gcs;

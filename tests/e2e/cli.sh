@@ -66,6 +66,10 @@ jq -e '.summary.crash_reports == 1 and any(.verdicts[]; .id == "aot-sigill-adapt
 "$BIN" --report --json --hs-err "$H/hs_err_pid26891-jdk17-sigsegv.log" >"$T/r.json" 2>"$T/err" || fail "hs-err report (real SIGSEGV): $(cat "$T/err")"
 jq -e '.summary.crash_reports == 1 and ([.verdicts[] | select(.id == "aot-sigill-adapter")] | length) == 0' "$T/r.json" >/dev/null \
   || fail "a real SIGSEGV crash (no AOT adapter) must not raise aot-sigill-adapter"
+# the GC-relevant -XX flags of a JDK 8 log's "CommandLine flags:" line, in the JSON and the text
+"$BIN" --report --json --gc "$S/public-gc-logs/dataset106.txt" >"$T/r.json" 2>"$T/err"
+jq -e '.jvm.flags == ["-XX:+UseG1GC", "-XX:MaxGCPauseMillis=500"]' "$T/r.json" >/dev/null || fail "jvm.flags: $(jq -c .jvm "$T/r.json")"
+"$BIN" --report --gc "$S/public-gc-logs/dataset106.txt" | grep -q '^  Flags      -XX:+UseG1GC -XX:MaxGCPauseMillis=500$' || fail "text report: no Flags line"
 # --verbose: why each line did not parse, on stderr, 100 per source, then one line that more failed;
 # without it, only the report's first-failure line
 A=$S/nginx-uct/backlog100/logs/access.log
