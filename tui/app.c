@@ -319,11 +319,15 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 			rc_run = plain_run(l, s, c, &health);
 		}
 	}
-	/* exit 1 when a source cannot be read as the run ends: said again now that
-	 * the screen is gone, since the dashboard's message may have gone by */
+	/* exit 1 when a file source cannot be read as the run ends: said again now
+	 * that the screen is gone, since the dashboard's message may have gone by.
+	 * A polled cgroup that gave samples and then went away is how a container
+	 * ends, not a source given wrong (a --cgroup that never was one): its
+	 * samples are kept and it was said when it happened. */
 	if (rc_run == 0)
 		for (int i = 0; i < session_nsources(s) && i < APP_HEALTH_MAX; i++) {
-			if (!health.bad[i])
+			if (!health.bad[i] ||
+			    (session_source_kind(s, i) == SRC_PROBE && session_source_stats(s, i)->events > 0))
 				continue;
 			/* the note names the path already when the tailer made it */
 			const struct source_stats *st = session_source_stats(s, i);
