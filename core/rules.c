@@ -1462,6 +1462,9 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		char last_threads[112] = "";
 		char names[200] = "";
 		char always[112] = "";   /* threads named by every report */
+		/* how many reports name each set of late threads: the one named most */
+		char tally_t[8][112];
+		int tally_n[8], ntally = 0;
 		for (uint64_t i = timeline_lower_bound(tr, in->start_ms - 1000); i < tr->total; i++) {
 			const struct tl_timeout *to = ring_at(tr, i);
 			if (to->t_ms > in->end_ms + 1000)
@@ -1483,14 +1486,30 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 				util_strlcpy_n(always, sizeof always, to->threads, strnlen(to->threads, sizeof to->threads));
 			else
 				keep_common(always, sizeof always, to->threads);
+			int k;
+			for (k = 0; k < ntally && strcmp(tally_t[k], to->threads) != 0; k++)
+				;
+			if (k == ntally && ntally < 8) {
+				memcpy(tally_t[ntally], to->threads, sizeof tally_t[0]);
+				tally_n[ntally++] = 0;
+			}
+			if (k < ntally)
+				tally_n[k]++;
 			shown++;
 		}
+		int most = -1;
+		for (int k = 0; k < ntally; k++)
+			if (most < 0 || tally_n[k] > tally_n[most])
+				most = k;
 		if (shown > 3)
 			vevid(&v, "%d SafepointTimeout reports in all", shown);
 		if (throttled)
 			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%lld of %lld periods throttled)",
 			      cd.throttled_us / 1000.0, hms(r, cd.from_ms, t1), hms(r, cd.to_ms, t2),
 			      (long long)cd.throttled, (long long)cd.periods);
+		else if (have_cd)
+			vevid(&v, "cgroup cpu.stat %s-%s: throttled_time %+.1f ms: the CPU was there, the threads "
+			      "did not come", hms(r, cd.from_ms, t1), hms(r, cd.to_ms, t2), cd.throttled_us / 1000.0);
 		/* Under throttling any runnable thread can be the late one, so one report
 		 * proves little; the same thread late in every one of several reports is
 		 * its own code (throttle/throttled-arraycopy: "copier" in 5 of 5). */
@@ -1505,6 +1524,11 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 				"that gets no CPU is late wherever it is, so the thread names%s may be coincidental. "
 				"Fix the throttling first; if the same threads are still late afterwards, look at "
 				"their code. ", names[0] ? " in the timeout report" : "");
+		else if (most >= 0 && shown >= 2 && tally_n[most] * 2 > shown)
+			vadvice(&v, "%d of the %d timeout reports name %s as late: it runs code without a "
+				"safepoint poll (a long counted loop, a large System.arraycopy, an intrinsic over a "
+				"big buffer such as hashing or copying). Split that work into chunks. ",
+				tally_n[most], shown, tally_t[most]);
 		else if (names[0])
 			vadvice(&v, "The threads that did not arrive (%s) were running code without a safepoint "
 				"poll: a long counted loop, a large System.arraycopy, or an intrinsic over a big "
@@ -1922,6 +1946,12 @@ struct span {
 	int64_t a, b;
 };
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
+	return x < y ? -1 : x > y;
+}
+
 static int cmp_span(const void *pa, const void *pb)
 {
 	const struct span *x = pa, *y = pb;
@@ -1939,15 +1969,29 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 	/* the incident verdicts' extents, sorted by start, with the running
 	 * maximum of their ends: a stop [a, b] is covered when some verdict starts
 	 * by b and ends at or after a (a second of slack on both sides) */
-	struct span *sp = malloc((r->nv ? r->nv : 1) * sizeof *sp);
-	int64_t *maxend = malloc((r->nv ? r->nv : 1) * sizeof *maxend);
-	size_t nsp = 0;
-	for (size_t i = 0; sp && maxend && i < r->nv; i++) {
+	size_t cap = r->nv + r->ninc + 1;
+	struct span *sp = malloc(cap * sizeof *sp);
+	int64_t *maxend = malloc(cap * sizeof *maxend);
+	uint64_t *keys = malloc(cap * sizeof *keys);
+	size_t nsp = 0, nkeys = 0;
+	for (size_t i = 0; sp && maxend && keys && i < r->nv; i++) {
 		const struct verdict *v = &r->v[i];
 		if (v->id < V_LONG_GC_PAUSE || v->id > V_DIRECT_RECLAIM || v->start_ms == EV_TIME_NONE)
 			continue;
 		sp[nsp++] = (struct span){v->start_ms - 1000, (v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms) + 1000};
+		keys[nkeys++] = v->key;
 	}
+	/* a verdict speaks for its whole incident (ttsp-spike's extent is its worst
+	 * stop; recordings/ttsp-arraycopy: 38 more stops in the same incident) */
+	if (sp && maxend && keys) {
+		qsort(keys, nkeys, sizeof *keys, cmp_u64);
+		for (size_t i = 0; i < r->ninc; i++) {
+			const struct incident *in = &r->inc[i];
+			if (bsearch(&in->id, keys, nkeys, sizeof *keys, cmp_u64))
+				sp[nsp++] = (struct span){in->start_ms - 1000, in->end_ms + 1000};
+		}
+	}
+	free(keys);
 	if (sp && maxend) {
 		qsort(sp, nsp, sizeof *sp, cmp_span);
 		for (size_t i = 0; i < nsp; i++)

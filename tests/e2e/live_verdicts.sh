@@ -17,6 +17,9 @@ for s in throttle/throttled throttle/throttled-arraycopy nginx-uct/backlog100 ng
   echo "== $s"
   python3 "$D/tools/live_check.py" "$BIN" "$D/samples/$s" --speed 8 --latency 1000 || rc=1
 done
+# a recording of the verdict suite: a long TTSP with no CPU limit
+echo "== recordings/ttsp-arraycopy"
+python3 "$D/tools/live_check.py" "$BIN" "$D/recordings/ttsp-arraycopy" --speed 8 --latency 1000 || rc=1
 for s in throttle/control nginx-uct/backlog1024; do
   echo "== $s (control)"
   python3 "$D/tools/live_check.py" "$BIN" "$D/samples/$s" --speed 8 --latency 1000 --control || rc=1

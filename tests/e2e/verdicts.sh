@@ -294,6 +294,20 @@ if VMSTAT=$SD/vmstat.log folder_report synthetic-direct-reclaim "$CB/gc-stop"; t
   has direct-reclaim evidence "allocstall +31, pageoutrun +5"
 fi
 
+# a long time to safepoint with no CPU limit (cpu.stat +0): the code is to blame, and the thread
+# the timeout reports name most is the one to look at (expected.sh: 39 >= 100 ms, max 1736.6 ms)
+T2=$R/ttsp-arraycopy
+if report recordings/ttsp-arraycopy --gc "$T2/gc.log" --safepoint "$T2/console.log" --cpustat-log "$T2/cpustat-100ms.log" \
+  --schedstat-log "$T2/schedstat.log"; then
+  must ttsp-spike; mustnot cpu-throttled-during-stop sched-delay-during-stop; severity ttsp-spike crit
+  has ttsp-spike evidence "reaching 1736.6 ms"
+  has ttsp-spike evidence "39 safepoints in this incident took >= 100 ms to reach"
+  has ttsp-spike evidence "throttled_time +0.0 ms: the CPU was there"
+  has ttsp-spike advice "38 of the 39 timeout reports name copier as late"
+  hasnt ttsp-spike title "throttled"
+  nonotes
+fi
+
 # healthy controls: steady load, no throttling, no stop; nothing warn/crit (issue 5)
 if folder_report healthy-control "$R/healthy-control"; then
   noalarm; mustnot $ALL_INCIDENT serial-gc-selected zgc-allocation-stall periodic-gc-skipped periodic-gc-shrank
