@@ -308,6 +308,14 @@ if report recordings/ttsp-arraycopy --gc "$T2/gc.log" --safepoint "$T2/console.l
   nonotes
 fi
 
+# ZGC that keeps up (3 threads, 40 MiB live, 150 MiB/s, -Xmx512m): the control of zgc-allocation-stall
+if report recordings/zgc-healthy --gc "$R/zgc-healthy/gc.log"; then
+  noalarm; mustnot zgc-allocation-stall $ALL_INCIDENT serial-gc-selected
+  q x '.verdicts | length == 0' && ok || bad "verdicts on the ZGC control: $(jq -c '[.verdicts[].id]' "$J")"
+  sum .jvm.collector ZGC; sum .summary.allocation_stalls 0
+  q x '.summary.heap.committed_max_mb > 0' && ok || bad "no ZGC heap: $(jq -c .summary.heap "$J")"
+fi
+
 # healthy controls: steady load, no throttling, no stop; nothing warn/crit (issue 5)
 if folder_report healthy-control "$R/healthy-control"; then
   noalarm; mustnot $ALL_INCIDENT serial-gc-selected zgc-allocation-stall periodic-gc-skipped periodic-gc-shrank
