@@ -38,7 +38,7 @@ cleanup() {
   rm -rf run
 }
 trap cleanup EXIT
-python3 backend.py "$BACKEND_PORT" "$BACKLOG" run/backend.log &
+python3 ../../samples/nginx-uct/backend.py "$BACKEND_PORT" "$BACKLOG" run/backend.log &
 BPID=$!
 nginx -p "$PWD/" -c nginx.conf -e logs/error.log &
 NPID=$!
@@ -47,6 +47,6 @@ for i in $(seq 50); do
      ss -ltnH "( sport = :$BACKEND_PORT )" | grep -q ":$BACKEND_PORT"; then break; fi
   sleep 0.1
 done
-python3 loadgen.py "$NGINX_PORT" "$BACKEND_PORT" "$RATE" "$DURATION" "$BPID" "$STOP_AT" "$STOP_FOR" run
+python3 ../../samples/nginx-uct/loadgen.py "$NGINX_PORT" "$BACKEND_PORT" "$RATE" "$DURATION" "$BPID" "$STOP_AT" "$STOP_FOR" run
 sleep 0.5
 rm -f logs/error.log

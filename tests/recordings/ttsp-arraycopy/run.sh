@@ -28,7 +28,7 @@ rm -f gc.log
 bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$CG" \
   java $JAVA_OPTS -cp classes BigCopy 12 > console.log 2>&1 &
 JPID=$!
-python3 cgsample.py "$CG" "$JPID" cpustat-100ms.log schedstat.log &
+python3 ../../samples/throttle/cgsample.py "$CG" "$JPID" cpustat-100ms.log schedstat.log &
 SPID=$!
 wait "$JPID" || echo "java exited with $?" >&2
 JPID=

@@ -5,7 +5,7 @@
 # 10 s): ZGC keeps up, so no thread stalls. The control of zgc-allocation-stall.
 set -euo pipefail
 cd "$(dirname "$0")"
-javac -d classes AllocStorm.java
+javac -d classes ../../samples/collectors/AllocStorm.java
 flags="-XX:+UseZGC -Xms128m -Xmx512m"
 log="-Xlog:gc*,safepoint:file=gc.log:time,uptime,level,tags"
 echo "java $flags $log -cp classes AllocStorm 10 3 40 150" > jvm-cmdline.txt
