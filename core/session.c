@@ -461,15 +461,55 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 	s->unanchored = 0;
 }
 
+/* The copy kept of a report read twice is the one of the source given first,
+ * whichever came first: a live run reads the two files in the order they
+ * were written to, a report in the order of their times, and the evidence
+ * must name the same line in both. */
+static void prefer_timeout_copy(struct session *s, struct seen_timeout *t, const struct event *e)
+{
+	/* its time too: a console line has only uptime, gc.log's its own clock */
+	int64_t et = e->t_ms != EV_TIME_NONE ? e->t_ms
+		     : e->up_us >= 0 && s->anchor_ms != EV_TIME_NONE ? s->anchor_ms + e->up_us / 1000
+								      : EV_TIME_NONE;
+	for (size_t k = s->npending; k-- > 0;) {
+		struct event *p = &s->pending[k];
+		if (p->kind == EV_SP_TIMEOUT && p->src == t->src && p->up_us == t->up_us &&
+		    strcmp(p->u.spt.threads, t->threads) == 0) {
+			p->src = e->src;
+			p->line = e->line;
+			p->t_ms = e->t_ms;
+			p->up_us = e->up_us;
+			t->src = e->src;
+			return;
+		}
+	}
+	const struct ring *r = &s->tl.timeouts;
+	for (uint64_t i = r->total, n = 0; i > ring_first(r) && n < TIMEOUT_MEMORY * 4; i--, n++) {
+		struct tl_timeout *x = ring_at(r, i - 1);
+		if (x && x->src == t->src && strcmp(x->threads, t->threads) == 0 &&
+		    (et == EV_TIME_NONE || llabs(x->t_ms - et) <= 2000)) {
+			x->src = e->src;
+			x->line = e->line;
+			if (et != EV_TIME_NONE)
+				x->t_ms = et;
+			t->src = e->src;
+			return;
+		}
+	}
+}
+
 /* The same SafepointTimeout report read from gc.log and from the console:
  * same uptime (to the ms) and the same late threads, another source. */
 static bool duplicate_timeout(struct session *s, const struct event *e)
 {
 	for (int k = 0; k < TIMEOUT_MEMORY; k++) {
-		const struct seen_timeout *t = &s->timeouts[k];
+		struct seen_timeout *t = &s->timeouts[k];
 		if (t->src != e->src && t->up_us >= 0 && e->up_us >= 0 && llabs(t->up_us - e->up_us) <= 2000 &&
-		    strcmp(t->threads, e->u.spt.threads) == 0)
+		    strcmp(t->threads, e->u.spt.threads) == 0) {
+			if (e->src < t->src)
+				prefer_timeout_copy(s, t, e);
 			return true;
+		}
 	}
 	struct seen_timeout *slot = &s->timeouts[s->ntimeouts++ % TIMEOUT_MEMORY];
 	slot->src = e->src;
