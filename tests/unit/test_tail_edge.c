@@ -4,6 +4,7 @@
  * rotations without an fd leak, an inotify queue overflow, the
  * libinotifytools singleton and its stderr. */
 #include <setjmp.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -401,6 +402,76 @@ static void test_queue_overflow_rescans(void **state)
 	free(p1);
 }
 
+/* --- overflow while the file rotates: the generations renamed away in the
+ * dark (no event for them) are found by name in the directory and read, in
+ * rename order, once; a rotated file that was there before is history */
+
+static void test_overflow_during_rotations(void **state)
+{
+	struct h_fixture *fx = *state;
+	char *dir = h_tmpdir_in("/dev/shm");
+	char *p = h_path(dir, "gc.log"), *old = h_path(dir, "gc.log.old");
+	struct h_text want = { 0 };
+	int fd = h_open_append(old);
+	h_lines(fd, NULL, "history", 0, 3);   /* an earlier run's log: never read */
+	close(fd);
+	fd = h_open_append(p);
+	h_lines(fd, &want, "gen0", 0, 3);
+	int id = tail_add(fx->t, p, TAIL_FROM_START);
+	assert_true(h_pump(fx->t, fx->r, id, 3, WAIT_MS));
+	int limit = 16384;
+	FILE *mq = fopen("/proc/sys/fs/inotify/max_queued_events", "r");
+	if (mq) {
+		if (fscanf(mq, "%d", &limit) != 1)
+			limit = 16384;
+		fclose(mq);
+	}
+	if (limit > 200000) {
+		print_message("skipped: max_queued_events is %d\n", limit);
+		skip();
+	}
+	/* the queue fills up with other files' events first */
+	char *junk = h_path(dir, "junk"), *tmp = h_path(dir, "t");
+	assert_int_equal(mkdir(junk, 0755), 0);
+	for (int i = 0; i < limit + 100; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "n%d", i);
+		int j = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		close(j);
+		char *dst = h_path(junk, name);
+		h_rename(tmp, dst);
+		free(dst);
+	}
+	/* five rotations nobody hears of: gen0 -> gc.log.1, gen1 -> gc.log.2, ... */
+	for (int g = 1; g <= 5; g++) {
+		h_lines(fd, &want, g == 1 ? "gen0" : "gen", g == 1 ? 3 : g * 10, g == 1 ? 5 : g * 10 + 2);
+		close(fd);
+		char *pn = NULL;
+		assert_true(asprintf(&pn, "%s.%d", p, g) > 0);
+		h_rename(p, pn);
+		free(pn);
+		fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		assert_true(fd >= 0);
+		if (g == 5)
+			h_lines(fd, &want, "gen", 60, 63);   /* the one at the path now */
+		struct timespec ts = {0, 2000000};      /* distinct ctimes, in rename order */
+		nanosleep(&ts, NULL);
+	}
+	assert_true(h_pump(fx->t, fx->r, id, 3 + 2 + 4 * 2 + 3, WAIT_MS));
+	h_settle(fx->t, 50);
+	H_ASSERT_TEXT(fx->r, id, want.buf, want.len);
+	assert_true(tail_overflows(fx->t) >= 1);
+	assert_non_null(h_last_note(fx->r, id, TAIL_NOTE_ROTATED));
+	close(fd);
+	h_rm_rf(dir);
+	free(dir);
+	free(junk);
+	free(tmp);
+	free(old);
+	free(want.buf);
+	free(p);
+}
+
 /* --- the libinotifytools singleton */
 
 static void test_singleton_and_own_watches(void **state)
@@ -555,6 +626,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_permission_denied, h_setup, h_teardown),
 		cmocka_unit_test_setup_teardown(test_10000_rotations_no_fd_leak, h_setup, h_teardown),
 		cmocka_unit_test_setup_teardown(test_queue_overflow_rescans, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_overflow_during_rotations, h_setup, h_teardown),
 		cmocka_unit_test_setup_teardown(test_singleton_and_own_watches, h_setup, h_teardown),
 		cmocka_unit_test_setup_teardown(test_stderr_file, h_setup, h_teardown),
 		cmocka_unit_test(test_tail_source_never_prints),
