@@ -910,6 +910,89 @@ static void refill(struct session *s, int i)
 	}
 }
 
+/* Read the head of a regular file (ANCHOR_SCAN_BYTES at most) line by line
+ * until fn says it found what it looked for: true then. Not a FIFO: opening
+ * one would wait for its writer, and closing it again could make that writer
+ * fail with EPIPE (stat first, then fstat what was opened). */
+typedef bool (*head_line_fn)(void *ctx, const char *line, size_t len, uint64_t lineno);
+
+static bool scan_head(const char *path, head_line_fn fn, void *ctx)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	struct linebuf lb;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || linebuf_init(&lb, MAX_LINE, READ_CHUNK) != 0) {
+		close(fd);
+		return false;
+	}
+	size_t total = 0;
+	uint64_t lineno = 0;
+	bool found = false;
+	while (!found && total < ANCHOR_SCAN_BYTES) {
+		size_t room;
+		char *buf = linebuf_space(&lb, &room);
+		ssize_t n = read(fd, buf, room);
+		if (n <= 0)
+			break;
+		linebuf_commit(&lb, (size_t)n);
+		total += (size_t)n;
+		const char *line;
+		size_t len;
+		unsigned fl;
+		while (!found && linebuf_next(&lb, &line, &len, &fl))
+			found = fn(ctx, line, len, ++lineno);
+	}
+	linebuf_fini(&lb);
+	close(fd);
+	return found;
+}
+
+struct anchor_scan {
+	struct session *s;
+	const struct source *src;
+	struct jvmlog *p;
+	bool wall;               /* some line had a wall clock */
+};
+
+/* a recording's meta line with the JVM start */
+static bool recording_anchor_line(void *ctx, const char *line, size_t len, uint64_t lineno)
+{
+	struct anchor_scan *a = ctx;
+	int64_t ms;
+	char from[32], rhow[160], how[200];
+	if (!util_memmem(line, len, "\"jvm_start\"") ||
+	    !record_meta_anchor(line, len, &ms, from, sizeof from, rhow, sizeof rhow))
+		return false;
+	snprintf(how, sizeof how, "%s line %llu, recorded: %s", a->src->name, (unsigned long long)lineno,
+		 rhow[0] ? rhow : "the JVM start");
+	session_set_jvm_anchor_from(a->s, ms, ANCHOR_RECORDING, how);
+	return true;
+}
+
+/* a JVM log line with both clocks */
+static bool jvm_anchor_line(void *ctx, const char *line, size_t len, uint64_t lineno)
+{
+	struct anchor_scan *a = ctx;
+	struct event ev[QCAP];
+	int k = jvmlog_parse_line(a->p, line, len, ev, QCAP);
+	for (int j = 0; j < k; j++)
+		if (ev[j].kind != EV_ANCHOR && ev[j].t_ms != EV_TIME_NONE)
+			a->wall = true;
+	for (int j = 0; j < k; j++)
+		if (ev[j].kind == EV_ANCHOR) {
+			char how[120];
+			snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)", a->src->name,
+				 (unsigned long long)lineno);
+			session_set_jvm_anchor_from(a->s, ev[j].u.anchor_ms, ANCHOR_LINE, how);
+			return true;
+		}
+	return false;
+}
+
 /* The first jvm_start of the --replay recordings (their first 4 MiB), so the
  * merge places uptime-only lines where the live run had them. Only when some
  * JVM source needs it: a recording alone has nothing to place. */
@@ -920,48 +1003,8 @@ static bool anchor_from_recording(struct session *s)
 		if (s->src[i]->kind == SRC_JVM)
 			jvm = true;
 	for (int i = 0; jvm && i < s->nsrc; i++) {
-		struct source *src = s->src[i];
-		struct stat st;
-		if (src->kind != SRC_RECORD || stat(src->path, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-		struct linebuf lb;
-		if (fd < 0)
-			continue;
-		if (linebuf_init(&lb, MAX_LINE, READ_CHUNK) != 0) {
-			close(fd);
-			continue;
-		}
-		size_t total = 0;
-		uint64_t lineno = 0;
-		bool found = false;
-		while (!found && total < ANCHOR_SCAN_BYTES) {
-			size_t room;
-			char *buf = linebuf_space(&lb, &room);
-			ssize_t n = read(fd, buf, room);
-			if (n <= 0)
-				break;
-			linebuf_commit(&lb, (size_t)n);
-			total += (size_t)n;
-			const char *line;
-			size_t len;
-			unsigned fl;
-			while (!found && linebuf_next(&lb, &line, &len, &fl)) {
-				int64_t ms;
-				char from[32], rhow[160], how[200];
-				lineno++;
-				if (!util_memmem(line, len, "\"jvm_start\"") ||
-				    !record_meta_anchor(line, len, &ms, from, sizeof from, rhow, sizeof rhow))
-					continue;
-				snprintf(how, sizeof how, "%s line %llu, recorded: %s", src->name,
-					 (unsigned long long)lineno, rhow[0] ? rhow : "the JVM start");
-				session_set_jvm_anchor_from(s, ms, ANCHOR_RECORDING, how);
-				found = true;
-			}
-		}
-		linebuf_fini(&lb);
-		close(fd);
-		if (found)
+		struct anchor_scan a = {s, s->src[i], NULL, false};
+		if (s->src[i]->kind == SRC_RECORD && scan_head(s->src[i]->path, recording_anchor_line, &a))
 			return true;
 	}
 	return false;
@@ -977,57 +1020,10 @@ static void find_anchor(struct session *s)
 		struct source *src = s->src[i];
 		if (src->kind != SRC_JVM)
 			continue;
-		struct stat st;
-		/* stat first: opening a FIFO here would wait for its writer, and
-		 * closing it again could make that writer fail with EPIPE */
-		if (stat(src->path, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-		if (fd < 0)
-			continue;
-		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-			close(fd);
-			continue;
-		}
-		struct jvmlog *p = jvmlog_new();
-		struct linebuf lb;
-		size_t total = 0;
-		bool found = false;
-		uint64_t lineno = 0;
-		if (p && linebuf_init(&lb, MAX_LINE, READ_CHUNK) == 0) {
-			while (!found && total < ANCHOR_SCAN_BYTES) {
-				size_t room;
-				char *buf = linebuf_space(&lb, &room);
-				ssize_t n = read(fd, buf, room);
-				if (n <= 0)
-					break;
-				linebuf_commit(&lb, (size_t)n);
-				total += (size_t)n;
-				const char *line;
-				size_t len;
-				unsigned fl;
-				while (!found && linebuf_next(&lb, &line, &len, &fl)) {
-					struct event ev[QCAP];
-					lineno++;
-					int k = jvmlog_parse_line(p, line, len, ev, QCAP);
-					for (int j = 0; j < k; j++)
-						if (ev[j].kind != EV_ANCHOR && ev[j].t_ms != EV_TIME_NONE)
-							wall = true;
-					for (int j = 0; j < k; j++)
-						if (ev[j].kind == EV_ANCHOR) {
-							char how[120];
-							snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)",
-								 src->name, (unsigned long long)lineno);
-							session_set_jvm_anchor_from(s, ev[j].u.anchor_ms, ANCHOR_LINE, how);
-							found = true;
-							break;
-						}
-				}
-			}
-			linebuf_fini(&lb);
-		}
-		jvmlog_free(p);
-		close(fd);
+		struct anchor_scan a = {s, src, jvmlog_new(), false};
+		bool found = a.p && scan_head(src->path, jvm_anchor_line, &a);
+		wall |= a.wall;
+		jvmlog_free(a.p);
 		if (found)
 			return;
 	}

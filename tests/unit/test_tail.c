@@ -830,13 +830,12 @@ static void on_note_racing(void *ctx, int id, enum tail_note what, const char *m
 	h_on_note(((struct racer *)ctx)->r, id, what, msg);
 }
 
-static void test_rotation_races_the_resolve(void **state)
+static void race_rounds(struct h_fixture *fx, int races, int burst)
 {
-	struct h_fixture *fx = *state;
 	tail_free(fx->t);
 	char *p = h_path(fx->dir, "gc.log");
 	struct h_text want = { 0 };
-	struct racer x = { .r = fx->r, .p = p, .dir = fx->dir, .races = 20, .want = &want };
+	struct racer x = { .r = fx->r, .p = p, .dir = fx->dir, .races = races, .burst = burst, .want = &want };
 	struct tail_callbacks cb = { on_line_racing, on_note_racing, &x };
 	char err[256];
 	fx->t = tail_new(&cb, 0, err, sizeof err);
@@ -846,14 +845,14 @@ static void test_rotation_races_the_resolve(void **state)
 	int id = tail_add(fx->t, p, TAIL_FROM_START);
 	assert_true(h_pump(fx->t, fx->r, id, 2, WAIT_MS));
 	size_t n = 2;
-	for (int round = 0; round < 20; round++) {
+	for (int round = 0; round < races; round++) {
 		/* lines 2..9 of the current generation, unread, then a rotation:
 		 * the resolve drains them and the callback rotates twice */
 		char tag[32];
 		snprintf(tag, sizeof tag, "gen%d", x.gen);
 		h_lines(x.fd, &want, tag, 2, 10);
 		racer_rotate(&x);
-		n += 8 + 2 + 4;
+		n += 8 + 2 + (size_t)(burst ? burst : 2) * 2;
 		if (!h_pump(fx->t, fx->r, id, n, WAIT_MS))
 			fail_msg("round %d: %zu of %zu lines delivered", round, fx->r->f[id].lines, n);
 	}
@@ -883,61 +882,19 @@ static void test_rotation_races_the_resolve(void **state)
 	free(p);
 }
 
+static void test_rotation_races_the_resolve(void **state)
+{
+	race_rounds(*state, 20, 2);
+}
+
 /* More generations renamed away in one go than are drained at once (8): the
  * one at the path stays current while they are recovered; detached with them
  * it was pushed out and then read again from the start. */
 static void test_rotation_burst_races_the_resolve(void **state)
 {
-	struct h_fixture *fx = *state;
-	tail_free(fx->t);
-	char *p = h_path(fx->dir, "gc.log");
-	struct h_text want = { 0 };
-	struct racer x = { .r = fx->r, .p = p, .dir = fx->dir, .races = 5, .burst = 12, .want = &want };
-	struct tail_callbacks cb = { on_line_racing, on_note_racing, &x };
-	char err[256];
-	fx->t = tail_new(&cb, 0, err, sizeof err);
-	assert_non_null(fx->t);
-	x.fd = h_open_append(p);
-	h_lines(x.fd, &want, "gen0", 0, 2);
-	int id = tail_add(fx->t, p, TAIL_FROM_START);
-	assert_true(h_pump(fx->t, fx->r, id, 2, WAIT_MS));
-	size_t n = 2;
-	for (int round = 0; round < 5; round++) {
-		/* lines 2..9 of the current generation, unread, then a rotation:
-		 * the resolve drains them and the callback rotates twice */
-		char tag[32];
-		snprintf(tag, sizeof tag, "gen%d", x.gen);
-		h_lines(x.fd, &want, tag, 2, 10);
-		racer_rotate(&x);
-		n += 8 + 2 + 12 * 2;
-		if (!h_pump(fx->t, fx->r, id, n, WAIT_MS))
-			fail_msg("round %d: %zu of %zu lines delivered", round, fx->r->f[id].lines, n);
-	}
-	h_settle(fx->t, 30);
-	/* every line once; the generation found late comes after the one the
-	 * resolve opened, so compare as sorted sets and count the lines */
-	assert_int_equal(fx->r->f[id].lines, n);
-	char *got = strndup(fx->r->f[id].buf, fx->r->f[id].len), *exp = strndup(want.buf, want.len);
-	char *gl[2048], *el[2048];
-	size_t ng = 0, ne = 0;
-	for (char *s = strtok(got, "\n"); s && ng < 2048; s = strtok(NULL, "\n"))
-		gl[ng++] = s;
-	for (char *s = strtok(exp, "\n"); s && ne < 2048; s = strtok(NULL, "\n"))
-		el[ne++] = s;
-	assert_int_equal(ng, ne);
-	qsort(gl, ng, sizeof gl[0], cmp_str);
-	qsort(el, ne, sizeof el[0], cmp_str);
-	for (size_t i = 0; i < ng; i++)
-		assert_string_equal(gl[i], el[i]);
-	struct tail_file_stats st;
-	tail_stats(fx->t, id, &st);
-	assert_int_equal(st.rotations, x.gen);
-	free(got);
-	free(exp);
-	close(x.fd);
-	free(want.buf);
-	free(p);
+	race_rounds(*state, 5, 12);
 }
+
 
 int main(void)
 {

@@ -346,6 +346,38 @@ static void test_10000_rotations_no_fd_leak(void **state)
 
 /* --- inotify queue overflow: everything is looked at again */
 
+/* Fill the inotify queue with other files' events (max_queued_events + 100,
+ * each distinct, none merged): what happens next has no event. False (and
+ * the test skips) where the queue is too big to fill quickly. */
+static bool fill_inotify_queue(const char *dir)
+{
+	int limit = 16384;
+	FILE *mq = fopen("/proc/sys/fs/inotify/max_queued_events", "r");
+	if (mq) {
+		if (fscanf(mq, "%d", &limit) != 1)
+			limit = 16384;
+		fclose(mq);
+	}
+	if (limit > 200000) {
+		print_message("skipped: max_queued_events is %d\n", limit);
+		return false;
+	}
+	char *junk = h_path(dir, "junk"), *tmp = h_path(dir, "t");
+	assert_int_equal(mkdir(junk, 0755), 0);
+	for (int i = 0; i < limit + 100; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "n%d", i);
+		int j = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);   /* CREATE + ... */
+		close(j);
+		char *dst = h_path(junk, name);
+		h_rename(tmp, dst);   /* ... MOVED_FROM: each distinct, none merged */
+		free(dst);
+	}
+	free(junk);
+	free(tmp);
+	return true;
+}
+
 static void test_queue_overflow_rescans(void **state)
 {
 	struct h_fixture *fx = *state;
@@ -357,28 +389,8 @@ static void test_queue_overflow_rescans(void **state)
 	int id = tail_add(fx->t, p, TAIL_FROM_START);
 	assert_int_equal(fx->r->f[id].lines, 10);
 	/* more distinct events than the queue holds (16384 here), unread */
-	int limit = 16384;
-	FILE *mq = fopen("/proc/sys/fs/inotify/max_queued_events", "r");
-	if (mq) {
-		if (fscanf(mq, "%d", &limit) != 1)
-			limit = 16384;
-		fclose(mq);
-	}
-	if (limit > 200000) {
-		print_message("skipped: max_queued_events is %d\n", limit);
+	if (!fill_inotify_queue(dir))
 		skip();
-	}
-	char *junk = h_path(dir, "junk");
-	assert_int_equal(mkdir(junk, 0755), 0);
-	for (int i = 0; i < limit + 100; i++) {
-		char name[64];
-		snprintf(name, sizeof name, "n%d", i);
-		int j = open(p1, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);   /* CREATE + ... */
-		close(j);
-		char *dst = h_path(junk, name);
-		h_rename(p1, dst);   /* ... MOVED_FROM: each distinct, none merged */
-		free(dst);
-	}
 	/* what happens now has no event: the queue is full */
 	h_lines(fd, &want, "o", 10, 20);
 	h_rename(p, p1);
@@ -396,7 +408,6 @@ static void test_queue_overflow_rescans(void **state)
 	close(fd);
 	h_rm_rf(dir);
 	free(dir);
-	free(junk);
 	free(want.buf);
 	free(p);
 	free(p1);
@@ -419,29 +430,9 @@ static void test_overflow_during_rotations(void **state)
 	h_lines(fd, &want, "gen0", 0, 3);
 	int id = tail_add(fx->t, p, TAIL_FROM_START);
 	assert_true(h_pump(fx->t, fx->r, id, 3, WAIT_MS));
-	int limit = 16384;
-	FILE *mq = fopen("/proc/sys/fs/inotify/max_queued_events", "r");
-	if (mq) {
-		if (fscanf(mq, "%d", &limit) != 1)
-			limit = 16384;
-		fclose(mq);
-	}
-	if (limit > 200000) {
-		print_message("skipped: max_queued_events is %d\n", limit);
-		skip();
-	}
 	/* the queue fills up with other files' events first */
-	char *junk = h_path(dir, "junk"), *tmp = h_path(dir, "t");
-	assert_int_equal(mkdir(junk, 0755), 0);
-	for (int i = 0; i < limit + 100; i++) {
-		char name[64];
-		snprintf(name, sizeof name, "n%d", i);
-		int j = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-		close(j);
-		char *dst = h_path(junk, name);
-		h_rename(tmp, dst);
-		free(dst);
-	}
+	if (!fill_inotify_queue(dir))
+		skip();
 	/* five rotations nobody hears of: gen0 -> gc.log.1, gen1 -> gc.log.2, ... */
 	for (int g = 1; g <= 5; g++) {
 		h_lines(fd, &want, g == 1 ? "gen0" : "gen", g == 1 ? 3 : g * 10, g == 1 ? 5 : g * 10 + 2);
@@ -465,8 +456,6 @@ static void test_overflow_during_rotations(void **state)
 	close(fd);
 	h_rm_rf(dir);
 	free(dir);
-	free(junk);
-	free(tmp);
 	free(old);
 	free(want.buf);
 	free(p);
