@@ -199,18 +199,27 @@ int record_format(const struct event *e, char *buf, size_t len)
 	return dump(o, buf, len);
 }
 
-int record_format_meta(int64_t now_ms, const char *note, char *buf, size_t len)
+/* the fields every meta line starts with; *r gets any failure */
+static json_t *meta_obj(int64_t now_ms, int *r)
 {
 	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	*r |= set_num(o, "v", json_integer(RECORD_VERSION));
+	*r |= set_num(o, "t", json_integer(now_ms));
+	*r |= set_num(o, "kind", json_string("meta"));
+	*r |= set_num(o, "tool", json_string("stwtop"));
+	*r |= set_num(o, "version", json_string(STWTOP_VERSION));
+	return o;
+}
+
+int record_format_meta(int64_t now_ms, const char *note, char *buf, size_t len)
+{
 	int r = 0;
+	json_t *o = meta_obj(now_ms, &r);
 	char clean[512];
 	if (!o)
 		return -ENOMEM;
-	r |= set_num(o, "v", json_integer(RECORD_VERSION));
-	r |= set_num(o, "t", json_integer(now_ms));
-	r |= set_num(o, "kind", json_string("meta"));
-	r |= set_num(o, "tool", json_string("stwtop"));
-	r |= set_num(o, "version", json_string(STWTOP_VERSION));
 	if (note) {
 		utf8_clean(note, strlen(note), clean, sizeof clean);
 		r |= set_num(o, "note", json_string(clean));
@@ -225,16 +234,11 @@ int record_format_meta(int64_t now_ms, const char *note, char *buf, size_t len)
 int record_format_anchor(int64_t now_ms, int64_t start_ms, const char *from, const char *how, char *buf,
 			 size_t len)
 {
-	json_t *o = json_object();
 	int r = 0;
+	json_t *o = meta_obj(now_ms, &r);
 	char clean[256];
 	if (!o)
 		return -ENOMEM;
-	r |= set_num(o, "v", json_integer(RECORD_VERSION));
-	r |= set_num(o, "t", json_integer(now_ms));
-	r |= set_num(o, "kind", json_string("meta"));
-	r |= set_num(o, "tool", json_string("stwtop"));
-	r |= set_num(o, "version", json_string(STWTOP_VERSION));
 	r |= set_num(o, "jvm_start", json_integer(start_ms));
 	utf8_clean(from, strlen(from), clean, sizeof clean);
 	r |= set_num(o, "jvm_start_from", json_string(clean));
