@@ -25,6 +25,7 @@
 #include "stwtop/hserr.h"
 #include "stwtop/probe.h"
 #include "stwtop/util.h"
+#include "testutil_probe.h"
 
 #define HS STWTOP_TEST_DIR "/fixtures/hserr/"
 
@@ -356,22 +357,6 @@ static void test_watch_tmp(void **state)
 	assert_int_equal(poll_until(p, &e, 3000), 1);
 	assert_string_equal(e.u.hserr.path, g_tmpfile);
 	hserr_probe_free(p);
-}
-
-/* Root ignores file modes: drop CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH for the
- * duration, as test_probe.c does, so the directory behaves as for another user. */
-static bool caps_dac(bool on)
-{
-	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
-	struct __user_cap_data_struct d[2];
-	if (syscall(SYS_capget, &h, d) != 0)
-		return false;
-	uint32_t bits = (1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH);
-	if (on)
-		d[0].effective |= bits & d[0].permitted;
-	else
-		d[0].effective &= ~bits;
-	return syscall(SYS_capset, &h, d) == 0;
 }
 
 static void test_watch_unreadable(void **state)

@@ -22,42 +22,6 @@
 
 #define FIX STWTOP_TEST_DIR "/fixtures"
 
-static char g_tmp[64];
-
-/* copy fixture dir `name` (relative to tests/fixtures) into a fresh temp dir; returns its path */
-static const char *stage(const char *name)
-{
-	char cmd[1024];
-	snprintf(g_tmp, sizeof g_tmp, "/tmp/stwtop-probe-XXXXXX");
-	assert_non_null(mkdtemp(g_tmp));
-	snprintf(cmd, sizeof cmd, "cp -a '%s/%s/.' '%s/'", FIX, name, g_tmp);
-	assert_int_equal(system(cmd), 0);
-	return g_tmp;
-}
-
-static int unstage(void **state)
-{
-	(void)state;
-	if (g_tmp[0]) {
-		char cmd[512];
-		snprintf(cmd, sizeof cmd, "chmod -R u+rwX '%s' 2>/dev/null; rm -rf '%s'", g_tmp, g_tmp);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", g_tmp);
-		g_tmp[0] = '\0';
-	}
-	return 0;
-}
-
-static void write_file(const char *root, const char *rel, const char *text)
-{
-	char path[1024];
-	snprintf(path, sizeof path, "%s%s", root, rel);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 static const struct event *find_kind(const struct event *ev, int n, int kind)
 {
 	for (int i = 0; i < n; i++)
@@ -403,22 +367,6 @@ static void test_file_vanishes(void **state)
 	assert_int_equal(cgroup_probe_poll(cg, 3, ev, 2), -ENOENT);
 	assert_non_null(cgroup_probe_last_error(cg, NULL));
 	cgroup_probe_close(cg);
-}
-
-/* Root ignores file modes (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): drop them from the
- * effective set for the duration, so chmod 000 gives EACCES as for a normal user. */
-static bool caps_dac(bool on)
-{
-	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
-	struct __user_cap_data_struct d[2];
-	if (syscall(SYS_capget, &h, d) != 0)
-		return false;
-	uint32_t bits = (1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH);
-	if (on)
-		d[0].effective |= bits & d[0].permitted;
-	else
-		d[0].effective &= ~bits;
-	return syscall(SYS_capset, &h, d) == 0;
 }
 
 static void test_unreadable(void **state)

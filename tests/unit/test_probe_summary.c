@@ -23,43 +23,7 @@
 #include "stwtop/summary.h"
 #include "testutil_probe.h"
 
-#define FIX STWTOP_TEST_DIR "/fixtures"
 #define CPU_DIR "/sys/fs/cgroup/cpu/stwtop-fx/app"
-
-static char g_tmp[64];
-
-static const char *stage(const char *name)
-{
-	char cmd[1024];
-	snprintf(g_tmp, sizeof g_tmp, "/tmp/stwtop-psum-XXXXXX");
-	assert_non_null(mkdtemp(g_tmp));
-	snprintf(cmd, sizeof cmd, "cp -a '%s/%s/.' '%s/'", FIX, name, g_tmp);
-	assert_int_equal(system(cmd), 0);
-	return g_tmp;
-}
-
-static int unstage(void **state)
-{
-	(void)state;
-	if (g_tmp[0]) {
-		char cmd[512];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_tmp);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", g_tmp);
-		g_tmp[0] = '\0';
-	}
-	return 0;
-}
-
-static void write_file(const char *root, const char *rel, const char *text)
-{
-	char path[1024];
-	snprintf(path, sizeof path, "%s%s", root, rel);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
 
 /* poll and feed every EV_CPU to the summary; returns the cpu sample */
 static struct event poll_into(struct cgroup_probe *cg, struct summary *sm, int64_t t)
