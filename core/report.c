@@ -124,25 +124,37 @@ static json_t *pct_obj(const struct hist *h)
 	return o;
 }
 
-static json_t *nginx_per_second(const struct session *s)
+/* The per-second series of the last hour, oldest first, one second at a time
+ * (report_json writes them as they are made: 3600 of them as a tree took
+ * ~3.5 MB for the time of the dump). */
+struct sec_iter {
+	const struct timeline *tl;
+	int64_t sec, newest;          /* next second to look at; the newest held */
+};
+
+static void sec_iter_start(struct sec_iter *it, const struct session *s)
 {
-	const struct timeline *tl = session_timeline(s);
-	json_t *arr = json_array();
-	/* the seconds held, oldest first */
-	int64_t newest = EV_TIME_NONE;
+	it->tl = session_timeline(s);
+	it->newest = EV_TIME_NONE;
 	for (int i = 0; i < TL_SECONDS; i++)
-		if (tl->secs[i].sec && (newest == EV_TIME_NONE || tl->secs[i].sec > newest))
-			newest = tl->secs[i].sec;
-	if (newest == EV_TIME_NONE)
-		return arr;
-	for (int64_t sec = newest - TL_SECONDS + 1; sec <= newest; sec++) {
-		const struct tl_sec *b = timeline_sec(tl, sec);
+		if (it->tl->secs[i].sec && (it->newest == EV_TIME_NONE || it->tl->secs[i].sec > it->newest))
+			it->newest = it->tl->secs[i].sec;
+	it->sec = it->newest == EV_TIME_NONE ? 1 : it->newest - TL_SECONDS + 1;
+	if (it->newest == EV_TIME_NONE)
+		it->newest = 0;
+}
+
+static json_t *sec_iter_next(void *state)
+{
+	struct sec_iter *it = state;
+	for (; it->sec <= it->newest; it->sec++) {
+		const struct tl_sec *b = timeline_sec(it->tl, it->sec);
 		if (!b || b->req == 0)
 			continue;
 		float p[4];
-		timeline_sec_percentiles(tl, b, p);
+		timeline_sec_percentiles(it->tl, b, p);
 		json_t *o = json_object();
-		json_object_set_new(o, "t", json_integer(sec));
+		json_object_set_new(o, "t", json_integer(it->sec));
 		json_object_set_new(o, "requests", json_integer(b->req));
 		json_object_set_new(o, "5xx", json_integer(b->s5xx));
 		json_t *bk = json_array();
@@ -155,9 +167,10 @@ static json_t *nginx_per_second(const struct session *s)
 		json_object_set_new(o, "uht_p50", round3(p[2]));
 		json_object_set_new(o, "uht_p99", round3(p[3]));
 		json_object_set_new(o, "uht_max", round3(b->uht_max));
-		json_array_append_new(arr, o);
+		it->sec++;
+		return o;
 	}
-	return arr;
+	return NULL;
 }
 
 static json_t *report_obj(const struct session *s)
@@ -255,7 +268,7 @@ static json_t *report_obj(const struct session *s)
 	json_object_set_new(ng, "request_time", pct_obj(&sm->rt));
 	json_object_set_new(ng, "upstream_header_time", pct_obj(&sm->uht));
 	json_object_set_new(ng, "percentile_error", json_string("<= 1.6% (log-linear histogram, 32 buckets per power of two)"));
-	json_object_set_new(ng, "per_second", nginx_per_second(s));
+	json_object_set_new(ng, "per_second", json_array()); /* streamed by report_json */
 	json_object_set_new(sum, "nginx", ng);
 
 	json_t *thr = json_object();
@@ -293,23 +306,71 @@ static json_t *report_obj(const struct session *s)
 
 #define REPORT_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
 
-/* One verdict as it sits in the "verdicts" array of the document: jansson
- * indents a nested value by its depth, so the standalone dump gets two levels
- * (4 spaces) after every newline, and the bytes equal a dump of the whole. */
-static int put_nested(FILE *out, const char *txt)
+/* One item as it sits in an array of the document: jansson indents a nested
+ * value by its depth, so the standalone dump gets that many levels (2 spaces
+ * each) after every newline, and the bytes equal a dump of the whole. */
+static void put_nested(FILE *out, const char *txt, int depth)
 {
-	fputs("    ", out);
+	fprintf(out, "%*s", 2 * depth, "");
 	for (const char *p = txt; *p; p++) {
 		fputc(*p, out);
 		if (*p == '\n')
-			fputs("    ", out);
+			fprintf(out, "%*s", 2 * depth, "");
 	}
-	return ferror(out) ? -1 : 0;
 }
 
-/* The document is the summary tree with the verdicts streamed into its last
- * member: a tree of 2048 verdicts took ~12 MB for the time of the dump (a third
- * of the peak RSS of an incident-dense 1 GB replay), one verdict takes ~6 KB. */
+/* An array member of the document written item by item, instead of built as a
+ * tree and dumped whole: the tree holds placeholder "[]" for it. */
+struct streamed {
+	const char *marker;               /* the member as jansson dumps it empty */
+	int depth;                        /* of its items: root members are 1 */
+	json_t *(*next)(void *state);     /* the next item, NULL after the last */
+	void *state;
+};
+
+/* Write the dump, from *pos, up to and including the streamed member st, its
+ * items made one at a time; *pos moves past the placeholder. */
+static int put_streamed(FILE *out, const char **pos, const struct streamed *st)
+{
+	const char *m = strstr(*pos, st->marker);
+	if (!m)
+		return -1;
+	const char *arr = m + strlen(st->marker) - 2; /* its "[]" */
+	fwrite(*pos, 1, (size_t)(arr - *pos), out);
+	*pos = arr + 2;
+	size_t n = 0;
+	for (json_t *o; (o = st->next(st->state)) != NULL; n++) {
+		char *txt = json_dumps(o, REPORT_JSON_FLAGS);
+		json_decref(o);
+		if (!txt)
+			return -1;
+		fputs(n ? ",\n" : "[\n", out);
+		put_nested(out, txt, st->depth);
+		free(txt);
+		if (ferror(out))
+			return -1;
+	}
+	if (n)
+		fprintf(out, "\n%*s]", 2 * (st->depth - 1), "");
+	else
+		fputs("[]", out);
+	return 0;
+}
+
+struct verdict_iter {
+	const struct rules *r;
+	size_t *idx, n, i;
+};
+
+static json_t *verdict_iter_next(void *state)
+{
+	struct verdict_iter *it = state;
+	return it->i < it->n ? verdict_obj(rules_at(it->r, it->idx[it->i++])) : NULL;
+}
+
+/* The document is the summary tree with its two long arrays streamed into it
+ * (summary.nginx.per_second, then verdicts, its last member): a tree of 2048
+ * verdicts took ~12 MB for the time of the dump, one verdict takes ~6 KB. */
 int report_json(FILE *out, const struct session *s)
 {
 	json_t *root = report_obj(s);
@@ -317,36 +378,24 @@ int report_json(FILE *out, const struct session *s)
 	json_decref(root);
 	if (!head)
 		return -1;
-	/* "verdicts" is the last member: its empty array is the last "[]" */
-	char *tail = strstr(head, "\"verdicts\": []");
-	size_t n = rules_count(session_rules(s));
-	size_t *idx = tail ? calloc(n ? n : 1, sizeof *idx) : NULL;
-	int rc = 0;
-	if (!tail || !idx || n == 0) {
-		fputs(head, out);
-	} else {
-		tail += strlen("\"verdicts\": ");
-		fwrite(head, 1, (size_t)(tail - head), out);
-		fputs("[\n", out);
-		n = report_order(s, idx, n);
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			json_t *o = verdict_obj(rules_at(session_rules(s), idx[i]));
-			char *txt = json_dumps(o, REPORT_JSON_FLAGS);
-			json_decref(o);
-			if (!txt) {
-				rc = -1;
-				break;
-			}
-			if (i > 0)
-				fputs(",\n", out);
-			rc = put_nested(out, txt);
-			free(txt);
-		}
-		fputs("\n  ]", out);
-		fputs(tail + 2, out); /* after "[]": "\n}" */
-	}
+	struct sec_iter secs;
+	sec_iter_start(&secs, s);
+	struct verdict_iter vi = {session_rules(s), NULL, rules_count(session_rules(s)), 0};
+	vi.idx = calloc(vi.n ? vi.n : 1, sizeof *vi.idx);
+	int rc = vi.idx ? 0 : -1;
+	if (rc == 0)
+		vi.n = report_order(s, vi.idx, vi.n);
+	const struct streamed parts[] = {
+		{"\"per_second\": []", 4, sec_iter_next, &secs},
+		{"\"verdicts\": []", 2, verdict_iter_next, &vi},
+	};
+	const char *pos = head;
+	for (size_t i = 0; i < ARRAY_LEN(parts) && rc == 0; i++)
+		rc = put_streamed(out, &pos, &parts[i]);
+	if (rc == 0)
+		fputs(pos, out);
 	fputc('\n', out);
-	free(idx);
+	free(vi.idx);
 	free(head);
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }
