@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* room for any verdict text sanitised (util_sanitize writes at most 4 bytes per byte) */
-#define SAFE_LEN (4 * sizeof(((struct verdict *)0)->advice) + 1)
+#define SAFE_LEN (4 * VERDICT_ADVICE_LEN + 1)
 
 /* --- order --- */
 

@@ -147,6 +147,13 @@ struct rules {
 	bool hserr_seen;
 };
 
+/* a held verdict going: its texts */
+static void vdrop(struct verdict *v)
+{
+	free(v->text);
+	v->text = NULL;
+}
+
 struct rules *rules_new(const struct rules_config *cfg)
 {
 	struct rules *r = calloc(1, sizeof *r);
@@ -179,6 +186,8 @@ void rules_free(struct rules *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; i < r->nv; i++)
+		vdrop(&r->v[i]);
 	free(r->v);
 	free(r);
 }
@@ -201,7 +210,19 @@ const struct verdict *rules_at(const struct rules *r, size_t i)
 
 /* --- building verdicts --- */
 
-static void vinit(struct verdict *v, int id, uint64_t key, int sev)
+/* A verdict while it is built (and compared with the one held): struct
+ * verdict's header, its texts in arrays. commit() packs it. */
+struct vdraft {
+	int id, severity;
+	uint64_t key;
+	int64_t start_ms, end_ms, cleared_ms, jump_ms;
+	char title[VERDICT_TITLE_LEN];
+	char evidence[VERDICT_EVIDENCE_MAX][VERDICT_EVIDENCE_LEN];
+	int nevidence;
+	char advice[VERDICT_ADVICE_LEN];
+};
+
+static void vinit(struct vdraft *v, int id, uint64_t key, int sev)
 {
 	memset(v, 0, sizeof *v);
 	v->id = id;
@@ -211,7 +232,52 @@ static void vinit(struct verdict *v, int id, uint64_t key, int sev)
 	v->cleared_ms = EV_TIME_NONE;
 }
 
-__attribute__((format(printf, 2, 3))) static void vtitle(struct verdict *v, const char *fmt, ...)
+/* a held verdict, to be built on */
+static void vdraft_of(struct vdraft *d, const struct verdict *v)
+{
+	vinit(d, v->id, v->key, v->severity);
+	d->start_ms = v->start_ms;
+	d->end_ms = v->end_ms;
+	d->cleared_ms = v->cleared_ms;
+	d->jump_ms = v->jump_ms;
+	snprintf(d->title, sizeof d->title, "%s", v->title);
+	d->nevidence = v->nevidence;
+	for (int i = 0; i < v->nevidence; i++)
+		snprintf(d->evidence[i], sizeof d->evidence[i], "%s", v->evidence[i]);
+	snprintf(d->advice, sizeof d->advice, "%s", v->advice);
+}
+
+/* d into dst, its texts in one allocation (dst's old one freed); false when
+ * out of memory, dst unchanged */
+static bool vpack(struct verdict *dst, const struct vdraft *d)
+{
+	size_t lt = strlen(d->title) + 1, la = strlen(d->advice) + 1, le[VERDICT_EVIDENCE_MAX], n = lt + la;
+	for (int i = 0; i < d->nevidence; i++)
+		n += le[i] = strlen(d->evidence[i]) + 1;
+	char *t = malloc(n), *o = t;
+	if (!t)
+		return false;
+	free(dst->text);
+	dst->text = t;
+	dst->id = d->id;
+	dst->severity = d->severity;
+	dst->key = d->key;
+	dst->start_ms = d->start_ms;
+	dst->end_ms = d->end_ms;
+	dst->cleared_ms = d->cleared_ms;
+	dst->jump_ms = d->jump_ms;
+	dst->title = memcpy(o, d->title, lt);
+	o += lt;
+	dst->nevidence = d->nevidence;
+	for (int i = 0; i < d->nevidence; i++) {
+		dst->evidence[i] = memcpy(o, d->evidence[i], le[i]);
+		o += le[i];
+	}
+	dst->advice = memcpy(o, d->advice, la);
+	return true;
+}
+
+__attribute__((format(printf, 2, 3))) static void vtitle(struct vdraft *v, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -219,7 +285,7 @@ __attribute__((format(printf, 2, 3))) static void vtitle(struct verdict *v, cons
 	va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3))) static void vevid(struct verdict *v, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void vevid(struct vdraft *v, const char *fmt, ...)
 {
 	if (v->nevidence >= VERDICT_EVIDENCE_MAX)
 		return;
@@ -229,7 +295,7 @@ __attribute__((format(printf, 2, 3))) static void vevid(struct verdict *v, const
 	va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3))) static void vadvice(struct verdict *v, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void vadvice(struct vdraft *v, const char *fmt, ...)
 {
 	size_t n = strlen(v->advice);
 	if (n >= sizeof v->advice - 1)
@@ -282,7 +348,7 @@ static bool active(struct rules *r, int id, uint64_t key)
 	return v && v->cleared_ms == EV_TIME_NONE;
 }
 
-static bool same_content(const struct verdict *a, const struct verdict *b)
+static bool same_content(const struct verdict *a, const struct vdraft *b)
 {
 	if (a->severity != b->severity || a->start_ms != b->start_ms || a->end_ms != b->end_ms ||
 	    a->cleared_ms != b->cleared_ms || a->nevidence != b->nevidence ||
@@ -331,6 +397,7 @@ static bool evict_oldest(struct rules *r)
 				r->evicted_to_ms = e;
 			r->evicted++;
 			gone++;
+			vdrop(&r->v[i]);
 			continue;
 		}
 		if (w != i)
@@ -344,29 +411,30 @@ static bool evict_oldest(struct rules *r)
 }
 
 /* Raise or update: store nv (built from scratch) under (id, key). */
-static void commit(struct rules *r, const struct verdict *nv_in)
+static void commit(struct rules *r, const struct vdraft *nv_in)
 {
-	struct verdict tidied = *nv_in;
-	const struct verdict *nv = &tidied;
+	struct vdraft tidied = *nv_in;
+	const struct vdraft *nv = &tidied;
 	tidy(tidied.advice);
 	tidy(tidied.title);
 	if (r->judging_key && nv->key == r->judging_key)
 		r->judged_mask |= 1u << nv->id;
 	struct verdict *old = find(r, nv->id, nv->key);
 	if (old) {
-		if (same_content(old, nv))
+		if (same_content(old, nv) || !vpack(old, nv))
 			return;
-		uint32_t ver = old->version + 1;
-		*old = *nv;
-		old->version = ver;
+		old->version++;
 		if (r->fn)
 			r->fn(r->fnctx, old, false);
 		return;
 	}
 	if (r->nv >= MAX_VERDICTS && !evict_oldest(r))
 		return; /* every one is current: the new one waits for room */
-	struct verdict *slot = &r->v[r->nv++];
-	*slot = *nv;
+	struct verdict *slot = &r->v[r->nv];
+	memset(slot, 0, sizeof *slot);
+	if (!vpack(slot, nv))
+		return;
+	r->nv++;
 	slot->version = 1;
 	vidx_insert(r, r->nv - 1);
 	if (r->fn)
@@ -385,6 +453,7 @@ static void withdraw(struct rules *r, int id, uint64_t key)
 		v->withdrawn = true;
 		r->fn(r->fnctx, v, false);
 	}
+	vdrop(v);
 	memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
 	r->nv--;
 	vidx_rebuild(r);
@@ -401,7 +470,8 @@ static void clear(struct rules *r, int id, uint64_t key, int64_t t, const char *
 	struct verdict *old = find(r, id, key);
 	if (!old || old->cleared_ms != EV_TIME_NONE)
 		return;
-	struct verdict nv = *old;
+	struct vdraft nv;
+	vdraft_of(&nv, old);
 	nv.cleared_ms = t;
 	if (why)
 		vevid(&nv, "%s", why);
@@ -537,6 +607,7 @@ static void merge_incidents(struct rules *r)
 				for (size_t k = 0; k < r->nv;) {
 					if (r->v[k].key == b->id && r->v[k].id >= V_LONG_GC_PAUSE &&
 					    r->v[k].id <= V_CONNECT_504) {
+						vdrop(&r->v[k]);
 						memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
 						r->nv--;
 						removed = true;
@@ -636,7 +707,7 @@ static void on_skip(struct rules *r, const struct rules_ctx *c, const struct eve
 
 static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
 {
-	struct verdict v;
+	struct vdraft v;
 	char t1[16], t2[16];
 	/* info: skipping under load is what periodic GC is designed to do; it
 	 * explains why memory is not returned, it is not an alarm */
@@ -691,13 +762,11 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 		/* periodic-gc-shrank: the shrink follows a periodic collection */
 		if (r->last_periodic_ms != EV_TIME_NONE && e->t_ms - r->last_periodic_ms <= (int64_t)r->cfg.periodic_link_ms) {
 			struct verdict *old = find(r, V_PERIODIC_SHRANK, 0);
-			struct verdict v;
+			struct vdraft v;
 			char t1[16];
 			vinit(&v, V_PERIODIC_SHRANK, 0, SEV_INFO);
-			if (old) {
-				v = *old;
-				v.version = 0;
-			} else {
+			if (old)
+				vdraft_of(&v, old); else {
 				r->shrank_from_mb = r->plateau_committed; /* the title keeps the first "before" */
 			}
 			double before = r->shrank_from_mb;
@@ -824,7 +893,7 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	struct verdict *old = find(r, V_G1_NOT_SHRINKING, 0);
 	if (old && old->cleared_ms != EV_TIME_NONE && old->cleared_ms >= g->since_ms)
 		return; /* cleared by the shrink that started this plateau */
-	struct verdict v;
+	struct vdraft v;
 	char t1[16], t2[16];
 	int sev = SEV_INFO;
 	double floor_mb = s->heap_min_kb >= 0 ? s->heap_min_kb / 1024.0 : -1;
@@ -957,7 +1026,7 @@ static void zgc_stall_verdict(struct rules *r, const struct rules_ctx *c)
 	if (r->stalls == 0)
 		return;
 	const struct summary *s = c->sum;
-	struct verdict v;
+	struct vdraft v;
 	char t1[16], t2[16];
 	vinit(&v, V_ZGC_STALL, 0, r->stall_max_ms >= r->cfg.stall_crit_ms ? SEV_CRIT : SEV_WARN);
 	v.start_ms = r->stall_first_ms;
@@ -993,7 +1062,7 @@ static void on_hserr(struct rules *r, const struct rules_ctx *c, const struct ev
 	const struct ev_hserr *h = &e->u.hserr;
 	if (strcmp(h->signal, "SIGILL") != 0 || !strstr(h->frame, "AdapterBlob"))
 		return;
-	struct verdict v;
+	struct vdraft v;
 	char t[16];
 	r->hserr_seen = true;
 	vinit(&v, V_AOT_SIGILL, e->line, SEV_CRIT);
@@ -1017,7 +1086,7 @@ static void serial_verdict(struct rules *r, const struct rules_ctx *c, bool with
 	const struct summary *s = c->sum;
 	if (s->collector != GC_SERIAL)
 		return;
-	struct verdict v;
+	struct vdraft v;
 	vinit(&v, V_SERIAL_GC, 0, with_long_pause ? SEV_WARN : SEV_INFO);
 	v.start_ms = v.jump_ms = r->first_pause_ms;
 	v.end_ms = r->last_pause_ms;
@@ -1274,7 +1343,7 @@ static void throttle_extent(const struct rules *r, const struct timeline *tl, in
 	}
 }
 
-static void missing_sources_advice(struct verdict *v, const struct rules_ctx *c, bool want_nginx)
+static void missing_sources_advice(struct vdraft *v, const struct rules_ctx *c, bool want_nginx)
 {
 	if (c->jvm_unanchored)
 		vadvice(v, " The GC log has only JVM uptime, so its stops cannot be lined up with the other "
@@ -1288,7 +1357,7 @@ static void missing_sources_advice(struct verdict *v, const struct rules_ctx *c,
 }
 
 /* "access.log:1314 \"GET /req/1313 HTTP/1.1\" waited longest to connect: 2.001 s, to 127.0.0.1:28481" */
-static void evid_request(struct verdict *v, const struct rules_ctx *c, const struct inc_req *q, const char *what,
+static void evid_request(struct vdraft *v, const struct rules_ctx *c, const struct inc_req *q, const char *what,
 			 bool many)
 {
 	char req[80] = "", conn[40] = "", ups[96] = "";
@@ -1354,7 +1423,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 
 	/* ---- long-gc-pause ---- */
 	if (wp) {
-		struct verdict v;
+		struct vdraft v;
 		int64_t pstart = wp->t_ms - (int64_t)wp->dur_ms;
 		vinit(&v, V_LONG_GC_PAUSE, in->id,
 		      wp->dur_ms >= r->cfg.long_pause_crit_ms ? SEV_CRIT : SEV_WARN);
@@ -1426,7 +1495,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 	/* ---- ttsp-spike ---- */
 	if (sp.worst_ttsp) {
 		const struct tl_stop *s = sp.worst_ttsp;
-		struct verdict v;
+		struct vdraft v;
 		vinit(&v, V_TTSP_SPIKE, in->id, s->ttsp_ms >= r->cfg.ttsp_crit_ms ? SEV_CRIT : SEV_WARN);
 		v.start_ms = s->start_ms;
 		v.end_ms = s->end_ms;
@@ -1548,7 +1617,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 
 	/* ---- cpu-throttled-during-stop ---- */
 	if (ws != EV_TIME_NONE && throttled) {
-		struct verdict v;
+		struct vdraft v;
 		/* which stops had throttling in their own bracket */
 		int nthr = 0, nst = 0;
 		const struct tl_stop *worst = NULL;
@@ -1709,7 +1778,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			}
 		}
 		if (ncont > 0) {
-			struct verdict v;
+			struct vdraft v;
 			char sfx[48];
 			/* only after-effects of a longer stop: that stop is the finding */
 			vinit(&v, V_SCHED_DELAY, in->id, ncatch == ncont ? SEV_INFO : SEV_WARN);
@@ -1775,7 +1844,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		int64_t stalls = -1, pageout = -1, vfrom = EV_TIME_NONE, vto = EV_TIME_NONE;
 		if (timeline_vmstat_delta(tl, ws, we, &stalls, &pageout) && stalls > 0 &&
 		    timeline_vmstat_bracket(tl, ws, we, &vfrom, &vto)) {
-			struct verdict v;
+			struct vdraft v;
 			vinit(&v, V_DIRECT_RECLAIM, in->id, SEV_WARN);
 			v.start_ms = ws;
 			v.end_ms = we;
@@ -1843,7 +1912,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		long long backlog = llround(rate * stop_s);
 
 		if ((double)slow >= floor(r->cfg.aq_min_requests)) { /* (uint32_t) of 1e12 is undefined */
-			struct verdict v;
+			struct vdraft v;
 			int maxb = w.bucket[4] ? 4 : w.bucket[3] ? 3 : w.bucket[2] ? 2 : 1;
 			vinit(&v, V_ACCEPT_QUEUE, in->id,
 			      ((double)maxb >= r->cfg.aq_crit_bucket || (double)slow >= r->cfg.aq_crit_requests) ?
@@ -1917,7 +1986,7 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 			}
 		}
 		if (n504 > 0) {
-			struct verdict v;
+			struct vdraft v;
 			vinit(&v, V_CONNECT_504, in->id, SEV_CRIT);
 			v.start_ms = a;
 			v.end_ms = b;

@@ -93,12 +93,12 @@ void pane_summary_draw(struct ui *ui, int y, int h, int w)
 		vrows--;
 	}
 	enum { MAXV = sizeof ui->vorder / sizeof ui->vorder[0] };
-	static char titles[MAXV][sizeof ((struct verdict *)0)->title * 4];
+	static char titles[MAXV][VERDICT_TITLE_LEN * 4];
 	int lines[MAXV], give[MAXV];
 	int nv = (int)ui->nv, tw = w - 5;
 	for (int i = 0; i < nv; i++) {
 		const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[i]);
-		util_sanitize(titles[i], sizeof titles[i], v->title, strnlen(v->title, sizeof v->title));
+		util_sanitize(titles[i], sizeof titles[i], v->title, strnlen(v->title, VERDICT_TITLE_LEN));
 		lines[i] = ui_wrap(ui, titles[i], tw, NULL, NULL);
 	}
 	int shown = plan_rows(lines, nv, vrows, give);

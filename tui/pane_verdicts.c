@@ -58,14 +58,14 @@ static void add_detail(struct ui *ui, struct rows *rs, const struct verdict *v, 
 	}
 	add_text(rs, ui, span, w, 4, TR_DIM);
 	for (int i = 0; i < v->nevidence; i++) {
-		util_sanitize(bufs[i], sizeof bufs[0], v->evidence[i], strnlen(v->evidence[i], sizeof v->evidence[i]));
+		util_sanitize(bufs[i], sizeof bufs[0], v->evidence[i], strnlen(v->evidence[i], VERDICT_EVIDENCE_LEN));
 		int first = rs->n;
 		add_text(rs, ui, bufs[i], w, 6, TR_TEXT);
 		if (first < rs->n)
 			rs->r[first].kind = 3; /* carries the bullet */
 	}
 	if (v->advice[0]) {
-		util_sanitize(advice, advlen, v->advice, strnlen(v->advice, sizeof v->advice));
+		util_sanitize(advice, advlen, v->advice, strnlen(v->advice, VERDICT_ADVICE_LEN));
 		int first = rs->n;
 		add_text(rs, ui, advice, w, 6, TR_TITLE);
 		if (first < rs->n)
@@ -76,7 +76,7 @@ static void add_detail(struct ui *ui, struct rows *rs, const struct verdict *v, 
 /* one frame's sanitised texts and the rows that point into them */
 struct verdict_scratch {
 	char ev[VERDICT_EVIDENCE_MAX][VERDICT_EVIDENCE_LEN * 4];
-	char advice[sizeof(((struct verdict *)0)->advice) * 4];
+	char advice[VERDICT_ADVICE_LEN * 4];
 	char span[200];
 	struct rows rows;
 };
@@ -158,8 +158,8 @@ static void draw_verdict_row(struct ui *ui, int y, int w, size_t vi)
 	snprintf(id, sizeof id, "%-26s", verdict_id_name(v->id));
 	if (w - x > 60)
 		x += ui_text(ui, y, x, w - x, sel && focused ? TR_SELECTED : TR_DIM, id) + 1;
-	char title[sizeof v->title * 4 + 64];
-	util_sanitize(title, sizeof title, v->title, strnlen(v->title, sizeof v->title));
+	char title[VERDICT_TITLE_LEN * 4 + 64];
+	util_sanitize(title, sizeof title, v->title, strnlen(v->title, VERDICT_TITLE_LEN));
 	if (v->cleared_ms != EV_TIME_NONE) {
 		char c[16];
 		snprintf(title + strlen(title), sizeof title - strlen(title), " (cleared %s)",

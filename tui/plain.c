@@ -24,7 +24,7 @@ struct plain {
 	struct app_health *health;
 	bool json, color;
 	/* what was printed of each verdict, to print changes that matter only */
-	struct seen { int id; uint64_t key; int sev; bool cleared; char title[240]; } *seen;
+	struct seen { int id; uint64_t key; int sev; bool cleared; char title[VERDICT_TITLE_LEN]; } *seen;
 	size_t nseen, capseen;
 	/* notes told (session_notes), by their text without digits, so a count
 	 * that grows does not print the same note again */

@@ -45,8 +45,14 @@ enum verdict_id {
 enum severity { SEV_INFO = 0, SEV_WARN, SEV_CRIT };
 
 #define VERDICT_EVIDENCE_MAX 10
-#define VERDICT_EVIDENCE_LEN 240
+#define VERDICT_EVIDENCE_LEN 240      /* the longest evidence line, with its NUL */
+#define VERDICT_TITLE_LEN 240
+#define VERDICT_ADVICE_LEN 900
 
+/* A verdict as the rules hold it. Its texts are packed in one allocation the
+ * rules own, valid until the verdict changes or goes (the next rules call):
+ * with fixed arrays a verdict took 3.6 KB, most of it empty, and an
+ * incident-dense replay holds 2048 of them. */
 struct verdict {
 	int id;                   /* enum verdict_id */
 	int severity;             /* enum severity */
@@ -57,10 +63,11 @@ struct verdict {
 	uint32_t version;         /* bumped whenever anything in it changes */
 	bool withdrawn;           /* only in a listener call: the incident, judged again with
 				     more data, no longer shows this; it is removed after the call */
-	char title[240];
-	char evidence[VERDICT_EVIDENCE_MAX][VERDICT_EVIDENCE_LEN];
+	const char *title;        /* < VERDICT_TITLE_LEN bytes */
+	const char *evidence[VERDICT_EVIDENCE_MAX];   /* each < VERDICT_EVIDENCE_LEN */
 	int nevidence;
-	char advice[900];
+	const char *advice;       /* < VERDICT_ADVICE_LEN */
+	char *text;               /* the allocation holding them (rules.c) */
 };
 
 const char *verdict_id_name(int id);      /* "ttsp-spike" */
