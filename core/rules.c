@@ -115,6 +115,10 @@ struct rules {
 		bool saw_trigger;
 	} g1snap;
 	int64_t g1snap_ms;             /* EV_TIME_NONE: never shown */
+	/* stops >= stop_ms of final incidents that no stop verdict explains,
+	 * counted as each incident is judged for the last time (a report lets
+	 * the stops themselves go) */
+	struct unexplained { uint64_t n; double longest_ms; int64_t at_ms; char op[48]; } unexplained;
 	int64_t last_periodic_ms;      /* last G1 Periodic Collection pause */
 	uint16_t last_periodic_src;
 	uint64_t last_periodic_line;
@@ -331,14 +335,19 @@ static void vidx_rebuild(struct rules *r)
 		vidx_insert(r, i);
 }
 
-static struct verdict *find(struct rules *r, int id, uint64_t key)
+static const struct verdict *find_c(const struct rules *r, int id, uint64_t key)
 {
 	for (size_t h = vidx_slot(id, key); r->vidx[h] >= 0; h = (h + 1) & (VIDX_CAP - 1)) {
-		struct verdict *v = &r->v[r->vidx[h]];
+		const struct verdict *v = &r->v[r->vidx[h]];
 		if (v->id == id && v->key == key)
 			return v;
 	}
 	return NULL;
+}
+
+static struct verdict *find(struct rules *r, int id, uint64_t key)
+{
+	return (struct verdict *)find_c(r, id, key);
 }
 
 /* raised and not cleared */
@@ -2011,66 +2020,17 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 
 /* ---- notes: what the input could not show ---- */
 
-struct span {
-	int64_t a, b;
-};
+/* the verdicts that explain a stop */
+#define STOP_VERDICTS (((1u << (V_DIRECT_RECLAIM + 1)) - 1) & ~((1u << V_LONG_GC_PAUSE) - 1))
 
-static int cmp_u64(const void *pa, const void *pb)
+/* in's stops >= stop_ms into u (GC pauses when the log has no safepoint lines) */
+static void count_stops(const struct rules *r, const struct timeline *tl, const struct incident *in,
+			struct unexplained *u)
 {
-	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_span(const void *pa, const void *pb)
-{
-	const struct span *x = pa, *y = pb;
-	return x->a < y->a ? -1 : x->a > y->a;
-}
-
-size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)[RULES_NOTE_LEN], size_t max)
-{
-	const struct timeline *tl = c->tl;
-	size_t n = 0;
-	if (max == 0)
-		return 0;
 	bool from_pauses = tl->stops.total == 0;
 	const struct ring *sr = from_pauses ? &tl->pauses : &tl->stops;
-	/* the incident verdicts' extents, sorted by start, with the running
-	 * maximum of their ends: a stop [a, b] is covered when some verdict starts
-	 * by b and ends at or after a (a second of slack on both sides) */
-	size_t cap = r->nv + r->ninc + 1;
-	struct span *sp = malloc(cap * sizeof *sp);
-	int64_t *maxend = malloc(cap * sizeof *maxend);
-	uint64_t *keys = malloc(cap * sizeof *keys);
-	size_t nsp = 0, nkeys = 0;
-	for (size_t i = 0; sp && maxend && keys && i < r->nv; i++) {
-		const struct verdict *v = &r->v[i];
-		if (v->id < V_LONG_GC_PAUSE || v->id > V_DIRECT_RECLAIM || v->start_ms == EV_TIME_NONE)
-			continue;
-		sp[nsp++] = (struct span){v->start_ms - 1000, (v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms) + 1000};
-		keys[nkeys++] = v->key;
-	}
-	/* a verdict speaks for its whole incident (ttsp-spike's extent is its worst
-	 * stop; recordings/ttsp-arraycopy: 38 more stops in the same incident) */
-	if (sp && maxend && keys) {
-		qsort(keys, nkeys, sizeof *keys, cmp_u64);
-		for (size_t i = 0; i < r->ninc; i++) {
-			const struct incident *in = &r->inc[i];
-			if (bsearch(&in->id, keys, nkeys, sizeof *keys, cmp_u64))
-				sp[nsp++] = (struct span){in->start_ms - 1000, in->end_ms + 1000};
-		}
-	}
-	free(keys);
-	if (sp && maxend) {
-		qsort(sp, nsp, sizeof *sp, cmp_span);
-		for (size_t i = 0; i < nsp; i++)
-			maxend[i] = i && maxend[i - 1] > sp[i].b ? maxend[i - 1] : sp[i].b;
-	}
-	int nstop = 0;
-	double longest = 0;
-	int64_t longest_at = EV_TIME_NONE;
-	char op[48] = "";
-	for (uint64_t i = ring_first(sr); sp && maxend && i < sr->total; i++) {
+	uint64_t i = from_pauses ? timeline_lower_bound(sr, in->start_ms) : stops_from(tl, in->start_ms);
+	for (; i < sr->total; i++) {
 		int64_t a, b;
 		double tot;
 		const char *what;
@@ -2087,31 +2047,46 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			b = st->end_ms;
 			what = st->op;
 		}
-		if (tot < r->cfg.stop_ms)
+		if (a > in->end_ms) {
+			if (!from_pauses)
+				break; /* pauses are ordered by end: a long one may come later */
+			if (a > in->end_ms + tl->stop_span_max_ms)
+				break;
 			continue;
-		/* stops of incidents whose verdicts were let go had them */
-		if (r->evicted && a <= r->evicted_to_ms + 1000)
-			continue;
-		/* the last span starting at or before b */
-		size_t lo = 0, hi = nsp;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (sp[mid].a <= b)
-				lo = mid + 1;
-			else
-				hi = mid;
 		}
-		if (lo > 0 && maxend[lo - 1] >= a)
+		if (b < in->start_ms || tot < r->cfg.stop_ms)
 			continue;
-		nstop++;
-		if (tot > longest) {
-			longest = tot;
-			longest_at = a;
-			snprintf(op, sizeof op, "%s", what);
+		u->n++;
+		if (tot > u->longest_ms) {
+			u->longest_ms = tot;
+			u->at_ms = a;
+			snprintf(u->op, sizeof u->op, "%s", what);
 		}
 	}
-	free(sp);
-	free(maxend);
+}
+
+size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)[RULES_NOTE_LEN], size_t max)
+{
+	const struct timeline *tl = c->tl;
+	size_t n = 0;
+	if (max == 0)
+		return 0;
+	bool from_pauses = tl->stops.total == 0;
+	/* the final incidents' unexplained stops, and those of the open ones
+	 * that no verdict explains yet (live) */
+	struct unexplained u = r->unexplained;
+	for (size_t i = r->open_from; i < r->ninc; i++) {
+		const struct incident *in = &r->inc[i];
+		bool explained = false;
+		for (int id = V_LONG_GC_PAUSE; id <= V_DIRECT_RECLAIM && !explained; id++)
+			explained = find_c(r, id, in->id) != NULL;
+		if (!in->final && in->has_stop && !explained)
+			count_stops(r, tl, in, &u);
+	}
+	uint64_t nstop = u.n;
+	double longest = u.longest_ms;
+	int64_t longest_at = u.at_ms;
+	const char *op = u.op;
 	if (nstop > 0 && (!c->have_cpu || !c->have_sched || !c->have_vmstat)) {
 		char d[32], t[16], miss[300] = "";
 		size_t ml = 0;
@@ -2126,9 +2101,9 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			snprintf(miss + ml, sizeof miss - ml, "%sdirect reclaim: --pid PID or --vmstat-log FILE",
 				 ml ? "; " : "");
 		snprintf(out[n++], RULES_NOTE_LEN,
-			 "%d %s >= %.0f ms (the longest %s at %s, \"%s\") %s no verdict, and the sources that "
+			 "%llu %s >= %.0f ms (the longest %s at %s, \"%s\") %s no verdict, and the sources that "
 			 "could explain %s are missing. To check for %s.",
-			 nstop, from_pauses ? "GC pauses" : "stops", r->cfg.stop_ms, d, hms(r, longest_at, t), op,
+			 (unsigned long long)nstop, from_pauses ? "GC pauses" : "stops", r->cfg.stop_ms, d, hms(r, longest_at, t), op,
 			 nstop == 1 ? "has" : "have", nstop == 1 ? "it" : "them", miss);
 	}
 	if (n < max && r->evicted) {
@@ -2155,6 +2130,32 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 	return n;
 }
 
+/* what judging reads before an incident's start: stops, cpu.stat and
+ * schedstat samples up to a minute back (stops_from, throttle_span, the sched
+ * windows), and the sample bracketing that; five minutes covers it */
+#define KEEP_MARGIN_MS (5 * 60 * 1000)
+
+void rules_keep_from(const struct rules *r, const struct rules_ctx *c, struct tl_keep *keep)
+{
+	keep->from_ms = keep->pauses_from_ms = keep->reqs_from_ms = INT64_MIN;
+	if (c->now_ms == EV_TIME_NONE)
+		return;
+	/* a new incident starts no earlier than a request ending now started;
+	 * the horizon on top, for an incident made final too early */
+	int64_t t = c->now_ms - (int64_t)r->cfg.horizon_ms - timeline_req_scan_slack(c->tl);
+	for (size_t i = r->open_from; i < r->ninc; i++)
+		if (!r->inc[i].final && r->inc[i].start_ms < t)
+			t = r->inc[i].start_ms;
+	/* requests are read from the start of a window on (ordered by end) */
+	keep->reqs_from_ms = t - 1000;
+	t -= KEEP_MARGIN_MS;
+	keep->from_ms = keep->pauses_from_ms = t;
+	if (r->plateau_since_ms != EV_TIME_NONE && r->plateau_since_ms - KEEP_MARGIN_MS < t)
+		keep->pauses_from_ms = r->plateau_since_ms - KEEP_MARGIN_MS;
+	if (r->g1snap_ms != EV_TIME_NONE && r->g1snap.since_ms - KEEP_MARGIN_MS < keep->pauses_from_ms)
+		keep->pauses_from_ms = r->g1snap.since_ms - KEEP_MARGIN_MS;
+}
+
 void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 {
 	r->uptime_axis = c->uptime_axis;
@@ -2178,8 +2179,11 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		for (int id = V_LONG_GC_PAUSE; id <= V_CONNECT_504; id++)
 			if (!(r->judged_mask & (1u << id)))
 				withdraw(r, id, in->id);
-		if (becomes_final)
+		if (becomes_final) {
 			in->final = true;
+			if (in->has_stop && !(r->judged_mask & STOP_VERDICTS))
+				count_stops(r, c->tl, in, &r->unexplained);
+		}
 	}
 	while (r->open_from < r->ninc && r->inc[r->open_from].final) {
 		const struct incident *in = &r->inc[r->open_from];

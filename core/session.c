@@ -359,6 +359,11 @@ void session_eval(struct session *s, int64_t now_ms, bool final)
 	make_ctx(s, &c, now_ms);
 	rules_eval(s->rules, &c, final);
 	s->last_eval_ms = now_ms;
+	/* a report lets go of what no judgement to come reads; live keeps
+	 * history for the views; events waiting for the JVM's start will be
+	 * placed in the past */
+	if (s->eval_on_data && s->npending == 0)
+		rules_keep_from(s->rules, &c, &s->tl.keep);
 }
 
 size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], size_t max)

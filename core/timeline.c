@@ -1,6 +1,7 @@
 /* timeline.c — the bounded store behind every view and rule (timeline.h).
- * Rings are allocated on first use, so a report over one GC log never pays for
- * the request ring. */
+ * Rings are allocated on first use and grow by doubling up to their max while
+ * their oldest records are wanted, so a report over one GC log never pays for
+ * the request ring, and a report's rings hold a window, not the input. */
 #include "stwtop/timeline.h"
 #include "stwtop/util.h"
 
@@ -16,33 +17,68 @@ enum {
 	CAP_SKIPS = 1 << 12, CAP_STALLS = 1 << 14
 };
 
-static void ring_setup(struct ring *r, size_t elem, size_t cap)
+#define RING_START 256               /* records a ring starts with */
+
+static void ring_setup(struct ring *r, size_t elem, size_t max)
 {
 	r->buf = NULL;
 	r->elem = elem;
-	r->cap = cap;
-	r->total = 0;
+	r->cap = 0;
+	r->max = max;
+	r->first = r->total = 0;
 }
 
 uint64_t ring_first(const struct ring *r)
 {
-	return r->total > r->cap ? r->total - r->cap : 0;
+	return r->first;
 }
 
 void *ring_at(const struct ring *r, uint64_t i)
 {
-	if (!r->buf || i >= r->total || i < ring_first(r))
+	if (!r->buf || i >= r->total || i < r->first)
 		return NULL;
 	return r->buf + (size_t)(i & (r->cap - 1)) * r->elem;
 }
 
-/* slot for a new record, zeroed; NULL only if the first allocation failed */
-static void *ring_push(struct ring *r)
+static int64_t rec_time(const struct ring *r, uint64_t i)
 {
-	if (!r->buf) {
-		r->buf = calloc(r->cap, r->elem);
-		if (!r->buf)
-			return NULL;
+	int64_t t;
+	memcpy(&t, ring_at(r, i), sizeof t);
+	return t;
+}
+
+/* Twice the room, the records where their indexes say; false: no memory.
+ * realloc, not a new buffer: a large block is moved by the kernel (mremap),
+ * so growing does not hold the old and the new ring at once; record i sat at
+ * i mod cap and now belongs at i mod 2 cap, the same slot or the one cap
+ * above it, which is in the new half. */
+static bool ring_grow(struct ring *r)
+{
+	size_t cap = r->cap ? 2 * r->cap : (r->max < RING_START ? r->max : RING_START);
+	unsigned char *buf = realloc(r->buf, cap * r->elem);
+	if (!buf)
+		return false;
+	for (uint64_t i = r->first; r->cap && i < r->total; i++)
+		if (i & r->cap)
+			memcpy(buf + (size_t)(i & (cap - 1)) * r->elem, buf + (size_t)(i & (r->cap - 1)) * r->elem,
+			       r->elem);
+	r->buf = buf;
+	r->cap = cap;
+	return true;
+}
+
+/* slot for a new record, zeroed; NULL only if the first allocation failed */
+static void *ring_push(struct ring *r, int64_t keep_from)
+{
+	if (r->total - r->first == r->cap) {
+		/* full: grow while the oldest is wanted (and the one after it, which
+		 * brackets it), else the oldest goes */
+		bool wanted = r->cap == 0 || r->cap < 2 || rec_time(r, r->first + 1) >= keep_from;
+		if (!(r->cap < r->max && wanted && ring_grow(r))) {
+			if (r->cap == 0)
+				return NULL;
+			r->first++;
+		}
 	}
 	void *slot = r->buf + (size_t)(r->total & (r->cap - 1)) * r->elem;
 	memset(slot, 0, r->elem);
@@ -73,6 +109,7 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 	tl->newest_ms = EV_TIME_NONE;
 	tl->oldest_ms = EV_TIME_NONE;
 	tl->keep_lines = keep_lines;
+	tl->keep.from_ms = tl->keep.pauses_from_ms = tl->keep.reqs_from_ms = INT64_MIN;
 	return 0;
 }
 
@@ -215,7 +252,7 @@ int8_t timeline_bucket(double uct_ms)
 
 static void push_heap(struct timeline *tl, const struct event *e, int64_t after_kb, int64_t committed_kb)
 {
-	struct tl_heap *h = ring_push(&tl->heap);
+	struct tl_heap *h = ring_push(&tl->heap, tl->keep.from_ms);
 	if (!h)
 		return;
 	h->t_ms = e->t_ms;
@@ -231,7 +268,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		return;
 	switch (e->kind) {
 	case EV_SAFEPOINT: {
-		struct tl_stop *s = ring_push(&tl->stops);
+		struct tl_stop *s = ring_push(&tl->stops, tl->keep.from_ms);
 		if (!s)
 			return;
 		s->end_ms = e->t_ms;
@@ -250,7 +287,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_GC_PAUSE: {
-		struct tl_pause *p = ring_push(&tl->pauses);
+		struct tl_pause *p = ring_push(&tl->pauses, tl->keep.pauses_from_ms);
 		if (!p)
 			return;
 		p->t_ms = e->t_ms;
@@ -274,7 +311,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 			push_heap(tl, e, e->u.cycle.after_kb, e->u.cycle.committed_kb);
 		break;
 	case EV_CPU: {
-		struct tl_cpu *c = ring_push(&tl->cpu);
+		struct tl_cpu *c = ring_push(&tl->cpu, tl->keep.from_ms);
 		if (!c)
 			return;
 		c->t_ms = e->t_ms;
@@ -288,7 +325,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_SCHED: {
-		struct tl_sched *s = ring_push(&tl->sched);
+		struct tl_sched *s = ring_push(&tl->sched, tl->keep.from_ms);
 		if (!s)
 			return;
 		s->t_ms = e->t_ms;
@@ -303,7 +340,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_VMSTAT: {
-		struct tl_vmstat *v = ring_push(&tl->vmstat);
+		struct tl_vmstat *v = ring_push(&tl->vmstat, tl->keep.from_ms);
 		if (!v)
 			return;
 		v->t_ms = e->t_ms;
@@ -312,7 +349,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_MEM: {
-		struct tl_mem *m = ring_push(&tl->mem);
+		struct tl_mem *m = ring_push(&tl->mem, tl->keep.from_ms);
 		if (!m)
 			return;
 		m->t_ms = e->t_ms;
@@ -321,7 +358,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_HTTP: {
-		struct tl_req *r = ring_push(&tl->reqs);
+		struct tl_req *r = ring_push(&tl->reqs, tl->keep.reqs_from_ms);
 		if (!r)
 			return;
 		r->end_ms = e->t_ms;
@@ -344,7 +381,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_SP_TIMEOUT: {
-		struct tl_timeout *t = ring_push(&tl->timeouts);
+		struct tl_timeout *t = ring_push(&tl->timeouts, tl->keep.from_ms);
 		if (!t)
 			return;
 		t->t_ms = e->t_ms;
@@ -355,7 +392,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_PERIODIC_SKIP: {
-		struct tl_skip *k = ring_push(&tl->skips);
+		struct tl_skip *k = ring_push(&tl->skips, tl->keep.from_ms);
 		if (!k)
 			return;
 		k->t_ms = e->t_ms;
@@ -365,7 +402,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_ALLOC_STALL: {
-		struct tl_stall *s = ring_push(&tl->stalls);
+		struct tl_stall *s = ring_push(&tl->stalls, tl->keep.from_ms);
 		if (!s)
 			return;
 		s->t_ms = e->t_ms;
@@ -384,7 +421,7 @@ void timeline_push_line(struct timeline *tl, uint16_t src, uint64_t line_no, int
 {
 	if (!tl->keep_lines)
 		return;
-	struct tl_line *l = ring_push(&tl->lines[src < TL_LINE_SOURCES ? src : TL_LINE_SOURCES - 1]);
+	struct tl_line *l = ring_push(&tl->lines[src < TL_LINE_SOURCES ? src : TL_LINE_SOURCES - 1], tl->keep.from_ms);
 	if (!l)
 		return;
 	l->t_ms = t_ms;

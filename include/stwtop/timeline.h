@@ -20,12 +20,15 @@
 #include "stwtop/event.h"
 #include "stwtop/hist.h"
 
-/* A generic ring of fixed-size records. Index i in [ring_first(), r->total)
- * is valid; older ones were overwritten. */
+/* A generic ring of fixed-size records, each starting with its int64_t time.
+ * Index i in [ring_first(), r->total) is valid; older ones were overwritten.
+ * It starts small and doubles up to max while the oldest record is still
+ * wanted (timeline.keep_from_ms), so what is resident follows what the rules
+ * can still ask about, not how long the input was. */
 struct ring {
 	unsigned char *buf;
-	size_t elem, cap;    /* cap is a power of two */
-	uint64_t total;      /* records ever pushed */
+	size_t elem, cap, max;  /* cap: records allocated; both powers of two */
+	uint64_t first, total;  /* records held are [first, total) */
 };
 
 uint64_t ring_first(const struct ring *r);
@@ -144,6 +147,12 @@ struct tl_sec {
 #define TL_LINES_PER_SOURCE 4096      /* raw lines kept per source (live/demo) */
 #define TL_OPEN_SECONDS 64            /* seconds whose exact histograms are kept */
 
+struct tl_keep {
+	int64_t from_ms;                  /* every ring but these two */
+	int64_t pauses_from_ms;           /* pauses: the G1 plateau's too */
+	int64_t reqs_from_ms;             /* requests: read from an incident's start on, not before */
+};
+
 struct timeline {
 	struct ring stops, pauses, heap, cpu, sched, vmstat, mem, reqs, timeouts, skips, stalls;
 	/* raw lines, one ring per source, so a busy access log cannot push the GC
@@ -158,6 +167,12 @@ struct timeline {
 	int64_t req_span_max_ms;          /* longest request pushed (end - start) */
 	int64_t req_end_max_ms;           /* latest request end pushed */
 	int64_t req_disorder_max_ms;      /* most a request ended before one pushed earlier */
+	/* Records older than these are not wanted any more: a full ring
+	 * overwrites its oldest instead of growing when the one after it is
+	 * older too (one sample before the time stays, to bracket it). INT64_MIN
+	 * (live: the views show history) grows every ring to its max. A report
+	 * sets them from what the rules can still ask about (rules_keep_from). */
+	struct tl_keep keep;
 	bool keep_lines;
 };
 

@@ -1,8 +1,12 @@
-/* test_rules_bound.c — the verdict store is bounded and keeps the newest: a log
- * with more incidents than verdicts can be held (2200 ttsp-spike incidents, two
- * minutes apart, as a JVM throttled every other minute for three days would
- * write) ends with the newest incidents' verdicts, the oldest let go, and a
- * note that says how many and from when. */
+/* test_rules_bound.c — the stores are bounded.
+ * - The verdicts keep the newest: a log with more incidents than verdicts can
+ *   be held (2200 ttsp-spike incidents, two minutes apart, as a JVM throttled
+ *   every other minute for three days would write) ends with the newest
+ *   incidents' verdicts, the oldest let go, and a note that says how many and
+ *   from when.
+ * - A report's timeline holds what the rules can still ask about, not the
+ *   whole input, and what it let go is still counted; live keeps history.
+ * - A ring that grows after it wrapped keeps every record at its index. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +19,7 @@
 
 #include "stwtop/rules.h"
 #include "stwtop/session.h"
+#include "stwtop/timeline.h"
 #include "stwtop/util.h"
 
 #define INCIDENTS 2200
@@ -80,10 +85,139 @@ static void test_newest_verdicts_kept(void **state)
 	unlink(path);
 }
 
+/* n safepoints of 300 ms, 299 of it the operation, 10 s apart: stops no
+ * verdict explains when no CPU or scheduler source is given */
+#define STOPS 20000
+static void write_stops(const char *path, int64_t t0)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	char iso[40];
+	for (int i = 0; i < STOPS; i++) {
+		int64_t t = t0 + (int64_t)i * 10000;
+		util_fmt_iso_ms(t, iso, sizeof iso);
+		iso[23] = '\0';
+		fprintf(f, "[%s+0000][%lld.%03llds][info][safepoint] Safepoint \"ThreadDump\", Time since last: "
+			"1000000 ns, Reaching safepoint: 1000000 ns, Cleanup: 10000 ns, At safepoint: "
+			"298990000 ns, Total: 300000000 ns\n",
+			iso, (long long)((t - t0) / 1000 + 5), (long long)((t - t0) % 1000));
+	}
+	fclose(f);
+}
+
+static struct session *run(const char *path, bool report)
+{
+	char err[256];
+	struct session_opts o = {.jvm_start_ms = EV_TIME_NONE};
+	struct session *s = session_new(&o, err, sizeof err);
+	assert_non_null(s);
+	assert_true(session_add_source(s, SRC_JVM, path, err, sizeof err) >= 0);
+	if (report) {
+		assert_int_equal(session_run_report(s), 0);
+		return s;
+	}
+	/* as the demo replays: judged eagerly, on a clock 5 s apart */
+	session_set_eval_on_data(s, false);
+	assert_int_equal(session_replay_open(s), 0);
+	for (int64_t t = session_replay_next_time(s); session_replay_step(s, t); t += 5000)
+		session_eval(s, t, false);
+	session_replay_finish(s);
+	return s;
+}
+
+static void test_report_lets_go_but_counts(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/stwtop-bound-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	write_stops(path, util_utc_ms(2026, 11, 29, 0, 0, 0, 0));
+
+	struct session *s = run(path, true);
+	const struct timeline *tl = session_timeline(s);
+	assert_int_equal(tl->stops.total, STOPS);
+	/* five minutes and a half of stops 10 s apart are wanted at any time */
+	assert_true(tl->stops.cap <= 256);
+	assert_true(tl->stops.total - tl->stops.first <= 256);
+	/* every one is still counted: the note is not about the last ring-full */
+	char notes[8][SESSION_NOTE_LEN];
+	size_t nn = session_notes(s, notes, 8);
+	bool said = false;
+	for (size_t i = 0; i < nn; i++)
+		if (strstr(notes[i], "have no verdict")) {
+			said = true;
+			unsigned long long n = 0;
+			assert_int_equal(sscanf(notes[i], "%llu stops >= 100 ms", &n), 1);
+			assert_int_equal(n, STOPS);
+		}
+	assert_true(said);
+	session_free(s);
+
+	/* judged as live judges, history stays for the views: the ring is full */
+	s = run(path, false);
+	tl = session_timeline(s);
+	assert_int_equal(tl->stops.cap, tl->stops.max);
+	assert_int_equal(tl->stops.total - tl->stops.first, tl->stops.max);
+	nn = session_notes(s, notes, 8);
+	said = false;
+	for (size_t i = 0; i < nn; i++)
+		if (strstr(notes[i], "have no verdict")) {
+			unsigned long long n = 0;
+			said = sscanf(notes[i], "%llu", &n) == 1 && n == STOPS;
+		}
+	assert_true(said);
+	session_free(s);
+	unlink(path);
+}
+
+static void test_ring_grows_after_wrapping(void **state)
+{
+	(void)state;
+	struct timeline *tl = calloc(1, sizeof *tl);
+	assert_non_null(tl);
+	timeline_init(tl, false);
+	struct event e;
+	memset(&e, 0, sizeof e);
+	e.kind = EV_SAFEPOINT;
+	e.u.sp.total_ms = 5;
+	e.u.sp.ttsp_ms = 1;
+	e.u.sp.at_ms = 4;
+	int64_t t0 = 1000000;
+	/* 1000 stops while only the last 100 are wanted: it wraps at its start size */
+	for (int i = 0; i < 1000; i++) {
+		tl->keep.from_ms = t0 + (int64_t)(i - 100) * 1000;
+		e.t_ms = t0 + (int64_t)i * 1000 + 5;
+		e.line = (uint64_t)i;
+		timeline_push(tl, &e);
+	}
+	assert_int_equal(tl->stops.cap, 256);
+	assert_true(tl->stops.first > 0 && tl->stops.first % 256 != 0);
+	/* then everything is wanted: it doubles four times from a wrapped state */
+	tl->keep.from_ms = INT64_MIN;
+	for (int i = 1000; i < 5000; i++) {
+		e.t_ms = t0 + (int64_t)i * 1000 + 5;
+		e.line = (uint64_t)i;
+		timeline_push(tl, &e);
+	}
+	assert_int_equal(tl->stops.cap, 8192);
+	for (uint64_t i = tl->stops.first; i < tl->stops.total; i++) {
+		const struct tl_stop *st = ring_at(&tl->stops, i);
+		assert_non_null(st);
+		assert_int_equal(st->line, i);
+		assert_int_equal(st->end_ms, t0 + (int64_t)i * 1000 + 5);
+	}
+	assert_null(ring_at(&tl->stops, tl->stops.first - 1));
+	timeline_fini(tl);
+	free(tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_newest_verdicts_kept),
+		cmocka_unit_test(test_report_lets_go_but_counts),
+		cmocka_unit_test(test_ring_grows_after_wrapping),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
