@@ -55,6 +55,7 @@ const char *severity_name(int sev)
 /* --- state --- */
 
 #define MAX_INCIDENTS 512
+#define TREND_BINS 256
 #define INCIDENT_DROP_BATCH 64
 #define MAX_VERDICTS 2048
 #define VIDX_CAP 4096                  /* (id, key) -> verdict slot; a power of two > 2 x MAX_VERDICTS */
@@ -115,6 +116,14 @@ struct rules {
 		bool saw_trigger;
 	} g1snap;
 	int64_t g1snap_ms;             /* EV_TIME_NONE: never shown */
+	/* used after GC over the plateau, for the leak check: the lowest in each
+	 * of at most TREND_BINS bins from its start, the bins doubling in width as
+	 * it lasts (a scan of the pauses ring saw only its last 16384 pauses, and
+	 * a report lets the pauses go) */
+	struct trend { int64_t t0, w; int n; float min[TREND_BINS]; } trend;
+	bool g1snap_trend_kept;        /* the plateau of g1snap ended: its trend is below */
+	bool g1snap_growing_ok;
+	double g1snap_q2, g1snap_q4;
 	/* stops >= stop_ms of final incidents that no stop verdict explains,
 	 * counted as each incident is judged for the last time (a report lets
 	 * the stops themselves go) */
@@ -754,6 +763,58 @@ static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
 	commit(r, &v);
 }
 
+static void trend_reset(struct trend *tr, int64_t t0)
+{
+	tr->t0 = t0;
+	tr->w = 1;
+	tr->n = 0;
+}
+
+static void trend_add(struct trend *tr, int64_t t, double used)
+{
+	if (t < tr->t0)
+		t = tr->t0;
+	int64_t k = (t - tr->t0) / tr->w;
+	while (k >= TREND_BINS) { /* twice as wide: pairs merge */
+		for (int i = 0; i < TREND_BINS / 2; i++) {
+			float x = i * 2 < tr->n ? tr->min[i * 2] : -1, y = i * 2 + 1 < tr->n ? tr->min[i * 2 + 1] : -1;
+			tr->min[i] = x < 0 ? y : y < 0 || x < y ? x : y;
+		}
+		tr->n = (tr->n + 1) / 2;
+		tr->w *= 2;
+		k = (t - tr->t0) / tr->w;
+	}
+	while (tr->n <= k)
+		tr->min[tr->n++] = -1;
+	if (tr->min[k] < 0 || used < tr->min[k])
+		tr->min[k] = (float)used;
+}
+
+/* The lowest used-after-GC in the second and in the last quarter of [t0, b]
+ * (the first quarter is warm-up; the lowest filters out the old garbage young
+ * GCs leave behind): a leak shows as the floor rising. A bin counts in the
+ * quarter its start is in. */
+static bool used_after_trend(const struct trend *tr, int64_t b, double *q2, double *q4)
+{
+	int64_t span = b - tr->t0;
+	*q2 = *q4 = -1;
+	if (span <= 0)
+		return false;
+	for (int k = 0; k < tr->n; k++) {
+		int64_t off = (int64_t)k * tr->w;
+		double used = tr->min[k];
+		if (off > span)
+			break;
+		if (used < 0)
+			continue;
+		if (off >= span / 4 && off < span / 2 && (*q2 < 0 || used < *q2))
+			*q2 = used;
+		if (off >= span * 3 / 4 && (*q4 < 0 || used < *q4))
+			*q4 = used;
+	}
+	return *q2 >= 0 && *q4 >= 0;
+}
+
 static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t);
 static bool g1_condition(const struct rules *r, const struct rules_ctx *c, int64_t t);
 
@@ -775,9 +836,9 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 			char t1[16];
 			vinit(&v, V_PERIODIC_SHRANK, 0, SEV_INFO);
 			if (old)
-				vdraft_of(&v, old); else {
+				vdraft_of(&v, old);
+			else
 				r->shrank_from_mb = r->plateau_committed; /* the title keeps the first "before" */
-			}
 			double before = r->shrank_from_mb;
 			v.end_ms = e->t_ms;
 			if (!old) {
@@ -806,6 +867,12 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 		clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
 	}
 	if (r->plateau_since_ms == EV_TIME_NONE || shrank) {
+		/* the trend of the plateau ending, if the verdict's snapshot is of it */
+		if (r->g1snap_ms != EV_TIME_NONE && !r->g1snap_trend_kept && r->g1snap.since_ms == r->plateau_since_ms) {
+			r->g1snap_growing_ok = used_after_trend(&r->trend, r->g1snap.last_ms, &r->g1snap_q2, &r->g1snap_q4);
+			r->g1snap_trend_kept = true;
+		}
+		trend_reset(&r->trend, e->t_ms);
 		r->plateau_since_ms = e->t_ms;
 		r->plateau_committed = committed;
 		r->plateau_min_committed = committed;
@@ -820,6 +887,8 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 		r->plateau_committed = committed; /* expansion: still not given back */
 	if (used > r->plateau_max_used)
 		r->plateau_max_used = used;
+	if (p->after_kb >= 0) /* in tenths of MB, as the timeline keeps it */
+		trend_add(&r->trend, e->t_ms, (int32_t)(p->after_kb / 102.4 + 0.5) / 10.0);
 	r->plateau_pauses++;
 	r->plateau_last_ms = e->t_ms;
 	r->plateau_last_src = e->src;
@@ -832,6 +901,7 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	 * however often evaluations look at it (live or report). */
 	if (g1_condition(r, c, e->t_ms)) {
 		r->g1snap_ms = e->t_ms;
+		r->g1snap_trend_kept = false;
 		r->g1snap = (struct g1snap){
 			.since_ms = r->plateau_since_ms, .last_ms = r->plateau_last_ms,
 			.committed = r->plateau_committed, .min_committed = r->plateau_min_committed,
@@ -853,32 +923,6 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 			 r->plateau_max_used, r->plateau_committed);
 		clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
 	}
-}
-
-/* The lowest used-after-GC in the second and in the last quarter of [a, b]
- * (the first quarter is warm-up; the lowest filters out the old garbage young
- * GCs leave behind): a leak shows as the floor rising. */
-static bool used_after_trend(const struct timeline *tl, int64_t a, int64_t b, double *q2, double *q4)
-{
-	const struct ring *pr = &tl->pauses;
-	int64_t span = b - a;
-	if (span <= 0)
-		return false;
-	*q2 = *q4 = -1;
-	for (uint64_t i = timeline_lower_bound(pr, a); i < pr->total; i++) {
-		const struct tl_pause *p = ring_at(pr, i);
-		if (p->t_ms > b)
-			break;
-		if (p->after_mb10 < 0)
-			continue;
-		double used = p->after_mb10 / 10.0;
-		int64_t off = p->t_ms - a;
-		if (off >= span / 4 && off < span / 2 && (*q2 < 0 || used < *q2))
-			*q2 = used;
-		if (off >= span * 3 / 4 && (*q4 < 0 || used < *q4))
-			*q4 = used;
-	}
-	return *q2 >= 0 && *q4 >= 0;
 }
 
 static bool g1_condition(const struct rules *r, const struct rules_ctx *c, int64_t t)
@@ -922,8 +966,15 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	/* FIELD-NOTES 1: a leak shows as used-after-GC growing; then "not a leak"
 	 * is not ours to say */
 	double q2 = -1, q4 = -1;
-	bool growing = used_after_trend(c->tl, g->since_ms, g->last_ms, &q2, &q4) &&
-		       q4 >= r->cfg.leak_growth_ratio * q2 && q4 - q2 >= r->cfg.leak_growth_min_mb;
+	bool known;
+	if (r->g1snap_trend_kept) {
+		known = r->g1snap_growing_ok;
+		q2 = r->g1snap_q2;
+		q4 = r->g1snap_q4;
+	} else {
+		known = used_after_trend(&r->trend, g->last_ms, &q2, &q4);
+	}
+	bool growing = known && q4 >= r->cfg.leak_growth_ratio * q2 && q4 - q2 >= r->cfg.leak_growth_min_mb;
 	char grew[64] = "";
 	if (committed > g->min_committed * 1.05)
 		snprintf(grew, sizeof grew, "grew from %.0f MB to %.0f MB and ", g->min_committed,
@@ -2150,10 +2201,6 @@ void rules_keep_from(const struct rules *r, const struct rules_ctx *c, struct tl
 	keep->reqs_from_ms = t - 1000;
 	t -= KEEP_MARGIN_MS;
 	keep->from_ms = keep->pauses_from_ms = t;
-	if (r->plateau_since_ms != EV_TIME_NONE && r->plateau_since_ms - KEEP_MARGIN_MS < t)
-		keep->pauses_from_ms = r->plateau_since_ms - KEEP_MARGIN_MS;
-	if (r->g1snap_ms != EV_TIME_NONE && r->g1snap.since_ms - KEEP_MARGIN_MS < keep->pauses_from_ms)
-		keep->pauses_from_ms = r->g1snap.since_ms - KEEP_MARGIN_MS;
 }
 
 void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
