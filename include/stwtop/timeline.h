@@ -1,12 +1,14 @@
 /* timeline.h — the store: one wall-clock timeline of everything the sources
- * said, in fixed-size rings, so memory stays bounded however long the input.
+ * said, in rings of bounded size, so memory stays bounded however long the input.
  *
  * Rules ask it questions about windows ("how much throttled time between these
  * two instants", "which requests started inside this stop"); views draw from
  * it. Only events with a known wall-clock time enter the timeline (uptime-only
  * JVM lines wait in the session until the JVM's start is known).
  *
- * Every ring keeps the newest N records; records are appended in arrival
+ * Every ring keeps the newest records, at most N; in a report only those the
+ * rules can still ask about (keep), so a report's memory does not depend on
+ * how long its input was. Records are appended in arrival
  * order, which is time order per source (not across sources), so queries scan
  * from a binary-searched start and tolerate small disorder.
  */
