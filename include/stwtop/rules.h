@@ -49,9 +49,10 @@ enum severity { SEV_INFO = 0, SEV_WARN, SEV_CRIT };
 #define VERDICT_TITLE_LEN 240
 #define VERDICT_ADVICE_LEN 900
 
-/* A verdict as the rules hold it. Its texts are packed in one allocation the
- * rules own, valid until the verdict changes or goes (the next rules call):
- * with fixed arrays a verdict took 3.6 KB, most of it empty, and an
+/* A verdict as the rules hold it. Its texts are the rules' (title and
+ * evidence packed in one allocation, the advice shared with the verdicts that
+ * give the same), valid until the verdict changes or goes (the next rules
+ * call): with fixed arrays a verdict took 3.6 KB, most of it empty, and an
  * incident-dense replay holds 2048 of them. */
 struct verdict {
 	int id;                   /* enum verdict_id */
@@ -67,7 +68,7 @@ struct verdict {
 	const char *evidence[VERDICT_EVIDENCE_MAX];   /* each < VERDICT_EVIDENCE_LEN */
 	int nevidence;
 	const char *advice;       /* < VERDICT_ADVICE_LEN */
-	char *text;               /* the allocation holding them (rules.c) */
+	char *text;               /* the allocation holding title and evidence (rules.c) */
 };
 
 const char *verdict_id_name(int id);      /* "ttsp-spike" */
