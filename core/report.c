@@ -311,11 +311,17 @@ static json_t *report_obj(const struct session *s)
  * each) after every newline, and the bytes equal a dump of the whole. */
 static void put_nested(FILE *out, const char *txt, int depth)
 {
-	fprintf(out, "%*s", 2 * depth, "");
-	for (const char *p = txt; *p; p++) {
-		fputc(*p, out);
-		if (*p == '\n')
-			fprintf(out, "%*s", 2 * depth, "");
+	static const char spaces[] = "                ";  /* 16: depth 8 */
+	size_t ind = (size_t)(2 * depth) < sizeof spaces - 1 ? (size_t)(2 * depth) : sizeof spaces - 1;
+	fwrite(spaces, 1, ind, out);
+	for (const char *p = txt, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fputs(p, out);
+			break;
+		}
+		fwrite(p, 1, (size_t)(nl - p) + 1, out);
+		fwrite(spaces, 1, ind, out);
 	}
 }
 
@@ -350,10 +356,12 @@ static int put_streamed(FILE *out, const char **pos, const struct streamed *st)
 		if (ferror(out))
 			return -1;
 	}
-	if (n)
-		fprintf(out, "\n%*s]", 2 * (st->depth - 1), "");
-	else
+	if (n) {
+		fputc('\n', out);
+		put_nested(out, "]", st->depth - 1);
+	} else {
 		fputs("[]", out);
+	}
 	return 0;
 }
 

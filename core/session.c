@@ -93,6 +93,7 @@ struct session {
 	int64_t last_eval_ms;
 	bool has_nginx_uct;
 	bool eval_on_data;
+	unsigned evals_unkept;        /* evaluations since the timeline's keep was set */
 	bool uptime_axis;                /* no wall clock anywhere: times are JVM uptime */
 	struct seen_timeout timeouts[TIMEOUT_MEMORY];
 	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
@@ -362,8 +363,10 @@ void session_eval(struct session *s, int64_t now_ms, bool final)
 	/* a report lets go of what no judgement to come reads; live keeps
 	 * history for the views; events waiting for the JVM's start will be
 	 * placed in the past */
-	if (s->eval_on_data && s->npending == 0)
+	if (s->eval_on_data && s->npending == 0 && (final || ++s->evals_unkept >= 16)) {
+		s->evals_unkept = 0; /* every 16th: an older keep only keeps more */
 		rules_keep_from(s->rules, &c, &s->tl.keep);
+	}
 }
 
 size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], size_t max)

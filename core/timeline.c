@@ -40,13 +40,6 @@ void *ring_at(const struct ring *r, uint64_t i)
 	return r->buf + (size_t)(i & (r->cap - 1)) * r->elem;
 }
 
-static int64_t rec_time(const struct ring *r, uint64_t i)
-{
-	int64_t t;
-	memcpy(&t, ring_at(r, i), sizeof t);
-	return t;
-}
-
 /* Twice the room, the records where their indexes say; false: no memory.
  * realloc, not a new buffer: a large block is moved by the kernel (mremap),
  * so growing does not hold the old and the new ring at once; record i sat at
@@ -73,8 +66,13 @@ static void *ring_push(struct ring *r, int64_t keep_from)
 	if (r->total - r->first == r->cap) {
 		/* full: grow while the oldest is wanted (and the one after it, which
 		 * brackets it), else the oldest goes */
-		bool wanted = r->cap == 0 || r->cap < 2 || rec_time(r, r->first + 1) >= keep_from;
-		if (!(r->cap < r->max && wanted && ring_grow(r))) {
+		bool grow = r->cap < r->max;
+		if (grow && r->cap >= 2) {
+			int64_t t;
+			memcpy(&t, r->buf + (size_t)((r->first + 1) & (r->cap - 1)) * r->elem, sizeof t);
+			grow = t >= keep_from;
+		}
+		if (!(grow && ring_grow(r))) {
 			if (r->cap == 0)
 				return NULL;
 			r->first++;
