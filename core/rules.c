@@ -115,6 +115,10 @@ struct rules {
 		uint16_t first_src, last_src;
 		uint64_t first_line, last_line;
 		bool saw_trigger;
+		/* set when its plateau ended (the bins are the next one's now):
+		 * the leak check's quarters as they were */
+		bool trend_kept, trend_known;
+		double q2, q4;
 	} g1snap;
 	int64_t g1snap_ms;             /* EV_TIME_NONE: never shown */
 	/* used after GC over the plateau, for the leak check: the lowest in each
@@ -122,9 +126,6 @@ struct rules {
 	 * it lasts (a scan of the pauses ring saw only its last 16384 pauses, and
 	 * a report lets the pauses go) */
 	struct trend { int64_t t0, w; int n; float min[TREND_BINS]; } trend;
-	bool g1snap_trend_kept;        /* the plateau of g1snap ended: its trend is below */
-	bool g1snap_growing_ok;
-	double g1snap_q2, g1snap_q4;
 	/* stops >= stop_ms of final incidents that no stop verdict explains,
 	 * counted as each incident is judged for the last time (a report lets
 	 * the stops themselves go) */
@@ -931,9 +932,10 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	}
 	if (r->plateau_since_ms == EV_TIME_NONE || shrank) {
 		/* the trend of the plateau ending, if the verdict's snapshot is of it */
-		if (r->g1snap_ms != EV_TIME_NONE && !r->g1snap_trend_kept && r->g1snap.since_ms == r->plateau_since_ms) {
-			r->g1snap_growing_ok = used_after_trend(&r->trend, r->g1snap.last_ms, &r->g1snap_q2, &r->g1snap_q4);
-			r->g1snap_trend_kept = true;
+		struct g1snap *g = &r->g1snap;
+		if (r->g1snap_ms != EV_TIME_NONE && !g->trend_kept && g->since_ms == r->plateau_since_ms) {
+			g->trend_known = used_after_trend(&r->trend, g->last_ms, &g->q2, &g->q4);
+			g->trend_kept = true;
 		}
 		trend_reset(&r->trend, e->t_ms);
 		r->plateau_since_ms = e->t_ms;
@@ -964,7 +966,6 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	 * however often evaluations look at it (live or report). */
 	if (g1_condition(r, c, e->t_ms)) {
 		r->g1snap_ms = e->t_ms;
-		r->g1snap_trend_kept = false;
 		r->g1snap = (struct g1snap){
 			.since_ms = r->plateau_since_ms, .last_ms = r->plateau_last_ms,
 			.committed = r->plateau_committed, .min_committed = r->plateau_min_committed,
@@ -1030,10 +1031,10 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	 * is not ours to say */
 	double q2 = -1, q4 = -1;
 	bool known;
-	if (r->g1snap_trend_kept) {
-		known = r->g1snap_growing_ok;
-		q2 = r->g1snap_q2;
-		q4 = r->g1snap_q4;
+	if (g->trend_kept) {
+		known = g->trend_known;
+		q2 = g->q2;
+		q4 = g->q4;
 	} else {
 		known = used_after_trend(&r->trend, g->last_ms, &q2, &q4);
 	}
@@ -2191,10 +2192,12 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 	struct unexplained u = r->unexplained;
 	for (size_t i = r->open_from; i < r->ninc; i++) {
 		const struct incident *in = &r->inc[i];
+		if (in->final || !in->has_stop)
+			continue;
 		bool explained = false;
 		for (int id = V_LONG_GC_PAUSE; id <= V_DIRECT_RECLAIM && !explained; id++)
 			explained = find_c(r, id, in->id) != NULL;
-		if (!in->final && in->has_stop && !explained)
+		if (!explained)
 			count_stops(r, tl, in, &u);
 	}
 	uint64_t nstop = u.n;
@@ -2251,7 +2254,7 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 
 void rules_keep_from(const struct rules *r, const struct rules_ctx *c, struct tl_keep *keep)
 {
-	keep->from_ms = keep->pauses_from_ms = keep->reqs_from_ms = INT64_MIN;
+	keep->from_ms = keep->reqs_from_ms = INT64_MIN;
 	if (c->now_ms == EV_TIME_NONE)
 		return;
 	/* a new incident starts no earlier than a request ending now started;
@@ -2263,7 +2266,7 @@ void rules_keep_from(const struct rules *r, const struct rules_ctx *c, struct tl
 	/* requests are read from the start of a window on (ordered by end) */
 	keep->reqs_from_ms = t - 1000;
 	t -= KEEP_MARGIN_MS;
-	keep->from_ms = keep->pauses_from_ms = t;
+	keep->from_ms = t;
 }
 
 void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)

@@ -107,7 +107,7 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 	tl->newest_ms = EV_TIME_NONE;
 	tl->oldest_ms = EV_TIME_NONE;
 	tl->keep_lines = keep_lines;
-	tl->keep.from_ms = tl->keep.pauses_from_ms = tl->keep.reqs_from_ms = INT64_MIN;
+	tl->keep.from_ms = tl->keep.reqs_from_ms = INT64_MIN;
 	return 0;
 }
 
@@ -285,7 +285,7 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		break;
 	}
 	case EV_GC_PAUSE: {
-		struct tl_pause *p = ring_push(&tl->pauses, tl->keep.pauses_from_ms);
+		struct tl_pause *p = ring_push(&tl->pauses, tl->keep.from_ms);
 		if (!p)
 			return;
 		p->t_ms = e->t_ms;

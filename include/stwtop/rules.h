@@ -148,8 +148,8 @@ void rules_set_listener(struct rules *r, rules_change_fn fn, void *ctx);
 /* Every time-resolved event, after it is in the timeline. */
 void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
 /* The earliest time a judgement still to come can ask the timeline about:
- * the open incidents, the ones data still to come can make, and (pauses) the
- * G1 plateau the leak check reads. A report lets older records go
+ * the open incidents and the ones data still to come can make (whole-run
+ * verdicts keep their own running summaries). A report lets older records go
  * (timeline.keep); INT64_MIN while nothing can be let go. */
 void rules_keep_from(const struct rules *r, const struct rules_ctx *c, struct tl_keep *keep);
 /* Re-judge open incidents and whole-run verdicts. final: end of input (report). */

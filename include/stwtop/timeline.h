@@ -150,8 +150,7 @@ struct tl_sec {
 #define TL_OPEN_SECONDS 64            /* seconds whose exact histograms are kept */
 
 struct tl_keep {
-	int64_t from_ms;                  /* every ring but these two */
-	int64_t pauses_from_ms;           /* pauses: the G1 plateau's too */
+	int64_t from_ms;                  /* every ring but the requests */
 	int64_t reqs_from_ms;             /* requests: read from an incident's start on, not before */
 };
 
