@@ -171,21 +171,6 @@ static void test_synthetic_forms(void **state)
 
 /* ------------------------------------------------------------ the watcher --- */
 
-static char g_dir[64];
-
-static int rm_dir(void **state)
-{
-	(void)state;
-	if (g_dir[0]) {
-		char cmd[160];
-		snprintf(cmd, sizeof cmd, "chmod -R u+rwX '%s'; rm -rf '%s'", g_dir, g_dir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", g_dir);
-		g_dir[0] = '\0';
-	}
-	return 0;
-}
-
 static void sleep_ms(int ms)
 {
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -209,11 +194,10 @@ static int poll_until(struct hserr_probe *p, struct event *e, int deadline_ms)
 static void test_watch_staged(void **state)
 {
 	(void)state;
-	snprintf(g_dir, sizeof g_dir, "/tmp/stwtop-hswatch-XXXXXX");
-	assert_non_null(mkdtemp(g_dir));
+	const char *dir = tu_tempdir();
 	char path[128], other[128];
-	snprintf(path, sizeof path, "%s/crash-4242.log", g_dir);
-	snprintf(other, sizeof other, "%s/hs_err_pid4242.log", g_dir);
+	snprintf(path, sizeof path, "%s/crash-4242.log", dir);
+	snprintf(other, sizeof other, "%s/hs_err_pid4242.log", dir);
 	size_t len;
 	char *aot = slurp(HS "hs_err_synthetic-jdk25-aot-sigill.log", &len);
 	struct hserr_probe *p = hserr_probe_new(util_now_ms() - 1000);
@@ -280,23 +264,22 @@ static void test_watch_staged(void **state)
 static void test_watch_old_and_junk(void **state)
 {
 	(void)state;
-	snprintf(g_dir, sizeof g_dir, "/tmp/stwtop-hswatch-XXXXXX");
-	assert_non_null(mkdtemp(g_dir));
+	const char *dir = tu_tempdir();
 	char old[128], cmd[600];
-	snprintf(old, sizeof old, "%s/hs_err_pid77.log", g_dir);
+	snprintf(old, sizeof old, "%s/hs_err_pid77.log", dir);
 	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && touch -d '2020-01-01' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log",
 		 old, old);
 	assert_int_equal(system(cmd), 0);
 	struct hserr_probe *p = hserr_probe_new(util_now_ms());
 	char prefix[128];
-	snprintf(prefix, sizeof prefix, "%s/hs_err_pid", g_dir);
+	snprintf(prefix, sizeof prefix, "%s/hs_err_pid", dir);
 	assert_int_equal(hserr_probe_add(p, prefix, true, util_now_ms()), 0);
 	struct event e;
 	int next;
 	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
 	/* a new one with another pid, by the directory watch */
 	char fresh[128];
-	snprintf(fresh, sizeof fresh, "%s/hs_err_pid78.log", g_dir);
+	snprintf(fresh, sizeof fresh, "%s/hs_err_pid78.log", dir);
 	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log", fresh);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(poll_until(p, &e, 3000), 1);
@@ -304,7 +287,7 @@ static void test_watch_old_and_junk(void **state)
 	assert_string_equal(e.u.hserr.signal, "SIGSEGV");
 	/* junk with the name */
 	char junk[128];
-	snprintf(junk, sizeof junk, "%s/hs_err_pid79.log", g_dir);
+	snprintf(junk, sizeof junk, "%s/hs_err_pid79.log", dir);
 	FILE *f = fopen(junk, "w");
 	assert_non_null(f);
 	fputs("not a crash report\n", f);
@@ -362,11 +345,10 @@ static void test_watch_tmp(void **state)
 static void test_watch_unreadable(void **state)
 {
 	(void)state;
-	snprintf(g_dir, sizeof g_dir, "/tmp/stwtop-hswatch-XXXXXX");
-	assert_non_null(mkdtemp(g_dir));
+	const char *dir = tu_tempdir();
 	char sub[128], path[160], closed[128], cpath[160];
-	snprintf(sub, sizeof sub, "%s/search-only", g_dir);
-	snprintf(closed, sizeof closed, "%s/closed", g_dir);
+	snprintf(sub, sizeof sub, "%s/search-only", dir);
+	snprintf(closed, sizeof closed, "%s/closed", dir);
 	assert_int_equal(mkdir(sub, 0311), 0);  /* --x: names can be looked up, not listed */
 	assert_int_equal(mkdir(closed, 0000), 0);
 	snprintf(path, sizeof path, "%s/hs_err_pid5.log", sub);
@@ -407,9 +389,9 @@ int main(void)
 		cmocka_unit_test(test_real_jdk25_aot),
 		cmocka_unit_test(test_synthetic_aot_sigill),
 		cmocka_unit_test(test_synthetic_forms),
-		cmocka_unit_test_teardown(test_watch_staged, rm_dir),
-		cmocka_unit_test_teardown(test_watch_old_and_junk, rm_dir),
-		cmocka_unit_test_teardown(test_watch_unreadable, rm_dir),
+		cmocka_unit_test_teardown(test_watch_staged, unstage),
+		cmocka_unit_test_teardown(test_watch_old_and_junk, unstage),
+		cmocka_unit_test_teardown(test_watch_unreadable, unstage),
 		cmocka_unit_test_teardown(test_watch_tmp, rm_tmpfile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,87 +23,32 @@
 #include "stwtop/timeline.h"
 #include "stwtop/util.h"
 
-#define INCIDENTS 2200
-
-static void test_newest_verdicts_kept(void **state)
-{
-	(void)state;
-	char path[] = "/tmp/stwtop-bound-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	assert_non_null(f);
-	int64_t t0 = util_utc_ms(2026, 11, 29, 0, 0, 0, 0);
-	char iso[40];
-	for (int i = 0; i < INCIDENTS; i++) {
-		int64_t t = t0 + (int64_t)i * 120000;
-		/* HotSpot's time decoration: 2026-11-29T00:00:00.000+0000 */
-		util_fmt_iso_ms(t, iso, sizeof iso);
-		iso[23] = '\0';
-		/* a 701 ms stop, 698 ms of it reaching the safepoint (combined/throttle-stop) */
-		fprintf(f, "[%s+0000][%lld.%03llds][info][safepoint] Safepoint \"ThreadDump\", Time since last: "
-			"1000000 ns, Reaching safepoint: 698173000 ns, Cleanup: 10000 ns, At safepoint: "
-			"2941000 ns, Total: 701124000 ns\n",
-			iso, (long long)((t - t0) / 1000 + 5), (long long)((t - t0) % 1000));
-	}
-	fclose(f);
-	char err[256];
-	struct session_opts o = {.jvm_start_ms = EV_TIME_NONE};
-	struct session *s = session_new(&o, err, sizeof err);
-	assert_non_null(s);
-	assert_true(session_add_source(s, SRC_JVM, path, err, sizeof err) >= 0);
-	assert_int_equal(session_run_report(s), 0);
-	const struct rules *r = session_rules(s);
-	size_t n = rules_count(r);
-	assert_true(n > 0 && n <= 2048);
-	int64_t newest = EV_TIME_NONE, oldest = INT64_MAX;
-	for (size_t i = 0; i < n; i++) {
-		const struct verdict *v = rules_at(r, i);
-		assert_int_equal(v->id, V_TTSP_SPIKE);
-		if (v->start_ms > newest)
-			newest = v->start_ms;
-		if (v->start_ms < oldest)
-			oldest = v->start_ms;
-	}
-	/* the last incident's stop starts 701 ms before its line */
-	assert_true(newest == t0 + (int64_t)(INCIDENTS - 1) * 120000 - 701);
-	assert_true(oldest > t0);   /* the first ones went */
-	char notes[8][SESSION_NOTE_LEN];
-	size_t nn = session_notes(s, notes, 8);
-	bool said = false;
-	for (size_t i = 0; i < nn; i++) {
-		unsigned long long gone = 0;
-		/* the stops of the incidents let go are not "without a verdict" */
-		assert_null(strstr(notes[i], "have no verdict"));
-		if (strstr(notes[i], "verdicts of older incidents") && sscanf(notes[i], "%llu", &gone) == 1) {
-			said = true;
-			assert_int_equal(gone + n, INCIDENTS);
-			assert_non_null(strstr(notes[i], "from 2026-11-28T23:59:59.299Z"));   /* the first stop */
-		}
-	}
-	assert_true(said);
-	session_free(s);
-	unlink(path);
-}
-
-/* n safepoints of 300 ms, 299 of it the operation, 10 s apart: stops no
- * verdict explains when no CPU or scheduler source is given */
-#define STOPS 20000
-static void write_stops(const char *path, int64_t t0)
+/* n safepoints "ThreadDump", step_ms apart from t0, each of the given
+ * reaching/at/total times (ns), with HotSpot's time decoration
+ * (2026-11-29T00:00:00.000+0000) and uptime from 5 s */
+static void write_safepoints(const char *path, int64_t t0, int n, int64_t step_ms, long long reach_ns,
+			     long long at_ns, long long total_ns)
 {
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	char iso[40];
-	for (int i = 0; i < STOPS; i++) {
-		int64_t t = t0 + (int64_t)i * 10000;
+	for (int i = 0; i < n; i++) {
+		int64_t t = t0 + (int64_t)i * step_ms;
 		util_fmt_iso_ms(t, iso, sizeof iso);
 		iso[23] = '\0';
 		fprintf(f, "[%s+0000][%lld.%03llds][info][safepoint] Safepoint \"ThreadDump\", Time since last: "
-			"1000000 ns, Reaching safepoint: 1000000 ns, Cleanup: 10000 ns, At safepoint: "
-			"298990000 ns, Total: 300000000 ns\n",
-			iso, (long long)((t - t0) / 1000 + 5), (long long)((t - t0) % 1000));
+			"1000000 ns, Reaching safepoint: %lld ns, Cleanup: 10000 ns, At safepoint: %lld ns, "
+			"Total: %lld ns\n", iso, (long long)((t - t0) / 1000 + 5), (long long)((t - t0) % 1000),
+			reach_ns, at_ns, total_ns);
 	}
 	fclose(f);
+}
+
+static void temp_path(char *path)
+{
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
 }
 
 static struct session *run(const char *path, bool report)
@@ -126,14 +71,74 @@ static struct session *run(const char *path, bool report)
 	return s;
 }
 
+/* the N of the "N stops >= 100 ms ... have no verdict" note, -1 without one */
+static long long unexplained_stops(const struct session *s)
+{
+	char notes[8][SESSION_NOTE_LEN];
+	size_t nn = session_notes(s, notes, 8);
+	for (size_t i = 0; i < nn; i++)
+		if (strstr(notes[i], "have no verdict")) {
+			long long n = -1;
+			assert_int_equal(sscanf(notes[i], "%lld stops >= 100 ms", &n), 1);
+			return n;
+		}
+	return -1;
+}
+
+#define INCIDENTS 2200
+
+static void test_newest_verdicts_kept(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/stwtop-bound-XXXXXX";
+	temp_path(path);
+	int64_t t0 = util_utc_ms(2026, 11, 29, 0, 0, 0, 0);
+	/* a 701 ms stop, 698 ms of it reaching the safepoint (combined/throttle-stop) */
+	write_safepoints(path, t0, INCIDENTS, 120000, 698173000, 2941000, 701124000);
+	struct session *s = run(path, true);
+	const struct rules *r = session_rules(s);
+	size_t n = rules_count(r);
+	assert_true(n > 0 && n <= 2048);
+	int64_t newest = EV_TIME_NONE, oldest = INT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct verdict *v = rules_at(r, i);
+		assert_int_equal(v->id, V_TTSP_SPIKE);
+		if (v->start_ms > newest)
+			newest = v->start_ms;
+		if (v->start_ms < oldest)
+			oldest = v->start_ms;
+	}
+	/* the last incident's stop starts 701 ms before its line */
+	assert_true(newest == t0 + (int64_t)(INCIDENTS - 1) * 120000 - 701);
+	assert_true(oldest > t0);   /* the first ones went */
+	/* the stops of the incidents let go are not "without a verdict" */
+	assert_int_equal(unexplained_stops(s), -1);
+	char notes[8][SESSION_NOTE_LEN];
+	size_t nn = session_notes(s, notes, 8);
+	bool said = false;
+	for (size_t i = 0; i < nn; i++) {
+		unsigned long long gone = 0;
+		if (strstr(notes[i], "verdicts of older incidents") && sscanf(notes[i], "%llu", &gone) == 1) {
+			said = true;
+			assert_int_equal(gone + n, INCIDENTS);
+			assert_non_null(strstr(notes[i], "from 2026-11-28T23:59:59.299Z"));   /* the first stop */
+		}
+	}
+	assert_true(said);
+	session_free(s);
+	unlink(path);
+}
+
+/* 20000 safepoints of 300 ms, 299 of it the operation, 10 s apart: stops no
+ * verdict explains when no CPU or scheduler source is given */
+#define STOPS 20000
+
 static void test_report_lets_go_but_counts(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/stwtop-bound-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	write_stops(path, util_utc_ms(2026, 11, 29, 0, 0, 0, 0));
+	temp_path(path);
+	write_safepoints(path, util_utc_ms(2026, 11, 29, 0, 0, 0, 0), STOPS, 10000, 1000000, 298990000, 300000000);
 
 	struct session *s = run(path, true);
 	const struct timeline *tl = session_timeline(s);
@@ -142,17 +147,7 @@ static void test_report_lets_go_but_counts(void **state)
 	assert_true(tl->stops.cap <= 256);
 	assert_true(tl->stops.total - tl->stops.first <= 256);
 	/* every one is still counted: the note is not about the last ring-full */
-	char notes[8][SESSION_NOTE_LEN];
-	size_t nn = session_notes(s, notes, 8);
-	bool said = false;
-	for (size_t i = 0; i < nn; i++)
-		if (strstr(notes[i], "have no verdict")) {
-			said = true;
-			unsigned long long n = 0;
-			assert_int_equal(sscanf(notes[i], "%llu stops >= 100 ms", &n), 1);
-			assert_int_equal(n, STOPS);
-		}
-	assert_true(said);
+	assert_int_equal(unexplained_stops(s), STOPS);
 	session_free(s);
 
 	/* judged as live judges, history stays for the views: the ring is full */
@@ -160,14 +155,7 @@ static void test_report_lets_go_but_counts(void **state)
 	tl = session_timeline(s);
 	assert_int_equal(tl->stops.cap, tl->stops.max);
 	assert_int_equal(tl->stops.total - tl->stops.first, tl->stops.max);
-	nn = session_notes(s, notes, 8);
-	said = false;
-	for (size_t i = 0; i < nn; i++)
-		if (strstr(notes[i], "have no verdict")) {
-			unsigned long long n = 0;
-			said = sscanf(notes[i], "%llu", &n) == 1 && n == STOPS;
-		}
-	assert_true(said);
+	assert_int_equal(unexplained_stops(s), STOPS);
 	session_free(s);
 	unlink(path);
 }
@@ -221,9 +209,8 @@ static void test_leak_over_a_long_plateau(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/stwtop-bound-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	FILE *f = fdopen(fd, "w");
+	temp_path(path);
+	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	int64_t t0 = util_utc_ms(2026, 11, 29, 0, 0, 0, 0);
 	char iso[40];

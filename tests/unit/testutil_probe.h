@@ -26,11 +26,18 @@ static inline void check_dbl(double a, double b, double eps, const char *ea, con
  * may chmod and remove files in them; unstage is a cmocka teardown. */
 static char tu_tmp[64];
 
+/* an empty temp dir, removed by unstage */
+static inline const char *tu_tempdir(void)
+{
+	snprintf(tu_tmp, sizeof tu_tmp, "/tmp/stwtop-probe-XXXXXX");
+	assert_non_null(mkdtemp(tu_tmp));
+	return tu_tmp;
+}
+
 static inline const char *stage(const char *name)
 {
 	char cmd[1024];
-	snprintf(tu_tmp, sizeof tu_tmp, "/tmp/stwtop-probe-XXXXXX");
-	assert_non_null(mkdtemp(tu_tmp));
+	tu_tempdir();
 	snprintf(cmd, sizeof cmd, "cp -a '%s/fixtures/%s/.' '%s/'", STWTOP_TEST_DIR, name, tu_tmp);
 	assert_int_equal(system(cmd), 0);
 	return tu_tmp;
