@@ -76,7 +76,7 @@ int verdict_id_from_name(const char *name);
 const char *severity_name(int sev);       /* "info" | "warn" | "crit" */
 
 /* Thresholds: named, documented, overridable (rules_config_load). Defaults
- * and the FIELD-NOTES numbers behind them are in core/config.c. */
+ * and the FIELD-NOTES numbers behind them are in core/rules/config.c. */
 struct rules_config {
 	double stop_ms;               /* a stop this long is worth explaining */
 	double long_pause_warn_ms, long_pause_crit_ms;

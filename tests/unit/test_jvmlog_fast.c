@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "stwtop/jvmlog.h"
-#include "../../core/jvmlog_internal.h" /* jl_find() */
+#include "../../core/parse/jvmlog_internal.h" /* jl_find() */
 
 struct pair {
 	struct jvmlog *fast, *gen;

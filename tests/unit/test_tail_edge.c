@@ -565,7 +565,7 @@ static void test_stderr_file(void **state)
 static void test_tail_source_never_prints(void **state)
 {
 	(void)state;
-	FILE *f = fopen(STWTOP_SOURCE_DIR "/core/tail.c", "r");
+	FILE *f = fopen(STWTOP_SOURCE_DIR "/core/sources/tail.c", "r");
 	assert_non_null(f);
 	static char src[1 << 20];
 	size_t n = fread(src, 1, sizeof src - 1, f);
