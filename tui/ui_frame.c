@@ -203,7 +203,7 @@ static void draw_axis(struct ui *ui, int y)
 		if (v->start_ms == EV_TIME_NONE || v->end_ms == EV_TIME_NONE || v->cleared_ms != EV_TIME_NONE)
 			continue;
 		/* whole-run verdicts (a heap that never shrinks) would paint the whole axis */
-		if (v->id < V_LONG_GC_PAUSE || v->id > V_CONNECT_504)
+		if (!verdict_is_incident(v->id))
 			continue;
 		int c0 = view_col_of(a, v->start_ms), c1 = view_col_of(a, v->end_ms);
 		if (c1 < 0 || c0 >= n)

@@ -152,6 +152,8 @@ static bool parse_jvm_start(const char *arg, int64_t *out)
 	return false;
 }
 
+/* long: one getopt switch with a case of a few lines per option, read top to
+ * bottom like the --help text; splitting it would scatter the options. */
 int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof *c);

@@ -15,42 +15,23 @@
 
 #define REPORT_MAX_NOTES 8
 
-static int causal_rank(int id)
-{
-	switch (id) {
-	case V_LONG_GC_PAUSE: return 0;
-	case V_TTSP_SPIKE: return 1;
-	case V_CPU_THROTTLED: return 2;
-	case V_SCHED_DELAY: return 3;
-	case V_DIRECT_RECLAIM: return 4;
-	case V_ACCEPT_QUEUE: return 5;
-	case V_CONNECT_504: return 6;
-	default: return 10 + id;
-	}
-}
-
-static bool is_incident(int id)
-{
-	return id >= V_LONG_GC_PAUSE && id <= V_CONNECT_504;
-}
-
 static const struct rules *g_sort_rules;
 
 static int cmp_verdicts(const void *pa, const void *pb)
 {
 	const struct verdict *a = rules_at(g_sort_rules, *(const size_t *)pa);
 	const struct verdict *b = rules_at(g_sort_rules, *(const size_t *)pb);
-	bool ia = is_incident(a->id), ib = is_incident(b->id);
+	bool ia = verdict_is_incident(a->id), ib = verdict_is_incident(b->id);
 	if (ia != ib)
 		return ia ? -1 : 1;
 	if (ia) {
 		if (a->key != b->key)
 			return a->key < b->key ? -1 : 1;
-		return causal_rank(a->id) - causal_rank(b->id);
+		return verdict_rank(a->id) - verdict_rank(b->id);
 	}
 	if (a->severity != b->severity)
 		return b->severity - a->severity;
-	return causal_rank(a->id) - causal_rank(b->id);
+	return verdict_rank(a->id) - verdict_rank(b->id);
 }
 
 size_t report_order(const struct session *s, size_t *idx, size_t cap)
@@ -438,15 +419,17 @@ static void interval_facts(const struct session *s, int64_t now, struct interval
 	const struct timeline *tl = session_timeline(s);
 	memset(iv, 0, sizeof *iv);
 	int64_t a = now - 1000;
-	for (uint64_t i = timeline_lower_bound(&tl->stops, a - 60000); i < tl->stops.total; i++) {
-		const struct tl_stop *st = ring_at(&tl->stops, i);
-		if (st->end_ms < a || st->end_ms > now)
+	struct tl_stop_iter it;
+	struct tl_stopref st;
+	timeline_stops_begin(&it, tl, a, now, 0);
+	while (timeline_stops_next(&it, &st)) {
+		if (st.end_ms < a || st.end_ms > now)
 			continue;
 		iv->stops++;
-		if (st->total_ms > iv->max_stop_ms)
-			iv->max_stop_ms = st->total_ms;
-		if (st->ttsp_ms > iv->max_ttsp_ms)
-			iv->max_ttsp_ms = st->ttsp_ms;
+		if (st.total_ms > iv->max_stop_ms)
+			iv->max_stop_ms = st.total_ms;
+		if (st.ttsp_ms > iv->max_ttsp_ms)
+			iv->max_ttsp_ms = st.ttsp_ms;
 	}
 	struct tl_cpu_delta d;
 	if (tl->cpu.total >= 2) {
@@ -613,23 +596,11 @@ static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 	}
 }
 
-int report_text(FILE *out, const struct session *s, bool color)
+/* VERDICTS, in report order and grouped by incident, then NOTES */
+static void text_verdicts(FILE *out, const struct session *s, bool color)
 {
-	const struct summary *sm = session_summary(s);
-	const struct timeline *tl = session_timeline(s);
 	const char *rst = color ? "\033[0m" : "", *bold = color ? "\033[1m" : "";
-	char a[40], b[40];
-	char sb[SAFE_LEN];
-	fprintf(out, "%sstwtop %s report%s", bold, STWTOP_VERSION, rst);
 	bool up = session_uptime_axis(s);
-	if (tl->oldest_ms != EV_TIME_NONE && up)
-		fprintf(out, "  JVM uptime %.3f s .. %.3f s (the log has no wall clock)", tl->oldest_ms / 1000.0,
-			tl->newest_ms / 1000.0);
-	else if (tl->oldest_ms != EV_TIME_NONE)
-		fprintf(out, "  %s .. %s (%.0f s)", util_fmt_iso_ms(tl->oldest_ms, a, sizeof a),
-			util_fmt_iso_ms(tl->newest_ms, b, sizeof b), (tl->newest_ms - tl->oldest_ms) / 1000.0);
-	fputs("\n\n", out);
-
 	const struct rules *r = session_rules(s);
 	size_t n = rules_count(r);
 	char notes[REPORT_MAX_NOTES][SESSION_NOTE_LEN];
@@ -649,7 +620,7 @@ int report_text(FILE *out, const struct session *s, bool color)
 		for (size_t i = 0; i < n; i++) {
 			const struct verdict *v = rules_at(r, idx[i]);
 			char t1[24], t2[24], span[60] = "";
-			if (is_incident(v->id) && v->key != last_key) {
+			if (verdict_is_incident(v->id) && v->key != last_key) {
 				fprintf(out, " -- incident %u --\n", ++shown_incidents);
 				last_key = v->key;
 			}
@@ -680,6 +651,13 @@ int report_text(FILE *out, const struct session *s, bool color)
 			wrap(out, "  - ", notes[i], 100);
 	}
 
+}
+
+static void text_summary(FILE *out, const struct session *s, bool color)
+{
+	const struct summary *sm = session_summary(s);
+	const char *rst = color ? "\033[0m" : "", *bold = color ? "\033[1m" : "";
+	char sb[SAFE_LEN];
 	fprintf(out, "\n%sSUMMARY%s\n", bold, rst);
 	if (sm->gc_pauses || sm->stops || sm->collector) {
 		const char *coll = jvm_collector_name(sm->collector);
@@ -743,6 +721,12 @@ int report_text(FILE *out, const struct session *s, bool color)
 		fprintf(out, "  vmstat     %llu samples, allocstall %+lld\n", (unsigned long long)sm->vmstat_samples,
 			(long long)(sm->allocstall_last - sm->allocstall_first));
 
+}
+
+static void text_sources(FILE *out, const struct session *s, bool color)
+{
+	const char *rst = color ? "\033[0m" : "", *bold = color ? "\033[1m" : "";
+	char sb[SAFE_LEN];
 	fprintf(out, "\n%sSOURCES%s\n", bold, rst);
 	for (int i = 0; i < session_nsources(s); i++) {
 		const struct source_stats *st = session_source_stats(s, i);
@@ -772,5 +756,26 @@ int report_text(FILE *out, const struct session *s, bool color)
 		fprintf(out, "  JVM start  unknown: %llu uptime-only events not placed on the clock "
 			"(add --jvm-start or --pid)\n", (unsigned long long)session_unanchored(s));
 	}
+}
+
+int report_text(FILE *out, const struct session *s, bool color)
+{
+	const struct timeline *tl = session_timeline(s);
+	const char *rst = color ? "\033[0m" : "", *bold = color ? "\033[1m" : "";
+	char a[40], b[40];
+	fprintf(out, "%sstwtop %s report%s", bold, STWTOP_VERSION, rst);
+	bool up = session_uptime_axis(s);
+	if (tl->oldest_ms != EV_TIME_NONE && up)
+		fprintf(out, "  JVM uptime %.3f s .. %.3f s (the log has no wall clock)", tl->oldest_ms / 1000.0,
+			tl->newest_ms / 1000.0);
+	else if (tl->oldest_ms != EV_TIME_NONE)
+		fprintf(out, "  %s .. %s (%.0f s)", util_fmt_iso_ms(tl->oldest_ms, a, sizeof a),
+			util_fmt_iso_ms(tl->newest_ms, b, sizeof b), (tl->newest_ms - tl->oldest_ms) / 1000.0);
+	fputs("\n\n", out);
+
+
+	text_verdicts(out, s, color);
+	text_summary(out, s, color);
+	text_sources(out, s, color);
 	return 0;
 }

@@ -10,7 +10,6 @@
 
 /* stops and pauses are looked for this long before the window: a stop that
  * began earlier may still overlap it (the field notes show 9.5 s stops) */
-#define STOP_LOOKBACK_MS (120 * 1000)
 
 int64_t view_floor(int64_t t, int64_t res)
 {
@@ -43,57 +42,45 @@ int view_col_of(const struct view_axis *a, int64_t t)
 
 bool view_stops_from_pauses(const struct timeline *tl)
 {
-	return tl->stops.total == 0;
+	return timeline_stops_are_pauses(tl);
+}
+
+static void view_stop_of(const struct tl_stopref *r, struct view_stop *out)
+{
+	memset(out, 0, sizeof *out);
+	out->start_ms = r->start_ms;
+	out->end_ms = r->end_ms;
+	out->total_ms = r->total_ms;
+	out->ttsp_ms = r->ttsp_ms;
+	out->src = r->src;
+	out->line = r->line;
+	util_strlcpy_n(out->op, sizeof out->op, r->what, strnlen(r->what, sizeof out->op));
+	if (!out->op[0])
+		snprintf(out->op, sizeof out->op, "stop");
 }
 
 bool view_stop_get(const struct timeline *tl, uint64_t idx, struct view_stop *out)
 {
+	struct tl_stopref r;
 	memset(out, 0, sizeof *out);
-	if (!view_stops_from_pauses(tl)) {
-		const struct tl_stop *s = ring_at(&tl->stops, idx);
-		if (!s)
-			return false;
-		out->start_ms = s->start_ms;
-		out->end_ms = s->end_ms;
-		out->total_ms = s->total_ms;
-		out->ttsp_ms = s->ttsp_ms;
-		out->src = s->src;
-		out->line = s->line;
-		util_strlcpy_n(out->op, sizeof out->op, s->op, strnlen(s->op, sizeof s->op));
-		if (!out->op[0])
-			snprintf(out->op, sizeof out->op, "stop");
-		return true;
-	}
-	const struct tl_pause *p = ring_at(&tl->pauses, idx);
-	if (!p)
+	if (!timeline_stop_at(tl, idx, &r))
 		return false;
-	out->end_ms = p->t_ms;
-	out->start_ms = p->t_ms - (int64_t)(p->dur_ms + 0.5f);
-	out->total_ms = p->dur_ms;
-	out->ttsp_ms = -1;
-	out->src = p->src;
-	out->line = p->line;
-	util_strlcpy_n(out->op, sizeof out->op, p->title, strnlen(p->title, sizeof p->title));
+	view_stop_of(&r, out);
 	return true;
 }
 
-/* Calls fn for every stop (or pause) that may overlap [a, b). */
+/* Calls fn for every stop (or pause) that overlaps [a, b). */
 typedef void (*stop_fn)(void *ctx, uint64_t idx, const struct view_stop *s);
 
 static void each_stop(const struct timeline *tl, int64_t a, int64_t b, stop_fn fn, void *ctx)
 {
-	const struct ring *r = view_stops_from_pauses(tl) ? &tl->pauses : &tl->stops;
-	/* both rings start with an int64 time: the stop's start, the pause's end */
-	for (uint64_t i = timeline_lower_bound(r, a - STOP_LOOKBACK_MS); i < r->total; i++) {
+	struct tl_stop_iter it;
+	struct tl_stopref r;
+	timeline_stops_begin(&it, tl, a, b - 1, 0);
+	while (timeline_stops_next(&it, &r)) {
 		struct view_stop s;
-		if (!view_stop_get(tl, i, &s))
-			continue;
-		/* records arrive roughly in time order: stop once well past the window */
-		if (s.start_ms >= b + STOP_LOOKBACK_MS)
-			break;
-		if (s.end_ms < a || s.start_ms >= b)
-			continue;
-		fn(ctx, i, &s);
+		view_stop_of(&r, &s);
+		fn(ctx, r.idx, &s);
 	}
 }
 
@@ -583,12 +570,6 @@ int view_lines(const struct timeline *tl, int64_t lo, int64_t hi, int src_filter
 
 /* --- verdicts --- */
 
-/* the verdicts tied to one incident (report.c groups them the same way) */
-static bool incident_verdict(int id)
-{
-	return id >= V_LONG_GC_PAUSE && id <= V_CONNECT_504;
-}
-
 struct vgroup {
 	size_t first, n;       /* range in the report order */
 	int64_t t;             /* earliest start in the group */
@@ -621,9 +602,9 @@ size_t view_verdict_order(const struct session *s, size_t *idx, size_t cap)
 		const struct verdict *v = rules_at(r, ord[i]);
 		/* EV_TIME_NONE is INT64_MIN: timeless verdicts sort last */
 		int64_t t = v->start_ms;
-		if (ng > 0 && incident_verdict(v->id)) {
+		if (ng > 0 && verdict_is_incident(v->id)) {
 			const struct verdict *prev = rules_at(r, ord[g[ng - 1].first]);
-			if (incident_verdict(prev->id) && prev->key == v->key) {
+			if (verdict_is_incident(prev->id) && prev->key == v->key) {
 				g[ng - 1].n++;
 				if (t != EV_TIME_NONE && (g[ng - 1].t == EV_TIME_NONE || t < g[ng - 1].t))
 					g[ng - 1].t = t;

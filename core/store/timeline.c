@@ -260,50 +260,89 @@ static void push_heap(struct timeline *tl, const struct event *e, int64_t after_
 	h->line = e->line;
 }
 
+static bool push_stop(struct timeline *tl, const struct event *e)
+{
+	struct tl_stop *s = ring_push(&tl->stops, tl->keep.from_ms);
+	if (!s)
+		return false;
+	s->end_ms = e->t_ms;
+	s->start_ms = ev_start_ms(e);
+	s->total_ms = (float)e->u.sp.total_ms;
+	s->ttsp_ms = (float)e->u.sp.ttsp_ms;
+	s->op_ms = (float)e->u.sp.at_ms;
+	s->spin_ms = (float)e->u.sp.spin_ms;
+	s->block_ms = (float)e->u.sp.block_ms;
+	s->src = e->src;
+	s->line = e->line;
+	memcpy(s->op, e->u.sp.op, sizeof s->op);
+	if (s->end_ms - s->start_ms > tl->stop_span_max_ms)
+		tl->stop_span_max_ms = s->end_ms - s->start_ms;
+	note_time(tl, s->start_ms);
+	return true;
+}
+
+static bool push_pause(struct timeline *tl, const struct event *e)
+{
+	struct tl_pause *p = ring_push(&tl->pauses, tl->keep.from_ms);
+	if (!p)
+		return false;
+	p->t_ms = e->t_ms;
+	p->dur_ms = (float)e->u.pause.dur_ms;
+	p->before_mb10 = kb_to_mb10(e->u.pause.before_kb);
+	p->after_mb10 = kb_to_mb10(e->u.pause.after_kb);
+	p->committed_mb10 = kb_to_mb10(e->u.pause.committed_kb);
+	p->type = e->u.pause.type;
+	p->collector = e->u.pause.collector;
+	p->flags = e->u.pause.flags;
+	p->src = e->src;
+	p->line = e->line;
+	if ((int64_t)p->dur_ms > tl->pause_span_max_ms)
+		tl->pause_span_max_ms = (int64_t)p->dur_ms;
+	memcpy(p->title, e->u.pause.title, sizeof p->title);
+	memcpy(p->cause, e->u.pause.cause, sizeof p->cause);
+	if ((e->u.pause.flags & PAUSE_F_HEAP) && e->u.pause.after_kb >= 0)
+		push_heap(tl, e, e->u.pause.after_kb, e->u.pause.committed_kb);
+	return true;
+}
+
+static bool push_request(struct timeline *tl, const struct event *e)
+{
+	struct tl_req *r = ring_push(&tl->reqs, tl->keep.reqs_from_ms);
+	if (!r)
+		return false;
+	r->end_ms = e->t_ms;
+	r->start_ms = ev_start_ms(e);
+	r->rt_s = e->u.http.rt_ms >= 0 ? (float)(e->u.http.rt_ms / 1000.0) : -1.f;
+	r->uct_s = e->u.http.uct_ms >= 0 ? (float)(e->u.http.uct_ms / 1000.0) : -1.f;
+	r->uht_s = e->u.http.uht_ms >= 0 ? (float)(e->u.http.uht_ms / 1000.0) : -1.f;
+	r->status = e->u.http.status;
+	r->bucket = timeline_bucket(e->u.http.uct_ms);
+	r->exact = e->u.http.t_exact;
+	r->line = e->line;
+	if (r->end_ms - r->start_ms > tl->req_span_max_ms)
+		tl->req_span_max_ms = r->end_ms - r->start_ms;
+	if (tl->reqs.total == 1 || r->end_ms > tl->req_end_max_ms)
+		tl->req_end_max_ms = r->end_ms;
+	else if (tl->req_end_max_ms - r->end_ms > tl->req_disorder_max_ms)
+		tl->req_disorder_max_ms = tl->req_end_max_ms - r->end_ms;
+	add_request_to_series(tl, r);
+	note_time(tl, r->start_ms);
+	return true;
+}
+
 void timeline_push(struct timeline *tl, const struct event *e)
 {
 	if (e->t_ms == EV_TIME_NONE)
 		return;
 	switch (e->kind) {
-	case EV_SAFEPOINT: {
-		struct tl_stop *s = ring_push(&tl->stops, tl->keep.from_ms);
-		if (!s)
+	case EV_SAFEPOINT:
+		if (!push_stop(tl, e))
 			return;
-		s->end_ms = e->t_ms;
-		s->start_ms = ev_start_ms(e);
-		s->total_ms = (float)e->u.sp.total_ms;
-		s->ttsp_ms = (float)e->u.sp.ttsp_ms;
-		s->op_ms = (float)e->u.sp.at_ms;
-		s->spin_ms = (float)e->u.sp.spin_ms;
-		s->block_ms = (float)e->u.sp.block_ms;
-		s->src = e->src;
-		s->line = e->line;
-		memcpy(s->op, e->u.sp.op, sizeof s->op);
-		if (s->end_ms - s->start_ms > tl->stop_span_max_ms)
-			tl->stop_span_max_ms = s->end_ms - s->start_ms;
-		note_time(tl, s->start_ms);
 		break;
-	}
-	case EV_GC_PAUSE: {
-		struct tl_pause *p = ring_push(&tl->pauses, tl->keep.from_ms);
-		if (!p)
+	case EV_GC_PAUSE:
+		if (!push_pause(tl, e))
 			return;
-		p->t_ms = e->t_ms;
-		p->dur_ms = (float)e->u.pause.dur_ms;
-		p->before_mb10 = kb_to_mb10(e->u.pause.before_kb);
-		p->after_mb10 = kb_to_mb10(e->u.pause.after_kb);
-		p->committed_mb10 = kb_to_mb10(e->u.pause.committed_kb);
-		p->type = e->u.pause.type;
-		p->collector = e->u.pause.collector;
-		p->flags = e->u.pause.flags;
-		p->src = e->src;
-		p->line = e->line;
-		memcpy(p->title, e->u.pause.title, sizeof p->title);
-		memcpy(p->cause, e->u.pause.cause, sizeof p->cause);
-		if ((e->u.pause.flags & PAUSE_F_HEAP) && e->u.pause.after_kb >= 0)
-			push_heap(tl, e, e->u.pause.after_kb, e->u.pause.committed_kb);
 		break;
-	}
 	case EV_GC_CYCLE:
 		if (e->u.cycle.after_kb >= 0)
 			push_heap(tl, e, e->u.cycle.after_kb, e->u.cycle.committed_kb);
@@ -355,29 +394,10 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		m->limit_bytes = e->u.mem.limit_bytes;
 		break;
 	}
-	case EV_HTTP: {
-		struct tl_req *r = ring_push(&tl->reqs, tl->keep.reqs_from_ms);
-		if (!r)
+	case EV_HTTP:
+		if (!push_request(tl, e))
 			return;
-		r->end_ms = e->t_ms;
-		r->start_ms = ev_start_ms(e);
-		r->rt_s = e->u.http.rt_ms >= 0 ? (float)(e->u.http.rt_ms / 1000.0) : -1.f;
-		r->uct_s = e->u.http.uct_ms >= 0 ? (float)(e->u.http.uct_ms / 1000.0) : -1.f;
-		r->uht_s = e->u.http.uht_ms >= 0 ? (float)(e->u.http.uht_ms / 1000.0) : -1.f;
-		r->status = e->u.http.status;
-		r->bucket = timeline_bucket(e->u.http.uct_ms);
-		r->exact = e->u.http.t_exact;
-		r->line = e->line;
-		if (r->end_ms - r->start_ms > tl->req_span_max_ms)
-			tl->req_span_max_ms = r->end_ms - r->start_ms;
-		if (tl->reqs.total == 1 || r->end_ms > tl->req_end_max_ms)
-			tl->req_end_max_ms = r->end_ms;
-		else if (tl->req_end_max_ms - r->end_ms > tl->req_disorder_max_ms)
-			tl->req_disorder_max_ms = tl->req_end_max_ms - r->end_ms;
-		add_request_to_series(tl, r);
-		note_time(tl, r->start_ms);
 		break;
-	}
 	case EV_SP_TIMEOUT: {
 		struct tl_timeout *t = ring_push(&tl->timeouts, tl->keep.from_ms);
 		if (!t)
@@ -450,6 +470,116 @@ uint64_t timeline_lower_bound(const struct ring *r, int64_t t)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* --- stops --- */
+
+bool timeline_stops_are_pauses(const struct timeline *tl)
+{
+	return tl->stops.total == 0;
+}
+
+static void stopref_of(const struct timeline *tl, bool pauses, uint64_t idx, const void *rec,
+		       struct tl_stopref *o)
+{
+	(void)tl;
+	o->idx = idx;
+	if (!pauses) {
+		const struct tl_stop *s = rec;
+		o->start_ms = s->start_ms;
+		o->end_ms = s->end_ms;
+		o->total_ms = s->total_ms;
+		o->ttsp_ms = s->ttsp_ms;
+		o->what = s->op;
+		o->src = s->src;
+		o->line = s->line;
+		o->stop = s;
+		o->pause = NULL;
+		return;
+	}
+	const struct tl_pause *p = rec;
+	o->end_ms = p->t_ms;
+	o->start_ms = p->t_ms - (int64_t)p->dur_ms;
+	o->total_ms = p->dur_ms;
+	o->ttsp_ms = -1;
+	o->what = p->title;
+	o->src = p->src;
+	o->line = p->line;
+	o->stop = NULL;
+	o->pause = p;
+}
+
+void timeline_stops_begin(struct tl_stop_iter *it, const struct timeline *tl, int64_t a, int64_t b,
+			  double min_ms)
+{
+	it->tl = tl;
+	it->pauses = timeline_stops_are_pauses(tl);
+	it->r = it->pauses ? &tl->pauses : &tl->stops;
+	it->a = a;
+	it->b = b;
+	it->min_ms = min_ms;
+	if (it->pauses) {
+		/* the pauses ring is ordered by end: one overlapping a ends at or after it */
+		it->i = timeline_lower_bound(it->r, a);
+		return;
+	}
+	/* The stops ring is keyed by start but pushed in the order stops end, so
+	 * starts are sorted only to within the longest stop (span): a stop
+	 * overlapping a begins at or after a - span, and the binary search lands
+	 * before every such stop when it looks from a - 2 x span. Scanning from
+	 * 60 s back (the longest stop the rules look for) visited a minute of
+	 * stops per judgement to use a few. */
+	int64_t span = tl->stop_span_max_ms;
+	int64_t back = span < 30000 ? 2 * span + 1 : 60000;
+	it->i = timeline_lower_bound(it->r, a - back);
+}
+
+void timeline_pauses_begin(struct tl_stop_iter *it, const struct timeline *tl, int64_t a, int64_t b,
+			   double min_ms)
+{
+	it->tl = tl;
+	it->pauses = true;
+	it->r = &tl->pauses;
+	it->a = a;
+	it->b = b;
+	it->min_ms = min_ms;
+	it->i = timeline_lower_bound(it->r, a);
+}
+
+bool timeline_stops_next(struct tl_stop_iter *it, struct tl_stopref *out)
+{
+	while (it->i < it->r->total) {
+		uint64_t idx = it->i++;
+		const void *rec = ring_at(it->r, idx);
+		if (!rec)
+			continue;
+		stopref_of(it->tl, it->pauses, idx, rec, out);
+		if (out->start_ms > it->b) {
+			/* stops are pushed by end: past the window once one starts
+			 * after it; a later pause can still have started inside it
+			 * when it is longer than the gap, never more than the longest
+			 * pause earlier */
+			if (!it->pauses || out->start_ms > it->b + it->tl->pause_span_max_ms) {
+				it->i = it->r->total;
+				return false;
+			}
+			continue;
+		}
+		if (out->end_ms < it->a || out->total_ms < it->min_ms)
+			continue;
+		return true;
+	}
+	return false;
+}
+
+bool timeline_stop_at(const struct timeline *tl, uint64_t idx, struct tl_stopref *out)
+{
+	bool pauses = timeline_stops_are_pauses(tl);
+	const void *rec = ring_at(pauses ? &tl->pauses : &tl->stops, idx);
+	if (!rec)
+		return false;
+	stopref_of(tl, pauses, idx, rec, out);
+	return true;
 }
 
 bool timeline_cpu_delta(const struct timeline *tl, int64_t a, int64_t b, struct tl_cpu_delta *out)

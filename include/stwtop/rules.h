@@ -71,6 +71,23 @@ struct verdict {
 	char *text;               /* the allocation holding title and evidence (rules.c) */
 };
 
+/* What every reader needs to know about a verdict id, from the rule table
+ * (core/rules/table.c), so no one re-derives it from the enum's order. */
+enum verdict_kind {
+	VERDICT_RUN = 0,          /* whole-run: state kept as events arrive (one instance, or one per crash) */
+	VERDICT_INCIDENT,         /* one instance per incident, judged while it is open, frozen when final */
+};
+struct verdict_info {
+	int id;                   /* enum verdict_id */
+	const char *name;         /* "ttsp-spike" */
+	int kind;                 /* enum verdict_kind */
+	int rank;                 /* reading order in an incident: the stop, its cause, its cost */
+	bool explains_stop;       /* says why a stop was long (the notes count stops none explains) */
+};
+const struct verdict_info *verdict_info(int id);   /* NULL for an unknown id */
+bool verdict_is_incident(int id);
+int verdict_rank(int id);
+
 const char *verdict_id_name(int id);      /* "ttsp-spike" */
 int verdict_id_from_name(const char *name);
 const char *severity_name(int sev);       /* "info" | "warn" | "crit" */

@@ -44,7 +44,6 @@ struct tl_stop {
 	int64_t start_ms, end_ms;
 	float total_ms, ttsp_ms, op_ms;   /* ttsp/op -1 when unknown */
 	float spin_ms, block_ms;          /* -1 unknown */
-	uint8_t from_pause;               /* 1: made from a pause line, no safepoint data */
 	uint16_t src;
 	uint64_t line;
 	char op[40];
@@ -165,6 +164,7 @@ struct timeline {
 	int64_t oldest_ms;                /* earliest event time seen */
 	int64_t stop_span_max_ms;         /* longest stop pushed (end - start): a stop that
 	                                   * overlaps time t starts at or after t minus this */
+	int64_t pause_span_max_ms;        /* the same for GC pauses */
 	int64_t req_span_max_ms;          /* longest request pushed (end - start) */
 	int64_t req_end_max_ms;           /* latest request end pushed */
 	int64_t req_disorder_max_ms;      /* most a request ended before one pushed earlier */
@@ -192,6 +192,48 @@ void timeline_push_line(struct timeline *tl, uint16_t src, uint64_t line_no, int
  * top 8 bits, index in that ring below. NULL once overwritten. */
 #define TL_LINE_REF(k, i) (((uint64_t)(k) << 56) | (i))
 const struct tl_line *timeline_line(const struct timeline *tl, uint64_t ref);
+
+/* --- stops ---
+ * "A stop" is a safepoint, or a GC pause when the log has no safepoint lines
+ * at all (JDK 8 without -XX:+PrintGCApplicationStoppedTime, -Xlog:gc only).
+ * Every reader (rules, notes, views, status lines) takes stops from here, so
+ * they agree on which records are stops and on where a scan may stop. */
+struct tl_stopref {
+	int64_t start_ms, end_ms;
+	double total_ms;
+	double ttsp_ms;                   /* -1 unknown (always for a pause) */
+	const char *what;                 /* the safepoint operation, or the pause's title */
+	uint16_t src;
+	uint64_t line;
+	uint64_t idx;                     /* in its ring (stops, or pauses) */
+	const struct tl_stop *stop;       /* the safepoint; NULL for a pause */
+	const struct tl_pause *pause;     /* the pause; NULL for a safepoint */
+};
+
+struct tl_stop_iter {
+	const struct timeline *tl;
+	const struct ring *r;
+	bool pauses;
+	uint64_t i;
+	int64_t a, b;
+	double min_ms;
+};
+
+/* The stops are GC pauses: the log has no safepoint lines. */
+bool timeline_stops_are_pauses(const struct timeline *tl);
+/* Every stop at least min_ms long that overlaps [a, b] (end >= a, start <= b),
+ * in the order they were logged. Records arrive in the order they end, so
+ * starts are sorted only to within the longest stop: the scan begins and ends
+ * that much beyond the window, and no caller needs to know it. */
+void timeline_stops_begin(struct tl_stop_iter *it, const struct timeline *tl, int64_t a, int64_t b,
+			  double min_ms);
+bool timeline_stops_next(struct tl_stop_iter *it, struct tl_stopref *out);
+/* The same over the GC pauses, whether or not the log has safepoint lines
+ * (long-gc-pause is about the collection, not the stop). */
+void timeline_pauses_begin(struct tl_stop_iter *it, const struct timeline *tl, int64_t a, int64_t b,
+			   double min_ms);
+/* The stop at idx of its ring (views keep indices); false when gone. */
+bool timeline_stop_at(const struct timeline *tl, uint64_t idx, struct tl_stopref *out);
 
 /* --- window queries --- */
 

@@ -1,0 +1,342 @@
+/* engine.c — the verdict engine (rules.h): incidents on one timeline, judged
+ * from the evidence of every source by the rules of the table (table.c).
+ *
+ * Two kinds of verdicts (enum verdict_kind):
+ *  - incident verdicts: one instance per incident, re-judged while the
+ *    incident is open, frozen once it is final. The facts of an incident (its
+ *    stops, the throttling around them, the requests around it) are computed
+ *    once per judgement (facts.c) and handed to every incident rule;
+ *  - whole-run verdicts: state kept as events arrive (their on_event hooks),
+ *    raised and refreshed at evaluations (their refresh hooks).
+ */
+#include "rules_internal.h"
+
+#include <math.h>
+
+struct rules *rules_new(const struct rules_config *cfg)
+{
+	struct rules *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	if (cfg)
+		r->cfg = *cfg;
+	else
+		rules_config_defaults(&r->cfg);
+	r->v = calloc(MAX_VERDICTS, sizeof *r->v);
+	if (!r->v) {
+		free(r);
+		return NULL;
+	}
+	r->next_id = 1;
+	memset(r->vidx, 0xff, sizeof r->vidx);
+	r->last_long_pause = -1;
+	r->whole_built_mono_ms = 0;   /* boot: long ago */
+	r->plateau_since_ms = EV_TIME_NONE;
+	r->final_end_max = EV_TIME_NONE;
+	r->last_periodic_ms = EV_TIME_NONE;
+	r->last_pause_ms = EV_TIME_NONE;
+	r->first_pause_ms = EV_TIME_NONE;
+	r->g1snap_ms = EV_TIME_NONE;
+	r->skip_first_ms = r->skip_last_ms = EV_TIME_NONE;
+	return r;
+}
+
+void rules_free(struct rules *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nv; i++)
+		rv_drop(r, &r->v[i]);
+	free(r->v);
+	free(r);
+}
+
+void rules_set_listener(struct rules *r, rules_change_fn fn, void *ctx)
+{
+	r->fn = fn;
+	r->fnctx = ctx;
+}
+
+size_t rules_count(const struct rules *r)
+{
+	return r->nv;
+}
+
+const struct verdict *rules_at(const struct rules *r, size_t i)
+{
+	return i < r->nv ? &r->v[i] : NULL;
+}
+
+void rules_set_eager(struct rules *r, bool eager)
+{
+	r->eager = eager;
+}
+
+
+/* --- incidents --- */
+
+struct incident *rl_incident_for(struct rules *r, int64_t a, int64_t b)
+{
+	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
+	struct incident *hit = NULL;
+	/* a final incident is only hit by something that starts before its end:
+	 * past the latest end of those below open_from, they can be skipped (the
+	 * scan of up to 512 incidents per slow request was 6.8% of an nginx replay
+	 * with an incident every 14 s) */
+	size_t from = r->final_end_max != EV_TIME_NONE && a >= r->final_end_max ? r->open_from : 0;
+	for (size_t i = from; i < r->ninc; i++) {
+		struct incident *in = &r->inc[i];
+		if (a <= in->end_ms + gap && b >= in->start_ms - gap) {
+			if (in->final && a >= in->end_ms)
+				continue; /* judged already: something new starts after it */
+			hit = in;
+			break;
+		}
+	}
+	if (hit) {
+		if (a < hit->start_ms)
+			hit->start_ms = a;
+		if (b > hit->end_ms)
+			hit->end_ms = b;
+		if ((size_t)(hit - r->inc) < r->open_from && hit->end_ms > r->final_end_max)
+			r->final_end_max = hit->end_ms; /* a late event grew a final one */
+		return hit;
+	}
+	if (r->ninc == MAX_INCIDENTS) {
+		/* drop the oldest final incidents (their verdicts stay), a batch at a
+		 * time: one by one, each new incident moved the whole array (a fifth
+		 * of a 256 MB JDK 8 replay with an incident every 6 s) */
+		size_t w = 0, gone = 0, open_from = r->open_from;
+		for (size_t i = 0; i < r->ninc; i++) {
+			if (r->inc[i].final && gone < INCIDENT_DROP_BATCH) {
+				gone++;
+				if (i < open_from)
+					r->open_from--;
+				continue;
+			}
+			if (w != i)
+				r->inc[w] = r->inc[i];
+			w++;
+		}
+		if (gone == 0) { /* every one is open: the oldest goes */
+			memmove(&r->inc[0], &r->inc[1], (r->ninc - 1) * sizeof r->inc[0]);
+			w = r->ninc - 1;
+			if (r->open_from > 0)
+				r->open_from--;
+		}
+		r->ninc = w;
+	}
+	struct incident *in = &r->inc[r->ninc++];
+	memset(in, 0, sizeof *in);
+	in->id = r->next_id++;
+	in->start_ms = a;
+	in->end_ms = b;
+	return in;
+}
+
+/* two open incidents that grew into each other become one */
+static void merge_incidents(struct rules *r)
+{
+	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
+	bool removed = false;
+	for (size_t i = r->open_from; i < r->ninc; i++) {
+		if (r->inc[i].final)
+			continue; /* most are: skip them here, not once per pair */
+		for (size_t j = i + 1; j < r->ninc; j++) {
+			struct incident *a = &r->inc[i], *b = &r->inc[j];
+			if (b->final)
+				continue;
+			if (b->start_ms <= a->end_ms + gap && b->end_ms >= a->start_ms - gap) {
+				if (b->start_ms < a->start_ms)
+					a->start_ms = b->start_ms;
+				if (b->end_ms > a->end_ms)
+					a->end_ms = b->end_ms;
+				a->has_stop |= b->has_stop;
+				a->has_slow |= b->has_slow;
+				if (b->slowest.uct_s > a->slowest.uct_s)
+					a->slowest = b->slowest;
+				if (a->t504.line == 0 || (b->t504.line && b->t504.line < a->t504.line))
+					a->t504 = b->t504.line ? b->t504 : a->t504;
+				a->upstream_many |= b->upstream_many ||
+						    (a->slowest.upstream[0] && b->slowest.upstream[0] &&
+						     strcmp(a->slowest.upstream, b->slowest.upstream) != 0);
+				/* b's verdicts are superseded by a's next evaluation */
+				for (size_t k = 0; k < r->nv;) {
+					if (r->v[k].key == b->id && verdict_is_incident(r->v[k].id)) {
+						rv_drop(r, &r->v[k]);
+						memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
+						r->nv--;
+						removed = true;
+					} else {
+						k++;
+					}
+				}
+				memmove(b, b + 1, (r->ninc - j - 1) * sizeof r->inc[0]);
+				r->ninc--;
+				j = i; /* restart the inner scan */
+			}
+		}
+	}
+	if (removed)
+		rv_index_rebuild(r);
+}
+
+
+/* --- events --- */
+
+/* the engine's own bookkeeping of a pause: the run's first and last pause,
+ * the longest time between two, and the incident a long one makes */
+static void on_pause(struct rules *r, const struct event *e)
+{
+	const struct ev_pause *p = &e->u.pause;
+	int64_t start = e->t_ms - (int64_t)p->dur_ms;
+	if (r->first_pause_ms == EV_TIME_NONE)
+		r->first_pause_ms = start;
+	if (r->last_pause_ms != EV_TIME_NONE && start - r->last_pause_ms > r->longest_gap_ms)
+		r->longest_gap_ms = start - r->last_pause_ms;
+	if (r->last_pause_ms == EV_TIME_NONE || e->t_ms > r->last_pause_ms)
+		r->last_pause_ms = e->t_ms;
+	if (p->dur_ms >= r->cfg.stop_ms || p->dur_ms >= r->cfg.long_pause_warn_ms) {
+		struct incident *in = rl_incident_for(r, start, e->t_ms);
+		in->has_stop = true;
+	}
+}
+
+/* a slow connect (the 1 s bucket or above: the bucket is the connect time to
+ * the nearest second, DESIGN.md, a definition, not a threshold) or a connect
+ * timeout marks an incident, and the request that shows it best */
+static void on_http(struct rules *r, const struct event *e)
+{
+	const struct ev_http *h = &e->u.http;
+	bool slow = h->uct_ms >= 500;
+	bool timeout504 = h->status == 504 && h->uct_ms < 0;
+	if (!slow && !timeout504)
+		return;
+	int64_t start = ev_start_ms(e);
+	struct incident *in = rl_incident_for(r, start, start);
+	struct inc_req *q = slow ? &in->slowest : &in->t504;
+	in->has_slow = true;
+	if (h->upstream[0] && in->slowest.upstream[0] && strcmp(h->upstream, in->slowest.upstream) != 0)
+		in->upstream_many = true;
+	if (slow ? h->uct_ms / 1000.0 > q->uct_s : q->line == 0) {
+		q->uct_s = (float)(h->uct_ms / 1000.0);
+		q->rt_s = (float)(h->rt_ms / 1000.0);
+		q->src = e->src;
+		q->line = e->line;
+		memcpy(q->request, h->request, sizeof q->request);
+		memcpy(q->upstream, h->upstream, sizeof q->upstream);
+	}
+}
+
+void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	r->uptime_axis = c->uptime_axis;
+	if (e->t_ms == EV_TIME_NONE)
+		return;
+	switch (e->kind) {
+	case EV_GC_PAUSE:
+		on_pause(r, e);
+		break;
+	case EV_SAFEPOINT:
+		if (e->u.sp.total_ms >= r->cfg.stop_ms) {
+			struct incident *in = rl_incident_for(r, ev_start_ms(e), e->t_ms);
+			in->has_stop = true;
+		}
+		break;
+	case EV_HTTP:
+		on_http(r, e);
+		break;
+	default:
+		break;
+	}
+	for (size_t i = 0; i < rule_count; i++)
+		if (rule_table[i].on_event)
+			rule_table[i].on_event(r, c, e);
+}
+
+/* --- evaluation --- */
+
+/* Judge one incident with every incident rule; those that no longer hold
+ * are withdrawn. */
+static void judge(struct rules *r, const struct rules_ctx *c, struct incident *in, bool becomes_final)
+{
+	struct incident_facts f;
+	r->judging_key = in->id;
+	r->judging_final = becomes_final;
+	r->judged_mask = 0;
+	rl_incident_facts(r, c, in, &f);
+	for (size_t i = 0; i < rule_count; i++)
+		if (rule_table[i].judge)
+			rule_table[i].judge(r, c, &f);
+	r->judging_key = 0;
+	for (size_t i = 0; i < rule_count; i++)
+		if (rule_table[i].judge && !(r->judged_mask & (1u << rule_table[i].info.id)))
+			rv_withdraw(r, rule_table[i].info.id, in->id);
+}
+
+/* what judging reads before an incident's start: stops, cpu.stat and
+ * schedstat samples up to a minute back (stops_from, throttle_span, the sched
+ * windows), and the sample bracketing that; five minutes covers it */
+#define KEEP_MARGIN_MS (5 * 60 * 1000)
+
+void rules_keep_from(const struct rules *r, const struct rules_ctx *c, struct tl_keep *keep)
+{
+	keep->from_ms = keep->reqs_from_ms = INT64_MIN;
+	if (c->now_ms == EV_TIME_NONE)
+		return;
+	/* a new incident starts no earlier than a request ending now started;
+	 * the horizon on top, for an incident made final too early */
+	int64_t t = c->now_ms - (int64_t)r->cfg.horizon_ms - timeline_req_scan_slack(c->tl);
+	for (size_t i = r->open_from; i < r->ninc; i++)
+		if (!r->inc[i].final && r->inc[i].start_ms < t)
+			t = r->inc[i].start_ms;
+	/* requests are read from the start of a window on (ordered by end) */
+	keep->reqs_from_ms = t - 1000;
+	t -= KEEP_MARGIN_MS;
+	keep->from_ms = t;
+}
+
+void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
+{
+	r->uptime_axis = c->uptime_axis;
+	merge_incidents(r);
+	int64_t now = c->now_ms;
+	for (size_t i = r->open_from; i < r->ninc; i++) {
+		struct incident *in = &r->inc[i];
+		if (in->final)
+			continue;
+		bool becomes_final = final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms);
+		if (!r->eager && !becomes_final)
+			continue; /* a report judges each incident once, with all its data */
+		judge(r, c, in, becomes_final);
+		if (becomes_final) {
+			in->final = true;
+			if (in->has_stop && !(r->judged_mask & rl_stop_verdicts_mask()))
+				rl_count_unexplained(r, c->tl, in, &r->unexplained);
+		}
+	}
+	while (r->open_from < r->ninc && r->inc[r->open_from].final) {
+		const struct incident *in = &r->inc[r->open_from];
+		if (r->final_end_max == EV_TIME_NONE || in->end_ms > r->final_end_max)
+			r->final_end_max = in->end_ms;
+		r->open_from++;
+	}
+	/* Whole-run verdicts. Each is raised (or raised again after a clear) on
+	 * the first evaluation or event that finds its condition; the text of one
+	 * already raised is rebuilt from the state on every evaluation when a
+	 * listener follows changes, else at most every 100 ms of wall time and at
+	 * the end. A replay evaluates once per second of data: rebuilding and
+	 * comparing four verdicts' text each time cost more than parsing the log. */
+	bool all = final || r->fn;
+	if (!all && ++r->evals_unbuilt >= 16) { /* reading the clock on every evaluation shows in a profile */
+		int64_t mono = util_mono_ms();
+		r->evals_unbuilt = 0;
+		all = mono - r->whole_built_mono_ms >= 100;
+		if (all)
+			r->whole_built_mono_ms = mono;
+	}
+	for (size_t i = 0; i < rule_count; i++)
+		if (rule_table[i].refresh)
+			rule_table[i].refresh(r, c, all);
+}
+

@@ -1,0 +1,208 @@
+/* facts.c — the facts of an incident (rules_internal.h), computed once per
+ * judgement and handed to every incident rule: its safepoint stops and the
+ * worst of them, its long GC pauses, the JVM stop window and the CPU
+ * throttling around it, and the window of requests nginx logged around it. */
+#include "rules_internal.h"
+
+#include <math.h>
+
+static void pick_stops(const struct rules *r, const struct timeline *tl, const struct incident *in,
+		       struct stop_pick *out)
+{
+	memset(out, 0, sizeof *out);
+	out->start_ms = out->end_ms = EV_TIME_NONE;
+	if (timeline_stops_are_pauses(tl))
+		return;
+	struct tl_stop_iter it;
+	struct tl_stopref sr;
+	timeline_stops_begin(&it, tl, in->start_ms, in->end_ms, r->cfg.stop_ms);
+	while (timeline_stops_next(&it, &sr)) {
+		const struct tl_stop *s = sr.stop;
+		out->n++;
+		if (out->start_ms == EV_TIME_NONE || s->start_ms < out->start_ms)
+			out->start_ms = s->start_ms;
+		if (out->end_ms == EV_TIME_NONE || s->end_ms > out->end_ms)
+			out->end_ms = s->end_ms;
+		if (!out->worst || s->total_ms > out->worst->total_ms)
+			out->worst = s;
+		if (s->ttsp_ms >= r->cfg.ttsp_warn_ms && s->ttsp_ms >= r->cfg.ttsp_share * s->total_ms &&
+		    (!out->worst_ttsp || s->ttsp_ms > out->worst_ttsp->ttsp_ms))
+			out->worst_ttsp = s;
+	}
+}
+
+/* the longest GC pause >= min_ms in the incident, and how many there are */
+static const struct tl_pause *worst_pause(const struct timeline *tl, const struct incident *in, int *n,
+					  double min_ms)
+{
+	const struct tl_pause *w = NULL;
+	struct tl_stop_iter it;
+	struct tl_stopref p;
+	*n = 0;
+	timeline_pauses_begin(&it, tl, in->start_ms, in->end_ms, min_ms);
+	while (timeline_stops_next(&it, &p)) {
+		(*n)++;
+		if (!w || p.pause->dur_ms > w->dur_ms)
+			w = p.pause;
+	}
+	return w;
+}
+
+/* Extend [a, b] over the cgroup throttling it overlaps: walk the cpu samples
+ * outwards while each interval keeps growing throttled_time. */
+static void throttle_extent(const struct rules *r, const struct timeline *tl, int64_t a, int64_t b,
+			    int64_t *xa, int64_t *xb)
+{
+	const struct ring *cr = &tl->cpu;
+	*xa = a;
+	*xb = b;
+	if (cr->total < 2)
+		return;
+	uint64_t first = ring_first(cr);
+	uint64_t i = timeline_lower_bound(cr, a);
+	if (i > first)
+		i--;
+	/* backwards from the sample at/before a */
+	for (uint64_t k = i; k > first; k--) {
+		const struct tl_cpu *c1 = ring_at(cr, k - 1), *c2 = ring_at(cr, k);
+		if (c2->throttled_us - c1->throttled_us < (int64_t)(r->cfg.throttle_min_ms * 1000 / 4))
+			break;
+		if (a - c1->t_ms > 60000)
+			break;
+		*xa = c1->t_ms;
+	}
+	uint64_t j = timeline_lower_bound(cr, b);
+	if (j >= cr->total)
+		j = cr->total - 1;
+	for (uint64_t k = j; k + 1 < cr->total; k++) {
+		const struct tl_cpu *c1 = ring_at(cr, k), *c2 = ring_at(cr, k + 1);
+		if (c2->throttled_us - c1->throttled_us < (int64_t)(r->cfg.throttle_min_ms * 1000 / 4))
+			break;
+		if (c2->t_ms - b > 60000)
+			break;
+		*xb = c2->t_ms;
+	}
+	/* only keep the extension if throttling touches the window itself */
+	struct tl_cpu_delta d;
+	if (!timeline_cpu_delta(tl, a, b, &d) || d.throttled_us < (int64_t)(r->cfg.throttle_min_ms * 1000)) {
+		*xa = a;
+		*xb = b;
+	}
+}
+
+/* The window W of the requests to count and how long the upstream accepted
+ * nothing: the JVM's stop (with its throttling) when the JVM logs show one;
+ * from nginx alone, the first request that got into the accept queue waited
+ * the whole stop in $upstream_header_time, and the stepped connects started
+ * after the queue was full. */
+static void upstream_window(const struct timeline *tl, const struct incident *in,
+			    const struct incident_facts *f, struct upstream_window *u)
+{
+	int64_t ws = f->ws, xs = f->xs, xe = f->xe;
+	bool throttled = f->throttled;
+	struct tl_req_sum all;
+	timeline_req_sum(tl, in->start_ms - 3000, in->end_ms + 1, &all);
+	int64_t a, b;
+	double stop_s;
+	const char *stop_from;
+	if (ws != EV_TIME_NONE) {
+		a = xs;
+		b = xe;
+		stop_s = (double)(xe - xs) / 1000.0;
+		stop_from = throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
+	} else {
+		double span = all.first_slow_start != EV_TIME_NONE ?
+				      (double)(all.last_slow_start - all.first_slow_start) / 1000.0 : 0;
+		stop_s = all.max_uht_b0;
+		stop_from = "the longest wait in the accept queue ($upstream_header_time of a request "
+			    "that connected at once)";
+		a = all.max_uht_b0_start != EV_TIME_NONE ? all.max_uht_b0_start : in->start_ms;
+		if (span > stop_s) {
+			stop_s = span;
+			stop_from = "the span of the stepped connects";
+		}
+		b = a + (int64_t)(stop_s * 1000);
+	}
+	/* the slow connects belong to W even where the estimate falls short */
+	if (all.first_slow_start != EV_TIME_NONE && all.first_slow_start < a)
+		a = all.first_slow_start;
+	if (all.last_slow_start != EV_TIME_NONE && all.last_slow_start + 1 > b)
+		b = all.last_slow_start + 1;
+	if (in->start_ms < a && ws == EV_TIME_NONE)
+		a = in->start_ms;
+	if (in->end_ms + 1 > b)
+		b = in->end_ms + 1;
+	struct tl_req_sum w;
+	timeline_req_sum(tl, a, b, &w);
+	uint32_t slow = w.bucket[1] + w.bucket[2] + w.bucket[3] + w.bucket[4];
+	double rate = timeline_req_rate(tl, a - 30000, a);
+	if (rate <= 0)
+		rate = timeline_req_rate(tl, b, b + 30000);
+	long long backlog = llround(rate * stop_s);
+	u->a = a;
+	u->b = b;
+	u->stop_s = stop_s;
+	u->stop_from = stop_from;
+	u->w = w;
+	u->slow = slow;
+	u->rate = rate;
+	u->backlog = backlog;
+}
+
+void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incident *in,
+		       struct incident_facts *f)
+{
+	const struct timeline *tl = c->tl;
+	memset(f, 0, sizeof *f);
+	f->in = in;
+	pick_stops(r, tl, in, &f->sp);
+	f->stops_from_pauses = timeline_stops_are_pauses(tl);
+	int npause_stop = 0;
+	f->wp = worst_pause(tl, in, &f->npause_long, r->cfg.long_pause_warn_ms);
+	const struct tl_pause *wstop = worst_pause(tl, in, &npause_stop, r->cfg.stop_ms);
+
+	/* the JVM stop window of this incident */
+	f->ws = f->we = EV_TIME_NONE;
+	if (f->sp.n > 0) {
+		f->ws = f->sp.start_ms;
+		f->we = f->sp.end_ms;
+		f->worst_total = f->sp.worst->total_ms;
+	} else if (f->stops_from_pauses && wstop) {
+		struct tl_stop_iter it;
+		struct tl_stopref p;
+		timeline_stops_begin(&it, tl, in->start_ms, in->end_ms, r->cfg.stop_ms);
+		while (timeline_stops_next(&it, &p)) {
+			if (f->ws == EV_TIME_NONE || p.start_ms < f->ws)
+				f->ws = p.start_ms;
+			if (f->we == EV_TIME_NONE || p.end_ms > f->we)
+				f->we = p.end_ms;
+		}
+		f->worst_total = wstop->dur_ms;
+	}
+	f->xs = f->ws;
+	f->xe = f->we;
+	if (f->ws != EV_TIME_NONE && c->have_cpu) {
+		throttle_extent(r, tl, f->ws, f->we, &f->xs, &f->xe);
+		f->have_cd = timeline_cpu_delta(tl, f->xs, f->xe, &f->cd);
+		f->throttled = f->have_cd && f->cd.throttled_us >= (int64_t)(r->cfg.throttle_min_ms * 1000) &&
+			       (double)f->cd.throttled_us / 1000.0 >=
+				       r->cfg.throttle_share * (double)(f->cd.to_ms - f->cd.from_ms);
+	}
+	f->have_uw = in->has_slow && c->have_nginx;
+	if (f->have_uw)
+		upstream_window(tl, in, f, &f->uw);
+}
+
+void rl_missing_sources_advice(struct vdraft *v, const struct rules_ctx *c, bool want_nginx)
+{
+	if (c->jvm_unanchored)
+		vadvice(v, " The GC log has only JVM uptime, so its stops cannot be lined up with the other "
+			"sources: add a time decoration (-Xlog:...:time,uptime,level,tags), or pass --pid or "
+			"--jvm-start.");
+	if (!c->have_cpu)
+		vadvice(v, " Add --cpustat-log FILE, --cgroup DIR or --pid PID to check whether the cgroup "
+			"was CPU-throttled during this stop.");
+	if (want_nginx && !c->have_nginx)
+		vadvice(v, " Add --nginx FILE to see what the stop cost the callers.");
+}
+

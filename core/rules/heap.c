@@ -1,0 +1,423 @@
+/* heap.c — whole-run heap verdicts (rules_internal.h): g1-not-shrinking (the
+ * committed heap stays high over live data that is low: not a leak, and the
+ * flag that gives memory back), periodic-gc-skipped and periodic-gc-shrank
+ * (G1 periodic GC under load, and the memory it gave back). */
+#include "rules_internal.h"
+
+#include <math.h>
+
+
+static bool is_shrink_trigger(const struct ev_pause *p)
+{
+	return p->type == PAUSE_FULL || p->type == PAUSE_REMARK;
+}
+
+static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c);
+static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+
+static void on_pause(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	const struct ev_pause *p = &e->u.pause;
+	if (p->flags & PAUSE_F_PERIODIC) {
+		r->last_periodic_ms = e->t_ms;
+		r->last_periodic_src = e->src;
+		r->last_periodic_line = e->line;
+		r->last_periodic_committed = p->committed_kb >= 0 ? p->committed_kb / 1024.0 : -1;
+		if (r->skips_in_row > 0) {
+			char t[16];
+			char why[160];
+			snprintf(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
+				 rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), p->title,
+				 p->cause);
+			if (rv_active(r, V_PERIODIC_SKIPPED, 0))
+				periodic_skipped_verdict(r, c); /* the clear keeps its latest state */
+			rv_clear(r, V_PERIODIC_SKIPPED, 0, e->t_ms, why);
+		}
+		r->skips_in_row = 0;
+	}
+	if ((p->flags & PAUSE_F_HEAP) && p->committed_kb >= 0)
+		g1_shrink_event(r, c, e);
+}
+
+static void on_skip(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	const struct ev_periodic_skip *k = &e->u.pskip;
+	if (k->reason != PSKIP_LAST_GC && k->reason != PSKIP_LAST_WHOLE_GC && k->reason != PSKIP_LOAD)
+		return; /* a concurrent cycle in progress is not a skip of concern */
+	if (r->skips_in_row == 0) {
+		r->skip_first_ms = e->t_ms;
+		r->skip_first_src = e->src;
+		r->skip_first_line = e->line;
+		r->skip_gap_min = INT64_MAX;
+		r->skip_gap_max = -1;
+		r->skip_load = 0;
+	}
+	r->skips_in_row++;
+	r->skip_last_ms = e->t_ms;
+	r->skip_last_src = e->src;
+	r->skip_last_line = e->line;
+	if (k->reason == PSKIP_LOAD)
+		r->skip_load++;
+	if (k->last_gc_ms >= 0) {
+		if (k->last_gc_ms < r->skip_gap_min)
+			r->skip_gap_min = k->last_gc_ms;
+		if (k->last_gc_ms > r->skip_gap_max)
+			r->skip_gap_max = k->last_gc_ms;
+	}
+	if (k->threshold_ms >= 0)
+		r->skip_threshold = k->threshold_ms;
+	/* raised at once; its text depends only on the skip counters, and it is
+	 * rebuilt before a periodic collection clears it and at the end, so its
+	 * final text does not depend on how often anyone looked (live or report) */
+	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && !rv_active(r, V_PERIODIC_SKIPPED, 0))
+		periodic_skipped_verdict(r, c);
+}
+
+static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
+{
+	struct vdraft v;
+	char t1[16], t2[16];
+	/* info: skipping under load is what periodic GC is designed to do; it
+	 * explains why memory is not returned, it is not an alarm */
+	vinit(&v, V_PERIODIC_SKIPPED, 0, SEV_INFO);
+	v.start_ms = r->skip_first_ms;
+	v.end_ms = v.jump_ms = r->skip_last_ms;
+	if (r->skip_load == r->skips_in_row)
+		vtitle(&v, "G1 periodic GC skipped %d checks in a row: system load above "
+		       "G1PeriodicGCSystemLoadThreshold", r->skips_in_row);
+	else if (r->skip_gap_max >= 0)
+		vtitle(&v, "G1 periodic GC skipped %d checks in a row: a GC had always run less than %lld ms "
+		       "before (gaps %lld-%lld ms), so it never runs under load",
+		       r->skips_in_row, (long long)r->skip_threshold, (long long)r->skip_gap_min,
+		       (long long)r->skip_gap_max);
+	else
+		vtitle(&v, "G1 periodic GC skipped %d checks in a row", r->skips_in_row);
+	vevid(&v, "%s:%llu %s first skipped check", rl_sname(c, r->skip_first_src),
+	      (unsigned long long)r->skip_first_line, rl_hms(r, r->skip_first_ms, t1));
+	vevid(&v, "%s:%llu %s last skipped check (%d in a row, no G1 Periodic Collection since)",
+	      rl_sname(c, r->skip_last_src), (unsigned long long)r->skip_last_line, rl_hms(r, r->skip_last_ms, t2),
+	      r->skips_in_row);
+	if (r->plateau_committed > 0)
+		vevid(&v, "committed heap stays at %.0f MB meanwhile", r->plateau_committed);
+	if (r->skip_load > 0)
+		vadvice(&v, "The check is skipped while the system load average is above "
+			"G1PeriodicGCSystemLoadThreshold: raise it (or set it to 0 to ignore load), or "
+			"accept that memory is returned only when the machine is quieter. ");
+	if (r->skip_load < r->skips_in_row)
+		vadvice(&v, "Periodic GC is a check every %lld ms that runs only if no GC happened "
+			"for that long; continuous allocation keeps resetting it, so it will run only after the "
+			"load stops (up to 2x the interval later). To give memory back sooner after load, keep "
+			"the interval below half of the idle window; to give it back under steady load, "
+			"-XX:+UseParallelGC shrinks at young GCs (longer pauses), or lower -Xmx.",
+			(long long)r->skip_threshold);
+	rv_commit(r, &v);
+}
+
+static void trend_reset(struct trend *tr, int64_t t0)
+{
+	tr->t0 = t0;
+	tr->w = 1;
+	tr->n = 0;
+}
+
+static void trend_add(struct trend *tr, int64_t t, double used)
+{
+	if (t < tr->t0)
+		t = tr->t0;
+	int64_t k = (t - tr->t0) / tr->w;
+	while (k >= TREND_BINS) { /* twice as wide: pairs merge */
+		for (int i = 0; i < TREND_BINS / 2; i++) {
+			float x = i * 2 < tr->n ? tr->min[i * 2] : -1, y = i * 2 + 1 < tr->n ? tr->min[i * 2 + 1] : -1;
+			tr->min[i] = x < 0 ? y : y < 0 || x < y ? x : y;
+		}
+		tr->n = (tr->n + 1) / 2;
+		tr->w *= 2;
+		k = (t - tr->t0) / tr->w;
+	}
+	while (tr->n <= k)
+		tr->min[tr->n++] = -1;
+	if (tr->min[k] < 0 || used < tr->min[k])
+		tr->min[k] = (float)used;
+}
+
+/* The lowest used-after-GC in the second and in the last quarter of [t0, b]
+ * (the first quarter is warm-up; the lowest filters out the old garbage young
+ * GCs leave behind): a leak shows as the floor rising. A bin counts in the
+ * quarter its start is in. */
+static bool used_after_trend(const struct trend *tr, int64_t b, double *q2, double *q4)
+{
+	int64_t span = b - tr->t0;
+	*q2 = *q4 = -1;
+	if (span <= 0)
+		return false;
+	for (int k = 0; k < tr->n; k++) {
+		int64_t off = (int64_t)k * tr->w;
+		double used = tr->min[k];
+		if (off > span)
+			break;
+		if (used < 0)
+			continue;
+		if (off >= span / 4 && off < span / 2 && (*q2 < 0 || used < *q2))
+			*q2 = used;
+		if (off >= span * 3 / 4 && (*q4 < 0 || used < *q4))
+			*q4 = used;
+	}
+	return *q2 >= 0 && *q4 >= 0;
+}
+
+static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t);
+static bool g1_condition(const struct rules *r, const struct rules_ctx *c, int64_t t);
+
+static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	const struct ev_pause *p = &e->u.pause;
+	double committed = p->committed_kb / 1024.0;
+	double used = p->after_kb >= 0 ? p->after_kb / 1024.0 : 0;
+	if (committed > r->committed_peak_mb)
+		r->committed_peak_mb = committed;
+	bool shrank = r->plateau_since_ms != EV_TIME_NONE &&
+		      committed <= r->plateau_committed * (1.0 - r->cfg.shrink_drop);
+	if (shrank) {
+		char t[16], why[200];
+		/* periodic-gc-shrank: the shrink follows a periodic collection */
+		if (r->last_periodic_ms != EV_TIME_NONE && e->t_ms - r->last_periodic_ms <= (int64_t)r->cfg.periodic_link_ms) {
+			struct verdict *old = rv_find(r, V_PERIODIC_SHRANK, 0);
+			struct vdraft v;
+			char t1[16];
+			vinit(&v, V_PERIODIC_SHRANK, 0, SEV_INFO);
+			if (old)
+				vdraft_of(&v, old);
+			else
+				r->shrank_from_mb = r->plateau_committed; /* the title keeps the first "before" */
+			double before = r->shrank_from_mb;
+			v.end_ms = e->t_ms;
+			if (!old) {
+				v.start_ms = r->last_periodic_ms;
+				v.jump_ms = e->t_ms;
+			}
+			vtitle(&v, "G1 periodic GC gave memory back: committed heap %.0f MB -> %.0f MB",
+			       before, committed);
+			if (!old)
+				vevid(&v, "%s:%llu %s periodic collection (committed %.0f MB)",
+				      rl_sname(c, r->last_periodic_src), (unsigned long long)r->last_periodic_line,
+				      rl_hms(r, r->last_periodic_ms, t1), r->last_periodic_committed);
+			vevid(&v, "%s:%llu %s %s: %.0f MB -> %.0f MB committed, %.0f MB used after",
+			      rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), p->title,
+			      r->plateau_committed, committed, used);
+			if (!old)
+				vadvice(&v, "Working as intended: with G1PeriodicGCInterval the heap shrinks "
+					"after the load stops (within 2x the interval).");
+			rv_commit(r, &v);
+		}
+		snprintf(why, sizeof why, "%s:%llu %s committed heap fell %.0f MB -> %.0f MB (%s)",
+			 rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), r->plateau_committed,
+			 committed, p->title);
+		if (rv_active(r, V_G1_NOT_SHRINKING, 0))
+			g1_not_shrinking_verdict(r, c, r->plateau_last_ms); /* the clear keeps its latest state */
+		rv_clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
+	}
+	if (r->plateau_since_ms == EV_TIME_NONE || shrank) {
+		/* the trend of the plateau ending, if the verdict's snapshot is of it */
+		struct g1snap *g = &r->g1snap;
+		if (r->g1snap_ms != EV_TIME_NONE && !g->trend_kept && g->since_ms == r->plateau_since_ms) {
+			g->trend_known = used_after_trend(&r->trend, g->last_ms, &g->q2, &g->q4);
+			g->trend_kept = true;
+		}
+		trend_reset(&r->trend, e->t_ms);
+		r->plateau_since_ms = e->t_ms;
+		r->plateau_committed = committed;
+		r->plateau_min_committed = committed;
+		r->plateau_max_used = used;
+		r->plateau_pauses = 0;
+		r->plateau_first_src = e->src;
+		r->plateau_first_line = e->line;
+		r->plateau_first_used = used;
+		r->saw_shrink_trigger = false;
+	}
+	if (committed > r->plateau_committed)
+		r->plateau_committed = committed; /* expansion: still not given back */
+	if (used > r->plateau_max_used)
+		r->plateau_max_used = used;
+	if (p->after_kb >= 0) /* in tenths of MB, as the timeline keeps it */
+		trend_add(&r->trend, e->t_ms, (int32_t)(p->after_kb / 102.4 + 0.5) / 10.0);
+	r->plateau_pauses++;
+	r->plateau_last_ms = e->t_ms;
+	r->plateau_last_src = e->src;
+	r->plateau_last_line = e->line;
+	r->plateau_last_used = used;
+	if (is_shrink_trigger(p))
+		r->saw_shrink_trigger = true;
+	/* Judged at every pause, cheaply; the text is built from the state of the
+	 * last pause that showed the condition (a snapshot), so it is the same
+	 * however often evaluations look at it (live or report). */
+	if (g1_condition(r, c, e->t_ms)) {
+		r->g1snap_ms = e->t_ms;
+		r->g1snap = (struct g1snap){
+			.since_ms = r->plateau_since_ms, .last_ms = r->plateau_last_ms,
+			.committed = r->plateau_committed, .min_committed = r->plateau_min_committed,
+			.max_used = r->plateau_max_used, .first_used = r->plateau_first_used,
+			.last_used = r->plateau_last_used, .pauses = r->plateau_pauses,
+			.first_src = r->plateau_first_src, .last_src = r->plateau_last_src,
+			.first_line = r->plateau_first_line, .last_line = r->plateau_last_line,
+			.saw_trigger = r->saw_shrink_trigger, .longest_gap_ms = r->longest_gap_ms,
+		};
+		if (!rv_active(r, V_G1_NOT_SHRINKING, 0))
+			g1_not_shrinking_verdict(r, c, e->t_ms);
+	} else if (rv_active(r, V_G1_NOT_SHRINKING, 0) && r->plateau_since_ms == r->g1snap.since_ms &&
+		   r->plateau_committed < r->cfg.shrink_ratio * r->plateau_max_used) {
+		/* live data grew into the heap: the memory is used now, not idle */
+		char t[16], why[220];
+		g1_not_shrinking_verdict(r, c, r->g1snap_ms); /* its last state, then the clear */
+		snprintf(why, sizeof why, "%s:%llu %s used after GC %.0f MB of %.0f MB committed: the heap is in "
+			 "use now", rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t),
+			 r->plateau_max_used, r->plateau_committed);
+		rv_clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
+	}
+}
+
+static bool g1_condition(const struct rules *r, const struct rules_ctx *c, int64_t t)
+{
+	double committed = r->plateau_committed, live = r->plateau_max_used;
+	return c->sum->collector == GC_G1 &&
+	       (double)r->plateau_pauses >= floor(r->cfg.shrink_min_pauses) && /* (int) of 1e12 is undefined */
+	       (double)(t - r->plateau_since_ms) >= r->cfg.shrink_min_span_ms &&
+	       committed >= r->cfg.shrink_ratio * live && committed - live >= r->cfg.shrink_min_waste_mb;
+}
+
+/* built from r->g1snap, the state at the last pause that showed the condition */
+static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t)
+{
+	const struct summary *s = c->sum;
+	const struct g1snap *g = &r->g1snap;
+	(void)t;
+	if (s->collector != GC_G1 || r->g1snap_ms == EV_TIME_NONE)
+		return;
+	double committed = g->committed, live = g->max_used;
+	struct verdict *old = rv_find(r, V_G1_NOT_SHRINKING, 0);
+	if (old && old->cleared_ms != EV_TIME_NONE && old->cleared_ms >= g->since_ms)
+		return; /* cleared by the shrink that started this plateau */
+	struct vdraft v;
+	char t1[16], t2[16];
+	int sev = SEV_INFO;
+	double floor_mb = s->heap_min_kb >= 0 ? s->heap_min_kb / 1024.0 : -1;
+	bool xms_floor = floor_mb > 0 && floor_mb >= committed * 0.98;
+	/* urgent only when the container is close to its memory limit: a heap
+	 * that grew past -Xms at warm-up and kept it is what every G1 service
+	 * does (recordings/healthy-control: 380 -> 793 MB committed, 105 MB live,
+	 * steady load), not an incident */
+	if (c->have_mem && c->tl->mem.total > 0) {
+		const struct tl_mem *m = ring_at(&c->tl->mem, c->tl->mem.total - 1);
+		if (m && m->limit_bytes > 0 && (double)m->usage_bytes >= r->cfg.mem_tight * (double)m->limit_bytes)
+			sev = SEV_WARN;
+	}
+	vinit(&v, V_G1_NOT_SHRINKING, 0, sev);
+	v.start_ms = g->since_ms;
+	v.end_ms = v.jump_ms = g->last_ms;
+	/* FIELD-NOTES 1: a leak shows as used-after-GC growing; then "not a leak"
+	 * is not ours to say */
+	double q2 = -1, q4 = -1;
+	bool known;
+	if (g->trend_kept) {
+		known = g->trend_known;
+		q2 = g->q2;
+		q4 = g->q4;
+	} else {
+		known = used_after_trend(&r->trend, g->last_ms, &q2, &q4);
+	}
+	bool growing = known && q4 >= r->cfg.leak_growth_ratio * q2 && q4 - q2 >= r->cfg.leak_growth_min_mb;
+	char grew[64] = "";
+	if (committed > g->min_committed * 1.05)
+		snprintf(grew, sizeof grew, "grew from %.0f MB to %.0f MB and ", g->min_committed,
+			 committed);
+	if (growing)
+		vtitle(&v, "G1 is not giving memory back: committed heap %sstays at %.0f MB, and used after GC "
+		       "keeps growing (%.0f MB -> %.0f MB at its lowest): check for a leak", grew, committed, q2, q4);
+	else
+		vtitle(&v, "G1 is not giving memory back - not a leak: committed heap %sstays at %.0f MB while "
+		       "live data after GC is %.0f MB", grew, committed, g->last_used);
+	vevid(&v, "%s:%llu %s %.0f MB committed, %.0f MB used after GC",
+	      rl_sname(c, g->first_src), (unsigned long long)g->first_line,
+	      rl_hms(r, g->since_ms, t1), g->min_committed, g->first_used);
+	vevid(&v, "%s:%llu %s %.0f MB committed, %.0f MB used after GC (%d collections, max used after "
+	      "GC %.0f MB)", rl_sname(c, g->last_src), (unsigned long long)g->last_line,
+	      rl_hms(r, g->last_ms, t2), committed, g->last_used, g->pauses, live);
+	if (!g->saw_trigger)
+		vevid(&v, "no Pause Remark or Pause Full in that time: G1 shrinks only after those "
+		      "(JDK 12-25; JDK 11: Full only)");
+	if (s->periodic_interval_ms == 0)
+		vevid(&v, "init: Periodic GC: Disabled");
+	else if (s->periodic_interval_ms > 0)
+		vevid(&v, "init: Periodic GC Interval: %lld ms", (long long)s->periodic_interval_ms);
+	if (xms_floor)
+		vevid(&v, "init: Heap Min Capacity %.0f MB = committed: -Xms is the floor", floor_mb);
+	if (growing)
+		vadvice(&v, "Used after GC keeps growing: compare it after a Full or mixed GC (young GCs "
+			"leave old garbage behind); if it still grows under constant load, take a heap "
+			"histogram (jcmd <pid> GC.class_histogram) twice and compare. ");
+	if (g->longest_gap_ms > 0)
+		vevid(&v, "longest time without any GC: %.1f s", g->longest_gap_ms / 1000.0);
+
+	int rel = s->jdk_release;
+	if (xms_floor) {
+		/* nothing else helps while -Xms holds the heap: a periodic GC or
+		 * Parallel shrink to -Xms at most, which is where it already is */
+		vadvice(&v, "-Xms (%.0f MB) is the floor: G1 never shrinks below it, so -Xms == -Xmx means "
+			"it never gives memory back, whatever triggers a shrink; lower -Xms first.", floor_mb);
+	} else if (rel == 11 || rel == 8 || (rel > 0 && rel < 12)) {
+		vadvice(&v, "On JDK %d G1 shrinks the heap only after a Pause Full and has no "
+			"G1PeriodicGCInterval (the JVM refuses to start with it; it came with JDK 12, JEP 346): "
+			"upgrade to JDK 12+ (17 is the nearest LTS), or use -XX:+UseParallelGC, which shrinks at "
+			"young GCs even under steady load.", rel);
+	} else if (rel >= 26) {
+		vadvice(&v, "JDK %d shrinks after young GCs too; if it still does not, check -Xms.", rel);
+	} else if (s->periodic_interval_ms > 0) {
+		vadvice(&v, "Periodic GC is on (%lld ms) but only runs after that long without any GC: see "
+			"periodic-gc-skipped. Under continuous load -XX:+UseParallelGC shrinks at young GCs "
+			"(longer pauses).", (long long)s->periodic_interval_ms);
+	} else {
+		/* a gap between GCs under load is not an idle window: only a gap of
+		 * idle_min_ms or more is taken for one; the interval must be below half
+		 * of it, so that a periodic collection runs in such a window */
+		long long ms = 30000;
+		bool idle = g->longest_gap_ms >= (int64_t)r->cfg.idle_min_ms && g->longest_gap_ms >= 2000;
+		if (idle) {
+			ms = (long long)(g->longest_gap_ms / 2 / 1000) * 1000;
+			if (ms * 2 >= g->longest_gap_ms)
+				ms -= 1000;
+			if (ms < 1000)
+				ms = 1000;
+		}
+		/* without idle time in the log 30 s is a guess: say so rather than call
+		 * it "below half of the idle window" */
+		vadvice(&v, "Set -XX:G1PeriodicGCInterval=%lld (ms; %s; manageable on a running JVM: jcmd "
+			"<pid> VM.set_flag G1PeriodicGCInterval %lld), or -XX:+UseParallelGC, which shrinks at "
+			"young GCs even under steady load (longer pauses).", ms,
+			idle ? "below half of the longest time without GC in this log" :
+			       "this log shows no idle period, so keep it below half of the quiet time "
+			       "expected after a peak",
+			ms);
+	}
+	rv_commit(r, &v);
+}
+
+
+void heap_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	if (e->kind == EV_GC_PAUSE)
+		on_pause(r, c, e);
+	else if (e->kind == EV_PERIODIC_SKIP)
+		on_skip(r, c, e);
+}
+
+void heap_refresh_g1(struct rules *r, const struct rules_ctx *c, bool all)
+{
+	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE &&
+	    (all || !rv_active(r, V_G1_NOT_SHRINKING, 0)))
+		g1_not_shrinking_verdict(r, c, r->plateau_last_ms);
+}
+
+void heap_refresh_periodic(struct rules *r, const struct rules_ctx *c, bool all)
+{
+	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && (all || !rv_active(r, V_PERIODIC_SKIPPED, 0)))
+		periodic_skipped_verdict(r, c);
+}

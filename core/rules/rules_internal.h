@@ -1,0 +1,276 @@
+/* rules_internal.h — shared by the files of the verdict engine (core/rules/):
+ * the engine's state, the verdict builder, the facts of an incident and the
+ * rule table. Not a public header: the rest of core/ and tui/ use rules.h.
+ *
+ *   engine.c    incidents, events, evaluation, what a report may let go
+ *   verdicts.c  building, holding, raising, updating and clearing verdicts
+ *   facts.c     the facts of an incident, computed once per judgement
+ *   table.c     the rule table: one row per verdict id
+ *   stop.c      long-gc-pause, ttsp-spike           (what the stop was)
+ *   cpu.c       cpu-throttled-during-stop, sched-delay-during-stop,
+ *               direct-reclaim                      (why it was long)
+ *   upstream.c  accept-queue-overflow, connect-timeout-504 (what it cost)
+ *   heap.c      g1-not-shrinking, periodic-gc-skipped/-shrank (whole run)
+ *   jvm.c       serial-gc-selected, zgc-allocation-stall, aot-sigill-adapter
+ *   notes.c     what the input could not show
+ *
+ * Adding a verdict: an id in rules.h, a row in table.c, its judge in a file
+ * of its family (or a new file).
+ */
+#ifndef STWTOP_RULES_INTERNAL_H
+#define STWTOP_RULES_INTERNAL_H
+
+#include "stwtop/rules.h"
+#include "stwtop/util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- state --- */
+
+#define MAX_INCIDENTS 512
+#define TREND_BINS 256
+#define SHARED_BUCKETS 256               /* advice texts (a power of two) */
+#define INCIDENT_DROP_BATCH 64
+#define MAX_VERDICTS 2048
+#define VIDX_CAP 4096                  /* (id, key) -> verdict slot; a power of two > 2 x MAX_VERDICTS */
+
+struct incident {
+	uint64_t id;
+	int64_t start_ms, end_ms;      /* union of its marks */
+	bool final;
+	bool has_stop;                 /* a JVM stop >= stop_ms or a long pause is in it */
+	bool has_slow;                 /* slow connects or connect 504s */
+	/* the request that waited longest to connect, and the first connect
+	 * timeout (504 with no connect time): which request, from which line,
+	 * to which server ($request, $upstream_addr, when the format logs them) */
+	struct inc_req { float uct_s, rt_s; uint16_t src; uint64_t line; char request[72], upstream[48]; } slowest, t504;
+	bool upstream_many;            /* slow connects went to more than one server */
+};
+
+struct rules {
+	struct rules_config cfg;
+	struct verdict *v;
+	size_t nv;
+	/* find() runs for every verdict built; a linear scan over up to 2048
+	 * verdicts of 3.5 KB each made a long replay quadratic */
+	int16_t vidx[VIDX_CAP];        /* open addressing, -1 empty */
+	int last_long_pause;           /* highest slot holding a long-gc-pause, -1 none */
+	bool eager;                    /* judge open incidents at every evaluation (live) */
+	bool uptime_axis;              /* times are JVM uptime: say so in evidence */
+	uint64_t evicted;              /* verdicts of old final incidents let go to keep the newest */
+	int64_t evicted_from_ms, evicted_to_ms;
+	uint64_t judging_key;          /* the incident being judged, 0 none */
+	bool judging_final;            /* ... for the last time (no more data will change it) */
+	unsigned judged_mask;          /* incident verdict ids it committed */
+	int64_t whole_built_mono_ms;   /* last refresh of every whole-run verdict */
+	unsigned evals_unbuilt;        /* evaluations since the clock was read for that */
+	struct incident inc[MAX_INCIDENTS];
+	size_t ninc;
+	int64_t final_end_max;         /* latest end of the incidents below open_from (EV_TIME_NONE) */
+	size_t open_from;              /* every incident below this index is final: the
+	                                * evaluations skip them (512 per second of data) */
+	uint64_t next_id;
+	rules_change_fn fn;
+	void *fnctx;
+
+	/* g1-not-shrinking / periodic-gc-shrank */
+	int64_t plateau_since_ms, plateau_last_ms;
+	double plateau_committed, plateau_max_used, plateau_min_committed;
+	int plateau_pauses;
+	uint16_t plateau_first_src, plateau_last_src;
+	uint64_t plateau_first_line, plateau_last_line;
+	double plateau_first_used, plateau_last_used;
+	bool saw_shrink_trigger;       /* a Remark or Full inside the plateau */
+	struct g1snap {                /* the plateau at the last pause showing g1-not-shrinking */
+		int64_t since_ms, last_ms, longest_gap_ms;
+		double committed, min_committed, max_used, first_used, last_used;
+		int pauses;
+		uint16_t first_src, last_src;
+		uint64_t first_line, last_line;
+		bool saw_trigger;
+		/* set when its plateau ended (the bins are the next one's now):
+		 * the leak check's quarters as they were */
+		bool trend_kept, trend_known;
+		double q2, q4;
+	} g1snap;
+	int64_t g1snap_ms;             /* EV_TIME_NONE: never shown */
+	/* used after GC over the plateau, for the leak check: the lowest in each
+	 * of at most TREND_BINS bins from its start, the bins doubling in width as
+	 * it lasts (a scan of the pauses ring saw only its last 16384 pauses, and
+	 * a report lets the pauses go) */
+	struct trend { int64_t t0, w; int n; float min[TREND_BINS]; } trend;
+	/* stops >= stop_ms of final incidents that no stop verdict explains,
+	 * counted as each incident is judged for the last time (a report lets
+	 * the stops themselves go) */
+	struct unexplained { uint64_t n; double longest_ms; int64_t at_ms; char op[48]; } unexplained;
+	int64_t last_periodic_ms;      /* last G1 Periodic Collection pause */
+	uint16_t last_periodic_src;
+	uint64_t last_periodic_line;
+	double last_periodic_committed;
+	int64_t longest_gap_ms;        /* longest time between two GC pauses (idle window) */
+	int64_t last_pause_ms;
+	double committed_peak_mb;
+	double shrank_from_mb;         /* committed before the first periodic shrink */
+	int64_t first_pause_ms;
+
+	/* periodic-gc-skipped */
+	int skips_in_row;
+	int64_t skip_first_ms, skip_last_ms;
+	int64_t skip_gap_min, skip_gap_max, skip_threshold;
+	int skip_load;                 /* skips because of system load */
+	uint16_t skip_first_src, skip_last_src;
+	uint64_t skip_first_line, skip_last_line;
+
+	/* zgc-allocation-stall */
+	uint64_t stalls;
+	double stall_max_ms, stall_sum_ms;
+	int64_t stall_first_ms, stall_last_ms, stall_max_at;
+	char stall_max_thread[40];
+	char stall_threads[120];
+	uint16_t stall_first_src, stall_max_src;
+	uint64_t stall_first_line, stall_max_line;
+	uint64_t stall_cycles, cycles;
+
+	/* aot-sigill-adapter */
+	bool hserr_seen;
+
+	/* advice texts, each held once for the verdicts that give it */
+	struct shared *shared[SHARED_BUCKETS];
+};
+
+/* An advice text shared by the verdicts that give it: an incident-dense log
+ * gives the same 600-900 bytes of advice for every incident (nginx-ops 1 GB:
+ * 1572 verdicts, one advice; the dense safepoint file: 1971, one). */
+struct shared {
+	struct shared *next;           /* in its bucket */
+	uint32_t hash, refs;
+	char s[];
+};
+
+
+/* A verdict while it is built (and compared with the one held): struct
+ * verdict's header, its texts in arrays. rv_commit() packs it. */
+struct vdraft {
+	int id, severity;
+	uint64_t key;
+	int64_t start_ms, end_ms, cleared_ms, jump_ms;
+	char title[VERDICT_TITLE_LEN];
+	char evidence[VERDICT_EVIDENCE_MAX][VERDICT_EVIDENCE_LEN];
+	int nevidence;
+	char advice[VERDICT_ADVICE_LEN];
+};
+
+/* --- verdicts.c --- */
+void vinit(struct vdraft *v, int id, uint64_t key, int sev);
+void vdraft_of(struct vdraft *d, const struct verdict *v);
+__attribute__((format(printf, 2, 3))) void vtitle(struct vdraft *v, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void vevid(struct vdraft *v, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void vadvice(struct vdraft *v, const char *fmt, ...);
+/* Raise or update: store v (built from scratch) under (id, key). */
+void rv_commit(struct rules *r, const struct vdraft *v);
+/* An incident judged again no longer supports this verdict: tell the
+ * listener, then remove it. */
+void rv_withdraw(struct rules *r, int id, uint64_t key);
+/* Mark a whole-run verdict cleared (the condition went away at t). */
+void rv_clear(struct rules *r, int id, uint64_t key, int64_t t, const char *why);
+const struct verdict *rv_find_c(const struct rules *r, int id, uint64_t key);
+struct verdict *rv_find(struct rules *r, int id, uint64_t key);
+bool rv_active(struct rules *r, int id, uint64_t key);   /* raised and not cleared */
+void rv_drop(struct rules *r, struct verdict *v);        /* a held verdict going: its texts */
+void rv_index_rebuild(struct rules *r);                  /* after verdicts were removed */
+
+/* formatting for evidence */
+const char *rl_sname(const struct rules_ctx *c, uint16_t src);
+const char *rl_hms(const struct rules *r, int64_t t, char *buf);   /* buf of 16 */
+double rl_mb10(int32_t v);
+void rl_fmt_ms(double ms, char *buf, size_t len);
+
+/* --- engine.c --- */
+struct incident *rl_incident_for(struct rules *r, int64_t a, int64_t b);
+
+/* --- facts.c: the facts of an incident, computed once and passed to every
+ * incident rule --- */
+struct stop_pick {
+	const struct tl_stop *worst;      /* longest total */
+	const struct tl_stop *worst_ttsp; /* longest ttsp that dominates its stop */
+	int n;                            /* stops >= stop_ms */
+	int64_t start_ms, end_ms;         /* their extent */
+};
+
+/* The window W of the requests nginx logged around an incident, and how long
+ * the upstream accepted nothing (accept-queue-overflow, connect-timeout-504). */
+struct upstream_window {
+	int64_t a, b;                     /* W */
+	double stop_s;                    /* how long nothing was accepted */
+	const char *stop_from;            /* where stop_s comes from, for the evidence */
+	struct tl_req_sum w;              /* the requests started in W */
+	uint32_t slow;                    /* of them, connects of 1 s or more */
+	double rate;                      /* requests/s before W (or after it) */
+	long long backlog;                /* rate x stop_s */
+};
+
+struct incident_facts {
+	struct incident *in;
+	struct stop_pick sp;              /* the safepoints >= stop_ms */
+	bool stops_from_pauses;           /* the log has no safepoint lines */
+	const struct tl_pause *wp;        /* the longest pause >= long_pause_warn_ms */
+	int npause_long;                  /* pauses >= long_pause_warn_ms */
+	int64_t ws, we;                   /* the JVM stop window, EV_TIME_NONE: no stop */
+	double worst_total;               /* the longest stop in it */
+	int64_t xs, xe;                   /* ... extended over the throttling it overlaps */
+	bool have_cd;                     /* cpu.stat brackets [xs, xe] */
+	struct tl_cpu_delta cd;
+	bool throttled;                   /* ... and shows throttling */
+	bool have_uw;                     /* slow connects and an nginx log */
+	struct upstream_window uw;
+};
+
+void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incident *in,
+		       struct incident_facts *f);
+/* advice common to the stop verdicts: the sources that would tell more */
+void rl_missing_sources_advice(struct vdraft *v, const struct rules_ctx *c, bool want_nginx);
+
+/* --- the rule table (table.c) --- */
+struct rule {
+	struct verdict_info info;
+	/* incident rules: judge the incident (commit, or leave uncommitted: it
+	 * is then withdrawn if it was raised before) */
+	void (*judge)(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
+	/* whole-run rules: every time-resolved event, after the engine's own
+	 * bookkeeping (one row of a family carries it) */
+	void (*on_event)(struct rules *r, const struct rules_ctx *c, const struct event *e);
+	/* whole-run rules: at each evaluation; all: rebuild the text even when
+	 * raised already (else only raise when not active) */
+	void (*refresh)(struct rules *r, const struct rules_ctx *c, bool all);
+};
+
+/* in evaluation order: the incident rules in reading order (the stop, its
+ * cause, its cost), then the whole-run ones */
+extern const struct rule rule_table[];
+extern const size_t rule_count;
+
+/* the ids of the rules that explain a stop, as a bit set */
+unsigned rl_stop_verdicts_mask(void);
+/* notes.c: count in's stops >= stop_ms into u (no verdict explained them) */
+void rl_count_unexplained(const struct rules *r, const struct timeline *tl, const struct incident *in,
+			  struct unexplained *u);
+
+/* the hooks, by family */
+void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
+void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
+void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
+void judge_sched_delay(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
+void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
+void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
+void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
+void heap_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+void heap_refresh_g1(struct rules *r, const struct rules_ctx *c, bool all);
+void heap_refresh_periodic(struct rules *r, const struct rules_ctx *c, bool all);
+void jvm_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all);
+void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all);
+
+#endif

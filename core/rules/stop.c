@@ -1,0 +1,266 @@
+/* stop.c — what the stop was (rules_internal.h): long-gc-pause (the time went
+ * into a collection) and ttsp-spike (it went into reaching the safepoint). */
+#include "rules_internal.h"
+
+/* GC causes (HotSpot gcCause.cpp) that mean someone asked for the collection */
+static bool explicit_gc_cause(const char *cause)
+{
+	static const char *const asked[] = {
+		"System.gc()", "Diagnostic Command", "Heap Inspection Initiated GC",
+		"Heap Dump Initiated GC", "JvmtiEnv ForceGarbageCollection", "WhiteBox",
+	};
+	for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++)
+		if (strstr(cause, asked[i]))
+			return true;
+	return false;
+}
+
+/* name[0..nlen) is one entry of the ", "-separated thread list */
+static bool list_has(const char *list, const char *name, size_t nlen)
+{
+	for (const char *p = list; (p = strstr(p, name)) != NULL; p++) {
+		bool starts = p == list || (p >= list + 2 && p[-2] == ',' && p[-1] == ' ');
+		bool ends = p[nlen] == '\0' || p[nlen] == ',';
+		if (starts && ends && strncmp(p, name, nlen) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* keep in set (a ", "-separated thread list) only the names also in threads */
+static void keep_common(char *set, size_t setlen, const char *threads)
+{
+	char out[112] = "";
+	const char *p = set;
+	while (*p) {
+		const char *e = strstr(p, ", ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n > 0 && list_has(threads, p, n) && strlen(out) + n + 3 < sizeof out) {
+			if (out[0])
+				strcat(out, ", ");
+			strncat(out, p, n);
+		}
+		p += n;
+		if (*p)
+			p += 2;
+	}
+	util_strlcpy_n(set, setlen, out, strlen(out));
+}
+
+void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+{
+	const struct incident *in = f->in;
+	const struct stop_pick sp = f->sp;
+	const struct tl_pause *wp = f->wp;
+	int npause_long = f->npause_long;
+	bool have_cd = f->have_cd;
+	const struct tl_cpu_delta cd = f->cd;
+	bool throttled = f->throttled;
+	char t1[16], t2[16], t3[16];
+	char d1[32], d2[32];
+	/* ---- long-gc-pause ---- */
+	if (wp) {
+		struct vdraft v;
+		int64_t pstart = wp->t_ms - (int64_t)wp->dur_ms;
+		vinit(&v, V_LONG_GC_PAUSE, in->id,
+		      wp->dur_ms >= r->cfg.long_pause_crit_ms ? SEV_CRIT : SEV_WARN);
+		v.start_ms = pstart;
+		v.end_ms = wp->t_ms;
+		v.jump_ms = pstart;
+		rl_fmt_ms(wp->dur_ms, d1, sizeof d1);
+		vtitle(&v, "The JVM stopped %s for GC work: %s%s%s%s at %s", d1, wp->title,
+		       wp->cause[0] ? " (" : "", wp->cause, wp->cause[0] ? ")" : "", rl_hms(r, pstart, t1));
+		vevid(&v, "%s:%llu %s %s%s%s%s %.0fM->%.0fM(%.0fM) %.3f ms", rl_sname(c, wp->src),
+		      (unsigned long long)wp->line, rl_hms(r, wp->t_ms, t2), wp->title, wp->cause[0] ? " (" : "",
+		      wp->cause, wp->cause[0] ? ")" : "", rl_mb10(wp->before_mb10), rl_mb10(wp->after_mb10),
+		      rl_mb10(wp->committed_mb10), wp->dur_ms);
+		if (sp.worst && sp.worst->start_ms <= wp->t_ms && sp.worst->end_ms >= pstart) {
+			rl_fmt_ms(sp.worst->total_ms, d2, sizeof d2);
+			vevid(&v, "%s:%llu %s safepoint \"%s\": total %s, reaching it %.1f ms, at it %.1f ms: "
+			      "the time went into the GC, not into reaching the safepoint",
+			      rl_sname(c, sp.worst->src), (unsigned long long)sp.worst->line,
+			      rl_hms(r, sp.worst->end_ms, t3), sp.worst->op, d2, sp.worst->ttsp_ms, sp.worst->op_ms);
+		}
+		if (npause_long > 1)
+			vevid(&v, "%d pauses >= %.0f ms in this incident", npause_long, r->cfg.long_pause_warn_ms);
+		if (c->have_cpu && have_cd)
+			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%s)", cd.throttled_us / 1000.0,
+			      rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2),
+			      throttled ? "throttled too: see cpu-throttled-during-stop" : "no CPU throttling");
+		if (wp->type == PAUSE_FULL && explicit_gc_cause(wp->cause)) {
+			/* asked for, not forced by a full heap: the fix is the caller */
+			double live = rl_mb10(wp->after_mb10), cap = rl_mb10(wp->committed_mb10);
+			vadvice(&v, "An explicit full collection (%s), not a full heap (%.0f MB before, %.0f MB live "
+				"after, %.0f MB heap): System.gc() from the application or a library, RMI's "
+				"distributed GC (sun.rmi.dgc.client.gcInterval), or a tool (jcmd GC.run, "
+				"jmap -histo:live, a heap dump). Find the caller and stop it, or make it cheap: "
+				"-XX:+ExplicitGCInvokesConcurrent (G1 runs a concurrent cycle instead) or "
+				"-XX:+DisableExplicitGC. ", wp->cause, rl_mb10(wp->before_mb10), live, cap);
+			if (cap > 0 && live > 0.5 * cap)
+				vadvice(&v, "It took this long because %.0f MB are live (%.0f%% of the heap) and a "
+					"full collection visits all of it. ", live, 100.0 * live / cap);
+		} else if (wp->type == PAUSE_FULL) {
+			double live = rl_mb10(wp->after_mb10), cap = rl_mb10(wp->committed_mb10);
+			vadvice(&v, "A full collection: the old generation was full (%.0f MB before, %.0f MB live "
+				"after, %.0f MB heap). ", rl_mb10(wp->before_mb10), live, cap);
+			if (cap > 0 && live > 0.5 * cap)
+				vadvice(&v, "Live data is %.0f%% of the heap: raise -Xmx (keep live data under "
+					"half) or shrink what the application keeps (caches). ", 100.0 * live / cap);
+			if (c->sum->collector == GC_SERIAL)
+				vadvice(&v, "Serial compacts with one thread: -XX:+UseG1GC or -XX:+UseParallelGC "
+					"spread the work over all CPUs. ");
+			else if (c->sum->collector == GC_G1)
+				vadvice(&v, "G1 falls back to a full GC when concurrent marking cannot keep up or a "
+					"humongous allocation finds no room: lower "
+					"-XX:InitiatingHeapOccupancyPercent, raise -Xmx, or avoid very large arrays. ");
+			vadvice(&v, "One huge allocation (a large byte[] on reload) can trigger it on its own.");
+		} else {
+			/* only G1 (and ZGC/Shenandoah) have a pause goal to lower */
+			const char *knob = c->sum->collector == GC_G1 ? "lower -XX:MaxGCPauseMillis or cap "
+									 "-XX:G1MaxNewSizePercent" :
+					   c->sum->collector == GC_SERIAL ? "-Xmn smaller, or a parallel collector "
+									    "(-XX:+UseParallelGC / -XX:+UseG1GC)" :
+									  "-Xmn smaller";
+			vadvice(&v, "A %s pause this long means a lot of live data was copied: a young "
+				"generation too large for one collection (%s), or a starved collector (see "
+				"the CPU evidence). ", wp->title, knob);
+		}
+		rl_missing_sources_advice(&v, c, true);
+		rv_commit(r, &v);
+	}
+
+}
+
+void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+{
+	const struct timeline *tl = c->tl;
+	const struct incident *in = f->in;
+	const struct stop_pick sp = f->sp;
+	bool have_cd = f->have_cd;
+	const struct tl_cpu_delta cd = f->cd;
+	bool throttled = f->throttled;
+	char t1[16], t2[16], t3[16];
+	char d1[32], d2[32];
+	/* ---- ttsp-spike ---- */
+	if (sp.worst_ttsp) {
+		const struct tl_stop *s = sp.worst_ttsp;
+		struct vdraft v;
+		vinit(&v, V_TTSP_SPIKE, in->id, s->ttsp_ms >= r->cfg.ttsp_crit_ms ? SEV_CRIT : SEV_WARN);
+		v.start_ms = s->start_ms;
+		v.end_ms = s->end_ms;
+		v.jump_ms = s->start_ms;
+		rl_fmt_ms(s->ttsp_ms, d1, sizeof d1);
+		rl_fmt_ms(s->total_ms, d2, sizeof d2);
+		vtitle(&v, "The %s stop at %s was spent reaching the safepoint (%s), not in the operation "
+		       "\"%s\"%s", d2, rl_hms(r, s->start_ms, t1), d1, s->op,
+		       throttled ? ", while the cgroup was CPU-throttled" : "");
+		vevid(&v, "%s:%llu %s safepoint \"%s\": reaching %.1f ms, at safepoint %.1f ms, total %.1f ms",
+		      rl_sname(c, s->src), (unsigned long long)s->line, rl_hms(r, s->end_ms, t2), s->op, s->ttsp_ms,
+		      s->op_ms, s->total_ms);
+		if (s->spin_ms >= 0)
+			vevid(&v, "spin %.0f ms (threads running Java code), block %.0f ms (threads in VM code)",
+			      s->spin_ms, s->block_ms);
+		int nttsp = 0;
+		struct tl_stop_iter it;
+		struct tl_stopref x;
+		timeline_stops_begin(&it, tl, in->start_ms, in->end_ms, 0);
+		while (timeline_stops_next(&it, &x))
+			if (x.ttsp_ms >= r->cfg.ttsp_warn_ms)
+				nttsp++;
+		if (nttsp > 1)
+			vevid(&v, "%d safepoints in this incident took >= %.0f ms to reach", nttsp,
+			      r->cfg.ttsp_warn_ms);
+		/* SafepointTimeout reports during the incident, the same report from two
+		 * sources (gc.log and the console) shown once */
+		const struct ring *tr = &tl->timeouts;
+		int shown = 0;
+		int64_t last_t = EV_TIME_NONE;
+		char last_threads[112] = "";
+		char names[200] = "";
+		char always[112] = "";   /* threads named by every report */
+		/* how many reports name each set of late threads: the one named most */
+		char tally_t[8][112];
+		int tally_n[8], ntally = 0;
+		for (uint64_t i = timeline_lower_bound(tr, in->start_ms - 1000); i < tr->total; i++) {
+			const struct tl_timeout *to = ring_at(tr, i);
+			if (to->t_ms > in->end_ms + 1000)
+				break;
+			if (last_t != EV_TIME_NONE && llabs(to->t_ms - last_t) < 100 &&
+			    strcmp(last_threads, to->threads) == 0)
+				continue;
+			last_t = to->t_ms;
+			memcpy(last_threads, to->threads, sizeof last_threads);
+			if (shown < 3)
+				vevid(&v, "%s:%llu %s SafepointTimeout: threads that did not reach the safepoint: %s",
+				      rl_sname(c, to->src), (unsigned long long)to->line, rl_hms(r, to->t_ms, t3), to->threads);
+			if (!strstr(names, to->threads) && strlen(names) + strlen(to->threads) + 3 < sizeof names) {
+				if (names[0])
+					strcat(names, "; ");
+				strcat(names, to->threads);
+			}
+			if (shown == 0)
+				util_strlcpy_n(always, sizeof always, to->threads, strnlen(to->threads, sizeof to->threads));
+			else
+				keep_common(always, sizeof always, to->threads);
+			int k;
+			for (k = 0; k < ntally && strcmp(tally_t[k], to->threads) != 0; k++)
+				;
+			if (k == ntally && ntally < 8) {
+				memcpy(tally_t[ntally], to->threads, sizeof tally_t[0]);
+				tally_n[ntally++] = 0;
+			}
+			if (k < ntally)
+				tally_n[k]++;
+			shown++;
+		}
+		int most = -1;
+		for (int k = 0; k < ntally; k++)
+			if (most < 0 || tally_n[k] > tally_n[most])
+				most = k;
+		if (shown > 3)
+			vevid(&v, "%d SafepointTimeout reports in all", shown);
+		if (throttled)
+			vevid(&v, "cgroup: throttled_time %+.0f ms in %s-%s (%lld of %lld periods throttled)",
+			      cd.throttled_us / 1000.0, rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2),
+			      (long long)cd.throttled, (long long)cd.periods);
+		else if (have_cd)
+			vevid(&v, "cgroup cpu.stat %s-%s: throttled_time %+.1f ms: the CPU was there, the threads "
+			      "did not come", rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2), cd.throttled_us / 1000.0);
+		/* Under throttling any runnable thread can be the late one, so one report
+		 * proves little; the same thread late in every one of several reports is
+		 * its own code (throttle/throttled-arraycopy: "copier" in 5 of 5). */
+		if (throttled && shown >= 2 && always[0])
+			vadvice(&v, "The cgroup's CPU quota was exhausted (see cpu-throttled-during-stop), which "
+				"delays every thread, but each of the %d timeout reports names %s as late: a thread "
+				"that is late every time runs code without a safepoint poll (a long counted loop, a "
+				"large System.arraycopy, an intrinsic over a big buffer). Fix the throttling and "
+				"split that thread's work into chunks. ", shown, always);
+		else if (throttled)
+			vadvice(&v, "The cgroup's CPU quota was exhausted (see cpu-throttled-during-stop): a thread "
+				"that gets no CPU is late wherever it is, so the thread names%s may be coincidental. "
+				"Fix the throttling first; if the same threads are still late afterwards, look at "
+				"their code. ", names[0] ? " in the timeout report" : "");
+		else if (most >= 0 && shown >= 2 && tally_n[most] * 2 > shown)
+			vadvice(&v, "%d of the %d timeout reports name %s as late: it runs code without a "
+				"safepoint poll (a long counted loop, a large System.arraycopy, an intrinsic over a "
+				"big buffer such as hashing or copying). Split that work into chunks. ",
+				tally_n[most], shown, tally_t[most]);
+		else if (names[0])
+			vadvice(&v, "The threads that did not arrive (%s) were running code without a safepoint "
+				"poll: a long counted loop, a large System.arraycopy, or an intrinsic over a big "
+				"buffer (hashing, copying). Split the work into chunks. ", names);
+		vadvice(&v, "To find the code: async-profiler's TTSP mode samples exactly the time between the "
+			"safepoint request and all threads arriving (-e wall -t --ttsp, or --begin "
+			"SafepointSynchronize::print_safepoint_timeout --end "
+			"RuntimeService::record_safepoint_synchronized for the timed-out ones); JFR records "
+			"safepoints too.");
+		if (shown == 0)
+			vadvice(&v, " -XX:+SafepointTimeout -XX:SafepointTimeoutDelay=%.0f names the late threads "
+				"in the log.", r->cfg.ttsp_warn_ms * 5);
+		if (!throttled)
+			rl_missing_sources_advice(&v, c, false);
+		rv_commit(r, &v);
+	}
+
+}
+

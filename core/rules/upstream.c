@@ -1,0 +1,154 @@
+/* upstream.c — what the stop cost the callers (rules_internal.h): nginx
+ * waited whole seconds to connect because the upstream's accept queue
+ * overflowed (accept-queue-overflow), or gave up connecting (connect-timeout-504). */
+#include "rules_internal.h"
+
+#include <math.h>
+
+/* "access.log:1314 \"GET /req/1313 HTTP/1.1\" waited longest to connect: 2.001 s, to 127.0.0.1:28481" */
+static void evid_request(struct vdraft *v, const struct rules_ctx *c, const struct inc_req *q, const char *what,
+			 bool many)
+{
+	char req[80] = "", conn[40] = "", ups[96] = "";
+	if (q->request[0])
+		snprintf(req, sizeof req, " \"%s\"", q->request);
+	if (q->uct_s >= 0)
+		snprintf(conn, sizeof conn, ": %.3f s", q->uct_s);
+	else if (q->rt_s >= 0)
+		snprintf(conn, sizeof conn, " after %.3f s", q->rt_s);
+	if (q->upstream[0])
+		snprintf(ups, sizeof ups, ", to %s%s", q->upstream, many ? " (of several servers)" : "");
+	vevid(v, "%s:%llu%s %s%s%s", rl_sname(c, q->src), (unsigned long long)q->line, req, what, conn, ups);
+}
+
+void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+{
+	const struct incident *in = f->in;
+	const struct stop_pick sp = f->sp;
+	int64_t ws = f->ws;
+	int64_t xs = f->xs;
+	int64_t xe = f->xe;
+	bool throttled = f->throttled;
+	char t1[16], t2[16];
+	if (!f->have_uw)
+		return;
+	const struct upstream_window *u = &f->uw;
+	int64_t a = u->a, b = u->b;
+	double stop_s = u->stop_s, rate = u->rate;
+	long long backlog = u->backlog;
+	uint32_t slow = u->slow;
+	const char *stop_from = u->stop_from;
+	const struct tl_req_sum w = u->w;
+	if ((double)slow >= floor(r->cfg.aq_min_requests)) { /* (uint32_t) of 1e12 is undefined */
+		struct vdraft v;
+		int maxb = w.bucket[4] ? 4 : w.bucket[3] ? 3 : w.bucket[2] ? 2 : 1;
+		vinit(&v, V_ACCEPT_QUEUE, in->id,
+		      ((double)maxb >= r->cfg.aq_crit_bucket || (double)slow >= r->cfg.aq_crit_requests) ?
+			      SEV_CRIT : SEV_WARN);
+		v.start_ms = a;
+		v.end_ms = b;
+		v.jump_ms = w.first_slow_start != EV_TIME_NONE ? w.first_slow_start : a;
+		char steps[64] = "";
+		for (int k = 1; k <= 4; k++)
+			if (w.bucket[k]) {
+				char one[12];
+				snprintf(one, sizeof one, "%s%d%s", steps[0] ? "/" : "", k, k == 4 ? "+" : "");
+				strcat(steps, one);
+			}
+		vtitle(&v, "nginx waited %s s to connect (%u requests) because the upstream's accept queue "
+		       "overflowed%s: raise the backlog above %lld", steps, slow,
+		       ws != EV_TIME_NONE ? " during the stop" : "", backlog);
+		vevid(&v, "requests started %s-%s: %u; connect time 0 s: %u, 1 s: %u, 2 s: %u, 3 s: %u, "
+		      "4+ s: %u%s", rl_hms(r, a, t1), rl_hms(r, b, t2), w.n, w.bucket[0], w.bucket[1], w.bucket[2],
+		      w.bucket[3], w.bucket[4], w.no_connect ? ", never connected: " : "");
+		if (w.no_connect)
+			snprintf(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
+				 VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]), "%u",
+				 w.no_connect);
+		if (ws != EV_TIME_NONE && sp.worst)
+			vevid(&v, "the stop: %s-%s, longest safepoint \"%s\" %.0f ms%s", rl_hms(r, xs, t1),
+			      rl_hms(r, xe, t2), sp.worst->op, sp.worst->total_ms,
+			      throttled ? ", CPU-throttled" : "");
+		else if (ws != EV_TIME_NONE)
+			vevid(&v, "the stop: %s-%s (GC pauses)", rl_hms(r, xs, t1), rl_hms(r, xe, t2));
+		if (w.first_slow_start != EV_TIME_NONE)
+			vevid(&v, "stepped connects started %s-%s (%.1f-%.1f s after the window began)",
+			      rl_hms(r, w.first_slow_start, t1), rl_hms(r, w.last_slow_start, t2),
+			      (double)(w.first_slow_start - a) / 1000.0,
+			      (double)(w.last_slow_start - a) / 1000.0);
+		if (w.bucket[0] && w.max_uht_b0 > 0)
+			vevid(&v, "%u requests got into the queue (connect ~0 s) and waited up to %.3f s for "
+			      "the response header", w.bucket[0], w.max_uht_b0);
+		vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
+		if (in->slowest.line)
+			evid_request(&v, c, &in->slowest, "waited longest to connect", in->upstream_many);
+		vadvice(&v, "While the application accepted nothing, the kernel queued completed "
+			"handshakes up to the listen backlog and then dropped SYNs; the clients' SYN "
+			"retransmits (1 s apart on Linux >= 6.5, else 1 s, 3 s, 7 s) are the whole-second "
+			"connect times. Raise the backlog above %lld (%.0f req/s x %.2f s): Tomcat/Spring "
+			"Boot server.tomcat.accept-count (default 100), Jetty acceptQueueSize (default 50), "
+			"or the backlog argument of the server socket; the kernel caps it at "
+			"net.core.somaxconn (default 4096)%s. The requests then wait in the queue "
+			"($upstream_header_time) instead of retrying; the stop itself is the cause to fix.",
+			backlog, rate, stop_s, backlog > 4096 ? ": raise somaxconn too" : "");
+		if (in->slowest.upstream[0] && !in->upstream_many)
+			vadvice(&v, " The server behind it: %s ($upstream_addr).", in->slowest.upstream);
+		rv_commit(r, &v);
+	}
+}
+
+void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+{
+	const struct timeline *tl = c->tl;
+	const struct incident *in = f->in;
+	int64_t ws = f->ws;
+	char t1[16], t2[16];
+	if (!f->have_uw)
+		return;
+	const struct upstream_window *u = &f->uw;
+	int64_t a = u->a, b = u->b;
+	double stop_s = u->stop_s, rate = u->rate;
+	long long backlog = u->backlog;
+	const char *stop_from = u->stop_from;
+	const struct tl_req_sum w = u->w;
+	/* connect timeouts: 504 with no connect time */
+	uint32_t n504 = 0;
+	float t504_max = 0;
+	{
+		const struct ring *qr = &tl->reqs;
+		for (uint64_t i = timeline_lower_bound(qr, a); i < qr->total; i++) {
+			const struct tl_req *q = ring_at(qr, i);
+			if (q->end_ms >= b + timeline_req_scan_slack(tl))
+				break;
+			if (q->start_ms < a || q->start_ms >= b)
+				continue;
+			if (q->status == 504 && q->uct_s < 0) {
+				n504++;
+				if (q->rt_s > t504_max)
+					t504_max = q->rt_s;
+			}
+		}
+	}
+	if (n504 > 0) {
+		struct vdraft v;
+		vinit(&v, V_CONNECT_504, in->id, SEV_CRIT);
+		v.start_ms = a;
+		v.end_ms = b;
+		v.jump_ms = a;
+		vtitle(&v, "%u requests failed with 504: nginx gave up connecting after %.1f s "
+		       "(proxy_connect_timeout)%s", n504, t504_max,
+		       ws != EV_TIME_NONE ? " during the stop" : " while the upstream accepted nothing");
+		vevid(&v, "requests started %s-%s: %u, of them 504 with $upstream_connect_time \"-\": %u "
+		      "(request time up to %.3f s)", rl_hms(r, a, t1), rl_hms(r, b, t2), w.n, n504, t504_max);
+		vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
+		if (in->t504.line)
+			evid_request(&v, c, &in->t504, "was the first to time out", false);
+		vadvice(&v, "The upstream's accept queue was full, so nginx's SYNs were dropped and the "
+			"connect timed out before the first retransmit. Raise the upstream's listen "
+			"backlog above %lld (%.0f req/s x %.2f s) so connections queue instead of being "
+			"dropped, and/or raise proxy_connect_timeout above the stop length; then fix the "
+			"stop.", backlog, rate, stop_s);
+		rv_commit(r, &v);
+	}
+}
+
