@@ -1,5 +1,6 @@
 /* jvmlog_internal.h — shared state and helpers of the JVM log parser, split
  * over core/jvmlog.c (dispatch, decorations, time, pending state),
+ * core/jvmlog_common.c (helpers every era parser uses),
  * core/jvmlog_unified.c (JDK 9+ -Xlog messages), core/jvmlog_jdk8.c (JDK 8
  * PrintGCDetails and stdout output) and core/jvmlog_safepoint.c (safepoint
  * lines, statistics rows and SafepointTimeout reports shared by all eras).
@@ -103,7 +104,7 @@ struct jvmlog {
 	struct jl_g8 g8;
 };
 
-/* ---- jvmlog.c: shared helpers ---- */
+/* ---- jvmlog_common.c: helpers every era parser uses ---- */
 /* Numbers from a line are untrusted: these keep every conversion and sum defined
  * (a duration of 1e300 ms must not become undefined behaviour here or in
  * ev_start_ms()). Durations are clamped to [0, JL_MAX_MS]. */
@@ -125,10 +126,6 @@ static inline int32_t jl_i32(int64_t v) /* -1 when out of range */
 }
 struct event *jl_push(struct jl_out *o, enum ev_kind kind);
 void jl_push_copy(struct jl_out *o, const struct event *e);
-/* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */
-void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o);
-/* Emit every pending multi-line item (reports, stats rows, JDK 8 pauses). */
-void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
 void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n);
 /* Raise the inferred JDK release to at least rel (no effect once a Version line was read). */
 static inline void jl_infer_release(struct jvmlog *p, int rel)
@@ -140,13 +137,12 @@ static inline void jl_infer_release(struct jvmlog *p, int rel)
 int jl_feature_release(const char *s, size_t n);
 
 size_t jl_skip_ws(const char *s, size_t n, size_t i);
+/* only spaces and tabs (or empty) */
+bool jl_blank(const char *s, size_t n);
 /* First occurrence of lit[0..k) in s[0..n), NULL if none: memmem() without
  * its per-call set-up, which costs more than scanning a log line. */
 const char *jl_find(const char *s, size_t n, const char *lit, size_t k);
 #define JL_FIND(s, n, lit) jl_find((s), (n), (lit), sizeof(lit) - 1)
-/* util_parse_iso8601() with the same result for every input, faster on
- * consecutive HotSpot timestamps of one minute */
-size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
 /* "<digits>[.<digits>]<unit>" with unit B/K/M/G/T -> KB; returns chars consumed or 0 */
 size_t jl_parse_size_kb(const char *s, size_t n, double *kb);
 /* "A->B(C)" (sizes with units); returns chars consumed or 0 */
@@ -155,12 +151,21 @@ size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, i
 size_t jl_parse_gc_id(const char *s, size_t n, int64_t *id);
 /* Balanced "(...)" starting at s[0]; returns length including both parentheses, 0 if unbalanced. */
 size_t jl_paren_len(const char *s, size_t n);
-/* Interpret "Pause ..." title text (without heap and duration) into e->u.pause. */
-void jl_pause_title(struct jvmlog *p, const char *s, size_t n, struct event *e);
 /* Classify a cause string into flags (periodic, System.gc() ...). */
 uint16_t jl_cause_flags(const char *s, size_t n);
 
+/* ---- jvmlog.c: time and pending state ---- */
+/* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */
+void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o);
+/* util_parse_iso8601() with the same result for every input, faster on
+ * consecutive HotSpot timestamps of one minute */
+size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
+/* Emit every pending multi-line item (reports, stats rows, JDK 8 pauses). */
+void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
+
 /* ---- jvmlog_unified.c ---- */
+/* Interpret "Pause ..." title text (without heap and duration) into e->u.pause. */
+void jl_pause_title(struct jvmlog *p, const char *s, size_t n, struct event *e);
 /* tag sets the parser cares about */
 enum jl_tag {
 	JL_TAG_NONE = 0,     /* no tags decoration on the line */

@@ -19,14 +19,6 @@
 
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-static bool blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t')
-			return false;
-	return true;
-}
-
 /* ------------------------------------------------------------------------ */
 /* prefixes                                                                 */
 
@@ -528,127 +520,55 @@ static bool heap_exit_line(const char *s, size_t n)
 	return false;
 }
 
-/* ------------------------------------------------------------------------ */
-
-int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+/* A line after a JDK 8 stamp prefix (st->len > 0): always the JVM's own line. */
+static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char *s, size_t n,
+			struct jl_out *o)
 {
-	struct jl_stamp st;
-	const char *m;
-	size_t mn;
-	bool lead_ws = n > 0 && (s[0] == ' ' || s[0] == '\t');
+	const char *m = s + st->len;
+	size_t mn = n - st->len;
 	struct event ev;
 
-	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
-	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor
-	 * size ...", "- age 1: ...", "[PSYoungGen: ..."), the tail " (concurrent mode
-	 * failure): ..., 2.71 secs]". Only a new pause, or a stamped line that is not
-	 * a bracket, ends it without a duration. */
-	if (p->g8.open) {
-		struct jl_stamp cs;
-		parse_stamp(p, s, n, &cs);
-		if (p->g8.lines < 64 && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
-		    !g8_pause_start(s + cs.len, n - cs.len)) {
-			g8_continue(p, s, n, o);
+	if (mn > 1 && m[0] == '[') {
+		if (JL_STARTS(m + 1, mn - 1, "Pause ")) {
+			/* JDK 8 Shenandoah: "[Pause Init Mark, 0.677 ms]" at the end */
+			jl_time(p, st->wall_ms, st->up_us, o);
+			jl_pause_summary(p, m + 1, mn - 1, -1, false, o);
 			return o->n;
 		}
-		p->g8.open = false;
-	}
-	if (blank(s, n)) {
-		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
-		 * print_safepoint_timeout()); it does not end anything */
-		return 0;
-	}
-	if (p->g8.await_heap) {
-		size_t i = jl_skip_ws(s, n, 0);
-		if (i > 0 && i < n && s[i] == '[') {
-			/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
-			if (g8_heap_line(p, s, n) || JL_STARTS(s + i, n - i, "[Times:"))
-				g8_emit(p, o);
-			return o->n;
-		}
-		g8_emit(p, o);
-	}
-
-	/* SafepointTimeout report printed on stdout (JDK 8/11, or "none" decorations) */
-	if (jl_report_shape(s, n) && (s[0] == '#' || p->rep.open)) {
-		if (p->stats_pending) {
-			p->stats_pending = false;
-			jl_push_copy(o, &p->stats_ev);
-		}
-		o->t_ms = EV_TIME_NONE;
-		o->up_us = -1;
-		if (jl_report_line(p, s, n, o))
-			return o->n;
-	}
-	if (p->rep.open || p->stats_pending) {
-		if (p->stats_pending && JL_STARTS(s, n, "Safepoint \"")) {
-			/* "none" decorations: the row's own Safepoint line */
-		} else {
-			jl_report_flush(p, o);
-			if (p->stats_pending) {
-				p->stats_pending = false;
-				jl_push_copy(o, &p->stats_ev);
-			}
-		}
-	}
-
-	parse_stamp(p, s, n, &st);
-	m = s + st.len;
-	mn = n - st.len;
-
-	if (st.len == 0 && lead_ws) {
-		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
-		size_t i = jl_skip_ws(s, n, 0);
-		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n)))
-			return o->n;
-		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[threads:"))
-			return o->n; /* -XX:+PrintSafepointStatistics header (JDK 8) */
-		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[ threads:"))
-			return o->n; /* JDK 11 header */
-		return o->n ? o->n : JVMLOG_UNKNOWN;
-	}
-
-	if (st.len > 0) {
-		/* a JDK 8 stamp prefix: always the JVM's own line */
-		if (mn > 1 && m[0] == '[') {
-			if (JL_STARTS(m + 1, mn - 1, "Pause ")) {
-				/* JDK 8 Shenandoah: "[Pause Init Mark, 0.677 ms]" at the end */
-				jl_time(p, st.wall_ms, st.up_us, o);
-				jl_pause_summary(p, m + 1, mn - 1, -1, false, o);
-				return o->n;
-			}
-			jl_time(p, st.wall_ms, st.up_us, o);
-			jl_infer_release(p, 8);
-			g8_open(p, m, mn, o);
-			return o->n;
-		}
-		if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
-			jl_time(p, st.wall_ms, st.up_us, o);
-			jl_infer_release(p, 8);
-			jl_sp_stopped(p, m, mn, o);
-			return o->n;
-		}
-		if (JL_STARTS(m, mn, "Application time: ")) {
-			jl_time(p, st.wall_ms, st.up_us, o);
-			return o->n;
-		}
-		if (st.wall_ms == EV_TIME_NONE && st.up_us >= 0 && jl_sp_stats_row(m, mn, true, &ev)) {
-			/* -XX:+PrintSafepointStatistics row: stamped at the safepoint's begin,
-			 * printed in batches later: no restart check, no anchor learning */
-			double tot = ev.u.sp.total_ms;
-			ev.up_us = jl_add(st.up_us, jl_i64(tot * 1000.0));
-			ev.t_ms = p->anchor_ms == EV_TIME_NONE
-					  ? EV_TIME_NONE
-					  : jl_add(jl_add(p->anchor_ms, (st.up_us + 500) / 1000), jl_i64(tot));
-			jl_push_copy(o, &ev);
-			return o->n;
-		}
-		/* other stamped JVM output (CMS concurrent phases without brackets ...) */
-		jl_time(p, st.wall_ms, st.up_us, o);
+		jl_time(p, st->wall_ms, st->up_us, o);
+		jl_infer_release(p, 8);
+		g8_open(p, m, mn, o);
 		return o->n;
 	}
+	if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
+		jl_time(p, st->wall_ms, st->up_us, o);
+		jl_infer_release(p, 8);
+		jl_sp_stopped(p, m, mn, o);
+		return o->n;
+	}
+	if (JL_STARTS(m, mn, "Application time: ")) {
+		jl_time(p, st->wall_ms, st->up_us, o);
+		return o->n;
+	}
+	if (st->wall_ms == EV_TIME_NONE && st->up_us >= 0 && jl_sp_stats_row(m, mn, true, &ev)) {
+		/* -XX:+PrintSafepointStatistics row: stamped at the safepoint's begin,
+		 * printed in batches later: no restart check, no anchor learning */
+		double tot = ev.u.sp.total_ms;
+		ev.up_us = jl_add(st->up_us, jl_i64(tot * 1000.0));
+		ev.t_ms = p->anchor_ms == EV_TIME_NONE
+				  ? EV_TIME_NONE
+				  : jl_add(jl_add(p->anchor_ms, (st->up_us + 500) / 1000), jl_i64(tot));
+		jl_push_copy(o, &ev);
+		return o->n;
+	}
+	/* other stamped JVM output (CMS concurrent phases without brackets ...) */
+	jl_time(p, st->wall_ms, st->up_us, o);
+	return o->n;
+}
 
-	/* no prefix at all */
+/* A line without any stamp prefix or leading white space. */
+static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
 	if (s[0] == '[') {
 		if (JL_STARTS(s + 1, n - 1, "Pause ")) {
 			if (JL_ENDS(s, n, ", start]"))
@@ -692,4 +612,84 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	if (jl_unified_message(p, JL_TAG_NONE, s, n, o))
 		return o->n;
 	return o->n ? o->n : JVMLOG_UNKNOWN;
+}
+
+/* ------------------------------------------------------------------------ */
+
+int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
+	struct jl_stamp st;
+	bool lead_ws = n > 0 && (s[0] == ' ' || s[0] == '\t');
+
+	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
+	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor
+	 * size ...", "- age 1: ...", "[PSYoungGen: ..."), the tail " (concurrent mode
+	 * failure): ..., 2.71 secs]". Only a new pause, or a stamped line that is not
+	 * a bracket, ends it without a duration. */
+	if (p->g8.open) {
+		struct jl_stamp cs;
+		parse_stamp(p, s, n, &cs);
+		if (p->g8.lines < 64 && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
+		    !g8_pause_start(s + cs.len, n - cs.len)) {
+			g8_continue(p, s, n, o);
+			return o->n;
+		}
+		p->g8.open = false;
+	}
+	if (jl_blank(s, n)) {
+		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
+		 * print_safepoint_timeout()); it does not end anything */
+		return 0;
+	}
+	if (p->g8.await_heap) {
+		size_t i = jl_skip_ws(s, n, 0);
+		if (i > 0 && i < n && s[i] == '[') {
+			/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
+			if (g8_heap_line(p, s, n) || JL_STARTS(s + i, n - i, "[Times:"))
+				g8_emit(p, o);
+			return o->n;
+		}
+		g8_emit(p, o);
+	}
+
+	/* SafepointTimeout report printed on stdout (JDK 8/11, or "none" decorations) */
+	if (jl_report_shape(s, n) && (s[0] == '#' || p->rep.open)) {
+		if (p->stats_pending) {
+			p->stats_pending = false;
+			jl_push_copy(o, &p->stats_ev);
+		}
+		o->t_ms = EV_TIME_NONE;
+		o->up_us = -1;
+		if (jl_report_line(p, s, n, o))
+			return o->n;
+	}
+	if (p->rep.open || p->stats_pending) {
+		if (p->stats_pending && JL_STARTS(s, n, "Safepoint \"")) {
+			/* "none" decorations: the row's own Safepoint line */
+		} else {
+			jl_report_flush(p, o);
+			if (p->stats_pending) {
+				p->stats_pending = false;
+				jl_push_copy(o, &p->stats_ev);
+			}
+		}
+	}
+
+	parse_stamp(p, s, n, &st);
+
+	if (st.len == 0 && lead_ws) {
+		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
+		size_t i = jl_skip_ws(s, n, 0);
+		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n)))
+			return o->n;
+		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[threads:"))
+			return o->n; /* -XX:+PrintSafepointStatistics header (JDK 8) */
+		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[ threads:"))
+			return o->n; /* JDK 11 header */
+		return o->n ? o->n : JVMLOG_UNKNOWN;
+	}
+
+	if (st.len > 0)
+		return stamped_line(p, &st, s, n, o);
+	return bare_line(p, s, n, o);
 }
