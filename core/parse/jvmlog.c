@@ -61,6 +61,11 @@ void jvmlog_set_general_only(struct jvmlog *p, bool on)
 		p->general_only = on;
 }
 
+const char *jvmlog_why(const struct jvmlog *p)
+{
+	return p ? p->why : NULL;
+}
+
 int64_t jvmlog_anchor(const struct jvmlog *p)
 {
 	return p ? p->anchor_ms : EV_TIME_NONE;
@@ -147,6 +152,7 @@ static void restart(struct jvmlog *p)
 	}
 	p->rep.open = false;
 	p->g8.open = p->g8.await_heap = false;
+	p->histo = false;
 	p->stats_pending = false;
 	p->evac_fail_gc_id = p->zcap_gc_id = -1;
 	p->sp_op[0] = '\0';
@@ -767,6 +773,7 @@ int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct eve
 
 	if (!p || !out || (!line && len))
 		return JVMLOG_UNKNOWN;
+	p->why = NULL;
 	if (!line)
 		line = "";
 	if (len && line[len - 1] == '\r')

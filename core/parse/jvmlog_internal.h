@@ -42,12 +42,25 @@ struct jl_report {
 	int64_t t_ms, up_us;    /* time of the last report line seen */
 };
 
+/* A JDK 8 record is read as it streams by (bracket depth and the few fields
+ * kept in struct jl_g8): its memory does not grow with its length, so the
+ * bound is on how much of the log one record may take before the parser
+ * gives up on it, not on memory. A record is as long as the JVM writes it:
+ * -XX:+PrintClassHistogram prints one row per loaded class before and after a
+ * Full GC; garbagecat's dataset93 (JDK 8, G1) has 109,566 classes before and
+ * 108,247 after, ~80 bytes a row, so ~17 MB in one record. 32 MiB holds that
+ * with room; hitting it means an unclosed bracket, which is then counted as
+ * unparsed with that reason (jvmlog_why()) instead of swallowing the log. */
+#define JL_G8_MAX_BYTES ((size_t)32 << 20)
+
 /* A JDK 8 PrintGCDetails pause being assembled across lines. */
 struct jl_g8 {
 	bool open;              /* the outer "[GC ..." bracket has not closed yet */
 	bool await_heap;        /* closed, waiting for the G1 "[Eden: ... Heap: ...]" line */
+	bool heap_before;       /* "{Heap before GC" printed inside it: a collection
+				 * starting now is nested in it (-XX:+CMSScavengeBeforeRemark) */
 	int depth;              /* bracket depth while open */
-	int lines;              /* continuation lines read while open */
+	size_t bytes;           /* bytes of the lines read while open (JL_G8_MAX_BYTES) */
 	int64_t wall_ms;        /* stamps of the line that opened it (= pause start) */
 	int64_t up_us;
 	struct event ev;        /* the pause (t_ms/up_us filled when it closes) */
@@ -102,6 +115,10 @@ struct jvmlog {
 	struct event stats_ev;
 	struct jl_report rep;
 	struct jl_g8 g8;
+	bool histo;                /* a JDK 8 "[Class Histogram" is being printed */
+
+	/* why the last line returned JVMLOG_UNKNOWN, when more than "not a JVM line" */
+	const char *why;
 };
 
 /* ---- jvmlog_common.c: helpers every era parser uses ---- */

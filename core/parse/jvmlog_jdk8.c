@@ -329,12 +329,51 @@ static bool g8_pause_start(const char *m, size_t n)
 	       !JL_STARTS(m + 3, n - 3, " concurrent");
 }
 
+/* -XX:+PrintClassHistogram output (memory/heapInspection.cpp,
+ * KlassInfoHistogram::print_histo_on()): " num     #instances         #bytes  class name",
+ * a line of '-', rows "%5ld: %13ld %13lu  %s" (hence "32842:" and "   1:") and
+ * "Total %13ld %13lu". A row's class name is a JVM descriptor: array classes
+ * are "[C", "[Ljava.lang.Object;", "[[I", whose '[' close nothing. */
+static bool histo_row(const char *s, size_t n)
+{
+	size_t i = jl_skip_ws(s, n, 0), k;
+	uint64_t v;
+	if (!(k = util_parse_u64(s + i, n - i, &v)) || i + k >= n || s[i + k] != ':')
+		return false;
+	i += k + 1;
+	for (int col = 0; col < 2; col++) {
+		size_t j = jl_skip_ws(s, n, i);
+		if (j == i || !(k = util_parse_u64(s + j, n - j, &v)))
+			return false;
+		i = j + k;
+	}
+	return i + 2 < n && s[i] == ' ' && s[i + 1] == ' ' && s[i + 2] != ' ';
+}
+
+static bool histo_line(const char *s, size_t n)
+{
+	size_t i = jl_skip_ws(s, n, 0);
+	if (JL_STARTS(s + i, n - i, "num ") && JL_ENDS(s, n, "#bytes  class name"))
+		return true;
+	if (n >= 10 && s[0] == '-' && s[n - 1] == '-' && !memchr(s, ' ', n))
+		return true;
+	if (JL_STARTS(s, n, "Total ")) {
+		uint64_t a, b;
+		size_t j = jl_skip_ws(s, n, 6), k = util_parse_u64(s + j, n - j, &a);
+		if (k && (j = jl_skip_ws(s, n, j + k)) < n && util_parse_u64(s + j, n - j, &b) == n - j)
+			return true;
+	}
+	return histo_row(s, n);
+}
+
 /* A line while a pause bracket is open: CMS concurrent output spliced in,
- * G1Ergonomics lines, " (to-space exhausted), 0.3857580 secs]". */
+ * G1Ergonomics lines, " (to-space exhausted), 0.3857580 secs]", class
+ * histogram rows (their brackets are class names, not read). */
 static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	bool times = false;
-	p->g8.lines++;
+	if (histo_row(s, n))
+		return;
 	if (g8_scan(p, s, n, &times))
 		g8_closed(p, times, o);
 	else if (p->g8.depth == 0)
@@ -629,8 +668,15 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	if (p->g8.open) {
 		struct jl_stamp cs;
 		parse_stamp(p, s, n, &cs);
-		if (p->g8.lines < 64 && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
+		if (!(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
 		    !g8_pause_start(s + cs.len, n - cs.len)) {
+			if (n >= JL_G8_MAX_BYTES - p->g8.bytes) {
+				p->g8.open = false;
+				p->why = "a JDK 8 GC record grew past 32 MiB without its closing \", <n> secs]\": "
+					 "the record is dropped";
+				return JVMLOG_UNKNOWN;
+			}
+			p->g8.bytes += n + 1;
 			g8_continue(p, s, n, o);
 			return o->n;
 		}
@@ -676,6 +722,17 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	}
 
 	parse_stamp(p, s, n, &st);
+	if (p->histo) {
+		/* after the pause closed: "[Class Histogram (after full gc):" and its
+		 * rows, ending with ", 4.5682980 secs]" */
+		if (st.len == 0 && histo_line(s, n))
+			return o->n;
+		p->histo = false;
+		if (st.len == 0 && JL_STARTS(s, n, ", ") && secs_before(s, n - 1) >= 0 && s[n - 1] == ']')
+			return o->n;
+	}
+	if (JL_FIND(s, n, "[Class Histogram"))
+		p->histo = true;
 
 	if (st.len == 0 && lead_ws) {
 		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
