@@ -306,6 +306,10 @@ static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 
 	g->open = true;
 	g->depth = 0;
+	/* "[GC (CMS Final Remark) [YG occupancy: ...]{Heap before GC invocations=22 (full 13):"
+	 * (-XX:+CMSScavengeBeforeRemark -XX:+PrintHeapAtGC): the scavenge that follows
+	 * on its own lines runs inside this pause */
+	g->heap_before = JL_FIND(s, n, "{Heap before GC invocations=") != NULL;
 	if (g8_scan(p, s, n, &times))
 		g8_closed(p, times, o);
 	else if (g->depth == 0)
@@ -328,6 +332,8 @@ static bool g8_pause_start(const char *m, size_t n)
 	       (m[3] == ' ' || m[3] == '(' || m[3] == '-' || m[3] == '[') &&
 	       !JL_STARTS(m + 3, n - 3, " concurrent");
 }
+
+static bool heap_exit_line(const char *s, size_t n);
 
 /* -XX:+PrintClassHistogram output (memory/heapInspection.cpp,
  * KlassInfoHistogram::print_histo_on()): " num     #instances         #bytes  class name",
@@ -374,6 +380,15 @@ static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out
 	bool times = false;
 	if (histo_row(s, n))
 		return;
+	/* -XX:+PrintHeapAtGC inside the record: "[0x..., 0x..., 0x...)" close nothing */
+	if (heap_exit_line(s, n) || JL_STARTS(s, n, "Heap after GC invocations="))
+		return;
+	if (JL_EQ(s, n, "}")) {
+		p->g8.heap_before = false;
+		return;
+	}
+	if (JL_FIND(s, n, "{Heap before GC invocations="))
+		p->g8.heap_before = true;
 	if (g8_scan(p, s, n, &times))
 		g8_closed(p, times, o);
 	else if (p->g8.depth == 0)
@@ -663,13 +678,15 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
 	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor
 	 * size ...", "- age 1: ...", "[PSYoungGen: ..."), the tail " (concurrent mode
-	 * failure): ..., 2.71 secs]". Only a new pause, or a stamped line that is not
-	 * a bracket, ends it without a duration. */
+	 * failure): ..., 2.71 secs]". Only a new pause (unless it is nested: printed
+	 * after "{Heap before GC" inside this one), or a stamped line that is not a
+	 * bracket, ends it without a duration. */
 	if (p->g8.open) {
 		struct jl_stamp cs;
 		parse_stamp(p, s, n, &cs);
-		if (!(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
-		    !g8_pause_start(s + cs.len, n - cs.len)) {
+		bool start = g8_pause_start(s + cs.len, n - cs.len);
+		if ((start && p->g8.heap_before) ||
+		    (!start && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')))) {
 			if (n >= JL_G8_MAX_BYTES - p->g8.bytes) {
 				p->g8.open = false;
 				p->why = "a JDK 8 GC record grew past 32 MiB without its closing \", <n> secs]\": "

@@ -193,6 +193,30 @@ static void test_record_bound_bytes(void **state)
 	jvmlog_free(p);
 }
 
+/* dataset136 / dataset142: -XX:+CMSScavengeBeforeRemark -XX:+PrintHeapAtGC. The
+ * remark's first line ends in "{Heap before GC ...", the scavenge it runs comes
+ * on its own stamped "[GC (CMS Final Remark) ... [ParNew" line: one pause, the
+ * remark, with its own duration (it includes the scavenge's). */
+static void test_cms_remark_nested_scavenge(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "cms-remark-heapatgc.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_int_equal(t.keep[0].u.pause.type, PAUSE_REMARK);
+	assert_int_equal(t.keep[0].u.pause.collector, GC_CMS);
+	assert_string_equal(t.keep[0].u.pause.cause, "CMS Final Remark");
+	assert_near(t.keep[0].u.pause.dur_ms, 202.0947);   /* not the scavenge's 72.9255 */
+	assert_int_equal(t.keep[0].t_ms, util_utc_ms(2017, 6, 18, 10, 23, 16, 634) + 202);
+	run(FIX "cms-remark-heapatgc-solaris.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_int_equal(t.keep[0].u.pause.type, PAUSE_REMARK);
+	assert_near(t.keep[0].u.pause.dur_ms, 520.7447);   /* not the scavenge's 220.7345 */
+	assert_int_equal(t.collector, GC_CMS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_long_record_rset_stats),
 		cmocka_unit_test(test_long_record_fls_stats),
 		cmocka_unit_test(test_record_bound_bytes),
+		cmocka_unit_test(test_cms_remark_nested_scavenge),
 	};
 	setenv("TZ", "UTC", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
