@@ -335,6 +335,23 @@ static bool g8_pause_start(const char *m, size_t n)
 
 static bool heap_exit_line(const char *s, size_t n);
 
+/* Two threads' output on one line: the VM thread's stop line glued after a
+ * concurrent phase ("...abortable-preclean: 0.038/0.118 secs]Total time for
+ * which ..."), or after stamps that were themselves interleaved
+ * ("<date>: <date>: Total time ...", "0.408: 0.408Total time ..."). The stop
+ * gets the line's stamps. from: where the search starts. */
+static void stop_inside(struct jvmlog *p, const char *s, size_t n, size_t from, struct jl_out *o)
+{
+	const char *t;
+	if (from >= n)
+		return;
+	t = JL_FIND(s + from, n - from, "Total time for which application threads were stopped: ");
+	if (!t)
+		return;
+	jl_infer_release(p, 8);
+	jl_sp_stopped(p, t, (size_t)(s + n - t), o);
+}
+
 /* -XX:+PrintClassHistogram output (memory/heapInspection.cpp,
  * KlassInfoHistogram::print_histo_on()): " num     #instances         #bytes  class name",
  * a line of '-', rows "%5ld: %13ld %13lu  %s" (hence "32842:" and "   1:") and
@@ -393,6 +410,7 @@ static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out
 		g8_closed(p, times, o);
 	else if (p->g8.depth == 0)
 		p->g8.open = false;
+	stop_inside(p, s, n, 0, o);
 }
 
 /* "   [Eden: 1024.0K(1024.0K)->0.0B(1024.0K) Survivors: ... Heap: 1024.0K(2048.0K)->565.8K(2048.0K)]" */
@@ -592,6 +610,7 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
 		g8_open(p, m, mn, o);
+		stop_inside(p, m, mn, 1, o);
 		return o->n;
 	}
 	if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
@@ -617,6 +636,7 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 	}
 	/* other stamped JVM output (CMS concurrent phases without brackets ...) */
 	jl_time(p, st->wall_ms, st->up_us, o);
+	stop_inside(p, m, mn, 0, o);
 	return o->n;
 }
 
@@ -630,11 +650,15 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 			if (jl_pause_summary(p, s + 1, n - 1, -1, false, o))
 				return o->n;
 		}
-		if (g8_open(p, s, n, o))
+		if (g8_open(p, s, n, o)) {
+			stop_inside(p, s, n, 1, o);
 			return o->n;
+		}
 		if (JL_STARTS(s + 1, n - 1, "CMS-concurrent-") || JL_STARTS(s + 1, n - 1, "GC concurrent-") ||
-		    JL_STARTS(s + 1, n - 1, "Times: ") || JL_STARTS(s + 1, n - 1, "Concurrent "))
+		    JL_STARTS(s + 1, n - 1, "Times: ") || JL_STARTS(s + 1, n - 1, "Concurrent ")) {
+			stop_inside(p, s, n, 1, o);
 			return o->n;
+		}
 		return o->n ? o->n : JVMLOG_UNKNOWN;
 	}
 	if (JL_STARTS(s, n, "Total time for which application threads were stopped: ") &&

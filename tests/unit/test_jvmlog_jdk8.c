@@ -217,6 +217,40 @@ static void test_cms_remark_nested_scavenge(void **state)
 	assert_int_equal(t.collector, GC_CMS);
 }
 
+/* dataset27: "234784.781: [CMS-concurrent-abortable-preclean: 0.038/0.118 secs]Total
+ * time for which application threads were stopped: 0.0123330 seconds" */
+static void test_stop_after_concurrent_phase(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "cms-preclean-stopped.log", &t, EV_SAFEPOINT);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.sp, 1);
+	assert_near(t.keep[0].u.sp.total_ms, 12.3330);
+	assert_near(t.keep[0].u.sp.ttsp_ms, -1); /* JDK 7: no "Stopping threads took" */
+	assert_int_equal(t.keep[0].up_us, 234784781000);
+}
+
+/* garbagecat's TestApplicationStoppedTimePreprocessAction lines: stamps of two
+ * threads interleaved before the stop text */
+static void test_stop_two_stamps(void **state)
+{
+	static const double total[] = { 1.4232, 0.7018, 1.3170, 1.2393, 7.8201 };
+	static const double ttsp[] = { 0.0111, 0.0202, 0.0454, 0.0233, 0.0168 };
+	struct tally t;
+	(void)state;
+	run(FIX "stopped-two-stamps.log", &t, EV_SAFEPOINT);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.sp, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_near(t.keep[i].u.sp.total_ms, total[i]);
+		assert_near(t.keep[i].u.sp.ttsp_ms, ttsp[i]);
+	}
+	/* the first date stamp is the line's time (-0400) */
+	assert_int_equal(t.keep[0].t_ms, util_utc_ms(2021, 10, 28, 11, 39, 54, 391));
+	assert_int_equal(t.keep[4].t_ms, util_utc_ms(2022, 10, 30, 12, 28, 23, 839));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +261,8 @@ int main(void)
 		cmocka_unit_test(test_long_record_fls_stats),
 		cmocka_unit_test(test_record_bound_bytes),
 		cmocka_unit_test(test_cms_remark_nested_scavenge),
+		cmocka_unit_test(test_stop_after_concurrent_phase),
+		cmocka_unit_test(test_stop_two_stamps),
 	};
 	setenv("TZ", "UTC", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
