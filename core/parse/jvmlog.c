@@ -61,6 +61,11 @@ void jvmlog_set_general_only(struct jvmlog *p, bool on)
 		p->general_only = on;
 }
 
+const char *jvmlog_why(const struct jvmlog *p)
+{
+	return p ? p->why : NULL;
+}
+
 int64_t jvmlog_anchor(const struct jvmlog *p)
 {
 	return p ? p->anchor_ms : EV_TIME_NONE;
@@ -86,57 +91,7 @@ int jvmlog_flush(struct jvmlog *p, struct event *out, int cap)
 }
 
 /* ------------------------------------------------------------------------ */
-/* shared helpers                                                           */
-
-struct event *jl_push(struct jl_out *o, enum ev_kind kind)
-{
-	struct event *e;
-	if (o->n >= o->cap)
-		return NULL; /* cap >= JVMLOG_MAX_EVENTS is the contract; never overrun */
-	e = &o->ev[o->n++];
-	ev_init(e, kind);
-	e->t_ms = o->t_ms;
-	e->up_us = o->up_us;
-	return e;
-}
-
-void jl_push_copy(struct jl_out *o, const struct event *e)
-{
-	if (o->n >= o->cap)
-		return;
-	o->ev[o->n++] = *e;
-}
-
-void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n)
-{
-	struct event *e;
-	bool changed = p->collector != c;
-	p->collector = c;
-	/* An explicit "Using ..." line always reports; inferred ones only when new. */
-	if (!name && !changed)
-		return;
-	e = o ? jl_push(o, EV_JVM_INFO) : NULL;
-	if (!e)
-		return;
-	e->u.info.key = JI_COLLECTOR;
-	e->u.info.a = c;
-	if (name)
-		util_strlcpy_n(e->u.info.text, sizeof e->u.info.text, name, name_n);
-	else
-		util_strlcpy_n(e->u.info.text, sizeof e->u.info.text, jvm_collector_name(c),
-			       strlen(jvm_collector_name(c)));
-}
-
-int jl_feature_release(const char *s, size_t n)
-{
-	uint64_t a = 0, b = 0;
-	size_t k = util_parse_u64(s, n, &a);
-	if (k == 0 || a > 1000)
-		return 0;
-	if (a == 1 && k < n && s[k] == '.' && util_parse_u64(s + k + 1, n - k - 1, &b) > 0 && b < 100)
-		return (int)b; /* "1.8.0_282" is 8 */
-	return (int)a;
-}
+/* time                                                                     */
 
 static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
 
@@ -185,132 +140,6 @@ size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, 
 	return k;
 }
 
-const char *jl_find(const char *s, size_t n, const char *lit, size_t k)
-{
-	const char *end = s + n;
-	if (k == 0)
-		return s;
-	while ((size_t)(end - s) >= k) {
-		const char *c = memchr(s, lit[0], (size_t)(end - s) - k + 1);
-		if (!c)
-			return NULL;
-		if (memcmp(c + 1, lit + 1, k - 1) == 0)
-			return c;
-		s = c + 1;
-	}
-	return NULL;
-}
-
-size_t jl_skip_ws(const char *s, size_t n, size_t i)
-{
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return i;
-}
-
-size_t jl_parse_size_kb(const char *s, size_t n, double *kb)
-{
-	double v;
-	size_t k = util_parse_double(s, n, false, &v);
-	if (k == 0 || k >= n || s[0] == '-' || s[0] == '+')
-		return 0;
-	switch (s[k]) {
-	case 'B': v /= 1024.0; break;
-	case 'K': break;
-	case 'M': v *= 1024.0; break;
-	case 'G': v *= 1024.0 * 1024.0; break;
-	case 'T': v *= 1024.0 * 1024.0 * 1024.0; break;
-	default: return 0;
-	}
-	*kb = v;
-	return k + 1;
-}
-
-int64_t jl_i64(double v)
-{
-	if (!(v > -9e18)) /* also NaN */
-		return v != v ? 0 : (int64_t)-9e18;
-	if (v >= 9e18)
-		return (int64_t)9e18;
-	return (int64_t)(v < 0 ? v - 0.5 : v + 0.5);
-}
-
-int64_t jl_kb(double kb)
-{
-	return kb > 9e15 ? INT64_MAX / 1024 : jl_i64(kb);
-}
-
-int64_t jl_add(int64_t a, int64_t b)
-{
-	int64_t r;
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN + 1; /* never EV_TIME_NONE */
-	return r;
-}
-
-size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, int64_t *committed)
-{
-	double a, b, c;
-	size_t i = 0, k;
-	k = jl_parse_size_kb(s, n, &a);
-	if (!k)
-		return 0;
-	i += k;
-	if (i + 2 > n || s[i] != '-' || s[i + 1] != '>')
-		return 0;
-	i += 2;
-	k = jl_parse_size_kb(s + i, n - i, &b);
-	if (!k)
-		return 0;
-	i += k;
-	if (i >= n || s[i] != '(')
-		return 0;
-	i++;
-	k = jl_parse_size_kb(s + i, n - i, &c);
-	if (!k)
-		return 0;
-	i += k;
-	if (i >= n || s[i] != ')')
-		return 0;
-	*before = jl_kb(a);
-	*after = jl_kb(b);
-	*committed = jl_kb(c);
-	return i + 1;
-}
-
-size_t jl_parse_gc_id(const char *s, size_t n, int64_t *id)
-{
-	uint64_t v;
-	size_t k;
-	if (!JL_STARTS(s, n, "GC("))
-		return 0;
-	k = util_parse_u64(s + 3, n - 3, &v);
-	if (!k || 3 + k >= n || s[3 + k] != ')' || v > INT64_MAX)
-		return 0;
-	*id = (int64_t)v;
-	k += 4;
-	if (k < n && s[k] == ' ')
-		k++;
-	return k;
-}
-
-size_t jl_paren_len(const char *s, size_t n)
-{
-	int depth = 0;
-	if (n == 0 || s[0] != '(')
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '(')
-			depth++;
-		else if (s[i] == ')' && --depth == 0)
-			return i + 1;
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* time                                                                     */
-
 static void restart(struct jvmlog *p)
 {
 	/* A new JVM in the same file (console logs of a restarted pod, a gc.log
@@ -323,6 +152,7 @@ static void restart(struct jvmlog *p)
 	}
 	p->rep.open = false;
 	p->g8.open = p->g8.await_heap = false;
+	p->histo = false;
 	p->stats_pending = false;
 	p->evac_fail_gc_id = p->zcap_gc_id = -1;
 	p->sp_op[0] = '\0';
@@ -628,7 +458,11 @@ static size_t deco_fast_time(const struct jvmlog *p, const char *c, size_t room,
 	return 0;
 }
 
-/* Parse the decoration brackets at the start of a line. false: not a unified line. */
+/* Parse the decoration brackets at the start of a line. false: not a unified line.
+ * One function of ~150 lines on purpose: each bracket's kind depends on the
+ * kind before it (decorators come in one fixed order) and on the fast-path
+ * state (tail, pid_set ...), all of it local; split up, that state would go
+ * through pointers on the hottest path of every unified line. */
 static bool deco_scan(struct jvmlog *p, const char *s, size_t n, struct jl_deco *d)
 {
 	size_t i = 0, tail = SIZE_MAX;
@@ -939,6 +773,7 @@ int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct eve
 
 	if (!p || !out || (!line && len))
 		return JVMLOG_UNKNOWN;
+	p->why = NULL;
 	if (!line)
 		line = "";
 	if (len && line[len - 1] == '\r')

@@ -1,5 +1,6 @@
 /* jvmlog_internal.h — shared state and helpers of the JVM log parser, split
  * over core/jvmlog.c (dispatch, decorations, time, pending state),
+ * core/jvmlog_common.c (helpers every era parser uses),
  * core/jvmlog_unified.c (JDK 9+ -Xlog messages), core/jvmlog_jdk8.c (JDK 8
  * PrintGCDetails and stdout output) and core/jvmlog_safepoint.c (safepoint
  * lines, statistics rows and SafepointTimeout reports shared by all eras).
@@ -41,12 +42,25 @@ struct jl_report {
 	int64_t t_ms, up_us;    /* time of the last report line seen */
 };
 
+/* A JDK 8 record is read as it streams by (bracket depth and the few fields
+ * kept in struct jl_g8): its memory does not grow with its length, so the
+ * bound is on how much of the log one record may take before the parser
+ * gives up on it, not on memory. A record is as long as the JVM writes it:
+ * -XX:+PrintClassHistogram prints one row per loaded class before and after a
+ * Full GC; garbagecat's dataset93 (JDK 8, G1) has 109,566 classes before and
+ * 108,247 after, ~80 bytes a row, so ~17 MB in one record. 32 MiB holds that
+ * with room; hitting it means an unclosed bracket, which is then counted as
+ * unparsed with that reason (jvmlog_why()) instead of swallowing the log. */
+#define JL_G8_MAX_BYTES ((size_t)32 << 20)
+
 /* A JDK 8 PrintGCDetails pause being assembled across lines. */
 struct jl_g8 {
 	bool open;              /* the outer "[GC ..." bracket has not closed yet */
 	bool await_heap;        /* closed, waiting for the G1 "[Eden: ... Heap: ...]" line */
+	bool heap_before;       /* "{Heap before GC" printed inside it: a collection
+				 * starting now is nested in it (-XX:+CMSScavengeBeforeRemark) */
 	int depth;              /* bracket depth while open */
-	int lines;              /* continuation lines read while open */
+	size_t bytes;           /* bytes of the lines read while open (JL_G8_MAX_BYTES) */
 	int64_t wall_ms;        /* stamps of the line that opened it (= pause start) */
 	int64_t up_us;
 	struct event ev;        /* the pause (t_ms/up_us filled when it closes) */
@@ -101,9 +115,13 @@ struct jvmlog {
 	struct event stats_ev;
 	struct jl_report rep;
 	struct jl_g8 g8;
+	bool histo;                /* a JDK 8 "[Class Histogram" is being printed */
+
+	/* why the last line returned JVMLOG_UNKNOWN, when more than "not a JVM line" */
+	const char *why;
 };
 
-/* ---- jvmlog.c: shared helpers ---- */
+/* ---- jvmlog_common.c: helpers every era parser uses ---- */
 /* Numbers from a line are untrusted: these keep every conversion and sum defined
  * (a duration of 1e300 ms must not become undefined behaviour here or in
  * ev_start_ms()). Durations are clamped to [0, JL_MAX_MS]. */
@@ -125,10 +143,6 @@ static inline int32_t jl_i32(int64_t v) /* -1 when out of range */
 }
 struct event *jl_push(struct jl_out *o, enum ev_kind kind);
 void jl_push_copy(struct jl_out *o, const struct event *e);
-/* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */
-void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o);
-/* Emit every pending multi-line item (reports, stats rows, JDK 8 pauses). */
-void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
 void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n);
 /* Raise the inferred JDK release to at least rel (no effect once a Version line was read). */
 static inline void jl_infer_release(struct jvmlog *p, int rel)
@@ -140,13 +154,12 @@ static inline void jl_infer_release(struct jvmlog *p, int rel)
 int jl_feature_release(const char *s, size_t n);
 
 size_t jl_skip_ws(const char *s, size_t n, size_t i);
+/* only spaces and tabs (or empty) */
+bool jl_blank(const char *s, size_t n);
 /* First occurrence of lit[0..k) in s[0..n), NULL if none: memmem() without
  * its per-call set-up, which costs more than scanning a log line. */
 const char *jl_find(const char *s, size_t n, const char *lit, size_t k);
 #define JL_FIND(s, n, lit) jl_find((s), (n), (lit), sizeof(lit) - 1)
-/* util_parse_iso8601() with the same result for every input, faster on
- * consecutive HotSpot timestamps of one minute */
-size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
 /* "<digits>[.<digits>]<unit>" with unit B/K/M/G/T -> KB; returns chars consumed or 0 */
 size_t jl_parse_size_kb(const char *s, size_t n, double *kb);
 /* "A->B(C)" (sizes with units); returns chars consumed or 0 */
@@ -155,12 +168,21 @@ size_t jl_parse_heap(const char *s, size_t n, int64_t *before, int64_t *after, i
 size_t jl_parse_gc_id(const char *s, size_t n, int64_t *id);
 /* Balanced "(...)" starting at s[0]; returns length including both parentheses, 0 if unbalanced. */
 size_t jl_paren_len(const char *s, size_t n);
-/* Interpret "Pause ..." title text (without heap and duration) into e->u.pause. */
-void jl_pause_title(struct jvmlog *p, const char *s, size_t n, struct event *e);
 /* Classify a cause string into flags (periodic, System.gc() ...). */
 uint16_t jl_cause_flags(const char *s, size_t n);
 
+/* ---- jvmlog.c: time and pending state ---- */
+/* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */
+void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o);
+/* util_parse_iso8601() with the same result for every input, faster on
+ * consecutive HotSpot timestamps of one minute */
+size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
+/* Emit every pending multi-line item (reports, stats rows, JDK 8 pauses). */
+void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
+
 /* ---- jvmlog_unified.c ---- */
+/* Interpret "Pause ..." title text (without heap and duration) into e->u.pause. */
+void jl_pause_title(struct jvmlog *p, const char *s, size_t n, struct event *e);
 /* tag sets the parser cares about */
 enum jl_tag {
 	JL_TAG_NONE = 0,     /* no tags decoration on the line */

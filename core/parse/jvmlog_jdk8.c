@@ -19,14 +19,6 @@
 
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-static bool blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t')
-			return false;
-	return true;
-}
-
 /* ------------------------------------------------------------------------ */
 /* prefixes                                                                 */
 
@@ -314,6 +306,10 @@ static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 
 	g->open = true;
 	g->depth = 0;
+	/* "[GC (CMS Final Remark) [YG occupancy: ...]{Heap before GC invocations=22 (full 13):"
+	 * (-XX:+CMSScavengeBeforeRemark -XX:+PrintHeapAtGC): the scavenge that follows
+	 * on its own lines runs inside this pause */
+	g->heap_before = JL_FIND(s, n, "{Heap before GC invocations=") != NULL;
 	if (g8_scan(p, s, n, &times))
 		g8_closed(p, times, o);
 	else if (g->depth == 0)
@@ -337,16 +333,84 @@ static bool g8_pause_start(const char *m, size_t n)
 	       !JL_STARTS(m + 3, n - 3, " concurrent");
 }
 
+static bool heap_exit_line(const char *s, size_t n);
+
+/* Two threads' output on one line: the VM thread's stop line glued after a
+ * concurrent phase ("...abortable-preclean: 0.038/0.118 secs]Total time for
+ * which ..."), or after stamps that were themselves interleaved
+ * ("<date>: <date>: Total time ...", "0.408: 0.408Total time ..."). The stop
+ * gets the line's stamps. from: where the search starts. */
+static void stop_inside(struct jvmlog *p, const char *s, size_t n, size_t from, struct jl_out *o)
+{
+	const char *t;
+	if (from >= n)
+		return;
+	t = JL_FIND(s + from, n - from, "Total time for which application threads were stopped: ");
+	if (!t)
+		return;
+	jl_infer_release(p, 8);
+	jl_sp_stopped(p, t, (size_t)(s + n - t), o);
+}
+
+/* -XX:+PrintClassHistogram output (memory/heapInspection.cpp,
+ * KlassInfoHistogram::print_histo_on()): " num     #instances         #bytes  class name",
+ * a line of '-', rows "%5ld: %13ld %13lu  %s" (hence "32842:" and "   1:") and
+ * "Total %13ld %13lu". A row's class name is a JVM descriptor: array classes
+ * are "[C", "[Ljava.lang.Object;", "[[I", whose '[' close nothing. */
+static bool histo_row(const char *s, size_t n)
+{
+	size_t i = jl_skip_ws(s, n, 0), k;
+	uint64_t v;
+	if (!(k = util_parse_u64(s + i, n - i, &v)) || i + k >= n || s[i + k] != ':')
+		return false;
+	i += k + 1;
+	for (int col = 0; col < 2; col++) {
+		size_t j = jl_skip_ws(s, n, i);
+		if (j == i || !(k = util_parse_u64(s + j, n - j, &v)))
+			return false;
+		i = j + k;
+	}
+	return i + 2 < n && s[i] == ' ' && s[i + 1] == ' ' && s[i + 2] != ' ';
+}
+
+static bool histo_line(const char *s, size_t n)
+{
+	size_t i = jl_skip_ws(s, n, 0);
+	if (JL_STARTS(s + i, n - i, "num ") && JL_ENDS(s, n, "#bytes  class name"))
+		return true;
+	if (n >= 10 && s[0] == '-' && s[n - 1] == '-' && !memchr(s, ' ', n))
+		return true;
+	if (JL_STARTS(s, n, "Total ")) {
+		uint64_t a, b;
+		size_t j = jl_skip_ws(s, n, 6), k = util_parse_u64(s + j, n - j, &a);
+		if (k && (j = jl_skip_ws(s, n, j + k)) < n && util_parse_u64(s + j, n - j, &b) == n - j)
+			return true;
+	}
+	return histo_row(s, n);
+}
+
 /* A line while a pause bracket is open: CMS concurrent output spliced in,
- * G1Ergonomics lines, " (to-space exhausted), 0.3857580 secs]". */
+ * G1Ergonomics lines, " (to-space exhausted), 0.3857580 secs]", class
+ * histogram rows (their brackets are class names, not read). */
 static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	bool times = false;
-	p->g8.lines++;
+	if (histo_row(s, n))
+		return;
+	/* -XX:+PrintHeapAtGC inside the record: "[0x..., 0x..., 0x...)" close nothing */
+	if (heap_exit_line(s, n) || JL_STARTS(s, n, "Heap after GC invocations="))
+		return;
+	if (JL_EQ(s, n, "}")) {
+		p->g8.heap_before = false;
+		return;
+	}
+	if (JL_FIND(s, n, "{Heap before GC invocations="))
+		p->g8.heap_before = true;
 	if (g8_scan(p, s, n, &times))
 		g8_closed(p, times, o);
 	else if (p->g8.depth == 0)
 		p->g8.open = false;
+	stop_inside(p, s, n, 0, o);
 }
 
 /* "   [Eden: 1024.0K(1024.0K)->0.0B(1024.0K) Survivors: ... Heap: 1024.0K(2048.0K)->565.8K(2048.0K)]" */
@@ -528,32 +592,138 @@ static bool heap_exit_line(const char *s, size_t n)
 	return false;
 }
 
+/* A line after a JDK 8 stamp prefix (st->len > 0): always the JVM's own line. */
+static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char *s, size_t n,
+			struct jl_out *o)
+{
+	const char *m = s + st->len;
+	size_t mn = n - st->len;
+	struct event ev;
+
+	if (mn > 1 && m[0] == '[') {
+		if (JL_STARTS(m + 1, mn - 1, "Pause ")) {
+			/* JDK 8 Shenandoah: "[Pause Init Mark, 0.677 ms]" at the end */
+			jl_time(p, st->wall_ms, st->up_us, o);
+			jl_pause_summary(p, m + 1, mn - 1, -1, false, o);
+			return o->n;
+		}
+		jl_time(p, st->wall_ms, st->up_us, o);
+		jl_infer_release(p, 8);
+		g8_open(p, m, mn, o);
+		stop_inside(p, m, mn, 1, o);
+		return o->n;
+	}
+	if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
+		jl_time(p, st->wall_ms, st->up_us, o);
+		jl_infer_release(p, 8);
+		jl_sp_stopped(p, m, mn, o);
+		return o->n;
+	}
+	if (JL_STARTS(m, mn, "Application time: ")) {
+		jl_time(p, st->wall_ms, st->up_us, o);
+		return o->n;
+	}
+	if (st->wall_ms == EV_TIME_NONE && st->up_us >= 0 && jl_sp_stats_row(m, mn, true, &ev)) {
+		/* -XX:+PrintSafepointStatistics row: stamped at the safepoint's begin,
+		 * printed in batches later: no restart check, no anchor learning */
+		double tot = ev.u.sp.total_ms;
+		ev.up_us = jl_add(st->up_us, jl_i64(tot * 1000.0));
+		ev.t_ms = p->anchor_ms == EV_TIME_NONE
+				  ? EV_TIME_NONE
+				  : jl_add(jl_add(p->anchor_ms, (st->up_us + 500) / 1000), jl_i64(tot));
+		jl_push_copy(o, &ev);
+		return o->n;
+	}
+	/* other stamped JVM output (CMS concurrent phases without brackets ...) */
+	jl_time(p, st->wall_ms, st->up_us, o);
+	stop_inside(p, m, mn, 0, o);
+	return o->n;
+}
+
+/* A line without any stamp prefix or leading white space. */
+static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
+{
+	if (s[0] == '[') {
+		if (JL_STARTS(s + 1, n - 1, "Pause ")) {
+			if (JL_ENDS(s, n, ", start]"))
+				return o->n;
+			if (jl_pause_summary(p, s + 1, n - 1, -1, false, o))
+				return o->n;
+		}
+		if (g8_open(p, s, n, o)) {
+			stop_inside(p, s, n, 1, o);
+			return o->n;
+		}
+		if (JL_STARTS(s + 1, n - 1, "CMS-concurrent-") || JL_STARTS(s + 1, n - 1, "GC concurrent-") ||
+		    JL_STARTS(s + 1, n - 1, "Times: ") || JL_STARTS(s + 1, n - 1, "Concurrent ")) {
+			stop_inside(p, s, n, 1, o);
+			return o->n;
+		}
+		return o->n ? o->n : JVMLOG_UNKNOWN;
+	}
+	if (JL_STARTS(s, n, "Total time for which application threads were stopped: ") &&
+	    jl_sp_stopped(p, s, n, o))
+		return o->n;
+	if (JL_STARTS(s, n, "Application time: "))
+		return o->n;
+	if (JL_STARTS(s, n, "CommandLine flags: ")) {
+		jl_infer_release(p, 8);
+		jdk8_flags(p, s, n, o);
+		return o->n;
+	}
+	if ((JL_STARTS(s, n, "OpenJDK ") || JL_STARTS(s, n, "Java HotSpot(TM) ")) &&
+	    jdk8_header(p, s, n, o))
+		return o->n;
+	if (JL_STARTS(s, n, "Memory: ") && JL_FIND(s, n, " page, physical "))
+		return o->n;
+	/* -XX:+PrintHeapAtGC around every pause */
+	if (JL_STARTS(s, n, "{Heap before GC invocations=") || JL_STARTS(s, n, "Heap after GC invocations=") ||
+	    JL_EQ(s, n, "}"))
+		return o->n;
+	if (JL_EQ(s, n, "Heap") || JL_EQ(s, n, "Polling page always armed") ||
+	    JL_STARTS(s, n, "Maximum sync time ") || JL_STARTS(s, n, "Maximum vm operation time ") ||
+	    JL_STARTS(s, n, "Maximum cleanup time "))
+		return o->n;
+	if (is_digit(s[0]) && anchor_pair(p, s, n, o))
+		return o->n;
+	/* JDK 9+ with decorations "none": the bare unified message */
+	if (jl_unified_message(p, JL_TAG_NONE, s, n, o))
+		return o->n;
+	return o->n ? o->n : JVMLOG_UNKNOWN;
+}
+
 /* ------------------------------------------------------------------------ */
 
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	struct jl_stamp st;
-	const char *m;
-	size_t mn;
 	bool lead_ws = n > 0 && (s[0] == ' ' || s[0] == '\t');
-	struct event ev;
 
 	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
 	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor
 	 * size ...", "- age 1: ...", "[PSYoungGen: ..."), the tail " (concurrent mode
-	 * failure): ..., 2.71 secs]". Only a new pause, or a stamped line that is not
-	 * a bracket, ends it without a duration. */
+	 * failure): ..., 2.71 secs]". Only a new pause (unless it is nested: printed
+	 * after "{Heap before GC" inside this one), or a stamped line that is not a
+	 * bracket, ends it without a duration. */
 	if (p->g8.open) {
 		struct jl_stamp cs;
 		parse_stamp(p, s, n, &cs);
-		if (p->g8.lines < 64 && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')) &&
-		    !g8_pause_start(s + cs.len, n - cs.len)) {
+		bool start = g8_pause_start(s + cs.len, n - cs.len);
+		if ((start && p->g8.heap_before) ||
+		    (!start && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')))) {
+			if (n >= JL_G8_MAX_BYTES - p->g8.bytes) {
+				p->g8.open = false;
+				p->why = "a JDK 8 GC record grew past 32 MiB without its closing \", <n> secs]\": "
+					 "the record is dropped";
+				return JVMLOG_UNKNOWN;
+			}
+			p->g8.bytes += n + 1;
 			g8_continue(p, s, n, o);
 			return o->n;
 		}
 		p->g8.open = false;
 	}
-	if (blank(s, n)) {
+	if (jl_blank(s, n)) {
 		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
 		 * print_safepoint_timeout()); it does not end anything */
 		return 0;
@@ -593,8 +763,17 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	}
 
 	parse_stamp(p, s, n, &st);
-	m = s + st.len;
-	mn = n - st.len;
+	if (p->histo) {
+		/* after the pause closed: "[Class Histogram (after full gc):" and its
+		 * rows, ending with ", 4.5682980 secs]" */
+		if (st.len == 0 && histo_line(s, n))
+			return o->n;
+		p->histo = false;
+		if (st.len == 0 && JL_STARTS(s, n, ", ") && secs_before(s, n - 1) >= 0 && s[n - 1] == ']')
+			return o->n;
+	}
+	if (JL_FIND(s, n, "[Class Histogram"))
+		p->histo = true;
 
 	if (st.len == 0 && lead_ws) {
 		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
@@ -608,88 +787,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		return o->n ? o->n : JVMLOG_UNKNOWN;
 	}
 
-	if (st.len > 0) {
-		/* a JDK 8 stamp prefix: always the JVM's own line */
-		if (mn > 1 && m[0] == '[') {
-			if (JL_STARTS(m + 1, mn - 1, "Pause ")) {
-				/* JDK 8 Shenandoah: "[Pause Init Mark, 0.677 ms]" at the end */
-				jl_time(p, st.wall_ms, st.up_us, o);
-				jl_pause_summary(p, m + 1, mn - 1, -1, false, o);
-				return o->n;
-			}
-			jl_time(p, st.wall_ms, st.up_us, o);
-			jl_infer_release(p, 8);
-			g8_open(p, m, mn, o);
-			return o->n;
-		}
-		if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
-			jl_time(p, st.wall_ms, st.up_us, o);
-			jl_infer_release(p, 8);
-			jl_sp_stopped(p, m, mn, o);
-			return o->n;
-		}
-		if (JL_STARTS(m, mn, "Application time: ")) {
-			jl_time(p, st.wall_ms, st.up_us, o);
-			return o->n;
-		}
-		if (st.wall_ms == EV_TIME_NONE && st.up_us >= 0 && jl_sp_stats_row(m, mn, true, &ev)) {
-			/* -XX:+PrintSafepointStatistics row: stamped at the safepoint's begin,
-			 * printed in batches later: no restart check, no anchor learning */
-			double tot = ev.u.sp.total_ms;
-			ev.up_us = jl_add(st.up_us, jl_i64(tot * 1000.0));
-			ev.t_ms = p->anchor_ms == EV_TIME_NONE
-					  ? EV_TIME_NONE
-					  : jl_add(jl_add(p->anchor_ms, (st.up_us + 500) / 1000), jl_i64(tot));
-			jl_push_copy(o, &ev);
-			return o->n;
-		}
-		/* other stamped JVM output (CMS concurrent phases without brackets ...) */
-		jl_time(p, st.wall_ms, st.up_us, o);
-		return o->n;
-	}
-
-	/* no prefix at all */
-	if (s[0] == '[') {
-		if (JL_STARTS(s + 1, n - 1, "Pause ")) {
-			if (JL_ENDS(s, n, ", start]"))
-				return o->n;
-			if (jl_pause_summary(p, s + 1, n - 1, -1, false, o))
-				return o->n;
-		}
-		if (g8_open(p, s, n, o))
-			return o->n;
-		if (JL_STARTS(s + 1, n - 1, "CMS-concurrent-") || JL_STARTS(s + 1, n - 1, "GC concurrent-") ||
-		    JL_STARTS(s + 1, n - 1, "Times: ") || JL_STARTS(s + 1, n - 1, "Concurrent "))
-			return o->n;
-		return o->n ? o->n : JVMLOG_UNKNOWN;
-	}
-	if (JL_STARTS(s, n, "Total time for which application threads were stopped: ") &&
-	    jl_sp_stopped(p, s, n, o))
-		return o->n;
-	if (JL_STARTS(s, n, "Application time: "))
-		return o->n;
-	if (JL_STARTS(s, n, "CommandLine flags: ")) {
-		jl_infer_release(p, 8);
-		jdk8_flags(p, s, n, o);
-		return o->n;
-	}
-	if ((JL_STARTS(s, n, "OpenJDK ") || JL_STARTS(s, n, "Java HotSpot(TM) ")) &&
-	    jdk8_header(p, s, n, o))
-		return o->n;
-	if (JL_STARTS(s, n, "Memory: ") && JL_FIND(s, n, " page, physical "))
-		return o->n;
-	/* -XX:+PrintHeapAtGC around every pause */
-	if (JL_STARTS(s, n, "{Heap before GC invocations=") || JL_STARTS(s, n, "Heap after GC invocations=") ||
-	    JL_EQ(s, n, "}"))
-		return o->n;
-	if (JL_EQ(s, n, "Heap") || JL_EQ(s, n, "Polling page always armed") ||
-	    JL_STARTS(s, n, "Maximum sync time ") || JL_STARTS(s, n, "Maximum vm operation time ") ||
-	    JL_STARTS(s, n, "Maximum cleanup time "))
-		return o->n;
-	if (is_digit(s[0]) && anchor_pair(p, s, n, o))
-		return o->n;
-	/* JDK 9+ with decorations "none": the bare unified message */
-	if (jl_unified_message(p, JL_TAG_NONE, s, n, o))
-		return o->n;
-	return o->n ? o->n : JVMLOG_UNKNOWN;
+	if (st.len > 0)
+		return stamped_line(p, &st, s, n, o);
+	return bare_line(p, s, n, o);
 }

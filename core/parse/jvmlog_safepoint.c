@@ -388,14 +388,6 @@ bool jl_sp_stats_row(const char *m, size_t n, bool ms_units, struct event *ev)
 /* ------------------------------------------------------------------------ */
 /* SafepointTimeout reports                                                 */
 
-static bool blank(const char *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (m[i] != ' ' && m[i] != '\t')
-			return false;
-	return true;
-}
-
 static bool state_line(const char *m, size_t n)
 {
 	size_t i = jl_skip_ws(m, n, 0);
@@ -405,7 +397,7 @@ static bool state_line(const char *m, size_t n)
 bool jl_report_shape(const char *m, size_t n)
 {
 	return JL_STARTS(m, n, "# SafepointSynchronize") || JL_STARTS(m, n, "# \"") ||
-	       blank(m, n) || state_line(m, n);
+	       jl_blank(m, n) || state_line(m, n);
 }
 
 void jl_report_flush(struct jvmlog *p, struct jl_out *o)
@@ -474,7 +466,7 @@ int jl_report_line(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	}
 	if (JL_STARTS(m, n, "# SafepointSynchronize: Finished after"))
 		return 1;
-	if (blank(m, n))
+	if (jl_blank(m, n))
 		return 1; /* the empty line before a report and between its threads */
 	if (!r->open)
 		return 0;

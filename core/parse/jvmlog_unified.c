@@ -43,18 +43,6 @@ enum jl_tag jl_tag_kind(const char *s, size_t n)
 	return JL_TAG_OTHER;
 }
 
-uint16_t jl_cause_flags(const char *s, size_t n)
-{
-	if (JL_EQ(s, n, "G1 Periodic Collection"))
-		return PAUSE_F_PERIODIC;
-	/* collections somebody asked for: the application, jcmd, jmap, an agent */
-	if (JL_EQ(s, n, "System.gc()") || JL_EQ(s, n, "Diagnostic Command") ||
-	    JL_EQ(s, n, "Heap Dump Initiated GC") || JL_EQ(s, n, "Heap Inspection Initiated GC") ||
-	    JL_EQ(s, n, "JvmtiEnv ForceGarbageCollection"))
-		return PAUSE_F_SYSTEM_GC;
-	return 0;
-}
-
 /* Append to a NUL-terminated fixed buffer (bounded; cuts silently). */
 static void cat(char *dst, size_t cap, const char *s, size_t n)
 {

@@ -34,6 +34,11 @@ void jvmlog_free(struct jvmlog *p);
  * uptime), else EV_TIME_NONE with up_us set. */
 int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct event *out, int cap);
 
+/* Why the last jvmlog_parse_line() returned JVMLOG_UNKNOWN when it was a JVM
+ * line the parser had to give up on (e.g. a JDK 8 record longer than its
+ * bound), for --verbose; NULL when the line simply is not a JVM line. */
+const char *jvmlog_why(const struct jvmlog *p);
+
 /* Tell the parser the wall clock of JVM uptime 0 (epoch ms), e.g. from
  * /proc/PID/stat or --jvm-start, or from another source of the same JVM. */
 void jvmlog_set_anchor(struct jvmlog *p, int64_t start_ms);

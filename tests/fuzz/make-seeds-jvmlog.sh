@@ -38,4 +38,8 @@ done
 for f in $T/fixtures/jvm/*.log; do
   n=$((n+1)); head -n 10 "$f" > "$out/seed-$(printf %03d $n)"
 done
+# JDK 8 records of issue 14 (histograms, RSet/FLS statistics, nested remark, interleaved stops): whole files
+for f in $T/fixtures/jvm/jdk8/*.log; do
+  n=$((n+1)); cp "$f" "$out/seed-$(printf %03d $n)"
+done
 echo "$n seeds, $(cat $out/* | wc -l) lines, $(cat $out/* | wc -c) bytes"

@@ -1,0 +1,269 @@
+/* test_jvmlog_jdk8.c — JDK 8 -XX:+PrintGCDetails records that used to be lost
+ * without a word (issue 14): records longer than 63 lines, class histogram
+ * rows of array classes, CMS remarks with a nested scavenge and
+ * -XX:+PrintHeapAtGC, and stop lines interleaved with other output. Every
+ * input is a real log from tests/fixtures/jvm/jdk8/ (README.md there says
+ * where each comes from); expected values are read off those files by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "stwtop/jvmlog.h"
+#include "stwtop/util.h"
+#include "jvmlog_tally.h"
+
+#define FIX "fixtures/jvm/jdk8/"
+
+static void run(const char *rel, struct tally *t, int keep_kind)
+{
+	struct jvmlog *p = jvmlog_new();
+	assert_non_null(p);
+	tally_init(t, keep_kind);
+	tally_file(p, rel, t);
+	assert_true(t->lines > 0);
+	jvmlog_free(p);
+}
+
+/* Line k (1-based) of a fixture, in a malloc'd buffer (*n bytes, no newline). */
+static char *fixture_line(const char *rel, int k, size_t *n)
+{
+	size_t len = 0, i = 0;
+	char *buf = slurp(rel, &len), *r = NULL;
+	assert_non_null(buf);
+	for (int at = 1; i < len; at++) {
+		char *nl = memchr(buf + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - buf) : len;
+		if (at == k) {
+			*n = e - i;
+			r = malloc(*n + 1);
+			memcpy(r, buf + i, *n);
+			r[*n] = '\0';
+			break;
+		}
+		i = e + 1;
+	}
+	free(buf);
+	assert_non_null(r);
+	return r;
+}
+
+/* dataset221: G1 "[Full GC (Heap Dump Initiated GC)" with -XX:+PrintClassHistogram
+ * before and after; rows "[C" and "[Ljava.lang.Object;" once swallowed the record. */
+static void test_histogram_g1_heap_dump(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "g1-heapdump-histogram.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.keep[0].u.pause.dur_ms, 24572.7654);
+	assert_int_equal(t.keep[0].u.pause.type, PAUSE_FULL);
+	assert_string_equal(t.keep[0].u.pause.cause, "Heap Dump Initiated GC");
+	assert_true(t.keep[0].u.pause.flags & PAUSE_F_SYSTEM_GC);
+	assert_int_equal(t.keep[0].u.pause.before_kb, 8185 * 1024);
+	assert_int_equal(t.keep[0].u.pause.after_kb, 7616 * 1024);
+	assert_int_equal(t.keep[0].u.pause.committed_kb, 31 * 1024 * 1024);
+	/* stamped at the start (10:05:34.135 +0100), event at start + duration */
+	assert_int_equal(t.keep[0].t_ms, util_utc_ms(2021, 10, 7, 9, 5, 34, 135) + 24573);
+}
+
+/* dataset93: G1 Full GC, histograms of 109,566 and 108,247 classes (cut by garbagecat) */
+static void test_histogram_g1_full(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "g1-full-histogram.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.keep[0].u.pause.dur_ms, 19818.5620);
+	assert_int_equal(t.keep[0].u.pause.type, PAUSE_FULL);
+	assert_int_equal(t.keep[0].u.pause.after_kb, 2270 * 1024);
+}
+
+/* dataset81 / dataset121: CMS with a histogram before and after the old collection */
+static void test_histogram_cms(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "cms-full-histogram.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.keep[0].u.pause.dur_ms, 94911.6214);
+	assert_int_equal(t.keep[0].u.pause.before_kb, 3198859);
+	assert_int_equal(t.keep[0].u.pause.after_kb, 635365);
+	run(FIX "cms-promotion-failed-histogram.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.keep[0].u.pause.dur_ms, 102335.7902);
+	assert_int_equal(t.keep[0].u.pause.after_kb, 1290167);
+}
+
+/* dataset139: -XX:+G1SummarizeRSetStats, 100 lines inside one young pause */
+static void test_long_record_rset_stats(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "g1-rsetstats.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.keep[0].u.pause.dur_ms, 16.7272);
+	assert_int_equal(t.keep[0].u.pause.type, PAUSE_YOUNG);
+	assert_int_equal(t.keep[0].u.pause.collector, GC_G1);
+	/* from the "[Eden: ... Heap: 28.7M(512.0M)->18.3M(512.0M)]" line after the record */
+	assert_int_equal(t.keep[0].u.pause.after_kb, (int64_t)(18.3 * 1024 + 0.5));
+}
+
+/* dataset117: -XX:PrintFLSStatistics, CMS concurrent output spliced in */
+static void test_long_record_fls_stats(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "cms-flsstats.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.keep[0].u.pause.dur_ms, 45.4889);
+	assert_int_equal(t.keep[0].u.pause.after_kb, 5219953);
+}
+
+/* A record is bounded by bytes: a 20 MB histogram (the size of dataset93's
+ * real one) still parses; past 32 MiB the record is dropped and the line that
+ * crossed the bound is unparsed, with the reason. The rows are dataset221's. */
+static void feed_rows(struct jvmlog *p, struct tally *t, size_t bytes, int *unknown_at)
+{
+	size_t n4, n5, fed = 0;
+	char *r4 = fixture_line(FIX "g1-heapdump-histogram.log", 4, &n4);
+	char *r5 = fixture_line(FIX "g1-heapdump-histogram.log", 5, &n5);
+	*unknown_at = -1;
+	for (int i = 0; fed < bytes; i++) {
+		int r = tally_line(p, t, i & 1 ? r5 : r4, i & 1 ? n5 : n4);
+		fed += (i & 1 ? n5 : n4) + 1;
+		if (r < 0 && *unknown_at < 0) {
+			*unknown_at = i;
+			assert_non_null(jvmlog_why(p));
+			assert_non_null(strstr(jvmlog_why(p), "32 MiB"));
+		}
+	}
+	free(r4);
+	free(r5);
+}
+
+static void test_record_bound_bytes(void **state)
+{
+	struct jvmlog *p = jvmlog_new();
+	struct tally t;
+	size_t n;
+	int unknown_at;
+	(void)state;
+	tally_init(&t, EV_GC_PAUSE);
+	for (int k = 1; k <= 3; k++) {
+		char *l = fixture_line(FIX "g1-heapdump-histogram.log", k, &n);
+		assert_true(tally_line(p, &t, l, n) >= 0);
+		free(l);
+	}
+	feed_rows(p, &t, (size_t)20 << 20, &unknown_at);
+	assert_int_equal(unknown_at, -1);
+	for (int k = 6; k <= 20; k++) {
+		char *l = fixture_line(FIX "g1-heapdump-histogram.log", k, &n);
+		assert_true(tally_line(p, &t, l, n) >= 0);
+		assert_null(jvmlog_why(p));
+		free(l);
+	}
+	tally_end(p, &t);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.keep[0].u.pause.dur_ms, 24572.7654);
+	jvmlog_free(p);
+
+	p = jvmlog_new();
+	tally_init(&t, EV_GC_PAUSE);
+	for (int k = 1; k <= 3; k++) {
+		char *l = fixture_line(FIX "g1-heapdump-histogram.log", k, &n);
+		tally_line(p, &t, l, n);
+		free(l);
+	}
+	feed_rows(p, &t, (size_t)33 << 20, &unknown_at);
+	assert_true(unknown_at > 0);
+	/* after the record was dropped its remaining rows are not JVM lines we read */
+	assert_true(t.unknown >= 1);
+	assert_int_equal(t.pauses, 0);
+	jvmlog_free(p);
+}
+
+/* dataset136 / dataset142: -XX:+CMSScavengeBeforeRemark -XX:+PrintHeapAtGC. The
+ * remark's first line ends in "{Heap before GC ...", the scavenge it runs comes
+ * on its own stamped "[GC (CMS Final Remark) ... [ParNew" line: one pause, the
+ * remark, with its own duration (it includes the scavenge's). */
+static void test_cms_remark_nested_scavenge(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "cms-remark-heapatgc.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_int_equal(t.keep[0].u.pause.type, PAUSE_REMARK);
+	assert_int_equal(t.keep[0].u.pause.collector, GC_CMS);
+	assert_string_equal(t.keep[0].u.pause.cause, "CMS Final Remark");
+	assert_near(t.keep[0].u.pause.dur_ms, 202.0947);   /* not the scavenge's 72.9255 */
+	assert_int_equal(t.keep[0].t_ms, util_utc_ms(2017, 6, 18, 10, 23, 16, 634) + 202);
+	run(FIX "cms-remark-heapatgc-solaris.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.pauses, 1);
+	assert_int_equal(t.keep[0].u.pause.type, PAUSE_REMARK);
+	assert_near(t.keep[0].u.pause.dur_ms, 520.7447);   /* not the scavenge's 220.7345 */
+	assert_int_equal(t.collector, GC_CMS);
+}
+
+/* dataset27: "234784.781: [CMS-concurrent-abortable-preclean: 0.038/0.118 secs]Total
+ * time for which application threads were stopped: 0.0123330 seconds" */
+static void test_stop_after_concurrent_phase(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(FIX "cms-preclean-stopped.log", &t, EV_SAFEPOINT);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.sp, 1);
+	assert_near(t.keep[0].u.sp.total_ms, 12.3330);
+	assert_near(t.keep[0].u.sp.ttsp_ms, -1); /* JDK 7: no "Stopping threads took" */
+	assert_int_equal(t.keep[0].up_us, 234784781000);
+}
+
+/* garbagecat's TestApplicationStoppedTimePreprocessAction lines: stamps of two
+ * threads interleaved before the stop text */
+static void test_stop_two_stamps(void **state)
+{
+	static const double total[] = { 1.4232, 0.7018, 1.3170, 1.2393, 7.8201 };
+	static const double ttsp[] = { 0.0111, 0.0202, 0.0454, 0.0233, 0.0168 };
+	struct tally t;
+	(void)state;
+	run(FIX "stopped-two-stamps.log", &t, EV_SAFEPOINT);
+	assert_int_equal(t.unknown, 0);
+	assert_int_equal(t.sp, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_near(t.keep[i].u.sp.total_ms, total[i]);
+		assert_near(t.keep[i].u.sp.ttsp_ms, ttsp[i]);
+	}
+	/* the first date stamp is the line's time (-0400) */
+	assert_int_equal(t.keep[0].t_ms, util_utc_ms(2021, 10, 28, 11, 39, 54, 391));
+	assert_int_equal(t.keep[4].t_ms, util_utc_ms(2022, 10, 30, 12, 28, 23, 839));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_histogram_g1_heap_dump),
+		cmocka_unit_test(test_histogram_g1_full),
+		cmocka_unit_test(test_histogram_cms),
+		cmocka_unit_test(test_long_record_rset_stats),
+		cmocka_unit_test(test_long_record_fls_stats),
+		cmocka_unit_test(test_record_bound_bytes),
+		cmocka_unit_test(test_cms_remark_nested_scavenge),
+		cmocka_unit_test(test_stop_after_concurrent_phase),
+		cmocka_unit_test(test_stop_two_stamps),
+	};
+	setenv("TZ", "UTC", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
