@@ -14,28 +14,23 @@
 #include "stwtop/jvmlog.h"
 #include "stwtop/linebuf.h"
 #include "stwtop/nginx.h"
+#include "stwtop/reader.h"
 #include "stwtop/record.h"
 #include "stwtop/util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_SOURCES 64
 #define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
-#define READ_CHUNK (1 << 20)
 #define PENDING_MAX 8192            /* uptime-only events waiting for the JVM's start */
 #define ANCHOR_GUESS_MS 1500        /* how long a guessed JVM start waits for a better one */
 #define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
 #define DETECT_LINES 20             /* nginx lines used to guess a format */
 #define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
 #define QCAP 16
-#define FIFO_WAIT_MS 5000           /* report: how long a FIFO may wait for its writer */
 
 struct source {
 	enum src_kind kind;
@@ -54,10 +49,8 @@ struct source {
 	int64_t last_line_mono_ms;       /* live: when its last line was read */
 	bool flushed;                    /* jvmlog_flush done at EOF */
 	/* report reader */
-	int fd;
-	bool opened, eof;
-	uint64_t off;                    /* bytes read */
-	struct linebuf lb;
+	bool opened;                     /* the merge has started with it */
+	struct reader rd;
 	struct event q[QCAP];
 	int qhead, qn;
 };
@@ -165,10 +158,7 @@ static void source_free(struct source *src)
 {
 	if (!src)
 		return;
-	if (src->fd > 0)
-		close(src->fd);
-	if (src->opened)
-		linebuf_fini(&src->lb);
+	reader_close(&src->rd);
 	jvmlog_free(src->jvm);
 	nginx_fmt_free(src->fmt);
 	schedlog_free(src->sched);
@@ -205,7 +195,7 @@ int session_add_source(struct session *s, enum src_kind kind, const char *path, 
 		return -ENOMEM;
 	}
 	src->kind = kind;
-	src->fd = -1;
+	src->rd.fd = -1;
 	src->last_up_us = -1;
 	src->path = strdup(path ? path : "");
 	if (!src->path) {
@@ -781,95 +771,19 @@ void session_source_eof(struct session *s, int i)
 
 /* --- report mode: read each file once, merged by time --- */
 
-static int open_source(struct session *s, struct source *src)
+static int open_source(struct source *src)
 {
-	struct stat st;
 	src->opened = true;
-	if (linebuf_init(&src->lb, MAX_LINE, READ_CHUNK) != 0) {
-		snprintf(src->st.note, sizeof src->st.note, "%s: out of memory", src->path);
+	int rc = reader_open(&src->rd, src->path, MAX_LINE, src->st.note, sizeof src->st.note);
+	if (rc < 0)
 		src->st.error = true;
-		return -ENOMEM;
-	}
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer forever (it is
-	 * taken off again below); for a regular file it changes nothing */
-	int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(src->st.note, sizeof src->st.note, "%s: %s", src->path, strerror(e));
-		src->st.error = true;
-		src->eof = true;
-		return -e;
-	}
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		snprintf(src->st.note, sizeof src->st.note, "%s: not a regular file (%s)", src->path,
-			 S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a character device" :
-			 "a special file");
-		src->st.error = true;
-		src->eof = true;
-		close(fd);
-		return -EINVAL;
-	}
-	if (S_ISFIFO(st.st_mode)) {
-		/* A pipe from `--gc <(zcat gc.log.gz)` has its writer already; a named
-		 * FIFO nobody writes to would block the report for good. Linux reports
-		 * neither POLLIN nor POLLHUP on it until a writer has come, so wait a
-		 * bounded time for the first bytes (or the first writer's end). */
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int64_t end = util_mono_ms() + FIFO_WAIT_MS;
-		int n;
-		do {
-			int64_t left = end - util_mono_ms();
-			n = poll(&pfd, 1, left > 0 ? (int)left : 0);
-		} while (n < 0 && errno == EINTR);
-		if (n <= 0) {
-			snprintf(src->st.note, sizeof src->st.note, "%s: a FIFO that no process wrote to for %d s",
-				 src->path, FIFO_WAIT_MS / 1000);
-			src->st.error = true;
-			src->eof = true;
-			close(fd);
-			return -ETIMEDOUT;
-		}
-	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	src->fd = fd;
-	(void)s;
-	return 0;
+	return rc;
 }
 
 /* next line of a report source; false at EOF (or error) */
 static bool read_line(struct source *src, const char **line, size_t *len, unsigned *flags)
 {
-	for (;;) {
-		if (linebuf_next(&src->lb, line, len, flags))
-			return true;
-		if (src->eof)
-			return false;
-		size_t room;
-		char *p = linebuf_space(&src->lb, &room);
-		ssize_t n = read(src->fd, p, room);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			struct stat st;
-			if (n < 0) {
-				snprintf(src->st.note, sizeof src->st.note, "%s: read: %s", src->path, strerror(errno));
-				src->st.error = true;
-			} else if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < src->off) {
-				/* someone truncated it under us: what was read is reported, and said */
-				snprintf(src->st.note, sizeof src->st.note,
-					 "%s: truncated while being read (to %lld bytes, after %llu were read)", src->path,
-					 (long long)st.st_size, (unsigned long long)src->off);
-			}
-			src->eof = true;
-			close(src->fd);
-			src->fd = -1;
-			return linebuf_take_partial(&src->lb, line, len, flags);
-		}
-		linebuf_commit(&src->lb, (size_t)n);
-		src->off += (uint64_t)n;
-	}
+	return reader_next(&src->rd, line, len, flags, src->st.note, sizeof src->st.note, &src->st.error);
 }
 
 /* fill the source's queue with the events of its next line(s) */
@@ -881,7 +795,7 @@ static void refill(struct session *s, int i)
 	unsigned flags;
 	while (src->qn == 0) {
 		if (!read_line(src, &line, &len, &flags)) {
-			if (src->kind == SRC_JVM && src->jvm && src->eof && !src->flushed) {
+			if (src->kind == SRC_JVM && src->jvm && src->rd.eof && !src->flushed) {
 				/* what waited for a later line: a JDK 8 pause, an unfinished report */
 				src->flushed = true;
 				int n = jvmlog_flush(src->jvm, src->q, QCAP);
@@ -892,7 +806,7 @@ static void refill(struct session *s, int i)
 				if (src->qn)
 					return;
 			}
-			if (src->kind == SRC_SCHEDLOG && src->sched && src->eof) {
+			if (src->kind == SRC_SCHEDLOG && src->sched && src->rd.eof) {
 				struct event e;
 				if (schedlog_flush(src->sched, &e) > 0) {
 					e.line = src->st.lines;
@@ -916,47 +830,6 @@ static void refill(struct session *s, int i)
 		src->qhead = 0;
 		src->qn = n;
 	}
-}
-
-/* Read the head of a regular file (ANCHOR_SCAN_BYTES at most) line by line
- * until fn says it found what it looked for: true then. Not a FIFO: opening
- * one would wait for its writer, and closing it again could make that writer
- * fail with EPIPE (stat first, then fstat what was opened). */
-typedef bool (*head_line_fn)(void *ctx, const char *line, size_t len, uint64_t lineno);
-
-static bool scan_head(const char *path, head_line_fn fn, void *ctx)
-{
-	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	struct linebuf lb;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || linebuf_init(&lb, MAX_LINE, READ_CHUNK) != 0) {
-		close(fd);
-		return false;
-	}
-	size_t total = 0;
-	uint64_t lineno = 0;
-	bool found = false;
-	while (!found && total < ANCHOR_SCAN_BYTES) {
-		size_t room;
-		char *buf = linebuf_space(&lb, &room);
-		ssize_t n = read(fd, buf, room);
-		if (n <= 0)
-			break;
-		linebuf_commit(&lb, (size_t)n);
-		total += (size_t)n;
-		const char *line;
-		size_t len;
-		unsigned fl;
-		while (!found && linebuf_next(&lb, &line, &len, &fl))
-			found = fn(ctx, line, len, ++lineno);
-	}
-	linebuf_fini(&lb);
-	close(fd);
-	return found;
 }
 
 struct anchor_scan {
@@ -1012,7 +885,7 @@ static bool anchor_from_recording(struct session *s)
 			jvm = true;
 	for (int i = 0; jvm && i < s->nsrc; i++) {
 		struct anchor_scan a = {s, s->src[i], NULL, false};
-		if (s->src[i]->kind == SRC_RECORD && scan_head(s->src[i]->path, recording_anchor_line, &a))
+		if (s->src[i]->kind == SRC_RECORD && reader_scan_head(s->src[i]->path, ANCHOR_SCAN_BYTES, MAX_LINE, recording_anchor_line, &a))
 			return true;
 	}
 	return false;
@@ -1029,7 +902,7 @@ static void find_anchor(struct session *s)
 		if (src->kind != SRC_JVM)
 			continue;
 		struct anchor_scan a = {s, src, jvmlog_new(), false};
-		bool found = a.p && scan_head(src->path, jvm_anchor_line, &a);
+		bool found = a.p && reader_scan_head(src->path, ANCHOR_SCAN_BYTES, MAX_LINE, jvm_anchor_line, &a);
 		wall |= a.wall;
 		jvmlog_free(a.p);
 		if (found)
@@ -1052,27 +925,17 @@ static void find_anchor(struct session *s)
 int session_read_hserr(struct session *s, int i)
 {
 	struct source *src = s->src[i];
-	struct stat st;
-	int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		int e = fd < 0 ? errno : EINVAL;
-		snprintf(src->st.note, sizeof src->st.note, "%s: %s", src->path,
-			 fd < 0 ? strerror(e) : "not a regular file");
-		src->st.error = true;
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
 	/* a crash report is read whole (the first 4 MiB: the header, the frame and
 	 * the code cache sections are at its top) */
-	size_t cap = 4u << 20, len = 0;
-	char *buf = malloc(cap);
-	ssize_t n = 0;
-	while (buf && len < cap && (n = read(fd, buf + len, cap - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	if (!buf)
-		return -ENOMEM;
+	char *buf;
+	size_t len;
+	int64_t mtime_ms;
+	int rc = reader_slurp(src->path, 4u << 20, &buf, &len, &mtime_ms, src->st.note, sizeof src->st.note);
+	if (rc < 0) {
+		if (rc != -ENOMEM)
+			src->st.error = true;
+		return rc;
+	}
 	for (size_t k = 0; k < len; k++)
 		if (buf[k] == '\n')
 			src->st.lines++;
@@ -1082,7 +945,7 @@ int session_read_hserr(struct session *s, int i)
 		util_strlcpy_n(e.u.hserr.path, sizeof e.u.hserr.path, src->path, strlen(src->path));
 		e.line = 1;
 		if (e.t_ms == EV_TIME_NONE)
-			e.t_ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+			e.t_ms = mtime_ms;
 		emit(s, i, &e);
 	} else {
 		src->st.unparsed = src->st.lines;
@@ -1102,13 +965,12 @@ int session_replay_open(struct session *s)
 		if (src->kind == SRC_HSERR) {
 			if (!src->opened) {
 				src->opened = true;
-				src->eof = true;
-				if (linebuf_init(&src->lb, 16, 16) != 0 || session_read_hserr(s, i) != 0)
+				if (session_read_hserr(s, i) != 0)
 					rc = -1;
 			}
 			continue;
 		}
-		if (src->kind != SRC_PROBE && !src->opened && open_source(s, src) != 0)
+		if (src->kind != SRC_PROBE && !src->opened && open_source(src) != 0)
 			rc = -1;
 	}
 	return rc;
