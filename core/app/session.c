@@ -1,11 +1,8 @@
 /* session.c — sources -> parsers -> summary + timeline -> rules (session.h).
  *
- * Time: every event reaches the timeline with a UTC wall-clock time. JVM lines
- * that carry only uptime are placed with the JVM's start ("anchor"): from
- * --jvm-start/--pid, from a line that carries both a wall clock and uptime,
- * from an application line stating the pair, or (live only) from an
- * uptime-only line read the moment it was written. Until then they wait here
- * (bounded); the report looks for an anchor before it starts merging.
+ * Time: every event reaches the timeline with a UTC wall-clock time; JVM
+ * lines that carry only uptime wait in the JVM clock (jvmclock.h) until the
+ * JVM's start is known. The report looks for it before it starts merging.
  */
 #include "stwtop/session.h"
 #include "stwtop/cpustat.h"
@@ -25,8 +22,6 @@
 
 #define MAX_SOURCES 64
 #define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
-#define PENDING_MAX 8192            /* uptime-only events waiting for the JVM's start */
-#define ANCHOR_GUESS_MS 1500        /* how long a guessed JVM start waits for a better one */
 #define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
 #define DETECT_LINES 20             /* nginx lines used to guess a format */
 #define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
@@ -70,24 +65,11 @@ struct session {
 	struct summary sum;
 	struct timeline tl;
 	struct rules *rules;
-	int64_t anchor_ms;
-	enum anchor_from anchor_from;
-	char anchor_how[200];
-	/* live: the start guessed from an uptime-only line read as it was written,
-	 * kept back for ANCHOR_GUESS_MS in case a line with both clocks follows
-	 * (a console.log, or a replay of an old log): placing events with the
-	 * guess first put a replayed log at today's date and moved the data clock
-	 * two days on, so every incident was judged final at once */
-	int64_t guess_ms, guess_mono_ms;
-	char guess_how[120];
-	struct event *pending;
-	size_t npending;
-	uint64_t unanchored;
+	struct jvmclock clock;
 	int64_t last_eval_ms;
 	bool has_nginx_uct;
 	bool eval_on_data;
 	unsigned evals_unkept;        /* evaluations since the timeline's keep was set */
-	bool uptime_axis;                /* no wall clock anywhere: times are JVM uptime */
 	struct seen_timeout timeouts[TIMEOUT_MEMORY];
 	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
 	char *nginx_conf_format;         /* format read from --nginx-conf */
@@ -128,14 +110,11 @@ struct session *session_new(const struct session_opts *o, char *err, size_t errl
 	summary_init(&s->sum);
 	timeline_init(&s->tl, s->o.keep_lines);
 	s->rules = rules_new(&s->rcfg);
-	s->pending = calloc(PENDING_MAX, sizeof *s->pending);
-	if (!s->rules || !s->pending) {
+	if (jvmclock_init(&s->clock) != 0 || !s->rules) {
 		snprintf(err, errlen, "out of memory");
 		session_free(s);
 		return NULL;
 	}
-	s->anchor_ms = EV_TIME_NONE;
-	s->guess_ms = EV_TIME_NONE;
 	s->last_eval_ms = EV_TIME_NONE;
 	s->eval_on_data = true;
 	for (int k = 0; k < TIMEOUT_MEMORY; k++)
@@ -176,7 +155,7 @@ void session_free(struct session *s)
 		source_free(s->src[i]);
 	rules_free(s->rules);
 	timeline_fini(&s->tl);
-	free(s->pending);
+	jvmclock_fini(&s->clock);
 	free(s->nginx_conf_format);
 	for (int i = 0; i < s->nhints; i++)
 		free(s->hints[i]);
@@ -208,8 +187,8 @@ int session_add_source(struct session *s, enum src_kind kind, const char *path, 
 	switch (kind) {
 	case SRC_JVM:
 		src->jvm = jvmlog_new();
-		if (src->jvm && s->anchor_ms != EV_TIME_NONE)
-			jvmlog_set_anchor(src->jvm, s->anchor_ms);
+		if (src->jvm && s->clock.anchor_ms != EV_TIME_NONE)
+			jvmlog_set_anchor(src->jvm, s->clock.anchor_ms);
 		break;
 	case SRC_NGINX: {
 		const char *fmt = s->o.nginx_format ? s->o.nginx_format : s->nginx_conf_format;
@@ -276,10 +255,10 @@ const char *const *session_hints(const struct session *s, int *n)
 const struct summary *session_summary(const struct session *s) { return &s->sum; }
 const struct timeline *session_timeline(const struct session *s) { return &s->tl; }
 const struct rules *session_rules(const struct session *s) { return s->rules; }
-int64_t session_jvm_anchor(const struct session *s) { return s->anchor_ms; }
-const char *session_jvm_anchor_how(const struct session *s) { return s->anchor_how; }
-uint64_t session_unanchored(const struct session *s) { return s->unanchored; }
-bool session_uptime_axis(const struct session *s) { return s->uptime_axis; }
+int64_t session_jvm_anchor(const struct session *s) { return s->clock.anchor_ms; }
+const char *session_jvm_anchor_how(const struct session *s) { return s->clock.how; }
+uint64_t session_unanchored(const struct session *s) { return s->clock.unanchored; }
+bool session_uptime_axis(const struct session *s) { return s->clock.uptime_axis; }
 int64_t session_source_last_uptime_us(const struct session *s, int i) { return s->src[i]->last_up_us; }
 
 const char *session_nginx_format(const struct session *s)
@@ -335,12 +314,12 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 		c->have_vmstat = true;
 	if (s->tl.mem.total)
 		c->have_mem = true;
-	c->jvm_unanchored = s->unanchored > 0 && s->anchor_ms == EV_TIME_NONE;
+	c->jvm_unanchored = s->clock.unanchored > 0 && s->clock.anchor_ms == EV_TIME_NONE;
 	c->nginx_has_uct = s->has_nginx_uct;
 	c->src_name = name_of;
 	c->src_ctx = (void *)(uintptr_t)s;   /* name_of only reads it */
 	c->explicit_serial = s->o.explicit_serial;
-	c->uptime_axis = s->uptime_axis;
+	c->uptime_axis = s->clock.uptime_axis;
 	c->now_ms = now;
 }
 
@@ -353,7 +332,7 @@ void session_eval(struct session *s, int64_t now_ms, bool final)
 	/* a report lets go of what no judgement to come reads; live keeps
 	 * history for the views; events waiting for the JVM's start will be
 	 * placed in the past */
-	if (s->eval_on_data && s->npending == 0 && (final || ++s->evals_unkept >= 16)) {
+	if (s->eval_on_data && s->clock.npending == 0 && (final || ++s->evals_unkept >= 16)) {
 		s->evals_unkept = 0; /* every 16th: an older keep only keeps more */
 		rules_keep_from(s->rules, &c, &s->tl.keep);
 	}
@@ -416,21 +395,7 @@ static void place(struct session *s, struct event *e)
 		session_eval(s, s->tl.newest_ms, false);
 }
 
-const char *anchor_from_name(enum anchor_from f)
-{
-	switch (f) {
-	case ANCHOR_NONE: return "none";
-	case ANCHOR_GIVEN: return "given";
-	case ANCHOR_LINE: return "line";
-	case ANCHOR_LIVE_LINE: return "live-line";
-	case ANCHOR_MTIME: return "mtime";
-	case ANCHOR_RECORDING: return "recording";
-	case ANCHOR_UPTIME_AXIS: return "uptime";
-	}
-	return "?";
-}
-
-enum anchor_from session_jvm_anchor_from(const struct session *s) { return s->anchor_from; }
+enum anchor_from session_jvm_anchor_from(const struct session *s) { return s->clock.from; }
 
 void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how)
 {
@@ -441,22 +406,13 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 {
 	if (start_ms == EV_TIME_NONE)
 		return;
-	s->anchor_ms = start_ms;
-	s->guess_ms = EV_TIME_NONE;
-	s->anchor_from = from;
-	util_strlcpy_n(s->anchor_how, sizeof s->anchor_how, how, strlen(how));
+	struct event *waited;
+	size_t n = jvmclock_set(&s->clock, start_ms, from, how, &waited);
 	for (int i = 0; i < s->nsrc; i++)
 		if (s->src[i]->jvm)
 			jvmlog_set_anchor(s->src[i]->jvm, start_ms);
-	/* place what waited */
-	size_t n = s->npending;
-	s->npending = 0;
-	for (size_t k = 0; k < n; k++) {
-		struct event *e = &s->pending[k];
-		e->t_ms = start_ms + e->up_us / 1000;
-		place(s, e);
-	}
-	s->unanchored = 0;
+	for (size_t k = 0; k < n; k++)
+		place(s, &waited[k]); /* what waited */
 }
 
 /* The copy kept of a report read twice is the one of the source given first,
@@ -466,11 +422,9 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 static void prefer_timeout_copy(struct session *s, struct seen_timeout *t, const struct event *e)
 {
 	/* its time too: a console line has only uptime, gc.log's its own clock */
-	int64_t et = e->t_ms != EV_TIME_NONE ? e->t_ms
-		     : e->up_us >= 0 && s->anchor_ms != EV_TIME_NONE ? s->anchor_ms + e->up_us / 1000
-								      : EV_TIME_NONE;
-	for (size_t k = s->npending; k-- > 0;) {
-		struct event *p = &s->pending[k];
+	int64_t et = jvmclock_wall(&s->clock, e);
+	for (size_t k = s->clock.npending; k-- > 0;) {
+		struct event *p = &s->clock.pending[k];
 		if (p->kind == EV_SP_TIMEOUT && p->src == t->src && p->up_us == t->up_us &&
 		    strcmp(p->u.spt.threads, t->threads) == 0) {
 			p->src = e->src;
@@ -525,9 +479,7 @@ static void emit(struct session *s, int i, struct event *e)
 	if (e->kind == EV_ANCHOR && src->kind == SRC_RECORD) {
 		/* what the recording session knew: used when nothing better is known
 		 * (or a later meta line of the same recording: the JVM was restarted) */
-		if (s->o.jvm_start_ms == EV_TIME_NONE &&
-		    (s->anchor_ms == EV_TIME_NONE ||
-		     (s->anchor_from == ANCHOR_RECORDING && s->anchor_ms != e->u.anchor_ms))) {
+		if (jvmclock_wants(&s->clock, ANCHOR_RECORDING, e->u.anchor_ms, s->o.jvm_start_ms != EV_TIME_NONE)) {
 			char how[200];
 			snprintf(how, sizeof how, "%s line %llu, recorded: %s", src->name, (unsigned long long)e->line,
 				 src->rec_anchor_how[0] ? src->rec_anchor_how : "the JVM start");
@@ -537,9 +489,7 @@ static void emit(struct session *s, int i, struct event *e)
 	}
 	if (e->kind == EV_ANCHOR) {
 		/* an explicit start wins; otherwise the first pair learnt, or a new JVM */
-		if (s->o.jvm_start_ms == EV_TIME_NONE &&
-		    (s->anchor_ms == EV_TIME_NONE || s->anchor_from == ANCHOR_RECORDING ||
-		     llabs(s->anchor_ms - e->u.anchor_ms) > 1000)) {
+		if (jvmclock_wants(&s->clock, ANCHOR_LINE, e->u.anchor_ms, s->o.jvm_start_ms != EV_TIME_NONE)) {
 			char how[120];
 			snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)", src->name,
 				 (unsigned long long)e->line);
@@ -552,15 +502,8 @@ static void emit(struct session *s, int i, struct event *e)
 	summary_add(&s->sum, e);
 	if (e->up_us >= 0)
 		src->last_up_us = e->up_us;
-	if (e->t_ms == EV_TIME_NONE && e->up_us >= 0 && s->anchor_ms != EV_TIME_NONE)
-		e->t_ms = s->anchor_ms + e->up_us / 1000;
-	if (e->t_ms == EV_TIME_NONE) {
-		if (e->up_us >= 0 && s->npending < PENDING_MAX)
-			s->pending[s->npending++] = *e;
-		s->unanchored++;
-		return;
-	}
-	place(s, e);
+	if (jvmclock_time(&s->clock, e))
+		place(s, e);
 }
 
 void session_feed_event(struct session *s, int i, struct event *e)
@@ -691,20 +634,13 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 	if (live_now_ms != EV_TIME_NONE)
 		src->last_line_mono_ms = util_mono_ms();
 	if (s->tl.keep_lines) {
-		int64_t t = n > 0 ? ev[0].t_ms : EV_TIME_NONE;
-		if (t == EV_TIME_NONE && n > 0 && ev[0].up_us >= 0 && s->anchor_ms != EV_TIME_NONE)
-			t = s->anchor_ms + ev[0].up_us / 1000;
+		int64_t t = n > 0 ? jvmclock_wall(&s->clock, &ev[0]) : EV_TIME_NONE;
 		timeline_push_line(&s->tl, (uint16_t)i, src->st.lines, t, line, len);
 	}
 	for (int k = 0; k < n; k++) {
 		/* a line being written right now tells when the JVM started */
-		if (src->kind == SRC_JVM && ev[k].t_ms == EV_TIME_NONE && ev[k].up_us >= 0 &&
-		    s->anchor_ms == EV_TIME_NONE && s->guess_ms == EV_TIME_NONE && live_now_ms != EV_TIME_NONE) {
-			s->guess_ms = live_now_ms - ev[k].up_us / 1000;
-			s->guess_mono_ms = util_mono_ms();
-			snprintf(s->guess_how, sizeof s->guess_how, "%s: uptime of a line read as it was written",
-				 src->name);
-		}
+		if (src->kind == SRC_JVM && ev[k].t_ms == EV_TIME_NONE)
+			jvmclock_guess(&s->clock, live_now_ms, ev[k].up_us, src->name);
 		emit(s, i, &ev[k]);
 	}
 }
@@ -733,9 +669,8 @@ static void nginx_detect(struct session *s, struct source *src, int i)
 void session_tick(struct session *s)
 {
 	/* no line with both clocks came: the guess it is */
-	if (s->anchor_ms == EV_TIME_NONE && s->guess_ms != EV_TIME_NONE &&
-	    util_mono_ms() - s->guess_mono_ms >= ANCHOR_GUESS_MS)
-		session_set_jvm_anchor_from(s, s->guess_ms, ANCHOR_LIVE_LINE, s->guess_how);
+	if (jvmclock_guess_due(&s->clock, util_mono_ms()))
+		session_set_jvm_anchor_from(s, s->clock.guess_ms, ANCHOR_LIVE_LINE, s->clock.guess_how);
 	/* a quiet nginx: decide its format with the lines there are, so they show */
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
@@ -895,7 +830,7 @@ static bool anchor_from_recording(struct session *s)
 static void find_anchor(struct session *s)
 {
 	bool wall = false, jvm_only = true;
-	if (s->anchor_ms != EV_TIME_NONE)
+	if (s->clock.anchor_ms != EV_TIME_NONE)
 		return;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
@@ -918,7 +853,7 @@ static void find_anchor(struct session *s)
 			jvm_only = false;
 	if (jvm_only && !wall && s->nsrc > 0) {
 		session_set_jvm_anchor_from(s, 0, ANCHOR_UPTIME_AXIS, "none in the log: times are JVM uptime");
-		s->uptime_axis = true;
+		s->clock.uptime_axis = true;
 	}
 }
 
