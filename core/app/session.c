@@ -23,7 +23,6 @@
 #define MAX_SOURCES 64
 #define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
 #define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
-#define DETECT_LINES 20             /* nginx lines used to guess a format */
 #define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
 #define QCAP 16
 
@@ -35,9 +34,7 @@ struct source {
 	struct jvmlog *jvm;
 	struct nginx_fmt *fmt;
 	bool fmt_detect;                 /* no format given: guess from the first lines */
-	char *detect_buf[DETECT_LINES];
-	size_t detect_len[DETECT_LINES];
-	int ndetect;
+	struct nginx_sniff sniff;
 	struct schedlog *sched;
 	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
 	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
@@ -141,8 +138,7 @@ static void source_free(struct source *src)
 	jvmlog_free(src->jvm);
 	nginx_fmt_free(src->fmt);
 	schedlog_free(src->sched);
-	for (int i = 0; i < src->ndetect; i++)
-		free(src->detect_buf[i]);
+	nginx_sniff_fini(&src->sniff);
 	free(src->path);
 	free(src);
 }
@@ -616,18 +612,9 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 	struct source *src = s->src[i];
 	struct event ev[QCAP];
 	if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt) {
-		if (src->ndetect < DETECT_LINES) {
-			char *copy = malloc(len + 1);
-			if (copy) {
-				memcpy(copy, line, len);
-				copy[len] = '\0';
-				src->detect_buf[src->ndetect] = copy;
-				src->detect_len[src->ndetect++] = len;
-			}
-		}
-		if (src->ndetect < DETECT_LINES)
-			return; /* wait for enough lines to guess (session_source_eof also decides) */
-		nginx_detect(s, src, i);
+		/* wait for enough lines to guess (session_tick and _source_eof also decide) */
+		if (nginx_sniff_add(&src->sniff, line, len))
+			nginx_detect(s, src, i);
 		return;
 	}
 	int n = parse_counted(s, i, line, len, flags, ev, QCAP);
@@ -647,23 +634,16 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 
 static void nginx_detect(struct session *s, struct source *src, int i)
 {
-	const char *lines[DETECT_LINES];
-	for (int k = 0; k < src->ndetect; k++)
-		lines[k] = src->detect_buf[k];
-	src->fmt = nginx_fmt_detect(lines, src->detect_len, src->ndetect);
-	if (!src->fmt)
-		src->fmt = nginx_fmt_combined();
+	src->fmt = nginx_sniff_decide(&src->sniff);
 	src->fmt_detect = false;
 	if (src->fmt && strstr(nginx_fmt_string(src->fmt), "$upstream_connect_time"))
 		s->has_nginx_uct = true;
 	/* replay the buffered lines through the chosen format */
-	int n = src->ndetect;
-	src->ndetect = 0;
-	for (int k = 0; k < n; k++) {
-		session_feed_line(s, i, src->detect_buf[k], src->detect_len[k], 0, EV_TIME_NONE);
-		free(src->detect_buf[k]);
-		src->detect_buf[k] = NULL;
-	}
+	struct nginx_sniff kept = src->sniff;
+	memset(&src->sniff, 0, sizeof src->sniff);
+	for (int k = 0; k < kept.n; k++)
+		session_feed_line(s, i, kept.buf[k], kept.len[k], 0, EV_TIME_NONE);
+	nginx_sniff_fini(&kept);
 }
 
 void session_tick(struct session *s)
@@ -674,7 +654,7 @@ void session_tick(struct session *s)
 	/* a quiet nginx: decide its format with the lines there are, so they show */
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt && src->ndetect > 0)
+		if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt && src->sniff.n > 0)
 			nginx_detect(s, src, i);
 		/* a schedstat sample ends when the next one starts; a sampler writes
 		 * one at once, so a second without rows means the last one is whole
