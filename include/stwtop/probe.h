@@ -137,9 +137,6 @@ struct vmstat_probe *vmstat_probe_open(const char *root, char *err, size_t errle
 int vmstat_probe_poll(struct vmstat_probe *p, int64_t now_ms, struct event *out);
 void vmstat_probe_close(struct vmstat_probe *p);
 
-/* Parse whitespace-separated "key value" pairs: /proc/vmstat (one pair per line)
- * or a vmstat.log line after its time (shared with vmstatlog_parse_line). false
- * if none of the keys was there. */
-bool vmstat_probe_parse(const char *buf, size_t len, struct ev_vmstat *out);
+/* The file's text is parsed by procstat_vmstat (procstat.h). */
 
 #endif
