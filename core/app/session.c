@@ -3,16 +3,16 @@
  * Time: every event reaches the timeline with a UTC wall-clock time; JVM
  * lines that carry only uptime wait in the JVM clock (jvmclock.h) until the
  * JVM's start is known. The report looks for it before it starts merging.
+ * What differs per kind of source is a table row in session_kinds.c.
  */
 #include "stwtop/session.h"
-#include "stwtop/cpustat.h"
-#include "stwtop/samplelog.h"
 #include "stwtop/hserr.h"
 #include "stwtop/jvmlog.h"
 #include "stwtop/linebuf.h"
 #include "stwtop/nginx.h"
 #include "stwtop/reader.h"
 #include "stwtop/record.h"
+#include "stwtop/samplelog.h"
 #include "stwtop/util.h"
 
 #include <errno.h>
@@ -20,324 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SOURCES 64
-#define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
-#define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
-#define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
-#define QCAP 16
-
-struct source {
-	enum src_kind kind;
-	char *path;
-	const char *name;
-	struct source_stats st;
-	struct jvmlog *jvm;
-	struct nginx_fmt *fmt;
-	bool fmt_detect;                 /* no format given: guess from the first lines */
-	struct nginx_sniff sniff;
-	struct schedlog *sched;
-	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
-	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
-	int64_t last_line_mono_ms;       /* live: when its last line was read */
-	bool flushed;                    /* jvmlog_flush done at EOF */
-	/* report reader */
-	bool opened;                     /* the merge has started with it */
-	struct reader rd;
-	struct event q[QCAP];
-	int qhead, qn;
-};
-
-#define TIMEOUT_MEMORY 16
-struct seen_timeout {
-	int src;
-	int64_t up_us;
-	char threads[112];
-};
-
-struct session {
-	struct session_opts o;
-	struct rules_config rcfg;
-	struct source *src[MAX_SOURCES];
-	int nsrc;
-	struct summary sum;
-	struct timeline tl;
-	struct rules *rules;
-	struct jvmclock clock;
-	int64_t last_eval_ms;
-	bool has_nginx_uct;
-	bool eval_on_data;
-	unsigned evals_unkept;        /* evaluations since the timeline's keep was set */
-	struct seen_timeout timeouts[TIMEOUT_MEMORY];
-	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
-	char *nginx_conf_format;         /* format read from --nginx-conf */
-	char *hints[SESSION_MAX_HINTS];
-	int nhints;
-};
-
-/* --- what differs per kind of source: one row each --- */
-
-static void emit(struct session *s, int i, struct event *e);
-static void nginx_detect(struct session *s, struct source *src, int i);
-
-enum have { HAVE_JVM = 1, HAVE_NGINX = 2, HAVE_CPU = 4, HAVE_SCHED = 8, HAVE_VMSTAT = 16 };
-
-enum kind_read {
-	READ_NONE = 0,   /* polled counters: the caller feeds events */
-	READ_LINES,      /* a file, line by line (the report merges them by time) */
-	READ_WHOLE       /* a file that is one event (session_read_hserr) */
-};
-
-struct kind_ops {
-	const char *name;          /* src_kind_name */
-	enum kind_read read;
-	unsigned have;             /* enum have: what the rules may count on when it is given */
-	/* A JVM log: its uptime is on the JVM clock; lines of other tags are not
-	 * failures; said unread only when no JVM source parsed (a console log
-	 * given with --safepoint may hold only application lines) */
-	bool jvm;
-	enum anchor_from anchor;   /* what an EV_ANCHOR of it is: ANCHOR_LINE, or a recording's meta line */
-	const char *not_parsed;    /* why a line did not parse, when the parser does not say */
-	/* set up its parser when added: 0, or -errno with err */
-	int (*setup)(struct session *s, struct source *src, char *err, size_t errlen);
-	/* one line into out[]: the number of events, < 0 when it is not of the
-	 * format (why: the parser's reason, when wanted) */
-	int (*parse)(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-		     size_t whylen, bool wanted);
-	/* the line is kept back before parsing (nginx sniffing its format): true */
-	bool (*hold)(struct session *s, int i, const char *line, size_t len);
-	/* decisions that waited for more lines, taken with what there is */
-	void (*decide)(struct session *s, int i);
-	/* at the end of the input: the events that waited for a later line */
-	int (*flush)(struct source *src, struct event *out, int cap);
-	/* live, every interval */
-	void (*tick)(struct session *s, int i);
-	/* (almost) none of its lines could be read: the note (true), with why =
-	 * " (first at line N: reason)" or ""; NULL: never said */
-	bool (*unread)(const struct source *src, const char *what, const char *why, char *out, size_t outlen);
-	const char *what;          /* for unread: "could not be read as <what>" */
-};
-
-static int jvm_setup(struct session *s, struct source *src, char *err, size_t errlen)
-{
-	(void)err, (void)errlen;
-	src->jvm = jvmlog_new();
-	if (src->jvm && s->clock.anchor_ms != EV_TIME_NONE)
-		jvmlog_set_anchor(src->jvm, s->clock.anchor_ms);
-	return 0;
-}
-
-static int jvm_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-		     size_t whylen, bool wanted)
-{
-	(void)why, (void)whylen, (void)wanted;
-	return jvmlog_parse_line(src->jvm, line, len, out, cap);
-}
-
-static int jvm_flush(struct source *src, struct event *out, int cap)
-{
-	/* a JDK 8 pause, an unfinished report */
-	return src->jvm ? jvmlog_flush(src->jvm, out, cap) : 0;
-}
-
-static int nginx_setup(struct session *s, struct source *src, char *err, size_t errlen)
-{
-	const char *fmt = s->o.nginx_format ? s->o.nginx_format : s->nginx_conf_format;
-	if (!fmt) {
-		src->fmt_detect = true;
-		return 0;
-	}
-	char why[256];
-	src->fmt = nginx_fmt_compile(fmt, strlen(fmt), why, sizeof why);
-	if (!src->fmt) {
-		snprintf(err, errlen, "%s: %s", s->o.nginx_format ? "--nginx-format" : "--nginx-conf", why);
-		return -EINVAL;
-	}
-	if (strstr(fmt, "$upstream_connect_time"))
-		s->has_nginx_uct = true;
-	return 0;
-}
-
-static int nginx_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-		       size_t whylen, bool wanted)
-{
-	struct nginx_miss miss;
-	(void)cap;
-	if (!src->fmt)
-		return -1;
-	if (nginx_parse_line(src->fmt, line, len, &out[0], &miss))
-		return 1;
-	/* which variable or literal did not match, and where */
-	if (wanted)
-		nginx_miss_describe(&miss, line, len, why, whylen);
-	return -1;
-}
-
-static bool nginx_hold(struct session *s, int i, const char *line, size_t len)
-{
-	struct source *src = s->src[i];
-	if (!src->fmt_detect || src->fmt)
-		return false;
-	/* wait for enough lines to guess (session_tick and _source_eof also decide) */
-	if (nginx_sniff_add(&src->sniff, line, len))
-		nginx_detect(s, src, i);
-	return true;
-}
-
-static void nginx_decide(struct session *s, int i)
-{
-	struct source *src = s->src[i];
-	if (src->fmt_detect && !src->fmt)
-		nginx_detect(s, src, i);
-}
-
-static void nginx_tick(struct session *s, int i)
-{
-	/* a quiet nginx: decide its format with the lines there are, so they show */
-	if (s->src[i]->sniff.n > 0)
-		nginx_decide(s, i);
-}
-
-static bool nginx_unread(const struct source *src, const char *what, const char *why, char *out, size_t outlen)
-{
-	const struct source_stats *st = &src->st;
-	(void)what;
-	/* an access log is all requests: most of it unread is said */
-	if (!(st->parsed == 0 || st->unparsed * 2 > st->lines))
-		return false;
-	snprintf(out, outlen, "%s: %llu of %llu lines did not match the log format%s: give nginx's own "
-		 "log_format with --nginx-format 'FMT' or --nginx-conf FILE:NAME", src->name,
-		 (unsigned long long)st->unparsed, (unsigned long long)st->lines, why);
-	return true;
-}
-
-/* most of a GC log can be other tags: said only when none of it parsed */
-static bool none_read(const struct source *src, const char *what, const char *why, char *out, size_t outlen)
-{
-	if (src->st.parsed != 0)
-		return false;
-	snprintf(out, outlen, "%s: none of its %llu lines could be read as %s%s", src->name,
-		 (unsigned long long)src->st.lines, what, why);
-	return true;
-}
-
-static int cpustat_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-			 size_t whylen, bool wanted)
-{
-	(void)src, (void)cap, (void)why, (void)whylen, (void)wanted;
-	return cpustat_parse_line(line, len, &out[0]) ? 1 : -1;
-}
-
-static int record_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-			size_t whylen, bool wanted)
-{
-	(void)cap, (void)wanted;
-	int rc = record_parse_line(line, len, &out[0], why, whylen);
-	if (rc == 1 && out[0].kind == EV_ANCHOR) {
-		int64_t ms;
-		char from[32];
-		if (!record_meta_anchor(line, len, &ms, from, sizeof from, src->rec_anchor_how, sizeof src->rec_anchor_how))
-			src->rec_anchor_how[0] = '\0';
-	}
-	return rc >= 0 ? rc : -1; /* 1 sample or the JVM start, 0 a meta line */
-}
-
-static int schedlog_setup(struct session *s, struct source *src, char *err, size_t errlen)
-{
-	(void)s, (void)err, (void)errlen;
-	src->sched = schedlog_new();
-	return 0;
-}
-
-static int schedlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-			  size_t whylen, bool wanted)
-{
-	(void)cap, (void)why, (void)whylen, (void)wanted;
-	int n = schedlog_parse_line(src->sched, line, len, &out[0]);
-	/* the CSV header is not an error */
-	if (n < 0 && util_starts_with(line, len, "epoch_ms,"))
-		return 0;
-	return n;
-}
-
-static int schedlog_flush_one(struct source *src, struct event *out, int cap)
-{
-	(void)cap;
-	return src->sched && schedlog_flush(src->sched, &out[0]) > 0 ? 1 : 0;
-}
-
-static void schedlog_tick(struct session *s, int i)
-{
-	/* a schedstat sample ends when the next one starts; a sampler writes
-	 * one at once, so a second without rows means the last one is whole
-	 * (the report ends it at EOF; live kept it back and differed) */
-	struct source *src = s->src[i];
-	if (schedlog_open(src->sched) && src->last_line_mono_ms &&
-	    util_mono_ms() - src->last_line_mono_ms >= SCHEDLOG_QUIET_MS) {
-		struct event e;
-		if (schedlog_flush(src->sched, &e) > 0) {
-			e.line = src->st.lines;
-			emit(s, i, &e);
-		}
-	}
-}
-
-static int vmstatlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-			   size_t whylen, bool wanted)
-{
-	(void)src, (void)cap, (void)why, (void)whylen, (void)wanted;
-	return vmstatlog_parse_line(line, len, &out[0]) ? 1 : -1;
-}
-
-static const struct kind_ops kinds[] = {
-	[SRC_JVM] = {
-		.name = "jvm", .read = READ_LINES, .have = HAVE_JVM, .jvm = true, .anchor = ANCHOR_LINE,
-		.not_parsed = "not a line of the JVM's GC, safepoint or start-up output that stwtop reads",
-		.setup = jvm_setup, .parse = jvm_parse, .flush = jvm_flush,
-		.unread = none_read, .what = "a JVM GC or safepoint log",
-	},
-	[SRC_NGINX] = {
-		.name = "nginx", .read = READ_LINES, .have = HAVE_NGINX, .anchor = ANCHOR_LINE,
-		.setup = nginx_setup, .parse = nginx_parse, .hold = nginx_hold, .decide = nginx_decide,
-		.tick = nginx_tick, .unread = nginx_unread,
-	},
-	[SRC_CPUSTAT] = {
-		.name = "cpustat", .read = READ_LINES, .have = HAVE_CPU, .anchor = ANCHOR_LINE,
-		.not_parsed = "not '<ISO time> nr_periods N nr_throttled N throttled_time N ...'",
-		.parse = cpustat_parse, .unread = none_read, .what = "cpustat",
-	},
-	[SRC_RECORD] = {
-		/* tells what it holds by what it carries (make_ctx) */
-		.name = "record", .read = READ_LINES, .anchor = ANCHOR_RECORDING,
-		.parse = record_parse, .unread = none_read, .what = "record",
-	},
-	[SRC_SCHEDLOG] = {
-		.name = "schedstat", .read = READ_LINES, .have = HAVE_SCHED, .anchor = ANCHOR_LINE,
-		.not_parsed = "not 'epoch_ms,tid,comm,run_ns,wait_ns,timeslices'",
-		.setup = schedlog_setup, .parse = schedlog_parse, .flush = schedlog_flush_one,
-		.tick = schedlog_tick, .unread = none_read, .what = "schedstat",
-	},
-	[SRC_VMSTATLOG] = {
-		.name = "vmstat", .read = READ_LINES, .have = HAVE_VMSTAT, .anchor = ANCHOR_LINE,
-		.not_parsed = "not '<time> allocstall_... N ... pageoutrun N' (/proc/vmstat)",
-		.parse = vmstatlog_parse, .unread = none_read, .what = "vmstat",
-	},
-	/* a crash report is one event: read whole, never said unread (it says
-	 * "not a JVM crash report" itself) */
-	[SRC_HSERR] = {.name = "hs_err", .read = READ_WHOLE, .anchor = ANCHOR_LINE},
-	[SRC_PROBE] = {.name = "probe", .read = READ_NONE, .anchor = ANCHOR_LINE},
-};
-
-static const struct kind_ops kind_unknown = {.name = "?", .read = READ_NONE, .anchor = ANCHOR_LINE};
-
-static const struct kind_ops *ops_of(enum src_kind k)
-{
-	return (unsigned)k < ARRAY_LEN(kinds) && kinds[k].name ? &kinds[k] : &kind_unknown;
-}
-
-const char *src_kind_name(enum src_kind k)
-{
-	return ops_of(k)->name;
-}
+#include "session_internal.h"
 
 struct session *session_new(const struct session_opts *o, char *err, size_t errlen)
 {
@@ -430,7 +113,7 @@ int session_add_source(struct session *s, enum src_kind kind, const char *path, 
 	}
 	const char *slash = strrchr(src->path, '/');
 	src->name = slash ? slash + 1 : src->path;
-	const struct kind_ops *k = ops_of(kind);
+	const struct kind_ops *k = session_kind_ops(kind);
 	int rc = k->setup ? k->setup(s, src, err, errlen) : 0;
 	if (rc < 0) {
 		source_free(src);
@@ -519,7 +202,7 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 	c->sum = &s->sum;
 	unsigned have = 0;
 	for (int i = 0; i < s->nsrc; i++)
-		have |= ops_of(s->src[i]->kind)->have;
+		have |= session_kind_ops(s->src[i]->kind)->have;
 	c->have_jvm = have & HAVE_JVM;
 	c->have_nginx = have & HAVE_NGINX;
 	c->have_cpu = have & HAVE_CPU;
@@ -566,14 +249,14 @@ size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], siz
 	 * sources held a GC or safepoint line */
 	bool jvm_parsed = false;
 	for (int i = 0; i < s->nsrc; i++)
-		if (ops_of(s->src[i]->kind)->jvm && s->src[i]->st.parsed > 0)
+		if (session_kind_ops(s->src[i]->kind)->jvm && s->src[i]->st.parsed > 0)
 			jvm_parsed = true;
 	/* a source of which (almost) nothing could be read: a wrong nginx format
 	 * is one message, not a clean report with no requests */
 	for (int i = 0; i < s->nsrc && n < max; i++) {
 		const struct source *src = s->src[i];
 		const struct source_stats *st = &src->st;
-		const struct kind_ops *k = ops_of(src->kind);
+		const struct kind_ops *k = session_kind_ops(src->kind);
 		if (st->error || st->lines == 0 || !k->unread || (k->jvm && jvm_parsed))
 			continue;
 		char why[260] = "";
@@ -685,7 +368,7 @@ static void emit(struct session *s, int i, struct event *e)
 	struct source *src = s->src[i];
 	e->src = (uint16_t)i;
 	src->st.events++;
-	enum anchor_from from = ops_of(src->kind)->anchor;
+	enum anchor_from from = session_kind_ops(src->kind)->anchor;
 	if (e->kind == EV_ANCHOR && from == ANCHOR_RECORDING) {
 		/* what the recording session knew: used when nothing better is known
 		 * (or a later meta line of the same recording: the JVM was restarted) */
@@ -723,8 +406,6 @@ void session_feed_event(struct session *s, int i, struct event *e)
 
 /* --- parsing one line into events --- */
 
-static void nginx_detect(struct session *s, struct source *src, int i);
-
 /* One line of source i into events; < 0 when it did not parse, with the
  * reason in why (wanted: the first failure of a source is kept, and every one
  * in verbose mode) */
@@ -732,7 +413,7 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 		 char *why, size_t whylen, bool wanted)
 {
 	struct source *src = s->src[i];
-	const struct kind_ops *k = ops_of(src->kind);
+	const struct kind_ops *k = session_kind_ops(src->kind);
 	why[0] = '\0';
 	if (!k->parse)
 		return -1;
@@ -755,7 +436,7 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 	int n = parse(s, i, line, len, out, cap, why, sizeof why, verbose || !src->st.first_error[0]);
 	if (n < 0) {
 		src->st.unparsed++;
-		if (why[0] && !src->st.first_error[0] && !ops_of(src->kind)->jvm) {
+		if (why[0] && !src->st.first_error[0] && !session_kind_ops(src->kind)->jvm) {
 			/* the first failure of a source is told in the report (a JVM log
 			 * holds lines of other tags: those are not failures) */
 			util_strlcpy_n(src->st.first_error, sizeof src->st.first_error, why, strlen(why));
@@ -775,7 +456,7 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 		       int64_t live_now_ms)
 {
 	struct source *src = s->src[i];
-	const struct kind_ops *ops = ops_of(src->kind);
+	const struct kind_ops *ops = session_kind_ops(src->kind);
 	struct event ev[QCAP];
 	if (ops->hold && ops->hold(s, i, line, len))
 		return;
@@ -794,27 +475,13 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 	}
 }
 
-static void nginx_detect(struct session *s, struct source *src, int i)
-{
-	src->fmt = nginx_sniff_decide(&src->sniff);
-	src->fmt_detect = false;
-	if (src->fmt && strstr(nginx_fmt_string(src->fmt), "$upstream_connect_time"))
-		s->has_nginx_uct = true;
-	/* replay the buffered lines through the chosen format */
-	struct nginx_sniff kept = src->sniff;
-	memset(&src->sniff, 0, sizeof src->sniff);
-	for (int k = 0; k < kept.n; k++)
-		session_feed_line(s, i, kept.buf[k], kept.len[k], 0, EV_TIME_NONE);
-	nginx_sniff_fini(&kept);
-}
-
 void session_tick(struct session *s)
 {
 	/* no line with both clocks came: the guess it is */
 	if (jvmclock_guess_due(&s->clock, util_mono_ms()))
 		session_set_jvm_anchor_from(s, s->clock.guess_ms, ANCHOR_LIVE_LINE, s->clock.guess_how);
 	for (int i = 0; i < s->nsrc; i++) {
-		const struct kind_ops *k = ops_of(s->src[i]->kind);
+		const struct kind_ops *k = session_kind_ops(s->src[i]->kind);
 		if (k->tick)
 			k->tick(s, i);
 	}
@@ -823,7 +490,7 @@ void session_tick(struct session *s)
 void session_source_eof(struct session *s, int i)
 {
 	struct source *src = s->src[i];
-	const struct kind_ops *k = ops_of(src->kind);
+	const struct kind_ops *k = session_kind_ops(src->kind);
 	if (k->decide)
 		k->decide(s, i);
 	if (k->flush && !src->flushed) {
@@ -858,7 +525,7 @@ static bool read_line(struct source *src, const char **line, size_t *len, unsign
 static void refill(struct session *s, int i)
 {
 	struct source *src = s->src[i];
-	const struct kind_ops *k = ops_of(src->kind);
+	const struct kind_ops *k = session_kind_ops(src->kind);
 	const char *line;
 	size_t len;
 	unsigned flags;
@@ -935,11 +602,11 @@ static bool anchor_from_recording(struct session *s)
 {
 	bool jvm = false;
 	for (int i = 0; i < s->nsrc; i++)
-		if (ops_of(s->src[i]->kind)->jvm)
+		if (session_kind_ops(s->src[i]->kind)->jvm)
 			jvm = true;
 	for (int i = 0; jvm && i < s->nsrc; i++) {
 		struct anchor_scan a = {s, s->src[i], NULL, false};
-		if (ops_of(s->src[i]->kind)->anchor == ANCHOR_RECORDING &&
+		if (session_kind_ops(s->src[i]->kind)->anchor == ANCHOR_RECORDING &&
 		    reader_scan_head(s->src[i]->path, ANCHOR_SCAN_BYTES, MAX_LINE, recording_anchor_line, &a))
 			return true;
 	}
@@ -954,7 +621,7 @@ static void find_anchor(struct session *s)
 		return;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (!ops_of(src->kind)->jvm)
+		if (!session_kind_ops(src->kind)->jvm)
 			continue;
 		struct anchor_scan a = {s, src, jvmlog_new(), false};
 		bool found = a.p && reader_scan_head(src->path, ANCHOR_SCAN_BYTES, MAX_LINE, jvm_anchor_line, &a);
@@ -969,7 +636,7 @@ static void find_anchor(struct session *s)
 	/* Only uptime in the JVM's logs and nothing else to line them up with: put
 	 * them on an uptime axis (epoch 0 = JVM start) so every rule still works. */
 	for (int i = 0; i < s->nsrc; i++)
-		if (!ops_of(s->src[i]->kind)->jvm)
+		if (!session_kind_ops(s->src[i]->kind)->jvm)
 			jvm_only = false;
 	if (jvm_only && !wall && s->nsrc > 0) {
 		session_set_jvm_anchor_from(s, 0, ANCHOR_UPTIME_AXIS, "none in the log: times are JVM uptime");
@@ -1019,7 +686,7 @@ int session_replay_open(struct session *s)
 		struct source *src = s->src[i];
 		if (src->opened)
 			continue;
-		switch (ops_of(src->kind)->read) {
+		switch (session_kind_ops(src->kind)->read) {
 		case READ_WHOLE:
 			src->opened = true;
 			if (session_read_hserr(s, i) != 0)
@@ -1043,7 +710,7 @@ static int next_source(struct session *s)
 	int64_t best_t = 0;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (ops_of(src->kind)->read != READ_LINES || !src->opened)
+		if (session_kind_ops(src->kind)->read != READ_LINES || !src->opened)
 			continue;
 		if (src->qn == 0)
 			refill(s, i);
@@ -1084,7 +751,7 @@ bool session_replay_step(struct session *s, int64_t until_ms)
 void session_replay_finish(struct session *s)
 {
 	for (int i = 0; i < s->nsrc; i++) {
-		const struct kind_ops *k = ops_of(s->src[i]->kind);
+		const struct kind_ops *k = session_kind_ops(s->src[i]->kind);
 		if (k->decide)
 			k->decide(s, i); /* a short file still decides its format */
 	}
