@@ -28,7 +28,7 @@ struct source {
 	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
 	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
 	int64_t last_line_mono_ms;       /* live: when its last line was read */
-	bool flushed;                    /* jvmlog_flush done at EOF */
+	bool flushed;                    /* its kind's flush ran (end of input) */
 	/* report reader */
 	bool opened;                     /* the merge has started with it */
 	struct reader rd;
