@@ -133,12 +133,16 @@ static void on_eval_timer(void *ctx)
 	changed(l);
 }
 
+static void poll_hserr(struct live *l);
+
 static void on_inotify(void *ctx, int fd, short revents)
 {
 	struct live *l = ctx;
 	(void)fd;
 	(void)revents;
 	tail_dispatch(l->tail);
+	if (l->hs && hserr_probe_woken(l->hs))
+		poll_hserr(l); /* a crash report's directory spoke */
 	eval_soon(l);
 	changed(l);
 }
@@ -282,13 +286,6 @@ static void poll_hserr(struct live *l)
 	}
 }
 
-static void on_hserr_fd(void *ctx, int fd, short revents)
-{
-	(void)fd;
-	(void)revents;
-	poll_hserr(ctx);
-}
-
 static void on_hserr_timer(void *ctx)
 {
 	poll_hserr(ctx);
@@ -332,7 +329,7 @@ static void open_hserr(struct live *l, const struct jvm_proc *j)
 	int64_t now = util_now_ms();
 	int pid = l->o.hs_err_pid > 0 ? l->o.hs_err_pid : l->o.pid;
 	char msg[1600], list[1200];
-	l->hs = hserr_probe_new(l->pid_start_ms != EV_TIME_NONE ? l->pid_start_ms : now);
+	l->hs = hserr_probe_new(l->tail, l->pid_start_ms != EV_TIME_NONE ? l->pid_start_ms : now);
 	if (!l->hs)
 		return;
 	if (j) {
@@ -650,6 +647,9 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	bool have_j = l->o.pid > 0 && discover_inspect(l->o.proc_root, l->o.pid, &j, why, sizeof why) == 0;
 	if ((l->o.hs_err_dir || have_j) && !(have_j && !j.is_jvm)) {
 		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
+		/* its directories are watched by the tailer: the one inotify instance */
+		if (!l->tail && !(l->tail = tail_new(&cb, 1 << 20, why, sizeof why)))
+			note(l, l->src_hs, why, false);
 		open_hserr(l, have_j ? &j : NULL);
 	}
 	if (have_j) {
@@ -675,13 +675,13 @@ void live_free(struct live *l)
 {
 	if (!l)
 		return;
+	hserr_probe_free(l->hs); /* its directory watches are the tailer's */
 	if (l->tail)
 		tail_free(l->tail);
 	cgroup_probe_close(l->cg);
 	sched_probe_close(l->sched);
 	vmstat_probe_close(l->vm);
 	record_close(l->record);
-	hserr_probe_free(l->hs);
 	loop_free(l->loop);
 	free(l);
 }
@@ -768,8 +768,6 @@ int live_run(struct live *l)
 		}
 		if (l->hs) {
 			l->hs_timer = loop_add_timer(l->loop, -1, 0, on_hserr_timer, l);
-			if (hserr_probe_fd(l->hs) >= 0)
-				loop_add_fd(l->loop, hserr_probe_fd(l->hs), POLLIN, on_hserr_fd, l);
 		}
 		anchor_from_mtime(l);
 		l->caught_up = true;

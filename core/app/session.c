@@ -1,121 +1,26 @@
 /* session.c — sources -> parsers -> summary + timeline -> rules (session.h).
  *
- * Time: every event reaches the timeline with a UTC wall-clock time. JVM lines
- * that carry only uptime are placed with the JVM's start ("anchor"): from
- * --jvm-start/--pid, from a line that carries both a wall clock and uptime,
- * from an application line stating the pair, or (live only) from an
- * uptime-only line read the moment it was written. Until then they wait here
- * (bounded); the report looks for an anchor before it starts merging.
+ * Time: every event reaches the timeline with a UTC wall-clock time; JVM
+ * lines that carry only uptime wait in the JVM clock (jvmclock.h) until the
+ * JVM's start is known. The report looks for it before it starts merging.
+ * What differs per kind of source is a table row in session_kinds.c.
  */
 #include "stwtop/session.h"
-#include "stwtop/cpustat.h"
-#include "stwtop/samplelog.h"
 #include "stwtop/hserr.h"
 #include "stwtop/jvmlog.h"
 #include "stwtop/linebuf.h"
 #include "stwtop/nginx.h"
+#include "stwtop/reader.h"
 #include "stwtop/record.h"
+#include "stwtop/samplelog.h"
 #include "stwtop/util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#define MAX_SOURCES 64
-#define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
-#define READ_CHUNK (1 << 20)
-#define PENDING_MAX 8192            /* uptime-only events waiting for the JVM's start */
-#define ANCHOR_GUESS_MS 1500        /* how long a guessed JVM start waits for a better one */
-#define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
-#define DETECT_LINES 20             /* nginx lines used to guess a format */
-#define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
-#define QCAP 16
-#define FIFO_WAIT_MS 5000           /* report: how long a FIFO may wait for its writer */
-
-struct source {
-	enum src_kind kind;
-	char *path;
-	const char *name;
-	struct source_stats st;
-	struct jvmlog *jvm;
-	struct nginx_fmt *fmt;
-	bool fmt_detect;                 /* no format given: guess from the first lines */
-	char *detect_buf[DETECT_LINES];
-	size_t detect_len[DETECT_LINES];
-	int ndetect;
-	struct schedlog *sched;
-	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
-	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
-	int64_t last_line_mono_ms;       /* live: when its last line was read */
-	bool flushed;                    /* jvmlog_flush done at EOF */
-	/* report reader */
-	int fd;
-	bool opened, eof;
-	uint64_t off;                    /* bytes read */
-	struct linebuf lb;
-	struct event q[QCAP];
-	int qhead, qn;
-};
-
-#define TIMEOUT_MEMORY 16
-struct seen_timeout {
-	int src;
-	int64_t up_us;
-	char threads[112];
-};
-
-struct session {
-	struct session_opts o;
-	struct rules_config rcfg;
-	struct source *src[MAX_SOURCES];
-	int nsrc;
-	struct summary sum;
-	struct timeline tl;
-	struct rules *rules;
-	int64_t anchor_ms;
-	enum anchor_from anchor_from;
-	char anchor_how[200];
-	/* live: the start guessed from an uptime-only line read as it was written,
-	 * kept back for ANCHOR_GUESS_MS in case a line with both clocks follows
-	 * (a console.log, or a replay of an old log): placing events with the
-	 * guess first put a replayed log at today's date and moved the data clock
-	 * two days on, so every incident was judged final at once */
-	int64_t guess_ms, guess_mono_ms;
-	char guess_how[120];
-	struct event *pending;
-	size_t npending;
-	uint64_t unanchored;
-	int64_t last_eval_ms;
-	bool has_nginx_uct;
-	bool eval_on_data;
-	unsigned evals_unkept;        /* evaluations since the timeline's keep was set */
-	bool uptime_axis;                /* no wall clock anywhere: times are JVM uptime */
-	struct seen_timeout timeouts[TIMEOUT_MEMORY];
-	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
-	char *nginx_conf_format;         /* format read from --nginx-conf */
-	char *hints[SESSION_MAX_HINTS];
-	int nhints;
-};
-
-const char *src_kind_name(enum src_kind k)
-{
-	switch (k) {
-	case SRC_JVM: return "jvm";
-	case SRC_NGINX: return "nginx";
-	case SRC_CPUSTAT: return "cpustat";
-	case SRC_RECORD: return "record";
-	case SRC_SCHEDLOG: return "schedstat";
-	case SRC_VMSTATLOG: return "vmstat";
-	case SRC_HSERR: return "hs_err";
-	case SRC_PROBE: return "probe";
-	}
-	return "?";
-}
+#include "session_internal.h"
 
 struct session *session_new(const struct session_opts *o, char *err, size_t errlen)
 {
@@ -135,14 +40,11 @@ struct session *session_new(const struct session_opts *o, char *err, size_t errl
 	summary_init(&s->sum);
 	timeline_init(&s->tl, s->o.keep_lines);
 	s->rules = rules_new(&s->rcfg);
-	s->pending = calloc(PENDING_MAX, sizeof *s->pending);
-	if (!s->rules || !s->pending) {
+	if (jvmclock_init(&s->clock) != 0 || !s->rules) {
 		snprintf(err, errlen, "out of memory");
 		session_free(s);
 		return NULL;
 	}
-	s->anchor_ms = EV_TIME_NONE;
-	s->guess_ms = EV_TIME_NONE;
 	s->last_eval_ms = EV_TIME_NONE;
 	s->eval_on_data = true;
 	for (int k = 0; k < TIMEOUT_MEMORY; k++)
@@ -165,15 +67,11 @@ static void source_free(struct source *src)
 {
 	if (!src)
 		return;
-	if (src->fd > 0)
-		close(src->fd);
-	if (src->opened)
-		linebuf_fini(&src->lb);
+	reader_close(&src->rd);
 	jvmlog_free(src->jvm);
 	nginx_fmt_free(src->fmt);
 	schedlog_free(src->sched);
-	for (int i = 0; i < src->ndetect; i++)
-		free(src->detect_buf[i]);
+	nginx_sniff_fini(&src->sniff);
 	free(src->path);
 	free(src);
 }
@@ -186,7 +84,7 @@ void session_free(struct session *s)
 		source_free(s->src[i]);
 	rules_free(s->rules);
 	timeline_fini(&s->tl);
-	free(s->pending);
+	jvmclock_fini(&s->clock);
 	free(s->nginx_conf_format);
 	for (int i = 0; i < s->nhints; i++)
 		free(s->hints[i]);
@@ -205,7 +103,7 @@ int session_add_source(struct session *s, enum src_kind kind, const char *path, 
 		return -ENOMEM;
 	}
 	src->kind = kind;
-	src->fd = -1;
+	src->rd.fd = -1;
 	src->last_up_us = -1;
 	src->path = strdup(path ? path : "");
 	if (!src->path) {
@@ -215,35 +113,11 @@ int session_add_source(struct session *s, enum src_kind kind, const char *path, 
 	}
 	const char *slash = strrchr(src->path, '/');
 	src->name = slash ? slash + 1 : src->path;
-	switch (kind) {
-	case SRC_JVM:
-		src->jvm = jvmlog_new();
-		if (src->jvm && s->anchor_ms != EV_TIME_NONE)
-			jvmlog_set_anchor(src->jvm, s->anchor_ms);
-		break;
-	case SRC_NGINX: {
-		const char *fmt = s->o.nginx_format ? s->o.nginx_format : s->nginx_conf_format;
-		if (fmt) {
-			char why[256];
-			src->fmt = nginx_fmt_compile(fmt, strlen(fmt), why, sizeof why);
-			if (!src->fmt) {
-				snprintf(err, errlen, "%s: %s", s->o.nginx_format ? "--nginx-format" : "--nginx-conf",
-					 why);
-				source_free(src);
-				return -EINVAL;
-			}
-			if (strstr(fmt, "$upstream_connect_time"))
-				s->has_nginx_uct = true;
-		} else {
-			src->fmt_detect = true;
-		}
-		break;
-	}
-	case SRC_SCHEDLOG:
-		src->sched = schedlog_new();
-		break;
-	default:
-		break;
+	const struct kind_ops *k = session_kind_ops(kind);
+	int rc = k->setup ? k->setup(s, src, err, errlen) : 0;
+	if (rc < 0) {
+		source_free(src);
+		return rc;
 	}
 	s->src[s->nsrc] = src;
 	return s->nsrc++;
@@ -286,16 +160,16 @@ const char *const *session_hints(const struct session *s, int *n)
 const struct summary *session_summary(const struct session *s) { return &s->sum; }
 const struct timeline *session_timeline(const struct session *s) { return &s->tl; }
 const struct rules *session_rules(const struct session *s) { return s->rules; }
-int64_t session_jvm_anchor(const struct session *s) { return s->anchor_ms; }
-const char *session_jvm_anchor_how(const struct session *s) { return s->anchor_how; }
-uint64_t session_unanchored(const struct session *s) { return s->unanchored; }
-bool session_uptime_axis(const struct session *s) { return s->uptime_axis; }
+int64_t session_jvm_anchor(const struct session *s) { return s->clock.anchor_ms; }
+const char *session_jvm_anchor_how(const struct session *s) { return s->clock.how; }
+uint64_t session_unanchored(const struct session *s) { return s->clock.unanchored; }
+bool session_uptime_axis(const struct session *s) { return s->clock.uptime_axis; }
 int64_t session_source_last_uptime_us(const struct session *s, int i) { return s->src[i]->last_up_us; }
 
 const char *session_nginx_format(const struct session *s)
 {
 	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->kind == SRC_NGINX && s->src[i]->fmt)
+		if (s->src[i]->fmt)
 			return nginx_fmt_string(s->src[i]->fmt);
 	return s->o.nginx_format ? s->o.nginx_format : s->nginx_conf_format;
 }
@@ -326,16 +200,14 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 	memset(c, 0, sizeof *c);
 	c->tl = &s->tl;
 	c->sum = &s->sum;
-	for (int i = 0; i < s->nsrc; i++) {
-		switch (s->src[i]->kind) {
-		case SRC_JVM: c->have_jvm = true; break;
-		case SRC_NGINX: c->have_nginx = true; break;
-		case SRC_CPUSTAT: c->have_cpu = true; break;
-		case SRC_SCHEDLOG: c->have_sched = true; break;
-		case SRC_VMSTATLOG: c->have_vmstat = true; break;
-		default: break;
-		}
-	}
+	unsigned have = 0;
+	for (int i = 0; i < s->nsrc; i++)
+		have |= session_kind_ops(s->src[i]->kind)->have;
+	c->have_jvm = have & HAVE_JVM;
+	c->have_nginx = have & HAVE_NGINX;
+	c->have_cpu = have & HAVE_CPU;
+	c->have_sched = have & HAVE_SCHED;
+	c->have_vmstat = have & HAVE_VMSTAT;
 	/* recordings and live probes tell by what they carry */
 	if (s->tl.cpu.total)
 		c->have_cpu = true;
@@ -345,12 +217,12 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 		c->have_vmstat = true;
 	if (s->tl.mem.total)
 		c->have_mem = true;
-	c->jvm_unanchored = s->unanchored > 0 && s->anchor_ms == EV_TIME_NONE;
+	c->jvm_unanchored = s->clock.unanchored > 0 && s->clock.anchor_ms == EV_TIME_NONE;
 	c->nginx_has_uct = s->has_nginx_uct;
 	c->src_name = name_of;
 	c->src_ctx = (void *)(uintptr_t)s;   /* name_of only reads it */
 	c->explicit_serial = s->o.explicit_serial;
-	c->uptime_axis = s->uptime_axis;
+	c->uptime_axis = s->clock.uptime_axis;
 	c->now_ms = now;
 }
 
@@ -363,7 +235,7 @@ void session_eval(struct session *s, int64_t now_ms, bool final)
 	/* a report lets go of what no judgement to come reads; live keeps
 	 * history for the views; events waiting for the JVM's start will be
 	 * placed in the past */
-	if (s->eval_on_data && s->npending == 0 && (final || ++s->evals_unkept >= 16)) {
+	if (s->eval_on_data && s->clock.npending == 0 && (final || ++s->evals_unkept >= 16)) {
 		s->evals_unkept = 0; /* every 16th: an older keep only keeps more */
 		rules_keep_from(s->rules, &c, &s->tl.keep);
 	}
@@ -377,33 +249,22 @@ size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], siz
 	 * sources held a GC or safepoint line */
 	bool jvm_parsed = false;
 	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->kind == SRC_JVM && s->src[i]->st.parsed > 0)
+		if (session_kind_ops(s->src[i]->kind)->jvm && s->src[i]->st.parsed > 0)
 			jvm_parsed = true;
 	/* a source of which (almost) nothing could be read: a wrong nginx format
 	 * is one message, not a clean report with no requests */
 	for (int i = 0; i < s->nsrc && n < max; i++) {
 		const struct source *src = s->src[i];
 		const struct source_stats *st = &src->st;
-		if (st->error || st->lines == 0 || src->kind == SRC_PROBE || src->kind == SRC_HSERR ||
-		    (src->kind == SRC_JVM && jvm_parsed))
-			continue;
-		bool nginx = src->kind == SRC_NGINX;
-		/* most of a GC log can be other tags; an access log is all requests */
-		if (!(st->parsed == 0 || (nginx && st->unparsed * 2 > st->lines)))
+		const struct kind_ops *k = session_kind_ops(src->kind);
+		if (st->error || st->lines == 0 || !k->unread || (k->jvm && jvm_parsed))
 			continue;
 		char why[260] = "";
 		if (st->first_error[0])
 			snprintf(why, sizeof why, " (first at line %llu: %s)", (unsigned long long)st->first_error_line,
 				 st->first_error);
-		if (nginx)
-			snprintf(out[n++], SESSION_NOTE_LEN,
-				 "%s: %llu of %llu lines did not match the log format%s: give nginx's own "
-				 "log_format with --nginx-format 'FMT' or --nginx-conf FILE:NAME", src->name,
-				 (unsigned long long)st->unparsed, (unsigned long long)st->lines, why);
-		else
-			snprintf(out[n++], SESSION_NOTE_LEN, "%s: none of its %llu lines could be read as %s%s",
-				 src->name, (unsigned long long)st->lines,
-				 src->kind == SRC_JVM ? "a JVM GC or safepoint log" : src_kind_name(src->kind), why);
+		if (k->unread(src, k->what, why, out[n], SESSION_NOTE_LEN))
+			n++;
 	}
 	if (n < max) {
 		struct rules_ctx c;
@@ -426,21 +287,7 @@ static void place(struct session *s, struct event *e)
 		session_eval(s, s->tl.newest_ms, false);
 }
 
-const char *anchor_from_name(enum anchor_from f)
-{
-	switch (f) {
-	case ANCHOR_NONE: return "none";
-	case ANCHOR_GIVEN: return "given";
-	case ANCHOR_LINE: return "line";
-	case ANCHOR_LIVE_LINE: return "live-line";
-	case ANCHOR_MTIME: return "mtime";
-	case ANCHOR_RECORDING: return "recording";
-	case ANCHOR_UPTIME_AXIS: return "uptime";
-	}
-	return "?";
-}
-
-enum anchor_from session_jvm_anchor_from(const struct session *s) { return s->anchor_from; }
+enum anchor_from session_jvm_anchor_from(const struct session *s) { return s->clock.from; }
 
 void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how)
 {
@@ -451,22 +298,13 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 {
 	if (start_ms == EV_TIME_NONE)
 		return;
-	s->anchor_ms = start_ms;
-	s->guess_ms = EV_TIME_NONE;
-	s->anchor_from = from;
-	util_strlcpy_n(s->anchor_how, sizeof s->anchor_how, how, strlen(how));
+	struct event *waited;
+	size_t n = jvmclock_set(&s->clock, start_ms, from, how, &waited);
 	for (int i = 0; i < s->nsrc; i++)
 		if (s->src[i]->jvm)
 			jvmlog_set_anchor(s->src[i]->jvm, start_ms);
-	/* place what waited */
-	size_t n = s->npending;
-	s->npending = 0;
-	for (size_t k = 0; k < n; k++) {
-		struct event *e = &s->pending[k];
-		e->t_ms = start_ms + e->up_us / 1000;
-		place(s, e);
-	}
-	s->unanchored = 0;
+	for (size_t k = 0; k < n; k++)
+		place(s, &waited[k]); /* what waited */
 }
 
 /* The copy kept of a report read twice is the one of the source given first,
@@ -476,11 +314,9 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 static void prefer_timeout_copy(struct session *s, struct seen_timeout *t, const struct event *e)
 {
 	/* its time too: a console line has only uptime, gc.log's its own clock */
-	int64_t et = e->t_ms != EV_TIME_NONE ? e->t_ms
-		     : e->up_us >= 0 && s->anchor_ms != EV_TIME_NONE ? s->anchor_ms + e->up_us / 1000
-								      : EV_TIME_NONE;
-	for (size_t k = s->npending; k-- > 0;) {
-		struct event *p = &s->pending[k];
+	int64_t et = jvmclock_wall(&s->clock, e);
+	for (size_t k = s->clock.npending; k-- > 0;) {
+		struct event *p = &s->clock.pending[k];
 		if (p->kind == EV_SP_TIMEOUT && p->src == t->src && p->up_us == t->up_us &&
 		    strcmp(p->u.spt.threads, t->threads) == 0) {
 			p->src = e->src;
@@ -532,12 +368,11 @@ static void emit(struct session *s, int i, struct event *e)
 	struct source *src = s->src[i];
 	e->src = (uint16_t)i;
 	src->st.events++;
-	if (e->kind == EV_ANCHOR && src->kind == SRC_RECORD) {
+	enum anchor_from from = session_kind_ops(src->kind)->anchor;
+	if (e->kind == EV_ANCHOR && from == ANCHOR_RECORDING) {
 		/* what the recording session knew: used when nothing better is known
 		 * (or a later meta line of the same recording: the JVM was restarted) */
-		if (s->o.jvm_start_ms == EV_TIME_NONE &&
-		    (s->anchor_ms == EV_TIME_NONE ||
-		     (s->anchor_from == ANCHOR_RECORDING && s->anchor_ms != e->u.anchor_ms))) {
+		if (jvmclock_wants(&s->clock, ANCHOR_RECORDING, e->u.anchor_ms, s->o.jvm_start_ms != EV_TIME_NONE)) {
 			char how[200];
 			snprintf(how, sizeof how, "%s line %llu, recorded: %s", src->name, (unsigned long long)e->line,
 				 src->rec_anchor_how[0] ? src->rec_anchor_how : "the JVM start");
@@ -547,9 +382,7 @@ static void emit(struct session *s, int i, struct event *e)
 	}
 	if (e->kind == EV_ANCHOR) {
 		/* an explicit start wins; otherwise the first pair learnt, or a new JVM */
-		if (s->o.jvm_start_ms == EV_TIME_NONE &&
-		    (s->anchor_ms == EV_TIME_NONE || s->anchor_from == ANCHOR_RECORDING ||
-		     llabs(s->anchor_ms - e->u.anchor_ms) > 1000)) {
+		if (jvmclock_wants(&s->clock, ANCHOR_LINE, e->u.anchor_ms, s->o.jvm_start_ms != EV_TIME_NONE)) {
 			char how[120];
 			snprintf(how, sizeof how, "%s line %llu (wall clock and uptime)", src->name,
 				 (unsigned long long)e->line);
@@ -562,15 +395,8 @@ static void emit(struct session *s, int i, struct event *e)
 	summary_add(&s->sum, e);
 	if (e->up_us >= 0)
 		src->last_up_us = e->up_us;
-	if (e->t_ms == EV_TIME_NONE && e->up_us >= 0 && s->anchor_ms != EV_TIME_NONE)
-		e->t_ms = s->anchor_ms + e->up_us / 1000;
-	if (e->t_ms == EV_TIME_NONE) {
-		if (e->up_us >= 0 && s->npending < PENDING_MAX)
-			s->pending[s->npending++] = *e;
-		s->unanchored++;
-		return;
-	}
-	place(s, e);
+	if (jvmclock_time(&s->clock, e))
+		place(s, e);
 }
 
 void session_feed_event(struct session *s, int i, struct event *e)
@@ -580,10 +406,6 @@ void session_feed_event(struct session *s, int i, struct event *e)
 
 /* --- parsing one line into events --- */
 
-static void nginx_detect(struct session *s, struct source *src, int i);
-
-/* Parse a line of source i into out[]; returns the number of events, or -1
- * when the line is not of the source's format. */
 /* One line of source i into events; < 0 when it did not parse, with the
  * reason in why (wanted: the first failure of a source is kept, and every one
  * in verbose mode) */
@@ -591,55 +413,13 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 		 char *why, size_t whylen, bool wanted)
 {
 	struct source *src = s->src[i];
-	static const char *const generic[SRC_PROBE + 1] = {
-		[SRC_JVM] = "not a line of the JVM's GC, safepoint or start-up output that stwtop reads",
-		[SRC_CPUSTAT] = "not '<ISO time> nr_periods N nr_throttled N throttled_time N ...'",
-		[SRC_SCHEDLOG] = "not 'epoch_ms,tid,comm,run_ns,wait_ns,timeslices'",
-		[SRC_VMSTATLOG] = "not '<time> allocstall_... N ... pageoutrun N' (/proc/vmstat)",
-	};
-	int n;
+	const struct kind_ops *k = session_kind_ops(src->kind);
 	why[0] = '\0';
-	switch (src->kind) {
-	case SRC_JVM:
-		n = jvmlog_parse_line(src->jvm, line, len, out, cap);
-		break;
-	case SRC_NGINX: {
-		struct nginx_miss miss;
-		if (!src->fmt)
-			return -1;
-		if (nginx_parse_line(src->fmt, line, len, &out[0], &miss))
-			return 1;
-		/* which variable or literal did not match, and where */
-		if (wanted)
-			nginx_miss_describe(&miss, line, len, why, whylen);
+	if (!k->parse)
 		return -1;
-	}
-	case SRC_CPUSTAT:
-		n = cpustat_parse_line(line, len, &out[0]) ? 1 : -1;
-		break;
-	case SRC_RECORD: {
-		int rc = record_parse_line(line, len, &out[0], why, whylen);
-		if (rc == 1 && out[0].kind == EV_ANCHOR) {
-			int64_t ms;
-			char from[32];
-			if (!record_meta_anchor(line, len, &ms, from, sizeof from, src->rec_anchor_how,
-						sizeof src->rec_anchor_how))
-				src->rec_anchor_how[0] = '\0';
-		}
-		return rc >= 0 ? rc : -1; /* 1 sample or the JVM start, 0 a meta line */
-	}
-	case SRC_SCHEDLOG:
-		n = schedlog_parse_line(src->sched, line, len, &out[0]);
-		break;
-	case SRC_VMSTATLOG:
-		n = vmstatlog_parse_line(line, len, &out[0]) ? 1 : -1;
-		break;
-	default:
-		return -1;
-	}
-	if (n < 0 && wanted && (unsigned)src->kind <= SRC_PROBE && generic[src->kind])
-		snprintf(why, whylen, "%s", generic[src->kind]);
-	(void)s;
+	int n = k->parse(src, line, len, out, cap, why, whylen, wanted);
+	if (n < 0 && wanted && !why[0] && k->not_parsed)
+		snprintf(why, whylen, "%s", k->not_parsed);
 	return n;
 }
 
@@ -655,13 +435,8 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 	bool verbose = s->o.verbose && s->o.on_unparsed;
 	int n = parse(s, i, line, len, out, cap, why, sizeof why, verbose || !src->st.first_error[0]);
 	if (n < 0) {
-		/* schedstat CSV header and blank lines are not errors */
-		if (src->kind == SRC_SCHEDLOG && util_starts_with(line, len, "epoch_ms,")) {
-			src->st.parsed++;
-			return 0;
-		}
 		src->st.unparsed++;
-		if (why[0] && !src->st.first_error[0] && src->kind != SRC_JVM) {
+		if (why[0] && !src->st.first_error[0] && !session_kind_ops(src->kind)->jvm) {
 			/* the first failure of a source is told in the report (a JVM log
 			 * holds lines of other tags: those are not failures) */
 			util_strlcpy_n(src->st.first_error, sizeof src->st.first_error, why, strlen(why));
@@ -681,234 +456,94 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 		       int64_t live_now_ms)
 {
 	struct source *src = s->src[i];
+	const struct kind_ops *ops = session_kind_ops(src->kind);
 	struct event ev[QCAP];
-	if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt) {
-		if (src->ndetect < DETECT_LINES) {
-			char *copy = malloc(len + 1);
-			if (copy) {
-				memcpy(copy, line, len);
-				copy[len] = '\0';
-				src->detect_buf[src->ndetect] = copy;
-				src->detect_len[src->ndetect++] = len;
-			}
-		}
-		if (src->ndetect < DETECT_LINES)
-			return; /* wait for enough lines to guess (session_source_eof also decides) */
-		nginx_detect(s, src, i);
+	if (ops->hold && ops->hold(s, i, line, len))
 		return;
-	}
 	int n = parse_counted(s, i, line, len, flags, ev, QCAP);
 	if (live_now_ms != EV_TIME_NONE)
 		src->last_line_mono_ms = util_mono_ms();
 	if (s->tl.keep_lines) {
-		int64_t t = n > 0 ? ev[0].t_ms : EV_TIME_NONE;
-		if (t == EV_TIME_NONE && n > 0 && ev[0].up_us >= 0 && s->anchor_ms != EV_TIME_NONE)
-			t = s->anchor_ms + ev[0].up_us / 1000;
+		int64_t t = n > 0 ? jvmclock_wall(&s->clock, &ev[0]) : EV_TIME_NONE;
 		timeline_push_line(&s->tl, (uint16_t)i, src->st.lines, t, line, len);
 	}
 	for (int k = 0; k < n; k++) {
 		/* a line being written right now tells when the JVM started */
-		if (src->kind == SRC_JVM && ev[k].t_ms == EV_TIME_NONE && ev[k].up_us >= 0 &&
-		    s->anchor_ms == EV_TIME_NONE && s->guess_ms == EV_TIME_NONE && live_now_ms != EV_TIME_NONE) {
-			s->guess_ms = live_now_ms - ev[k].up_us / 1000;
-			s->guess_mono_ms = util_mono_ms();
-			snprintf(s->guess_how, sizeof s->guess_how, "%s: uptime of a line read as it was written",
-				 src->name);
-		}
+		if (ops->jvm && ev[k].t_ms == EV_TIME_NONE)
+			jvmclock_guess(&s->clock, live_now_ms, ev[k].up_us, src->name);
 		emit(s, i, &ev[k]);
-	}
-}
-
-static void nginx_detect(struct session *s, struct source *src, int i)
-{
-	const char *lines[DETECT_LINES];
-	for (int k = 0; k < src->ndetect; k++)
-		lines[k] = src->detect_buf[k];
-	src->fmt = nginx_fmt_detect(lines, src->detect_len, src->ndetect);
-	if (!src->fmt)
-		src->fmt = nginx_fmt_combined();
-	src->fmt_detect = false;
-	if (src->fmt && strstr(nginx_fmt_string(src->fmt), "$upstream_connect_time"))
-		s->has_nginx_uct = true;
-	/* replay the buffered lines through the chosen format */
-	int n = src->ndetect;
-	src->ndetect = 0;
-	for (int k = 0; k < n; k++) {
-		session_feed_line(s, i, src->detect_buf[k], src->detect_len[k], 0, EV_TIME_NONE);
-		free(src->detect_buf[k]);
-		src->detect_buf[k] = NULL;
 	}
 }
 
 void session_tick(struct session *s)
 {
 	/* no line with both clocks came: the guess it is */
-	if (s->anchor_ms == EV_TIME_NONE && s->guess_ms != EV_TIME_NONE &&
-	    util_mono_ms() - s->guess_mono_ms >= ANCHOR_GUESS_MS)
-		session_set_jvm_anchor_from(s, s->guess_ms, ANCHOR_LIVE_LINE, s->guess_how);
-	/* a quiet nginx: decide its format with the lines there are, so they show */
+	if (jvmclock_guess_due(&s->clock, util_mono_ms()))
+		session_set_jvm_anchor_from(s, s->clock.guess_ms, ANCHOR_LIVE_LINE, s->clock.guess_how);
 	for (int i = 0; i < s->nsrc; i++) {
-		struct source *src = s->src[i];
-		if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt && src->ndetect > 0)
-			nginx_detect(s, src, i);
-		/* a schedstat sample ends when the next one starts; a sampler writes
-		 * one at once, so a second without rows means the last one is whole
-		 * (the report ends it at EOF; live kept it back and differed) */
-		if (src->kind == SRC_SCHEDLOG && schedlog_open(src->sched) && src->last_line_mono_ms &&
-		    util_mono_ms() - src->last_line_mono_ms >= SCHEDLOG_QUIET_MS) {
-			struct event e;
-			if (schedlog_flush(src->sched, &e) > 0) {
-				e.line = src->st.lines;
-				emit(s, i, &e);
-			}
-		}
+		const struct kind_ops *k = session_kind_ops(s->src[i]->kind);
+		if (k->tick)
+			k->tick(s, i);
 	}
 }
 
 void session_source_eof(struct session *s, int i)
 {
 	struct source *src = s->src[i];
-	if (src->kind == SRC_NGINX && src->fmt_detect && !src->fmt)
-		nginx_detect(s, src, i);
-	if (src->kind == SRC_SCHEDLOG && src->sched) {
-		struct event e;
-		if (schedlog_flush(src->sched, &e) > 0) {
-			e.line = src->st.lines;
-			emit(s, i, &e);
+	const struct kind_ops *k = session_kind_ops(src->kind);
+	if (k->decide)
+		k->decide(s, i);
+	if (k->flush && !src->flushed) {
+		struct event ev[QCAP];
+		src->flushed = true;
+		int n = k->flush(src, ev, QCAP);
+		for (int j = 0; j < n; j++) {
+			ev[j].line = src->st.lines;
+			emit(s, i, &ev[j]);
 		}
 	}
 }
 
 /* --- report mode: read each file once, merged by time --- */
 
-static int open_source(struct session *s, struct source *src)
+static int open_source(struct source *src)
 {
-	struct stat st;
 	src->opened = true;
-	if (linebuf_init(&src->lb, MAX_LINE, READ_CHUNK) != 0) {
-		snprintf(src->st.note, sizeof src->st.note, "%s: out of memory", src->path);
+	int rc = reader_open(&src->rd, src->path, MAX_LINE, src->st.note, sizeof src->st.note);
+	if (rc < 0)
 		src->st.error = true;
-		return -ENOMEM;
-	}
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer forever (it is
-	 * taken off again below); for a regular file it changes nothing */
-	int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(src->st.note, sizeof src->st.note, "%s: %s", src->path, strerror(e));
-		src->st.error = true;
-		src->eof = true;
-		return -e;
-	}
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		snprintf(src->st.note, sizeof src->st.note, "%s: not a regular file (%s)", src->path,
-			 S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a character device" :
-			 "a special file");
-		src->st.error = true;
-		src->eof = true;
-		close(fd);
-		return -EINVAL;
-	}
-	if (S_ISFIFO(st.st_mode)) {
-		/* A pipe from `--gc <(zcat gc.log.gz)` has its writer already; a named
-		 * FIFO nobody writes to would block the report for good. Linux reports
-		 * neither POLLIN nor POLLHUP on it until a writer has come, so wait a
-		 * bounded time for the first bytes (or the first writer's end). */
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int64_t end = util_mono_ms() + FIFO_WAIT_MS;
-		int n;
-		do {
-			int64_t left = end - util_mono_ms();
-			n = poll(&pfd, 1, left > 0 ? (int)left : 0);
-		} while (n < 0 && errno == EINTR);
-		if (n <= 0) {
-			snprintf(src->st.note, sizeof src->st.note, "%s: a FIFO that no process wrote to for %d s",
-				 src->path, FIFO_WAIT_MS / 1000);
-			src->st.error = true;
-			src->eof = true;
-			close(fd);
-			return -ETIMEDOUT;
-		}
-	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	src->fd = fd;
-	(void)s;
-	return 0;
+	return rc;
 }
 
 /* next line of a report source; false at EOF (or error) */
 static bool read_line(struct source *src, const char **line, size_t *len, unsigned *flags)
 {
-	for (;;) {
-		if (linebuf_next(&src->lb, line, len, flags))
-			return true;
-		if (src->eof)
-			return false;
-		size_t room;
-		char *p = linebuf_space(&src->lb, &room);
-		ssize_t n = read(src->fd, p, room);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			struct stat st;
-			if (n < 0) {
-				snprintf(src->st.note, sizeof src->st.note, "%s: read: %s", src->path, strerror(errno));
-				src->st.error = true;
-			} else if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < src->off) {
-				/* someone truncated it under us: what was read is reported, and said */
-				snprintf(src->st.note, sizeof src->st.note,
-					 "%s: truncated while being read (to %lld bytes, after %llu were read)", src->path,
-					 (long long)st.st_size, (unsigned long long)src->off);
-			}
-			src->eof = true;
-			close(src->fd);
-			src->fd = -1;
-			return linebuf_take_partial(&src->lb, line, len, flags);
-		}
-		linebuf_commit(&src->lb, (size_t)n);
-		src->off += (uint64_t)n;
-	}
+	return reader_next(&src->rd, line, len, flags, src->st.note, sizeof src->st.note, &src->st.error);
 }
 
 /* fill the source's queue with the events of its next line(s) */
 static void refill(struct session *s, int i)
 {
 	struct source *src = s->src[i];
+	const struct kind_ops *k = session_kind_ops(src->kind);
 	const char *line;
 	size_t len;
 	unsigned flags;
 	while (src->qn == 0) {
 		if (!read_line(src, &line, &len, &flags)) {
-			if (src->kind == SRC_JVM && src->jvm && src->eof && !src->flushed) {
-				/* what waited for a later line: a JDK 8 pause, an unfinished report */
+			if (k->flush && src->rd.eof && !src->flushed) {
+				/* what waited for a later line */
 				src->flushed = true;
-				int n = jvmlog_flush(src->jvm, src->q, QCAP);
-				for (int k = 0; k < n; k++)
-					src->q[k].line = src->st.lines;
+				int n = k->flush(src, src->q, QCAP);
+				for (int j = 0; j < n; j++)
+					src->q[j].line = src->st.lines;
 				src->qhead = 0;
 				src->qn = n > 0 ? n : 0;
-				if (src->qn)
-					return;
-			}
-			if (src->kind == SRC_SCHEDLOG && src->sched && src->eof) {
-				struct event e;
-				if (schedlog_flush(src->sched, &e) > 0) {
-					e.line = src->st.lines;
-					src->q[0] = e;
-					src->qhead = 0;
-					src->qn = 1;
-				}
-				schedlog_free(src->sched);
-				src->sched = NULL;
 			}
 			return;
 		}
-		if (src->kind == SRC_NGINX && !src->fmt) {
-			session_feed_line(s, i, line, len, flags, EV_TIME_NONE); /* detection buffer */
-			continue;
-		}
+		if (k->hold && k->hold(s, i, line, len))
+			continue; /* nginx: kept to sniff its format, replayed from there */
 		int n = parse_counted(s, i, line, len, flags, src->q, QCAP);
 		if (s->tl.keep_lines)
 			timeline_push_line(&s->tl, (uint16_t)i, src->st.lines, n > 0 ? src->q[0].t_ms : EV_TIME_NONE,
@@ -916,47 +551,6 @@ static void refill(struct session *s, int i)
 		src->qhead = 0;
 		src->qn = n;
 	}
-}
-
-/* Read the head of a regular file (ANCHOR_SCAN_BYTES at most) line by line
- * until fn says it found what it looked for: true then. Not a FIFO: opening
- * one would wait for its writer, and closing it again could make that writer
- * fail with EPIPE (stat first, then fstat what was opened). */
-typedef bool (*head_line_fn)(void *ctx, const char *line, size_t len, uint64_t lineno);
-
-static bool scan_head(const char *path, head_line_fn fn, void *ctx)
-{
-	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	struct linebuf lb;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || linebuf_init(&lb, MAX_LINE, READ_CHUNK) != 0) {
-		close(fd);
-		return false;
-	}
-	size_t total = 0;
-	uint64_t lineno = 0;
-	bool found = false;
-	while (!found && total < ANCHOR_SCAN_BYTES) {
-		size_t room;
-		char *buf = linebuf_space(&lb, &room);
-		ssize_t n = read(fd, buf, room);
-		if (n <= 0)
-			break;
-		linebuf_commit(&lb, (size_t)n);
-		total += (size_t)n;
-		const char *line;
-		size_t len;
-		unsigned fl;
-		while (!found && linebuf_next(&lb, &line, &len, &fl))
-			found = fn(ctx, line, len, ++lineno);
-	}
-	linebuf_fini(&lb);
-	close(fd);
-	return found;
 }
 
 struct anchor_scan {
@@ -1008,11 +602,12 @@ static bool anchor_from_recording(struct session *s)
 {
 	bool jvm = false;
 	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->kind == SRC_JVM)
+		if (session_kind_ops(s->src[i]->kind)->jvm)
 			jvm = true;
 	for (int i = 0; jvm && i < s->nsrc; i++) {
 		struct anchor_scan a = {s, s->src[i], NULL, false};
-		if (s->src[i]->kind == SRC_RECORD && scan_head(s->src[i]->path, recording_anchor_line, &a))
+		if (session_kind_ops(s->src[i]->kind)->anchor == ANCHOR_RECORDING &&
+		    reader_scan_head(s->src[i]->path, ANCHOR_SCAN_BYTES, MAX_LINE, recording_anchor_line, &a))
 			return true;
 	}
 	return false;
@@ -1022,14 +617,14 @@ static bool anchor_from_recording(struct session *s)
 static void find_anchor(struct session *s)
 {
 	bool wall = false, jvm_only = true;
-	if (s->anchor_ms != EV_TIME_NONE)
+	if (s->clock.anchor_ms != EV_TIME_NONE)
 		return;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (src->kind != SRC_JVM)
+		if (!session_kind_ops(src->kind)->jvm)
 			continue;
 		struct anchor_scan a = {s, src, jvmlog_new(), false};
-		bool found = a.p && scan_head(src->path, jvm_anchor_line, &a);
+		bool found = a.p && reader_scan_head(src->path, ANCHOR_SCAN_BYTES, MAX_LINE, jvm_anchor_line, &a);
 		wall |= a.wall;
 		jvmlog_free(a.p);
 		if (found)
@@ -1041,38 +636,28 @@ static void find_anchor(struct session *s)
 	/* Only uptime in the JVM's logs and nothing else to line them up with: put
 	 * them on an uptime axis (epoch 0 = JVM start) so every rule still works. */
 	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->kind != SRC_JVM)
+		if (!session_kind_ops(s->src[i]->kind)->jvm)
 			jvm_only = false;
 	if (jvm_only && !wall && s->nsrc > 0) {
 		session_set_jvm_anchor_from(s, 0, ANCHOR_UPTIME_AXIS, "none in the log: times are JVM uptime");
-		s->uptime_axis = true;
+		s->clock.uptime_axis = true;
 	}
 }
 
 int session_read_hserr(struct session *s, int i)
 {
 	struct source *src = s->src[i];
-	struct stat st;
-	int fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		int e = fd < 0 ? errno : EINVAL;
-		snprintf(src->st.note, sizeof src->st.note, "%s: %s", src->path,
-			 fd < 0 ? strerror(e) : "not a regular file");
-		src->st.error = true;
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
 	/* a crash report is read whole (the first 4 MiB: the header, the frame and
 	 * the code cache sections are at its top) */
-	size_t cap = 4u << 20, len = 0;
-	char *buf = malloc(cap);
-	ssize_t n = 0;
-	while (buf && len < cap && (n = read(fd, buf + len, cap - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	if (!buf)
-		return -ENOMEM;
+	char *buf;
+	size_t len;
+	int64_t mtime_ms;
+	int rc = reader_slurp(src->path, 4u << 20, &buf, &len, &mtime_ms, src->st.note, sizeof src->st.note);
+	if (rc < 0) {
+		if (rc != -ENOMEM)
+			src->st.error = true;
+		return rc;
+	}
 	for (size_t k = 0; k < len; k++)
 		if (buf[k] == '\n')
 			src->st.lines++;
@@ -1082,7 +667,7 @@ int session_read_hserr(struct session *s, int i)
 		util_strlcpy_n(e.u.hserr.path, sizeof e.u.hserr.path, src->path, strlen(src->path));
 		e.line = 1;
 		if (e.t_ms == EV_TIME_NONE)
-			e.t_ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+			e.t_ms = mtime_ms;
 		emit(s, i, &e);
 	} else {
 		src->st.unparsed = src->st.lines;
@@ -1099,17 +684,21 @@ int session_replay_open(struct session *s)
 	find_anchor(s);
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (src->kind == SRC_HSERR) {
-			if (!src->opened) {
-				src->opened = true;
-				src->eof = true;
-				if (linebuf_init(&src->lb, 16, 16) != 0 || session_read_hserr(s, i) != 0)
-					rc = -1;
-			}
+		if (src->opened)
 			continue;
+		switch (session_kind_ops(src->kind)->read) {
+		case READ_WHOLE:
+			src->opened = true;
+			if (session_read_hserr(s, i) != 0)
+				rc = -1;
+			break;
+		case READ_LINES:
+			if (open_source(src) != 0)
+				rc = -1;
+			break;
+		case READ_NONE:
+			break;
 		}
-		if (src->kind != SRC_PROBE && !src->opened && open_source(s, src) != 0)
-			rc = -1;
 	}
 	return rc;
 }
@@ -1121,7 +710,7 @@ static int next_source(struct session *s)
 	int64_t best_t = 0;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (src->kind == SRC_PROBE || src->kind == SRC_HSERR || !src->opened)
+		if (session_kind_ops(src->kind)->read != READ_LINES || !src->opened)
 			continue;
 		if (src->qn == 0)
 			refill(s, i);
@@ -1161,9 +750,11 @@ bool session_replay_step(struct session *s, int64_t until_ms)
 
 void session_replay_finish(struct session *s)
 {
-	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->kind == SRC_NGINX)
-			session_source_eof(s, i); /* a short file still decides its format */
+	for (int i = 0; i < s->nsrc; i++) {
+		const struct kind_ops *k = session_kind_ops(s->src[i]->kind);
+		if (k->decide)
+			k->decide(s, i); /* a short file still decides its format */
+	}
 	session_eval(s, s->tl.newest_ms, true);
 }
 

@@ -5,7 +5,7 @@
 #include "stwtop/samplelog.h"
 
 #include "stwtop/cpustat.h"
-#include "stwtop/probe.h"
+#include "stwtop/procstat.h"
 #include "stwtop/schedacc.h"
 #include "stwtop/util.h"
 
@@ -118,5 +118,5 @@ bool vmstatlog_parse_line(const char *line, size_t len, struct event *out)
 		return false;
 	ev_init(out, EV_VMSTAT);
 	out->t_ms = t;
-	return vmstat_probe_parse(line + k, len - k, &out->u.vm);
+	return procstat_vmstat(line + k, len - k, &out->u.vm);
 }

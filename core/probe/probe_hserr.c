@@ -7,13 +7,15 @@
  * and the fd is closed at the latest when the process dies. So a report is read
  * once it was closed (inotify IN_CLOSE_WRITE) or once it has stopped growing for
  * HSERR_SETTLE_MS, never at first sight: a file first seen empty is looked at
- * again, not forgotten. Directories are watched with inotify; when that is not
- * possible (no read permission on the directory, inotify exhausted) the exact
+ * again, not forgotten. Directories are watched through the tailer's
+ * directory watches (tail_watch_dir: the process has one inotify instance,
+ * the tailer's); when that is not possible (no read permission on the directory, inotify exhausted) the exact
  * names are stat(2)ed at every poll, comparing size and nanosecond mtime. What
  * can be watched neither way is said once. */
 #include "stwtop/probe.h"
 
 #include "stwtop/hserr.h"
+#include "stwtop/tail.h"
 #include "stwtop/util.h"
 
 #include <dirent.h>
@@ -23,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,11 +36,14 @@
 #define HSERR_PATH 1024
 #define HSERR_NOTE 1024
 
+struct hserr_probe;
+
 struct hs_watch {
+	struct hserr_probe *p;           /* for the tailer's callback */
 	char dir[HSERR_PATH];
 	char name[256];                  /* exact name, or a prefix when prefix is set */
 	bool prefix;
-	int wd;                          /* inotify watch of dir, -1 none */
+	int dw;                          /* tail_watch_dir id of dir, -1 none */
 	int64_t dir_mtime_ns;            /* polling fallback for prefix watches */
 	bool said;                       /* its problem was said */
 };
@@ -56,7 +60,8 @@ struct hs_file {
 };
 
 struct hserr_probe {
-	int ifd;
+	struct tail *t;                  /* its directory watches; NULL: stat() every poll */
+	bool woken;                      /* a watched name was touched since the last poll */
 	int64_t since_ms;
 	struct hs_watch w[HSERR_MAX_WATCH];
 	int nw;
@@ -80,19 +85,13 @@ static void add_note(struct hserr_probe *p, const char *msg)
 	p->note_new = true;
 }
 
-struct hserr_probe *hserr_probe_new(int64_t since_ms)
+struct hserr_probe *hserr_probe_new(struct tail *t, int64_t since_ms)
 {
 	struct hserr_probe *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
+	p->t = t;
 	p->since_ms = since_ms;
-	p->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (p->ifd < 0) {
-		char msg[200];
-		snprintf(msg, sizeof msg, "crash reports: inotify_init1: %s (looked for every interval instead)",
-			 strerror(errno));
-		add_note(p, msg);
-	}
 	return p;
 }
 
@@ -100,14 +99,17 @@ void hserr_probe_free(struct hserr_probe *p)
 {
 	if (!p)
 		return;
-	if (p->ifd >= 0)
-		close(p->ifd);
+	for (int i = 0; i < p->nw; i++)
+		if (p->w[i].dw >= 0)
+			tail_unwatch_dir(p->t, p->w[i].dw);
 	free(p);
 }
 
-int hserr_probe_fd(const struct hserr_probe *p)
+bool hserr_probe_woken(struct hserr_probe *p)
 {
-	return p->ifd;
+	bool w = p->woken;
+	p->woken = false;
+	return w;
 }
 
 static struct hs_file *file_of(struct hserr_probe *p, const char *path)
@@ -162,16 +164,41 @@ static bool busy_dir(const char *dir)
 	       (strncmp(dir, "/proc/", 6) == 0 && l > 9 && strcmp(dir + l - 9, "/root/tmp") == 0);
 }
 
+/* The tailer tells of a name in w's directory (from tail_dispatch). */
+static void on_dir_event(void *ctx, const char *name, unsigned what)
+{
+	struct hs_watch *w = ctx;
+	struct hserr_probe *p = w->p;
+	if (what & (TAIL_DIR_OVERFLOW | TAIL_DIR_LOST)) {
+		if (what & TAIL_DIR_LOST)
+			w->dw = -1;        /* the directory went: its mtime is polled */
+		w->dir_mtime_ns = -1;  /* look at everything again */
+		p->woken = true;
+		return;
+	}
+	bool match = w->prefix ? strncmp(name, w->name, strlen(w->name)) == 0 : strcmp(name, w->name) == 0;
+	char path[HSERR_PATH + 256];
+	if (!match || (size_t)snprintf(path, sizeof path, "%s/%s", w->dir, name) >= HSERR_PATH)
+		return;
+	look(p, path, util_now_ms(), false);
+	if (what & TAIL_DIR_CLOSED) {
+		struct hs_file *f = file_of(p, path);
+		if (f && f->size >= 0)
+			f->closed = true;
+	}
+	p->woken = true;
+}
+
 static int watch_dir(struct hserr_probe *p, struct hs_watch *w)
 {
-	if (p->ifd < 0)
+	if (!p->t)
 		return -ENOSYS;
 	if (!w->prefix && busy_dir(w->dir))
 		return 0; /* polled by name (hserr_probe_poll looks at every exact name) */
-	int wd = inotify_add_watch(p->ifd, w->dir, IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR);
-	if (wd < 0)
-		return -errno;
-	w->wd = wd;
+	int id = tail_watch_dir(p->t, w->dir, on_dir_event, w);
+	if (id < 0)
+		return id;
+	w->dw = id;
 	return 0;
 }
 
@@ -208,14 +235,13 @@ int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_
 		return -E2BIG;
 	struct hs_watch *w = &p->w[p->nw];
 	memset(w, 0, sizeof *w);
-	w->wd = -1;
+	w->p = p;
+	w->dw = -1;
 	w->prefix = prefix;
 	util_strlcpy_n(w->dir, sizeof w->dir, path, slash == path ? 1 : (size_t)(slash - path));
 	util_strlcpy_n(w->name, sizeof w->name, slash + 1, strlen(slash + 1));
-	for (int i = 0; i < p->nw; i++)
-		if (strcmp(p->w[i].dir, w->dir) == 0 && p->w[i].wd >= 0)
-			w->wd = p->w[i].wd; /* one inotify watch per directory */
-	int rc = w->wd >= 0 ? 0 : watch_dir(p, w);
+	/* the tailer keeps one inotify watch per directory, whoever asks */
+	int rc = watch_dir(p, w);
 	struct stat st;
 	char msg[HSERR_PATH + 400];
 	if (rc < 0) {
@@ -251,44 +277,6 @@ int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_
 	return 0;
 }
 
-/* drain inotify: which files were touched or closed */
-static void read_events(struct hserr_probe *p, int64_t now_ms)
-{
-	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
-	for (;;) {
-		ssize_t n = read(p->ifd, buf, sizeof buf);
-		if (n <= 0)
-			return;
-		for (char *q = buf; q < buf + n;) {
-			struct inotify_event *ev = (struct inotify_event *)q;
-			q += sizeof *ev + ev->len;
-			if (ev->mask & IN_Q_OVERFLOW) {
-				for (int i = 0; i < p->nw; i++)
-					p->w[i].dir_mtime_ns = -1; /* look at everything again */
-				continue;
-			}
-			if (!ev->len)
-				continue;
-			for (int i = 0; i < p->nw; i++) {
-				struct hs_watch *w = &p->w[i];
-				if (w->wd != ev->wd)
-					continue;
-				bool match = w->prefix ? strncmp(ev->name, w->name, strlen(w->name)) == 0 :
-							 strcmp(ev->name, w->name) == 0;
-				char path[HSERR_PATH + 256];
-				if (!match || (size_t)snprintf(path, sizeof path, "%s/%s", w->dir, ev->name) >= HSERR_PATH)
-					continue;
-				look(p, path, now_ms, false);
-				if (ev->mask & IN_CLOSE_WRITE) {
-					struct hs_file *f = file_of(p, path);
-					if (f && f->size >= 0)
-						f->closed = true;
-				}
-			}
-		}
-	}
-}
-
 /* read and parse f; 1 an event, 0 not (yet) a crash report */
 static int read_report(struct hs_file *f, struct event *out)
 {
@@ -317,8 +305,7 @@ int hserr_probe_poll(struct hserr_probe *p, int64_t now_ms, struct event *out, i
 {
 	int n = 0;
 	*next_ms = -1;
-	if (p->ifd >= 0)
-		read_events(p, now_ms);
+	p->woken = false;
 	for (int i = 0; i < p->nw; i++) {
 		struct hs_watch *w = &p->w[i];
 		if (!w->prefix) {
@@ -328,7 +315,7 @@ int hserr_probe_poll(struct hserr_probe *p, int64_t now_ms, struct event *out, i
 			continue;
 		}
 		struct stat st;
-		if (w->wd < 0 && stat(w->dir, &st) == 0 && mtime_ns(&st) != w->dir_mtime_ns) {
+		if (w->dw < 0 && stat(w->dir, &st) == 0 && mtime_ns(&st) != w->dir_mtime_ns) {
 			w->dir_mtime_ns = mtime_ns(&st);
 			scan_prefix(p, w, now_ms, false);
 		} else if (w->dir_mtime_ns == -1) {

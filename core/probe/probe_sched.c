@@ -21,6 +21,7 @@
  *    the thread count is stable.
  * The delta rules live in schedacc.c, shared with the schedstat.log replay. */
 #include "stwtop/probe.h"
+#include "stwtop/procstat.h"
 
 #include "stwtop/procfile.h"
 #include "stwtop/schedacc.h"
@@ -134,15 +135,6 @@ void sched_probe_close(struct sched_probe *p)
 	free(p);
 }
 
-/* "run_ns wait_ns timeslices\n" */
-static bool parse_schedstat(const char *b, size_t n, uint64_t *run, uint64_t *wait)
-{
-	size_t i = util_parse_u64(b, n, run);
-	if (i == 0 || i >= n || b[i] != ' ')
-		return false;
-	return util_parse_u64(b + i + 1, n - i - 1, wait) > 0;
-}
-
 /* re-read a kept fd; false when the thread is gone */
 static bool pread_one(int fd, uint64_t *run, uint64_t *wait)
 {
@@ -151,7 +143,7 @@ static bool pread_one(int fd, uint64_t *run, uint64_t *wait)
 	do
 		n = pread(fd, b, sizeof b - 1, 0);
 	while (n < 0 && errno == EINTR);
-	return n > 0 && parse_schedstat(b, (size_t)n, run, wait);
+	return n > 0 && procstat_schedstat(b, (size_t)n, run, wait);
 }
 
 static void tid_rel(char *dst, size_t len, int32_t tid, const char *name)
@@ -278,7 +270,7 @@ static int poll_listed(struct sched_probe *p, int *nthreads)
 			char b[128];
 			tid_rel(rel, sizeof rel, t->tid, "schedstat");
 			ssize_t n = procfile_read(p->taskfd, rel, b, sizeof b);
-			ok = n > 0 && parse_schedstat(b, (size_t)n, &run, &wait);
+			ok = n > 0 && procstat_schedstat(b, (size_t)n, &run, &wait);
 		}
 		if (!ok)
 			continue; /* the thread exited between the listing and the read */

@@ -68,6 +68,11 @@
  * IN_ATTRIB lets a chmod retry a file that could not be opened. */
 #define TAIL_DIR_MASK (IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_MODIFY | \
 		       IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+/* tail_watch_dir: files appearing and being written. IN_CLOSE_WRITE is what
+ * tells a watcher (the crash report probe) that a writer is done; a
+ * directory shared with followed files then has both masks (one wd per
+ * directory and instance: inotify_add_watch replaces the mask). */
+#define TAIL_WATCHDIR_MASK (IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE | IN_ONLYDIR)
 
 /* The library keeps one inotify instance in static storage, so this state is
  * process-wide too. Only one tailer may be live at a time: the library has one
@@ -128,6 +133,7 @@ struct tail_file {
 struct tail_dir {
 	char *path;                /* NULL: free slot */
 	int wd;                    /* -1: not watched (failed, or dropped by the kernel) */
+	uint32_t mask;             /* what its users need: TAIL_DIR_MASK, TAIL_WATCHDIR_MASK or both */
 	dev_t dev;
 	ino_t ino;
 	int refs;
@@ -142,6 +148,12 @@ struct tail {
 	size_t nfiles, capfiles;
 	struct tail_dir *dirs;
 	size_t ndirs;
+	struct tail_dirwatch {     /* tail_watch_dir: di < 0 is a free slot */
+		int di;
+		tail_dir_fn fn;
+		void *ctx;
+	} *dws;
+	size_t ndws;
 	uint64_t overflows;
 	int64_t overflow_told_ms;    /* last time an overflow was noted (monotonic ms) */
 	bool rescan;
@@ -428,7 +440,7 @@ static void dir_unwatch(struct tail_dir *d)
 static int dir_watch(struct tail *t, struct tail_dir *d)
 {
 	dir_unwatch(d);
-	if (!inotifytools_watch_file(d->path, TAIL_DIR_MASK)) {
+	if (!inotifytools_watch_file(d->path, (int)d->mask)) {
 		int e = inotifytools_error();
 		return -(e ? e : EIO);
 	}
@@ -453,13 +465,31 @@ static void dir_mark_subscribers(struct tail *t, int di)
 			t->files[i]->dirty_resolve = true;
 }
 
-static int dir_ref(struct tail *t, const char *path, const struct stat *st, int *err)
+/* A directory's mask grows when a new kind of user comes: the same call on
+ * the same inode keeps the wd and replaces the mask with the union (no
+ * unwatch, so no event of the other users is lost in between). */
+static int dir_widen(struct tail *t, struct tail_dir *d, uint32_t mask)
+{
+	if ((d->mask & mask) == mask)
+		return 0;
+	d->mask |= mask;
+	if (d->wd < 0)
+		return dir_watch(t, d);
+	if (!inotifytools_watch_file(d->path, (int)d->mask)) {
+		int e = inotifytools_error();
+		return -(e ? e : EIO);
+	}
+	return 0;
+}
+
+static int dir_ref(struct tail *t, const char *path, const struct stat *st, uint32_t mask, int *err)
 {
 	*err = 0;
 	for (size_t i = 0; i < t->ndirs; i++) {
 		struct tail_dir *d = &t->dirs[i];
 		if (d->path && d->wd >= 0 && d->dev == st->st_dev && d->ino == st->st_ino) {
 			d->refs++;
+			*err = dir_widen(t, d, mask);
 			return (int)i;
 		}
 	}
@@ -468,6 +498,7 @@ static int dir_ref(struct tail *t, const char *path, const struct stat *st, int 
 		if (d->path && strcmp(d->path, path) == 0) {
 			/* same path, but its watch failed or died: try again, in place */
 			d->refs++;
+			d->mask |= mask;
 			*err = dir_watch(t, d);
 			dir_mark_subscribers(t, (int)i);
 			return (int)i;
@@ -486,7 +517,8 @@ static int dir_ref(struct tail *t, const char *path, const struct stat *st, int 
 		t->dirs[t->ndirs++].path = NULL;
 	}
 	struct tail_dir *d = &t->dirs[slot];
-	*d = (struct tail_dir){ .path = strdup(path), .wd = -1, .dev = st->st_dev, .ino = st->st_ino, .refs = 1 };
+	*d = (struct tail_dir){ .path = strdup(path), .wd = -1, .dev = st->st_dev, .ino = st->st_ino, .refs = 1,
+				 .mask = mask };
 	if (!d->path) {
 		*err = -ENOMEM;
 		return -1;
@@ -865,7 +897,7 @@ static void file_hold_dir(struct tail *t, struct tail_file *f, int *slot, const 
 			return;
 		}
 	}
-	int di = dir_ref(t, dir, st, &e);
+	int di = dir_ref(t, dir, st, TAIL_DIR_MASK, &e);
 	dir_unref(t, *slot);
 	*slot = di;
 	file_watch_failed(t, f, dir, e);
@@ -1309,6 +1341,82 @@ static void file_rescan_siblings(struct tail *t, struct tail_file *f, int64_t si
 	free(c);
 }
 
+/* ------------------------------------------------------ directory watches */
+
+static void dirwatch_tell(struct tail *t, int di, const char *name, unsigned what)
+{
+	for (size_t i = 0; i < t->ndws; i++)
+		if (t->dws[i].di >= 0 && (di < 0 || t->dws[i].di == di))
+			t->dws[i].fn(t->dws[i].ctx, name, what);
+}
+
+static void dirwatch_event(struct tail *t, int di, const struct inotify_event *ev)
+{
+	if (!t->ndws)
+		return;
+	if (ev->mask & IN_IGNORED) {
+		dirwatch_tell(t, di, NULL, TAIL_DIR_LOST);
+		for (size_t i = 0; i < t->ndws; i++)
+			if (t->dws[i].di == di) {
+				t->dws[i].di = -1;   /* its reference goes with the watch */
+				dir_unref(t, di);
+			}
+		return;
+	}
+	if (ev->len == 0 || ev->name[0] == '\0')
+		return;
+	unsigned what = ((ev->mask & (IN_CREATE | IN_MOVED_TO)) ? TAIL_DIR_CREATED : 0) |
+			((ev->mask & IN_MODIFY) ? TAIL_DIR_MODIFIED : 0) |
+			((ev->mask & IN_CLOSE_WRITE) ? TAIL_DIR_CLOSED : 0);
+	if (what)
+		dirwatch_tell(t, di, ev->name, what);
+}
+
+int tail_watch_dir(struct tail *t, const char *dir, tail_dir_fn fn, void *ctx)
+{
+	if (!t || !dir || !*dir || !fn)
+		return -EINVAL;
+	if (strlen(dir) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	size_t slot = 0;
+	while (slot < t->ndws && t->dws[slot].di >= 0)
+		slot++;
+	if (slot == t->ndws) {
+		struct tail_dirwatch *n = realloc(t->dws, (t->ndws + 1) * sizeof *n);
+		if (!n)
+			return -ENOMEM;
+		t->dws = n;
+		t->dws[t->ndws++].di = -1;
+	}
+	char *abs = path_absolute(dir);
+	if (!abs)
+		return -ENOMEM;
+	int e;
+	int di = dir_ref(t, abs, &st, TAIL_WATCHDIR_MASK, &e);
+	free(abs);
+	if (di >= 0 && e < 0) {
+		dir_unref(t, di);
+		di = -1;
+	}
+	if (di < 0)
+		return e < 0 ? e : -EIO;
+	t->dws[slot] = (struct tail_dirwatch){ .di = di, .fn = fn, .ctx = ctx };
+	return (int)slot;
+}
+
+void tail_unwatch_dir(struct tail *t, int id)
+{
+	if (!t || id < 0 || (size_t)id >= t->ndws || t->dws[id].di < 0)
+		return;
+	dir_unref(t, t->dws[id].di);
+	t->dws[id].di = -1;
+}
+
 static void tail_event(struct tail *t, const struct inotify_event *ev)
 {
 	if (ev->mask & IN_Q_OVERFLOW) {
@@ -1319,6 +1427,7 @@ static void tail_event(struct tail *t, const struct inotify_event *ev)
 	int di = dir_by_wd(t, ev->wd);
 	if (di < 0)
 		return;
+	dirwatch_event(t, di, ev);
 	if (ev->mask & IN_IGNORED) {
 		t->dirs[di].wd = -1;     /* the kernel dropped it (directory gone) */
 		dir_mark_subscribers(t, di);
@@ -1455,6 +1564,7 @@ void tail_free(struct tail *t)
 	}
 	free(t->files);
 	free(t->dirs);
+	free(t->dws);
 	close(t->epfd);
 	if (tail_lib.owner == t)
 		tail_lib.owner = NULL;
@@ -1584,6 +1694,7 @@ void tail_dispatch(struct tail *t)
 			}
 			if (tell)
 				t->overflow_told_ms = now;
+			dirwatch_tell(t, -1, NULL, TAIL_DIR_OVERFLOW);
 		}
 		tail_process(t);
 		if (n < TAIL_EVENT_BATCH)

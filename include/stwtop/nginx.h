@@ -49,6 +49,25 @@ struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens,
 
 /* ---- additions (the functions above are the fixed interface) ---- */
 
+/* Sniffing a source's format when none was given: its first lines are kept
+ * (copies) until there are NGINX_SNIFF_LINES of them, or the caller decides
+ * with fewer (a quiet log, a short file); then they are parsed with the
+ * format chosen, in order. nginx_sniff.c. */
+#define NGINX_SNIFF_LINES 20
+struct nginx_sniff {
+	char *buf[NGINX_SNIFF_LINES];
+	size_t len[NGINX_SNIFF_LINES];
+	int n;
+};
+/* Keep a copy of line (dropped when out of memory); true once enough lines
+ * are kept to decide. */
+bool nginx_sniff_add(struct nginx_sniff *sn, const char *line, size_t len);
+/* The format the kept lines fit (nginx_fmt_detect), else combined; NULL only
+ * when out of memory. The lines stay for the caller to parse. */
+struct nginx_fmt *nginx_sniff_decide(const struct nginx_sniff *sn);
+/* Free the kept lines (the struct can be used again). */
+void nginx_sniff_fini(struct nginx_sniff *sn);
+
 /* nginx_fmt_detect also recognises escape=json objects and any layout of
  * tokens / key=value pairs whose keys or shapes name the fields; it only
  * returns a format that yields a status and a time (so a GC log is not taken

@@ -97,19 +97,24 @@ void sched_probe_close(struct sched_probe *p);
 /* ---------------------------------------------------------------- hs_err --- */
 
 struct hserr_probe;
+struct tail;
 
 /* Watch for JVM crash reports (hs_err). Files already there whose mtime is
- * before since_ms are an earlier crash: ignored unless they change. */
-struct hserr_probe *hserr_probe_new(int64_t since_ms);
+ * before since_ms are an earlier crash: ignored unless they change. The
+ * directories are watched through the tailer t (tail_watch_dir: the process
+ * keeps one inotify instance); t NULL: names are looked for at every poll.
+ * Free the probe before the tailer. */
+struct hserr_probe *hserr_probe_new(struct tail *t, int64_t since_ms);
 /* Watch path (an absolute file name), or with prefix every file of path's
  * directory whose name starts with path's last component. Its directory is
- * watched with inotify; without read permission on it, and in /tmp (where every
+ * watched with inotify (the tailer's); without read permission on it, and in /tmp (where every
  * process's temporary files would wake us), an exact name is looked for at
  * every poll instead; what cannot be watched at all is said (take_note). 0 or
  * -EINVAL (not absolute), -E2BIG (too many). */
 int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_t now_ms);
-/* The inotify fd to wait on (POLLIN: call poll), -1 without inotify. */
-int hserr_probe_fd(const struct hserr_probe *p);
+/* true (once) when the tailer told of a watched name since the last poll:
+ * call hserr_probe_poll after tail_dispatch when it says so. */
+bool hserr_probe_woken(struct hserr_probe *p);
 /* Look now. Writes up to cap complete reports as EV_HSERR (path set, t_ms = the
  * file's mtime; up_us from "elapsed time") and returns their count. A report is
  * complete once it was closed or has not grown for ~300 ms; each is given once.
@@ -132,9 +137,6 @@ struct vmstat_probe *vmstat_probe_open(const char *root, char *err, size_t errle
 int vmstat_probe_poll(struct vmstat_probe *p, int64_t now_ms, struct event *out);
 void vmstat_probe_close(struct vmstat_probe *p);
 
-/* Parse whitespace-separated "key value" pairs: /proc/vmstat (one pair per line)
- * or a vmstat.log line after its time (shared with vmstatlog_parse_line). false
- * if none of the keys was there. */
-bool vmstat_probe_parse(const char *buf, size_t len, struct ev_vmstat *out);
+/* The file's text is parsed by procstat_vmstat (procstat.h). */
 
 #endif

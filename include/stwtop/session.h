@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "stwtop/event.h"
+#include "stwtop/jvmclock.h"   /* enum anchor_from */
 #include "stwtop/rules.h"
 #include "stwtop/summary.h"
 #include "stwtop/timeline.h"
@@ -98,17 +99,6 @@ void session_eval(struct session *s, int64_t now_ms, bool final);
 void session_set_listener(struct session *s, rules_change_fn fn, void *ctx);
 /* The wall clock of JVM uptime 0 in use (EV_TIME_NONE unknown). */
 int64_t session_jvm_anchor(const struct session *s);
-/* How the JVM's start was learnt (the "jvm_start_from" of a recording). */
-enum anchor_from {
-	ANCHOR_NONE = 0,
-	ANCHOR_GIVEN,         /* session_set_jvm_anchor: --jvm-start, --pid (the caller says which in how) */
-	ANCHOR_LINE,          /* a JVM log line carrying both a wall clock and uptime */
-	ANCHOR_LIVE_LINE,     /* an uptime-only line read the moment it was written (live) */
-	ANCHOR_MTIME,         /* an uptime-only log's modification time minus its last uptime (live) */
-	ANCHOR_RECORDING,     /* a meta line of a --replay recording (used when nothing better is known) */
-	ANCHOR_UPTIME_AXIS    /* none: times are JVM uptime (start = 0) */
-};
-const char *anchor_from_name(enum anchor_from f);   /* "given", "line", "live-line", ... */
 void session_set_jvm_anchor(struct session *s, int64_t start_ms, const char *how);   /* ANCHOR_GIVEN */
 void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum anchor_from from, const char *how);
 enum anchor_from session_jvm_anchor_from(const struct session *s);

@@ -115,6 +115,28 @@ int tail_draining(const struct tail *t, int id);
 /* inotify queue overflows seen; each one made every file be looked at again. */
 uint64_t tail_overflows(const struct tail *t);
 
+/* Directory watches for other modules (the crash report probe), on the same
+ * inotify instance: one owner of the kernel resource. fn is called from
+ * tail_dispatch with the name of a file created, moved in, written to
+ * (TAIL_DIR_MODIFIED) or closed after writing (TAIL_DIR_CLOSED), mask bits
+ * together; with name NULL and TAIL_DIR_OVERFLOW when events were lost (look
+ * at the directory again), or TAIL_DIR_LOST when the kernel dropped the watch
+ * (the directory was deleted or moved): no more calls come, look by other
+ * means. fn may not call tail_* functions. */
+enum {
+	TAIL_DIR_CREATED = 0x1,      /* created or moved in */
+	TAIL_DIR_MODIFIED = 0x2,
+	TAIL_DIR_CLOSED = 0x4,       /* closed after writing */
+	TAIL_DIR_OVERFLOW = 0x8,
+	TAIL_DIR_LOST = 0x10
+};
+typedef void (*tail_dir_fn)(void *ctx, const char *name, unsigned what);
+/* Watch dir (absolute or relative; a directory). Returns an id >= 0, or
+ * -errno when it cannot be watched (-ENOTDIR, -EACCES, -ENOSPC: inotify
+ * limits, ...). */
+int tail_watch_dir(struct tail *t, const char *dir, tail_dir_fn fn, void *ctx);
+void tail_unwatch_dir(struct tail *t, int id);
+
 /* libinotifytools writes its errors to stderr (fd 2). A curses front end calls
  * this before it owns the terminal: path is opened (append, 0600) and dup2()ed
  * onto fd 2 for the whole process. Returns 0 or -errno. The tailer itself never

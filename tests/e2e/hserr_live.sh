@@ -9,7 +9,9 @@
 #  3. the JVM then crashes for real (SIGSEGV through Unsafe.putAddress(0)) and writes
 #     crash-<pid>.log, a name hs_err watching once missed: it is counted live (crash_reports 2
 #     in the status objects), and the exit is said;
-#  4. as a user who cannot read the JVM's cwd, stwtop says once what it cannot watch.
+#  4. as a user who cannot read the JVM's cwd, stwtop says once what it cannot watch;
+#  5. while it follows gc.log and watches the crash report directories, stwtop holds ONE
+#     inotify instance (the tailer's; the crash report probe uses its directory watches).
 # Skips (77) without java/javac.
 set -u
 BIN=$(realpath "${1:?usage: hserr_live.sh path/to/stwtop}")
@@ -42,6 +44,10 @@ look=$(grep "a crash report is looked for at" "$T/err")
 for want in "$T/crash-$JPID.log" "$T/cwd/hs_err_pid$JPID.log" "/tmp/hs_err_pid$JPID.log"; do
   case "$look" in *"$want"*) ;; *) fail "not watched: $want ($look)";; esac
 done
+
+# 5. one owner of the kernel resource: one anon_inode:inotify descriptor
+ninot=$(for f in /proc/$SPID/fd/*; do readlink "$f"; done 2>/dev/null | grep -c '^anon_inode:inotify$')
+[ "$ninot" = 1 ] || fail "stwtop holds $ninot inotify instances, not 1: $(ls -l /proc/$SPID/fd 2>&1 | grep -c inotify)"
 
 # 2. created empty, the content 2 s later
 : >"$T/cwd/hs_err_pid$JPID.log"

@@ -4,7 +4,8 @@
  * (FIELD-NOTES 7), and synthetic JDK 8 / out-of-memory headers. See
  * tests/fixtures/hserr/README.md. Then the watcher (hserr_probe, probe.h) on
  * real files in a temp dir written the way a crashing JVM writes them: created
- * empty, then filled, then closed. */
+ * empty, then filled, then closed. The probe watches directories through the
+ * tailer (tail_watch_dir): the process keeps one inotify instance. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -24,6 +26,7 @@
 
 #include "stwtop/hserr.h"
 #include "stwtop/probe.h"
+#include "stwtop/tail.h"
 #include "stwtop/util.h"
 #include "testutil_probe.h"
 
@@ -178,13 +181,52 @@ static void sleep_ms(int ms)
 		;
 }
 
+/* the tailer whose inotify instance the probe shares (one per process) */
+static struct tail *g_tail;
+
+static struct tail *test_tail(void)
+{
+	char err[300];
+	if (!g_tail)
+		g_tail = tail_new(NULL, 0, err, sizeof err);
+	assert_non_null(g_tail);
+	return g_tail;
+}
+
+/* the live loop: the tailer's descriptor woke it, tail_dispatch, then the probe */
+static int probe_poll(struct hserr_probe *p, struct event *e, int *next)
+{
+	tail_dispatch(test_tail());
+	return hserr_probe_poll(p, util_now_ms(), e, 1, next);
+}
+
+/* anon_inode:inotify descriptors of this process */
+static int inotify_instances(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		char link[300], what[64];
+		snprintf(link, sizeof link, "/proc/self/fd/%s", de->d_name);
+		ssize_t l = readlink(link, what, sizeof what - 1);
+		if (l > 0) {
+			what[l] = '\0';
+			n += strcmp(what, "anon_inode:inotify") == 0;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
 /* poll as the live loop does (waiting the time the probe asks for), up to a deadline */
 static int poll_until(struct hserr_probe *p, struct event *e, int deadline_ms)
 {
 	int64_t end = util_mono_ms() + deadline_ms;
 	for (;;) {
 		int next = -1;
-		int n = hserr_probe_poll(p, util_now_ms(), e, 1, &next);
+		int n = probe_poll(p, e, &next);
 		if (n != 0 || util_mono_ms() >= end)
 			return n;
 		sleep_ms(next > 0 ? next : 50);
@@ -200,11 +242,11 @@ static void test_watch_staged(void **state)
 	snprintf(other, sizeof other, "%s/hs_err_pid4242.log", dir);
 	size_t len;
 	char *aot = slurp(HS "hs_err_synthetic-jdk25-aot-sigill.log", &len);
-	struct hserr_probe *p = hserr_probe_new(util_now_ms() - 1000);
+	struct hserr_probe *p = hserr_probe_new(test_tail(), util_now_ms() - 1000);
 	assert_non_null(p);
-	assert_true(hserr_probe_fd(p) >= 0);
 	assert_int_equal(hserr_probe_add(p, path, false, util_now_ms()), 0);
 	assert_int_equal(hserr_probe_add(p, other, false, util_now_ms()), 0);
+	assert_int_equal(inotify_instances(), 1); /* the tailer's, nothing of its own */
 	assert_int_equal(hserr_probe_add(p, "relative.log", false, 0), -EINVAL);
 	char list[512];
 	assert_int_equal(hserr_probe_describe(p, list, sizeof list), 2);
@@ -213,26 +255,26 @@ static void test_watch_staged(void **state)
 
 	struct event e;
 	int next = -1;
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 	assert_int_equal(next, -1); /* nothing there: no hurry */
 
 	/* created empty (the JVM has opened it): nothing yet, but look again soon */
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	assert_true(fd >= 0);
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 	assert_true(next > 0);
 	sleep_ms(400);
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0); /* still empty */
+	assert_int_equal(probe_poll(p, &e, &next), 0); /* still empty */
 	assert_true(next > 0);
 	/* the header and the problematic frame come first; the rest is still being written */
 	assert_int_equal(write(fd, aot, 700), 700);
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0); /* growing: not yet */
+	assert_int_equal(probe_poll(p, &e, &next), 0); /* growing: not yet */
 	assert_true(next > 0 && next <= 300);
 	assert_int_equal(write(fd, aot + 700, len - 700), (ssize_t)(len - 700));
 	/* closed: complete at once, no settling time needed */
 	assert_int_equal(close(fd), 0);
 	int64_t t0 = util_mono_ms();
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 1);
+	assert_int_equal(probe_poll(p, &e, &next), 1);
 	assert_true(util_mono_ms() - t0 < 100);
 	assert_int_equal(e.kind, EV_HSERR);
 	assert_string_equal(e.u.hserr.signal, "SIGILL");
@@ -242,19 +284,19 @@ static void test_watch_staged(void **state)
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(e.t_ms, (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000);
 	/* given once */
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 
 	/* left open (a core dump being written after it): read once it stopped growing */
 	fd = open(other, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, aot, len), (ssize_t)len);
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 	t0 = util_mono_ms();
 	assert_int_equal(poll_until(p, &e, 3000), 1);
 	assert_true(util_mono_ms() - t0 >= 250); /* it waited for the file to settle */
 	assert_string_equal(e.u.hserr.path, other);
 	close(fd);
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 	hserr_probe_free(p);
 	free(aot);
 }
@@ -270,13 +312,13 @@ static void test_watch_old_and_junk(void **state)
 	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && touch -d '2020-01-01' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log",
 		 old, old);
 	assert_int_equal(system(cmd), 0);
-	struct hserr_probe *p = hserr_probe_new(util_now_ms());
+	struct hserr_probe *p = hserr_probe_new(test_tail(), util_now_ms());
 	char prefix[128];
 	snprintf(prefix, sizeof prefix, "%s/hs_err_pid", dir);
 	assert_int_equal(hserr_probe_add(p, prefix, true, util_now_ms()), 0);
 	struct event e;
 	int next;
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 	/* a new one with another pid, by the directory watch */
 	char fresh[128];
 	snprintf(fresh, sizeof fresh, "%s/hs_err_pid78.log", dir);
@@ -295,7 +337,7 @@ static void test_watch_old_and_junk(void **state)
 	int64_t end = util_mono_ms() + 8000;
 	const char *msg = NULL;
 	while (!msg && util_mono_ms() < end) {
-		assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+		assert_int_equal(probe_poll(p, &e, &next), 0);
 		msg = hserr_probe_take_note(p);
 		if (!msg)
 			sleep_ms(next > 0 ? next : 100);
@@ -303,7 +345,7 @@ static void test_watch_old_and_junk(void **state)
 	assert_non_null(msg);
 	assert_non_null(strstr(msg, junk));
 	assert_non_null(strstr(msg, "not a JVM crash report"));
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 	assert_null(hserr_probe_take_note(p)); /* once */
 	hserr_probe_free(p);
 }
@@ -327,11 +369,11 @@ static void test_watch_tmp(void **state)
 	(void)state;
 	snprintf(g_tmpfile, sizeof g_tmpfile, "/tmp/hs_err_pid%d%d.log", 99, (int)getpid());
 	unlink(g_tmpfile);
-	struct hserr_probe *p = hserr_probe_new(util_now_ms());
+	struct hserr_probe *p = hserr_probe_new(test_tail(), util_now_ms());
 	assert_int_equal(hserr_probe_add(p, g_tmpfile, false, util_now_ms()), 0);
 	struct event e;
 	int next;
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 	assert_null(hserr_probe_take_note(p)); /* not a problem: looked at by name */
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log", g_tmpfile);
@@ -355,12 +397,12 @@ static void test_watch_unreadable(void **state)
 	snprintf(cpath, sizeof cpath, "%s/hs_err_pid5.log", closed);
 	if (!caps_dac(false))
 		skip();
-	struct hserr_probe *p = hserr_probe_new(util_now_ms());
+	struct hserr_probe *p = hserr_probe_new(test_tail(), util_now_ms());
 	assert_int_equal(hserr_probe_add(p, path, false, util_now_ms()), 0);
 	assert_int_equal(hserr_probe_add(p, cpath, false, util_now_ms()), 0);
 	struct event e;
 	int next;
-	assert_int_equal(hserr_probe_poll(p, util_now_ms(), &e, 1, &next), 0);
+	assert_int_equal(probe_poll(p, &e, &next), 0);
 	const char *msg = hserr_probe_take_note(p);
 	caps_dac(true);
 	assert_non_null(msg);
@@ -382,6 +424,85 @@ static void test_watch_unreadable(void **state)
 	hserr_probe_free(p);
 }
 
+/* One owner per kernel resource: the probe's directory watches live on the
+ * tailer's inotify instance, also while a file is followed in the same
+ * directory (one watch, both masks) and after the probe is gone. A second
+ * instance (inotify_init in the probe) fails this. */
+static int g_lines;
+
+static void count_line(void *ctx, int id, const char *line, size_t len, unsigned flags)
+{
+	(void)ctx, (void)id, (void)line, (void)len, (void)flags;
+	g_lines++;
+}
+
+static void test_one_inotify_instance(void **state)
+{
+	(void)state;
+	const char *dir = tu_tempdir();
+	char path[128], log[128];
+	snprintf(path, sizeof path, "%s/hs_err_pid5151.log", dir);
+	snprintf(log, sizeof log, "%s/gc.log", dir);
+	if (g_tail) {
+		tail_free(g_tail);
+		g_tail = NULL;
+	}
+	struct tail_callbacks cb = {.line = count_line};
+	char err[300];
+	g_tail = tail_new(&cb, 0, err, sizeof err);
+	assert_non_null(g_tail);
+	int before = inotify_instances();
+	assert_int_equal(before, 1);
+	assert_int_equal(tail_inotify_fd() >= 0, 1);
+	FILE *f = fopen(log, "w");
+	assert_non_null(f);
+	assert_true(tail_add(g_tail, log, TAIL_FROM_START) >= 0);
+	struct hserr_probe *p = hserr_probe_new(g_tail, util_now_ms());
+	char prefix[128];
+	snprintf(prefix, sizeof prefix, "%s/hs_err_pid", dir);
+	assert_int_equal(hserr_probe_add(p, path, false, util_now_ms()), 0);
+	assert_int_equal(hserr_probe_add(p, prefix, true, util_now_ms()), 0);
+	assert_int_equal(inotify_instances(), 1);
+	/* the followed file still gets its lines with the probe's mask on the directory */
+	fputs("line 1\n", f);
+	fflush(f);
+	int64_t end = util_mono_ms() + 3000;
+	while (g_lines < 1 && util_mono_ms() < end) {
+		tail_dispatch(g_tail);
+		sleep_ms(20);
+	}
+	assert_int_equal(g_lines, 1);
+	/* and a crash report written and closed there is seen at once */
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", HS "hs_err_pid26891-jdk17-sigsegv.log", path);
+	assert_int_equal(system(cmd), 0);
+	struct event e;
+	int next;
+	end = util_mono_ms() + 3000;
+	int n = 0;
+	while (!n && util_mono_ms() < end) {
+		tail_dispatch(g_tail);
+		if (hserr_probe_woken(p))
+			n = hserr_probe_poll(p, util_now_ms(), &e, 1, &next);
+		else
+			sleep_ms(20);
+	}
+	assert_int_equal(n, 1);
+	assert_string_equal(e.u.hserr.path, path);
+	hserr_probe_free(p);
+	fputs("line 2\n", f);
+	fclose(f);
+	end = util_mono_ms() + 3000;
+	while (g_lines < 2 && util_mono_ms() < end) {
+		tail_dispatch(g_tail);
+		sleep_ms(20);
+	}
+	assert_int_equal(g_lines, 2);
+	assert_int_equal(inotify_instances(), 1);
+	tail_free(g_tail);
+	g_tail = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +514,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_watch_old_and_junk, unstage),
 		cmocka_unit_test_teardown(test_watch_unreadable, unstage),
 		cmocka_unit_test_teardown(test_watch_tmp, rm_tmpfile),
+		cmocka_unit_test_teardown(test_one_inotify_instance, unstage),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	tail_free(g_tail);
+	return rc;
 }

@@ -1,0 +1,109 @@
+/* session_internal.h — what session.c and session_kinds.c share: the
+ * session's and its sources' state, and the per-kind table (one row per
+ * enum src_kind). Not a public header: nothing outside core/app/session*.c
+ * includes it. */
+#ifndef STWTOP_SESSION_INTERNAL_H
+#define STWTOP_SESSION_INTERNAL_H
+
+#include "stwtop/session.h"
+#include "stwtop/jvmclock.h"
+#include "stwtop/nginx.h"
+#include "stwtop/reader.h"
+
+#define MAX_SOURCES 64
+#define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
+#define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
+#define QCAP 16
+
+struct source {
+	enum src_kind kind;
+	char *path;
+	const char *name;
+	struct source_stats st;
+	struct jvmlog *jvm;
+	struct nginx_fmt *fmt;
+	bool fmt_detect;                 /* no format given: guess from the first lines */
+	struct nginx_sniff sniff;
+	struct schedlog *sched;
+	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
+	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
+	int64_t last_line_mono_ms;       /* live: when its last line was read */
+	bool flushed;                    /* its kind's flush ran (end of input) */
+	/* report reader */
+	bool opened;                     /* the merge has started with it */
+	struct reader rd;
+	struct event q[QCAP];
+	int qhead, qn;
+};
+
+#define TIMEOUT_MEMORY 16
+struct seen_timeout {
+	int src;
+	int64_t up_us;
+	char threads[112];
+};
+
+struct session {
+	struct session_opts o;
+	struct rules_config rcfg;
+	struct source *src[MAX_SOURCES];
+	int nsrc;
+	struct summary sum;
+	struct timeline tl;
+	struct rules *rules;
+	struct jvmclock clock;
+	int64_t last_eval_ms;
+	bool has_nginx_uct;
+	bool eval_on_data;
+	unsigned evals_unkept;        /* evaluations since the timeline's keep was set */
+	struct seen_timeout timeouts[TIMEOUT_MEMORY];
+	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
+	char *nginx_conf_format;         /* format read from --nginx-conf */
+	char *hints[SESSION_MAX_HINTS];
+	int nhints;
+};
+
+/* --- what differs per kind of source: one row each (session_kinds.c) --- */
+
+enum have { HAVE_JVM = 1, HAVE_NGINX = 2, HAVE_CPU = 4, HAVE_SCHED = 8, HAVE_VMSTAT = 16 };
+
+enum kind_read {
+	READ_NONE = 0,   /* polled counters: the caller feeds events */
+	READ_LINES,      /* a file, line by line (the report merges them by time) */
+	READ_WHOLE       /* a file that is one event (session_read_hserr) */
+};
+
+struct kind_ops {
+	const char *name;          /* src_kind_name */
+	enum kind_read read;
+	unsigned have;             /* enum have: what the rules may count on when it is given */
+	/* A JVM log: its uptime is on the JVM clock; lines of other tags are not
+	 * failures; said unread only when no JVM source parsed (a console log
+	 * given with --safepoint may hold only application lines) */
+	bool jvm;
+	enum anchor_from anchor;   /* what an EV_ANCHOR of it is: ANCHOR_LINE, or a recording's meta line */
+	const char *not_parsed;    /* why a line did not parse, when the parser does not say */
+	/* set up its parser when added: 0, or -errno with err */
+	int (*setup)(struct session *s, struct source *src, char *err, size_t errlen);
+	/* one line into out[]: the number of events, < 0 when it is not of the
+	 * format (why: the parser's reason, when wanted) */
+	int (*parse)(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
+		     size_t whylen, bool wanted);
+	/* the line is kept back before parsing (nginx sniffing its format): true */
+	bool (*hold)(struct session *s, int i, const char *line, size_t len);
+	/* decisions that waited for more lines, taken with what there is */
+	void (*decide)(struct session *s, int i);
+	/* at the end of the input: the events that waited for a later line */
+	int (*flush)(struct source *src, struct event *out, int cap);
+	/* live, every interval */
+	void (*tick)(struct session *s, int i);
+	/* (almost) none of its lines could be read: the note (true), with why =
+	 * " (first at line N: reason)" or ""; NULL: never said */
+	bool (*unread)(const struct source *src, const char *what, const char *why, char *out, size_t outlen);
+	const char *what;          /* for unread: "could not be read as <what>" */
+};
+
+/* The row of kind k (a row that does nothing for an unknown kind). */
+const struct kind_ops *session_kind_ops(enum src_kind k);
+
+#endif

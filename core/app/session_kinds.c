@@ -1,0 +1,258 @@
+/* session_kinds.c — what differs per kind of source, one row of kinds[] each
+ * (session_internal.h: struct kind_ops): how it is set up, read and parsed,
+ * what it tells the rules, what waits for more lines and when its unread
+ * lines are said. session.c runs every kind the same way through these rows;
+ * adding a kind is adding a row here. */
+#include "session_internal.h"
+
+#include "stwtop/cpustat.h"
+#include "stwtop/jvmlog.h"
+#include "stwtop/record.h"
+#include "stwtop/samplelog.h"
+#include "stwtop/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
+
+static void nginx_detect(struct session *s, struct source *src, int i);
+
+static int jvm_setup(struct session *s, struct source *src, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	src->jvm = jvmlog_new();
+	if (src->jvm && s->clock.anchor_ms != EV_TIME_NONE)
+		jvmlog_set_anchor(src->jvm, s->clock.anchor_ms);
+	return 0;
+}
+
+static int jvm_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
+		     size_t whylen, bool wanted)
+{
+	(void)why, (void)whylen, (void)wanted;
+	return jvmlog_parse_line(src->jvm, line, len, out, cap);
+}
+
+static int jvm_flush(struct source *src, struct event *out, int cap)
+{
+	/* a JDK 8 pause, an unfinished report */
+	return src->jvm ? jvmlog_flush(src->jvm, out, cap) : 0;
+}
+
+static int nginx_setup(struct session *s, struct source *src, char *err, size_t errlen)
+{
+	const char *fmt = s->o.nginx_format ? s->o.nginx_format : s->nginx_conf_format;
+	if (!fmt) {
+		src->fmt_detect = true;
+		return 0;
+	}
+	char why[256];
+	src->fmt = nginx_fmt_compile(fmt, strlen(fmt), why, sizeof why);
+	if (!src->fmt) {
+		snprintf(err, errlen, "%s: %s", s->o.nginx_format ? "--nginx-format" : "--nginx-conf", why);
+		return -EINVAL;
+	}
+	if (strstr(fmt, "$upstream_connect_time"))
+		s->has_nginx_uct = true;
+	return 0;
+}
+
+static int nginx_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
+		       size_t whylen, bool wanted)
+{
+	struct nginx_miss miss;
+	(void)cap;
+	if (!src->fmt)
+		return -1;
+	if (nginx_parse_line(src->fmt, line, len, &out[0], &miss))
+		return 1;
+	/* which variable or literal did not match, and where */
+	if (wanted)
+		nginx_miss_describe(&miss, line, len, why, whylen);
+	return -1;
+}
+
+static bool nginx_hold(struct session *s, int i, const char *line, size_t len)
+{
+	struct source *src = s->src[i];
+	if (!src->fmt_detect || src->fmt)
+		return false;
+	/* wait for enough lines to guess (session_tick and _source_eof also decide) */
+	if (nginx_sniff_add(&src->sniff, line, len))
+		nginx_detect(s, src, i);
+	return true;
+}
+
+static void nginx_decide(struct session *s, int i)
+{
+	struct source *src = s->src[i];
+	if (src->fmt_detect && !src->fmt)
+		nginx_detect(s, src, i);
+}
+
+static void nginx_tick(struct session *s, int i)
+{
+	/* a quiet nginx: decide its format with the lines there are, so they show */
+	if (s->src[i]->sniff.n > 0)
+		nginx_decide(s, i);
+}
+
+static bool nginx_unread(const struct source *src, const char *what, const char *why, char *out, size_t outlen)
+{
+	const struct source_stats *st = &src->st;
+	(void)what;
+	/* an access log is all requests: most of it unread is said */
+	if (!(st->parsed == 0 || st->unparsed * 2 > st->lines))
+		return false;
+	snprintf(out, outlen, "%s: %llu of %llu lines did not match the log format%s: give nginx's own "
+		 "log_format with --nginx-format 'FMT' or --nginx-conf FILE:NAME", src->name,
+		 (unsigned long long)st->unparsed, (unsigned long long)st->lines, why);
+	return true;
+}
+
+/* most of a GC log can be other tags: said only when none of it parsed */
+static bool none_read(const struct source *src, const char *what, const char *why, char *out, size_t outlen)
+{
+	if (src->st.parsed != 0)
+		return false;
+	snprintf(out, outlen, "%s: none of its %llu lines could be read as %s%s", src->name,
+		 (unsigned long long)src->st.lines, what, why);
+	return true;
+}
+
+static int cpustat_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
+			 size_t whylen, bool wanted)
+{
+	(void)src, (void)cap, (void)why, (void)whylen, (void)wanted;
+	return cpustat_parse_line(line, len, &out[0]) ? 1 : -1;
+}
+
+static int record_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
+			size_t whylen, bool wanted)
+{
+	(void)cap, (void)wanted;
+	int rc = record_parse_line(line, len, &out[0], why, whylen);
+	if (rc == 1 && out[0].kind == EV_ANCHOR) {
+		int64_t ms;
+		char from[32];
+		if (!record_meta_anchor(line, len, &ms, from, sizeof from, src->rec_anchor_how, sizeof src->rec_anchor_how))
+			src->rec_anchor_how[0] = '\0';
+	}
+	return rc >= 0 ? rc : -1; /* 1 sample or the JVM start, 0 a meta line */
+}
+
+static int schedlog_setup(struct session *s, struct source *src, char *err, size_t errlen)
+{
+	(void)s, (void)err, (void)errlen;
+	src->sched = schedlog_new();
+	return 0;
+}
+
+static int schedlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
+			  size_t whylen, bool wanted)
+{
+	(void)cap, (void)why, (void)whylen, (void)wanted;
+	int n = schedlog_parse_line(src->sched, line, len, &out[0]);
+	/* the CSV header is not an error */
+	if (n < 0 && util_starts_with(line, len, "epoch_ms,"))
+		return 0;
+	return n;
+}
+
+static int schedlog_flush_one(struct source *src, struct event *out, int cap)
+{
+	(void)cap;
+	return src->sched && schedlog_flush(src->sched, &out[0]) > 0 ? 1 : 0;
+}
+
+static void schedlog_tick(struct session *s, int i)
+{
+	/* a schedstat sample ends when the next one starts; a sampler writes
+	 * one at once, so a second without rows means the last one is whole
+	 * (the report ends it at EOF; live kept it back and differed) */
+	struct source *src = s->src[i];
+	if (schedlog_open(src->sched) && src->last_line_mono_ms &&
+	    util_mono_ms() - src->last_line_mono_ms >= SCHEDLOG_QUIET_MS) {
+		struct event e;
+		if (schedlog_flush(src->sched, &e) > 0) {
+			e.line = src->st.lines;
+			session_feed_event(s, i, &e);
+		}
+	}
+}
+
+static int vmstatlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
+			   size_t whylen, bool wanted)
+{
+	(void)src, (void)cap, (void)why, (void)whylen, (void)wanted;
+	return vmstatlog_parse_line(line, len, &out[0]) ? 1 : -1;
+}
+
+static const struct kind_ops kinds[] = {
+	[SRC_JVM] = {
+		.name = "jvm", .read = READ_LINES, .have = HAVE_JVM, .jvm = true, .anchor = ANCHOR_LINE,
+		.not_parsed = "not a line of the JVM's GC, safepoint or start-up output that stwtop reads",
+		.setup = jvm_setup, .parse = jvm_parse, .flush = jvm_flush,
+		.unread = none_read, .what = "a JVM GC or safepoint log",
+	},
+	[SRC_NGINX] = {
+		.name = "nginx", .read = READ_LINES, .have = HAVE_NGINX, .anchor = ANCHOR_LINE,
+		.setup = nginx_setup, .parse = nginx_parse, .hold = nginx_hold, .decide = nginx_decide,
+		.tick = nginx_tick, .unread = nginx_unread,
+	},
+	[SRC_CPUSTAT] = {
+		.name = "cpustat", .read = READ_LINES, .have = HAVE_CPU, .anchor = ANCHOR_LINE,
+		.not_parsed = "not '<ISO time> nr_periods N nr_throttled N throttled_time N ...'",
+		.parse = cpustat_parse, .unread = none_read, .what = "cpustat",
+	},
+	[SRC_RECORD] = {
+		/* tells what it holds by what it carries (make_ctx) */
+		.name = "record", .read = READ_LINES, .anchor = ANCHOR_RECORDING,
+		.parse = record_parse, .unread = none_read, .what = "record",
+	},
+	[SRC_SCHEDLOG] = {
+		.name = "schedstat", .read = READ_LINES, .have = HAVE_SCHED, .anchor = ANCHOR_LINE,
+		.not_parsed = "not 'epoch_ms,tid,comm,run_ns,wait_ns,timeslices'",
+		.setup = schedlog_setup, .parse = schedlog_parse, .flush = schedlog_flush_one,
+		.tick = schedlog_tick, .unread = none_read, .what = "schedstat",
+	},
+	[SRC_VMSTATLOG] = {
+		.name = "vmstat", .read = READ_LINES, .have = HAVE_VMSTAT, .anchor = ANCHOR_LINE,
+		.not_parsed = "not '<time> allocstall_... N ... pageoutrun N' (/proc/vmstat)",
+		.parse = vmstatlog_parse, .unread = none_read, .what = "vmstat",
+	},
+	/* a crash report is one event: read whole, never said unread (it says
+	 * "not a JVM crash report" itself) */
+	[SRC_HSERR] = {.name = "hs_err", .read = READ_WHOLE, .anchor = ANCHOR_LINE},
+	[SRC_PROBE] = {.name = "probe", .read = READ_NONE, .anchor = ANCHOR_LINE},
+};
+
+static const struct kind_ops kind_unknown = {.name = "?", .read = READ_NONE, .anchor = ANCHOR_LINE};
+
+const struct kind_ops *session_kind_ops(enum src_kind k)
+{
+	return (unsigned)k < ARRAY_LEN(kinds) && kinds[k].name ? &kinds[k] : &kind_unknown;
+}
+
+const char *src_kind_name(enum src_kind k)
+{
+	return session_kind_ops(k)->name;
+}
+
+/* The format is chosen (sniffed from the lines kept, when none was given):
+ * the kept lines are parsed with it, in order. */
+static void nginx_detect(struct session *s, struct source *src, int i)
+{
+	src->fmt = nginx_sniff_decide(&src->sniff);
+	src->fmt_detect = false;
+	if (src->fmt && strstr(nginx_fmt_string(src->fmt), "$upstream_connect_time"))
+		s->has_nginx_uct = true;
+	/* replay the buffered lines through the chosen format */
+	struct nginx_sniff kept = src->sniff;
+	memset(&src->sniff, 0, sizeof src->sniff);
+	for (int k = 0; k < kept.n; k++)
+		session_feed_line(s, i, kept.buf[k], kept.len[k], 0, EV_TIME_NONE);
+	nginx_sniff_fini(&kept);
+}
