@@ -50,18 +50,19 @@ static void side_piece(void *ctx, int line, const char *s, size_t n)
 	ui_text(c->ui, c->y++, c->x + in, c->w - in, c->role, piece);
 }
 
-void pane_upstream_draw(struct ui *ui, const struct rect *r)
+void pane_upstream_draw(const struct pane_ctx *pc, const struct rect *r)
 {
-	const struct timeline *tl = session_timeline(ui->s);
-	bool focused = ui->focus == PANE_UPSTREAM;
+	struct ui *ui = pc->ui;
+	const struct timeline *tl = session_timeline(pc->s);
+	bool focused = pc->focus == PANE_UPSTREAM;
 	int x = ui_title(ui, r, "Upstream", focused);
-	const struct view_axis *a = &ui->axis;
+	const struct view_axis *a = pc->axis;
 	int n = a->ncols;
 	struct view_up_col *cols = calloc((size_t)(n > 0 ? n : 1), sizeof *cols);
 	if (!cols)
 		return;
 	view_upstream(tl, a, cols);
-	int cc = ui_cursor_col(ui);
+	int cc = pc->cursor_col;
 	bool in = cc >= 0 && cc < n;
 	const char *sep = ui->utf8 ? " · " : " | ";
 	char ro[240];
@@ -132,7 +133,7 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 		s5xx += cols[c].s5xx;
 	}
 	for (int c = 0; c < n; c++) {
-		int xcol = ui->chart_x + c;
+		int xcol = pc->chart_x + c;
 		int seg[6] = {0}, roles[6] = {TR_UP_B0, TR_UP_B1, TR_UP_B2, TR_UP_B3, TR_UP_B4, TR_DIM};
 		/* requests that never connected: mostly 5xx when nginx gave up (504), so coloured as such */
 		double secs_c = a->res_ms >= 1000 ? (double)a->res_ms / 1000.0 : 1.0;
@@ -174,8 +175,8 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 	ui_ylabel(ui, ybot - brows + 1, lab);
 	if (prow)
 		ui_ylabel(ui, r->y + 1, "p99");
-	if (ui->side_w > 0) {
-		int sx = ui->side_x + 1, sw = ui->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
+	if (pc->side_w > 0) {
+		int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
 		char t[16];
 		uint64_t slow = b[1] + b[2] + b[3] + b[4];
 		if (y < ymax)

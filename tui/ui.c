@@ -32,13 +32,6 @@ int64_t ui_mono(void)
 	return util_mono_ms();
 }
 
-const char *ui_src_name(const struct ui *ui, int src)
-{
-	if (src < 0 || src >= session_nsources(ui->s))
-		return "?";
-	return session_source_name(ui->s, src);
-}
-
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
 {
 	va_list ap;
@@ -217,7 +210,7 @@ static void on_note(void *ctx, int src, const char *msg, bool is_error)
 	/* also in the log file, for after the screen is gone */
 	fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", msg);
 	if (src >= 0)
-		ui_message(ui, is_error, "%s: %s", ui_src_name(ui, src), msg);
+		ui_message(ui, is_error, "%s: %s", ui_src_name(ui->s, src), msg);
 	else
 		ui_message(ui, is_error, "%s", msg);
 	request_redraw(ui, 0);
@@ -396,7 +389,7 @@ static void next_source(struct ui *ui)
 		}
 		if (session_source_kind(ui->s, i) != SRC_PROBE) {
 			ui->lines_src = i;
-			ui_message(ui, false, "Lines: only %s", ui_src_name(ui, i));
+			ui_message(ui, false, "Lines: only %s", ui_src_name(ui->s, i));
 			return;
 		}
 	}

@@ -296,13 +296,46 @@ static void draw_axis(struct ui *ui, int y)
 
 /* --- layout --- */
 
+/* The panes top to bottom. Verdicts and Stops are never dropped (the story and
+ * the stop); spare rows go to the Verdicts, then the charts that explain a
+ * stop; what is left at the end is more raw lines. */
+const struct pane_def pane_defs[PANE_COUNT] = {
+	[PANE_VERDICTS] = {.name = "Verdicts", .min = 2, .want = pane_verdicts_want, .want_expanded = -1,
+			   .grow_rank = 0, .drop_rank = -1, .spare_rank = 1, .draw = pane_verdicts_draw},
+	[PANE_STOPS] = {.name = "Stops", .min = 2, .want_full = 5, .want_compact = 3, .want_expanded = -1,
+			.grow_rank = 1, .drop_rank = -1, .spare_rank = -1, .chart = true, .draw = pane_stops_draw},
+	[PANE_CPU] = {.name = "CPU", .min = 2, .want_full = 5, .want_compact = 2, .want_expanded = -1,
+		      .grow_rank = 3, .drop_rank = 2, .spare_rank = -1, .chart = true, .draw = pane_cpu_draw},
+	[PANE_UPSTREAM] = {.name = "Upstream", .min = 2, .want_full = 5, .want_compact = 3, .want_expanded = -1,
+			   .grow_rank = 2, .drop_rank = -1, .spare_rank = -1, .chart = true,
+			   .draw = pane_upstream_draw},
+	/* an expanded verdict takes the rows the heap and the raw lines would like */
+	[PANE_HEAP] = {.name = "Heap", .min = 1, .want_full = 4, .want_compact = 2, .want_expanded = 1,
+		       .grow_rank = 5, .drop_rank = 1, .spare_rank = -1, .chart = true, .draw = pane_heap_draw},
+	[PANE_LINES] = {.name = "Lines", .min = 1, .want_full = 6, .want_compact = 2, .want_expanded = 1,
+			.grow_rank = 4, .drop_rank = 0, .spare_rank = 0, .axis_above = true, .draw = pane_lines_draw},
+};
+
 struct plan {
 	int min, want, body;
 };
 
+enum rank { RANK_GROW, RANK_DROP, RANK_SPARE };
+
+/* the pane that comes rank-th in that order, or -1 */
+static int pane_ranked(enum rank which, int rank)
+{
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct pane_def *d = &pane_defs[p];
+		int r = which == RANK_GROW ? d->grow_rank : which == RANK_DROP ? d->drop_rank : d->spare_rank;
+		if (r == rank)
+			return p;
+	}
+	return -1;
+}
+
 static void allocate(struct ui *ui, struct plan *pl, int avail)
 {
-	static const int prio[] = {PANE_VERDICTS, PANE_STOPS, PANE_UPSTREAM, PANE_CPU, PANE_LINES, PANE_HEAP};
 	for (int p = 0; p < PANE_COUNT; p++)
 		pl[p].body = ui->shown[p] ? pl[p].min : 0;
 	for (int p = 0; p < PANE_COUNT; p++)
@@ -310,9 +343,9 @@ static void allocate(struct ui *ui, struct plan *pl, int avail)
 	bool more = true;
 	while (avail > 0 && more) {
 		more = false;
-		for (size_t i = 0; i < sizeof prio / sizeof prio[0] && avail > 0; i++) {
-			int p = prio[i];
-			if (ui->shown[p] && pl[p].body < pl[p].want) {
+		for (int i = 0; i < PANE_COUNT && avail > 0; i++) {
+			int p = pane_ranked(RANK_GROW, i);
+			if (p >= 0 && ui->shown[p] && pl[p].body < pl[p].want) {
 				pl[p].body++;
 				avail--;
 				more = true;
@@ -320,35 +353,28 @@ static void allocate(struct ui *ui, struct plan *pl, int avail)
 		}
 	}
 	/* what is left: more raw lines */
-	if (avail > 0 && ui->shown[PANE_LINES])
-		pl[PANE_LINES].body += avail;
-	else if (avail > 0 && ui->shown[PANE_VERDICTS])
-		pl[PANE_VERDICTS].body += avail;
+	for (int i = 0, p; avail > 0 && (p = pane_ranked(RANK_SPARE, i)) >= 0; i++)
+		if (ui->shown[p]) {
+			pl[p].body += avail;
+			break;
+		}
 }
 
-static bool plan_panes(struct ui *ui, int h, int w)
+static bool plan_panes(struct ui *ui, const struct pane_ctx *pc, int h, int w)
 {
 	bool full = ui->layout == LAYOUT_FULL;
-	struct plan pl[PANE_COUNT] = {
-		[PANE_VERDICTS] = {2, pane_verdicts_want(ui, w), 0},
-		[PANE_STOPS] = {2, full ? 5 : 3, 0},
-		[PANE_CPU] = {2, full ? 5 : 2, 0},
-		[PANE_UPSTREAM] = {2, full ? 5 : 3, 0},
-		[PANE_HEAP] = {1, full ? 4 : 2, 0},
-		[PANE_LINES] = {1, full ? 6 : 2, 0},
-	};
-	if (ui->vexpand) {
-		pl[PANE_LINES].want = 1;
-		pl[PANE_HEAP].want = pl[PANE_HEAP].min;
-	}
+	struct plan pl[PANE_COUNT];
 	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct pane_def *d = &pane_defs[p];
+		pl[p] = (struct plan){d->min, d->want ? d->want(pc, w) : full ? d->want_full : d->want_compact, 0};
+		if (ui->vexpand && d->want_expanded >= 0)
+			pl[p].want = d->want_expanded;
 		ui->shown[p] = true;
 		if (ui->tall[p])
 			pl[p].want += 200;
 	}
 	/* header, footer, the axis row, a title row per pane */
-	static const int drop[] = {PANE_LINES, PANE_HEAP, PANE_CPU};
-	for (size_t d = 0;; d++) {
+	for (int d = 0;; d++) {
 		int titles = 0, mins = 0;
 		for (int p = 0; p < PANE_COUNT; p++)
 			if (ui->shown[p]) {
@@ -360,13 +386,14 @@ static bool plan_panes(struct ui *ui, int h, int w)
 			allocate(ui, pl, avail);
 			break;
 		}
-		if (d >= sizeof drop / sizeof drop[0])
+		int drop = pane_ranked(RANK_DROP, d);
+		if (drop < 0)
 			return false;
-		ui->shown[drop[d]] = false;
+		ui->shown[drop] = false;
 	}
 	int y = 1;
 	for (int p = 0; p < PANE_COUNT; p++) {
-		if (p == PANE_LINES) {
+		if (pane_defs[p].axis_above) {
 			ui->axis_y = y;
 			y++;
 		}
@@ -409,13 +436,29 @@ static void draw_separators(struct ui *ui)
 {
 	if (ui->side_w <= 0)
 		return;
-	static const int charts[] = {PANE_STOPS, PANE_CPU, PANE_UPSTREAM, PANE_HEAP};
-	for (size_t i = 0; i < 4; i++) {
-		const struct rect *r = &ui->pane[charts[i]];
-		if (!ui->shown[charts[i]])
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct rect *r = &ui->pane[p];
+		if (!pane_defs[p].chart || !ui->shown[p])
 			continue;
 		for (int y = r->y + 1; y < r->y + r->h; y++)
 			ui_cell(ui, y, ui->side_x - 1, L'│', "|", TR_BORDER, ui->st[TR_BORDER].fg, ui->st[TR_BORDER].bg);
+	}
+}
+
+/* the frame's facts for the panes, once the layout and the axis are fixed */
+static void fill_ctx(struct ui *ui, struct pane_ctx *pc)
+{
+	pc->layout = ui->layout;
+	pc->focus = ui->focus;
+	pc->axis = &ui->axis;
+	pc->cursor_col = ui_cursor_col(ui);
+	pc->chart_x = ui->chart_x;
+	pc->chart_w = ui->chart_w;
+	pc->side_x = ui->side_x;
+	pc->side_w = ui->side_w;
+	for (size_t i = 0; i < ui->nv; i++) {
+		const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[i]);
+		pc->vnew[i] = ui_verdict_is_new(ui, v, &pc->vflash[i]);
 	}
 }
 
@@ -428,7 +471,8 @@ void ui_frame(struct ui *ui)
 		ui->vsel = ui->nv ? ui->nv - 1 : 0;
 	ui->layout = w >= 100 && h >= 32 ? LAYOUT_FULL : w >= 60 && h >= 18 ? LAYOUT_COMPACT : LAYOUT_SUMMARY;
 	ui->axis_y = -1;
-	if (ui->layout != LAYOUT_SUMMARY && !plan_panes(ui, h, w))
+	struct pane_ctx ctx = {.ui = ui, .s = ui->s}, *pc = &ctx;
+	if (ui->layout != LAYOUT_SUMMARY && !plan_panes(ui, pc, h, w))
 		ui->layout = LAYOUT_SUMMARY;
 	if (ui->layout == LAYOUT_SUMMARY)
 		for (int p = 0; p < PANE_COUNT; p++)
@@ -461,21 +505,16 @@ void ui_frame(struct ui *ui)
 	if (ui->layout == LAYOUT_SUMMARY) {
 		pane_summary_draw(ui, h >= 2 ? 1 : 0, h >= 3 ? h - 2 : h - 1, w);
 	} else {
-		if (ui->shown[PANE_VERDICTS])
-			pane_verdicts_draw(ui, &ui->pane[PANE_VERDICTS]);
-		if (ui->shown[PANE_STOPS])
-			pane_stops_draw(ui, &ui->pane[PANE_STOPS]);
-		if (ui->shown[PANE_CPU])
-			pane_cpu_draw(ui, &ui->pane[PANE_CPU]);
-		if (ui->shown[PANE_UPSTREAM])
-			pane_upstream_draw(ui, &ui->pane[PANE_UPSTREAM]);
-		if (ui->shown[PANE_HEAP])
-			pane_heap_draw(ui, &ui->pane[PANE_HEAP]);
-		draw_separators(ui);
-		if (ui->axis_y > 0)
-			draw_axis(ui, ui->axis_y);
-		if (ui->shown[PANE_LINES])
-			pane_lines_draw(ui, &ui->pane[PANE_LINES]);
+		fill_ctx(ui, pc);
+		for (int p = 0; p < PANE_COUNT; p++) {
+			if (pane_defs[p].axis_above) {
+				draw_separators(ui);
+				if (ui->axis_y > 0)
+					draw_axis(ui, ui->axis_y);
+			}
+			if (ui->shown[p])
+				pane_defs[p].draw(pc, &ui->pane[p]);
+		}
 	}
 	if (h >= 3)
 		draw_footer(ui, h - 1, w);
