@@ -209,6 +209,24 @@ bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash
 int ui_cursor_col(const struct ui *ui);
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The key table (ui.c): one row per key or pair of keys, read by the dispatch,
+ * the ? help and the footer. */
+#define UI_FN(k) (-(int)(k))   /* a curses function key (KEY_LEFT ...): negative, so no character is one */
+struct ui_binding {
+	int code;                 /* a character, or UI_FN(KEY_...); 0 ends the list */
+	int arg;                  /* given to the action: a direction, a number of columns */
+};
+struct ui_key {
+	const char *label, *label_ascii;   /* the keys as ? names them; NULL: not in the help */
+	const char *what;                  /* what ? says they do */
+	const char *foot, *foot_ascii, *foot_what;   /* the footer's short form; NULL: not there */
+	int foot_small;                    /* place in a tiny screen's footer (1 first), 0: not there */
+	void (*act)(struct ui *ui, int arg);
+	struct ui_binding keys[6];
+};
+extern const struct ui_key ui_keys[];
+extern const size_t ui_nkeys;
+
 /* --- ui_frame.c: the whole screen --- */
 
 void ui_frame(struct ui *ui);

@@ -162,24 +162,23 @@ static void draw_footer(struct ui *ui, int y, int w)
 		ui_text(ui, y, 1, avail - 1, ui->msg_error ? TR_ERROR : TR_STATUS, safe);
 		return;
 	}
-	static const struct { const char *k, *ka, *what; } keys[] = {
-		{"←→", "<>", "cursor"}, {"+-", "+-", "zoom"}, {"f", "f", "follow"}, {"p", "p", "pause"},
-		{"Tab", "Tab", "pane"}, {"↵", "Enter", "expand"}, {"t", "t", "theme"}, {"?", "?", "help"},
-		{"q", "q", "quit"},
-	};
-	static const int small[] = {7, 8, 6};   /* a tiny screen: help, quit, theme */
-	size_t nk = ui->layout == LAYOUT_SUMMARY ? 3 : sizeof keys / sizeof keys[0];
+	/* the key table's rows with a footer form, in its order; on a tiny screen
+	 * only those with a foot_small place, in that order */
+	bool tiny = ui->layout == LAYOUT_SUMMARY;
 	int x = 1;
-	for (size_t j = 0; j < nk; j++) {
-		size_t i = ui->layout == LAYOUT_SUMMARY ? (size_t)small[j] : j;
-		const char *k = ui->utf8 ? keys[i].k : keys[i].ka;
-		int need = ui_text_width(ui, k) + 1 + (int)strlen(keys[i].what) + 2;
-		if (x + need > avail)
-			break;
-		x += ui_text(ui, y, x, avail - x, TR_KEY, k);
-		x += ui_text(ui, y, x + 1, avail - x - 1, TR_STATUS, keys[i].what) + 1;
-		x += 2;
-	}
+	for (int place = 1; place <= (tiny ? (int)ui_nkeys : 1); place++)
+		for (size_t i = 0; i < ui_nkeys; i++) {
+			const struct ui_key *key = &ui_keys[i];
+			if (!key->foot || (tiny && key->foot_small != place))
+				continue;
+			const char *k = ui->utf8 ? key->foot : key->foot_ascii;
+			int need = ui_text_width(ui, k) + 1 + (int)strlen(key->foot_what) + 2;
+			if (x + need > avail)
+				return;
+			x += ui_text(ui, y, x, avail - x, TR_KEY, k);
+			x += ui_text(ui, y, x + 1, avail - x - 1, TR_STATUS, key->foot_what) + 1;
+			x += 2;
+		}
 }
 
 /* --- the time axis --- */
@@ -526,30 +525,10 @@ void ui_frame(struct ui *ui)
 
 /* --- help --- */
 
-/* Every key, then what the charts mean. The rows are made for the box's width
+/* Every key of the key table (ui.c), then what the charts mean. The rows are made for the box's width
  * (descriptions wrap beside their key, or under it when the box is narrow);
  * when they do not all fit, the arrow keys scroll them and the frame says
  * "more ↓". */
-static const struct { const char *k, *ka, *what; } help_keys[] = {
-	{"← →  h l", "<- ->  h l", "move the cursor (one column; every pane follows it)"},
-	{"⇧← ⇧→  H L", "S-<- S->  H L", "move the cursor 10 columns"},
-	{"PgUp PgDn", "PgUp PgDn", "move the cursor one screen"},
-	{"Home End  g G", "Home End  g G", "cursor to the oldest / newest data"},
-	{"+ -  = _", "+ -  = _", "zoom in / out (time per column; = and _ do the same)"},
-	{"f", "f", "follow now: cursor on the newest data, view advancing"},
-	{"p  space", "p  space", "pause: freeze the view (the demo's replay too)"},
-	{"Tab  ⇧Tab", "Tab  S-Tab", "focus the next / previous pane"},
-	{"↑ ↓  k j", "Up Down  k j", "select a verdict (in Lines: scroll back)"},
-	{"Enter", "Enter", "expand: a verdict's evidence and advice, and jump every pane's cursor to it; "
-			   "on a chart: make it tall; on Lines: wrap long lines"},
-	{"Esc", "Esc", "collapse what Enter expanded"},
-	{"s", "s", "Lines: show one source / all sources"},
-	{"t", "t", "next colour theme"},
-	{"^L", "^L", "redraw the screen"},
-	{"?", "?", "this help"},
-	{"q", "q", "quit"},
-};
-
 static const char *const help_legend[] = {
 	"Stops: each stop of the JVM; the lower part is time to safepoint (threads not yet stopped), the "
 	"upper part the operation itself.",
@@ -589,25 +568,30 @@ static void help_piece(void *ctx, int line, const char *s, size_t n)
 static int help_rows(const struct ui *ui, struct help_row *rows, int tw)
 {
 	int kw = 0;
-	for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
-		int w = ui_text_width(ui, ui->utf8 ? help_keys[i].k : help_keys[i].ka);
+	for (size_t i = 0; i < ui_nkeys; i++) {
+		if (!ui_keys[i].label)
+			continue;
+		int w = ui_text_width(ui, ui->utf8 ? ui_keys[i].label : ui_keys[i].label_ascii);
 		if (w > kw)
 			kw = w;
 	}
 	/* the descriptions beside the keys while that leaves them room, else under them */
 	bool beside = tw - kw - 2 >= 16;
 	struct help_fill f = {.rows = rows, .role = TR_TEXT};
-	for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
-		f.key = ui->utf8 ? help_keys[i].k : help_keys[i].ka;
+	for (size_t i = 0; i < ui_nkeys; i++) {
+		const struct ui_key *k = &ui_keys[i];
+		if (!k->label)
+			continue;
+		f.key = ui->utf8 ? k->label : k->label_ascii;
 		if (beside) {
 			f.indent = f.indent_more = kw + 2;
-			ui_wrap(ui, help_keys[i].what, tw - kw - 2, help_piece, &f);
+			ui_wrap(ui, k->what, tw - kw - 2, help_piece, &f);
 		} else {
 			/* the key alone, then its text indented */
 			help_piece(&f, 0, "", 0);
 			f.key = NULL;
 			f.indent = f.indent_more = 2;
-			ui_wrap(ui, help_keys[i].what, tw - 2, help_piece, &f);
+			ui_wrap(ui, k->what, tw - 2, help_piece, &f);
 		}
 	}
 	f.key = NULL;
