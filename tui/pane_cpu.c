@@ -62,6 +62,36 @@ static bool label_part(const struct pane_ctx *pc, const struct view_cpu_col *col
 	return false;
 }
 
+/* the title row's readout: the interval at the cursor's column */
+static void readout(const struct pane_ctx *pc, const struct view_cpu_info *info, const struct view_cpu_col *cols, char *ro,
+		    size_t len)
+{
+	int cc = pc->cursor_col, n = pc->axis->ncols;
+	bool in = cc >= 0 && cc < n;
+	char b1[16], b2[16], b3[16];
+	const char *sep = pc->ui->utf8 ? " · " : " | ";
+	size_t o = 0;
+	if (info->have_cpu) {
+		if (in && cols[cc].throttled_ms >= 0)
+			o += (size_t)snprintf(ro + o, len - o, pc->layout == LAYOUT_FULL ? "throttled %s (%.0f/%.0f periods)"
+											    : "throttled %s (%.0f/%.0f)",
+					      ui_fmt_ms(cols[cc].throttled_ms, b1, sizeof b1), cols[cc].nr_throttled,
+					      cols[cc].nr_periods);
+		else
+			o += (size_t)snprintf(ro + o, len - o, "throttled -");
+	}
+	if (info->have_sched && o < len) {
+		if (in && cols[cc].oncpu_ms >= 0)
+			o += (size_t)snprintf(ro + o, len - o, "%son CPU %s, wait %s", o ? sep : "",
+					      ui_fmt_ms(cols[cc].oncpu_ms, b2, sizeof b2),
+					      ui_fmt_ms(cols[cc].wait_ms, b3, sizeof b3));
+		else
+			o += (size_t)snprintf(ro + o, len - o, "%son CPU -", o ? sep : "");
+	}
+	if (info->have_vmstat && in && cols[cc].allocstall > 0 && o < len)
+		snprintf(ro + o, len - o, "%sallocstall +%lld", sep, (long long)cols[cc].allocstall);
+}
+
 void pane_cpu_draw(const struct pane_ctx *pc, const struct rect *r)
 {
 	struct ui *ui = pc->ui;
@@ -76,30 +106,9 @@ void pane_cpu_draw(const struct pane_ctx *pc, const struct rect *r)
 	struct view_cpu_info info;
 	view_cpu(tl, a, cols, &info);
 	int cc = pc->cursor_col;
-	bool in = cc >= 0 && cc < n;
 	/* readout at the cursor */
 	char ro[240] = "", b1[16], b2[16], b3[16];
-	const char *sep = ui->utf8 ? " · " : " | ";
-	size_t o = 0;
-	if (info.have_cpu) {
-		if (in && cols[cc].throttled_ms >= 0)
-			o += (size_t)snprintf(ro + o, sizeof ro - o, pc->layout == LAYOUT_FULL ? "throttled %s (%.0f/%.0f periods)"
-											    : "throttled %s (%.0f/%.0f)",
-					      ui_fmt_ms(cols[cc].throttled_ms, b1, sizeof b1), cols[cc].nr_throttled,
-					      cols[cc].nr_periods);
-		else
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "throttled -");
-	}
-	if (info.have_sched && o < sizeof ro) {
-		if (in && cols[cc].oncpu_ms >= 0)
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "%son CPU %s, wait %s", o ? sep : "",
-					      ui_fmt_ms(cols[cc].oncpu_ms, b2, sizeof b2),
-					      ui_fmt_ms(cols[cc].wait_ms, b3, sizeof b3));
-		else
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "%son CPU -", o ? sep : "");
-	}
-	if (info.have_vmstat && in && cols[cc].allocstall > 0 && o < sizeof ro)
-		snprintf(ro + o, sizeof ro - o, "%sallocstall +%lld", sep, (long long)cols[cc].allocstall);
+	readout(pc, &info, cols, ro, sizeof ro);
 	struct ui_legend lg[3];
 	int nl = 0;
 	if (info.have_cpu)
