@@ -34,8 +34,8 @@ static void quota_text(const struct view_cpu_info *in, char *buf, size_t len)
 /* Write the first of names that fits in the empty cells at the start of a
  * part's top row (rows high; throttled part or sched part), one blank cell
  * after it. False when none fits: the bars are there. */
-static bool label_part(struct ui *ui, const struct view_cpu_col *cols, int n, int cc, bool throttle, int rows,
-		       int y, const char *const *names, int nnames)
+static bool label_part(const struct pane_ctx *pc, const struct view_cpu_col *cols, int n, int cc, bool throttle,
+		       int rows, int y, const char *const *names, int nnames)
 {
 	double max = 0;
 	for (int c = 0; c < n; c++) {
@@ -53,52 +53,62 @@ static bool label_part(struct ui *ui, const struct view_cpu_col *cols, int n, in
 		free_cols++;
 	}
 	for (int i = 0; i < nnames; i++) {
-		int w = ui_text_width(ui, names[i]);
+		int w = ui_text_width(pc->ui, names[i]);
 		if (w + 1 <= free_cols) {
-			ui_text(ui, y, ui->chart_x, w, TR_AXIS, names[i]);
+			ui_text(pc->ui, y, pc->chart_x, w, TR_AXIS, names[i]);
 			return true;
 		}
 	}
 	return false;
 }
 
-void pane_cpu_draw(struct ui *ui, const struct rect *r)
+/* the title row's readout: the interval at the cursor's column */
+static void readout(const struct pane_ctx *pc, const struct view_cpu_info *info, const struct view_cpu_col *cols, char *ro,
+		    size_t len)
 {
-	const struct timeline *tl = session_timeline(ui->s);
-	bool focused = ui->focus == PANE_CPU;
+	int cc = pc->cursor_col, n = pc->axis->ncols;
+	bool in = cc >= 0 && cc < n;
+	char b1[16], b2[16], b3[16];
+	const char *sep = pc->ui->utf8 ? " · " : " | ";
+	size_t o = 0;
+	if (info->have_cpu) {
+		if (in && cols[cc].throttled_ms >= 0)
+			o += (size_t)snprintf(ro + o, len - o, pc->layout == LAYOUT_FULL ? "throttled %s (%.0f/%.0f periods)"
+											    : "throttled %s (%.0f/%.0f)",
+					      ui_fmt_ms(cols[cc].throttled_ms, b1, sizeof b1), cols[cc].nr_throttled,
+					      cols[cc].nr_periods);
+		else
+			o += (size_t)snprintf(ro + o, len - o, "throttled -");
+	}
+	if (info->have_sched && o < len) {
+		if (in && cols[cc].oncpu_ms >= 0)
+			o += (size_t)snprintf(ro + o, len - o, "%son CPU %s, wait %s", o ? sep : "",
+					      ui_fmt_ms(cols[cc].oncpu_ms, b2, sizeof b2),
+					      ui_fmt_ms(cols[cc].wait_ms, b3, sizeof b3));
+		else
+			o += (size_t)snprintf(ro + o, len - o, "%son CPU -", o ? sep : "");
+	}
+	if (info->have_vmstat && in && cols[cc].allocstall > 0 && o < len)
+		snprintf(ro + o, len - o, "%sallocstall +%lld", sep, (long long)cols[cc].allocstall);
+}
+
+void pane_cpu_draw(const struct pane_ctx *pc, const struct rect *r)
+{
+	struct ui *ui = pc->ui;
+	const struct timeline *tl = session_timeline(pc->s);
+	bool focused = pc->focus == PANE_CPU;
 	int x = ui_title(ui, r, "CPU", focused);
-	const struct view_axis *a = &ui->axis;
+	const struct view_axis *a = pc->axis;
 	int n = a->ncols;
 	struct view_cpu_col *cols = calloc((size_t)(n > 0 ? n : 1), sizeof *cols);
 	if (!cols)
 		return;
 	struct view_cpu_info info;
 	view_cpu(tl, a, cols, &info);
-	int cc = ui_cursor_col(ui);
-	bool in = cc >= 0 && cc < n;
+	int cc = pc->cursor_col;
 	/* readout at the cursor */
 	char ro[240] = "", b1[16], b2[16], b3[16];
-	const char *sep = ui->utf8 ? " · " : " | ";
-	size_t o = 0;
-	if (info.have_cpu) {
-		if (in && cols[cc].throttled_ms >= 0)
-			o += (size_t)snprintf(ro + o, sizeof ro - o, ui->layout == LAYOUT_FULL ? "throttled %s (%.0f/%.0f periods)"
-											    : "throttled %s (%.0f/%.0f)",
-					      ui_fmt_ms(cols[cc].throttled_ms, b1, sizeof b1), cols[cc].nr_throttled,
-					      cols[cc].nr_periods);
-		else
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "throttled -");
-	}
-	if (info.have_sched && o < sizeof ro) {
-		if (in && cols[cc].oncpu_ms >= 0)
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "%son CPU %s, wait %s", o ? sep : "",
-					      ui_fmt_ms(cols[cc].oncpu_ms, b2, sizeof b2),
-					      ui_fmt_ms(cols[cc].wait_ms, b3, sizeof b3));
-		else
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "%son CPU -", o ? sep : "");
-	}
-	if (info.have_vmstat && in && cols[cc].allocstall > 0 && o < sizeof ro)
-		snprintf(ro + o, sizeof ro - o, "%sallocstall +%lld", sep, (long long)cols[cc].allocstall);
+	readout(pc, &info, cols, ro, sizeof ro);
 	struct ui_legend lg[3];
 	int nl = 0;
 	if (info.have_cpu)
@@ -139,7 +149,7 @@ void pane_cpu_draw(struct ui *ui, const struct rect *r)
 			stalls += cols[c].allocstall;
 	}
 	for (int c = 0; c < n; c++) {
-		int xcol = ui->chart_x + c;
+		int xcol = pc->chart_x + c;
 		if (trows > 0) {
 			int seg = lin(cols[c].throttled_ms, tmax, trows), role = TR_CPU_THROTTLED;
 			ui_bar(ui, ybot - srows, xcol, trows, &seg, &role, 1, c == cc);
@@ -166,7 +176,7 @@ void pane_cpu_draw(struct ui *ui, const struct rect *r)
 	if (trows > 0) {
 		static const char *const names[] = {"throttled", "thrtl"};
 		int ytop = ybot - srows - trows + 1;
-		if (label_part(ui, cols, n, cc, true, trows, ytop, names, 2)) {
+		if (label_part(pc, cols, n, cc, true, trows, ytop, names, 2)) {
 			ui_ylabel(ui, ytop, tmax > 0 ? ui_fmt_ms_short(tmax, lab, sizeof lab) : "0");
 		} else if (trows >= 2 || !info.have_sched) {
 			ui_ylabel(ui, ytop, tmax > 0 ? ui_fmt_ms_short(tmax, lab, sizeof lab) : "0");
@@ -179,7 +189,7 @@ void pane_cpu_draw(struct ui *ui, const struct rect *r)
 	if (srows > 0) {
 		static const char *const names[] = {"on CPU + waiting to run", "on CPU + waiting", "sched"};
 		int ytop = ybot - srows + 1;
-		if (label_part(ui, cols, n, cc, false, srows, ytop, names, 3)) {
+		if (label_part(pc, cols, n, cc, false, srows, ytop, names, 3)) {
 			ui_ylabel(ui, ytop, smax > 0 ? ui_fmt_ms_short(smax, lab, sizeof lab) : "0");
 		} else if (srows >= 2 || !info.have_cpu) {
 			ui_ylabel(ui, ytop, smax > 0 ? ui_fmt_ms_short(smax, lab, sizeof lab) : "0");
@@ -190,8 +200,8 @@ void pane_cpu_draw(struct ui *ui, const struct rect *r)
 		}
 	}
 	/* numbers beside the chart */
-	if (ui->side_w > 0) {
-		int sx = ui->side_x + 1, sw = ui->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
+	if (pc->side_w > 0) {
+		int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
 		char q[80];
 		if (info.have_cpu && y < ymax) {
 			quota_text(&info, q, sizeof q);

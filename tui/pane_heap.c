@@ -12,19 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pane_heap_draw(struct ui *ui, const struct rect *r)
+void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r)
 {
-	const struct timeline *tl = session_timeline(ui->s);
-	const struct summary *sm = session_summary(ui->s);
-	bool focused = ui->focus == PANE_HEAP;
+	struct ui *ui = pc->ui;
+	const struct timeline *tl = session_timeline(pc->s);
+	const struct summary *sm = session_summary(pc->s);
+	bool focused = pc->focus == PANE_HEAP;
 	int x = ui_title(ui, r, "Heap", focused);
-	const struct view_axis *a = &ui->axis;
+	const struct view_axis *a = pc->axis;
 	int n = a->ncols;
 	struct view_heap_col *cols = calloc((size_t)(n > 0 ? n : 1), sizeof *cols);
 	if (!cols)
 		return;
 	view_heap(tl, a, cols);
-	int cc = ui_cursor_col(ui);
+	int cc = pc->cursor_col;
 	bool in = cc >= 0 && cc < n;
 	char ro[200];
 	if (in && cols[cc].committed_mb >= 0)
@@ -56,7 +57,7 @@ void pane_heap_draw(struct ui *ui, const struct rect *r)
 		periodic += !!(cols[c].marks & VIEW_HEAP_PERIODIC);
 	}
 	for (int c = 0; c < n; c++) {
-		int xcol = ui->chart_x + c;
+		int xcol = pc->chart_x + c;
 		int seg[2] = {0, 0}, roles[2] = {TR_HEAP_USED, TR_HEAP_COMMITTED};
 		if (cols[c].committed_mb >= 0 && max > 0) {
 			int tot = (int)lround(cols[c].committed_mb / max * rows * 8);
@@ -88,14 +89,14 @@ void pane_heap_draw(struct ui *ui, const struct rect *r)
 			ui_ylabel(ui, ybot, "0");
 	} else if (tl->pauses.total == 0) {
 		bool jvm = false;
-		for (int i = 0; i < session_nsources(ui->s); i++)
-			if (session_source_kind(ui->s, i) == SRC_JVM)
+		for (int i = 0; i < session_nsources(pc->s); i++)
+			if (session_source_kind(pc->s, i) == SRC_JVM)
 				jvm = true;
-		ui_text(ui, r->y + 1 + (rows - 1) / 2, ui->chart_x + 2, ui->chart_w - 4, TR_DIM,
+		ui_text(ui, r->y + 1 + (rows - 1) / 2, pc->chart_x + 2, pc->chart_w - 4, TR_DIM,
 			jvm ? "no GC pauses with heap sizes yet (the JVM log needs -Xlog:gc)" : "no JVM log: --gc FILE");
 	}
-	if (ui->side_w > 0) {
-		int sx = ui->side_x + 1, sw = ui->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
+	if (pc->side_w > 0) {
+		int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
 		const char *coll = jvm_collector_name(sm->collector);
 		if (y < ymax && sm->heap_known)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "%s: committed %.0f, used %.0f MB", coll ? coll : "heap",

@@ -34,29 +34,30 @@ static void add_piece(void *ctx, int k, const char *s, size_t n)
 	d->rows[d->n++] = (struct drow){.line = d->line, .s = s, .n = n, .first = k == 0};
 }
 
-static void draw_title(struct ui *ui, const struct rect *r, int64_t lo)
+static void draw_title(const struct pane_ctx *pc, const struct rect *r, int64_t lo)
 {
-	bool focused = ui->focus == PANE_LINES;
+	struct ui *ui = pc->ui;
+	bool focused = pc->focus == PANE_LINES;
 	int x = ui_title(ui, r, "Lines", focused);
 	char t[16], ro[160];
-	ui_fmt_time(ui, lo, ui->axis.res_ms < 1000 ? 1 : 0, t, sizeof t);
+	ui_fmt_time(ui, lo, pc->axis->res_ms < 1000 ? 1 : 0, t, sizeof t);
 	if (ui->lines_src >= 0)
-		snprintf(ro, sizeof ro, "at %s, only %s (s: all)%s", t, ui_src_name(ui, ui->lines_src),
+		snprintf(ro, sizeof ro, "at %s, only %s (s: all)%s", t, ui_src_name(pc->s, ui->lines_src),
 			 ui->lines_wrap ? ", wrapped" : "");
 	else
 		snprintf(ro, sizeof ro, "at %s%s", t, ui->lines_wrap ? ", wrapped" : "");
 	int rx = r->x + r->w - 2 - ui_text_width(ui, ro) - 2;
 	ui_readout(ui, r, x, TR_TITLE, ro);
 	/* every source with its line count, or why it is not being read */
-	for (int i = 0; i < session_nsources(ui->s); i++) {
-		const struct source_stats *st = session_source_stats(ui->s, i);
-		if (session_source_kind(ui->s, i) == SRC_PROBE && !st->error)
+	for (int i = 0; i < session_nsources(pc->s); i++) {
+		const struct source_stats *st = session_source_stats(pc->s, i);
+		if (session_source_kind(pc->s, i) == SRC_PROBE && !st->error)
 			continue;
 		char item[300], safe[300];
 		if (st->error || (st->lines == 0 && st->note[0]))
-			snprintf(item, sizeof item, " %s: %s ", session_source_name(ui->s, i), st->note);
+			snprintf(item, sizeof item, " %s: %s ", session_source_name(pc->s, i), st->note);
 		else
-			snprintf(item, sizeof item, " %s %llu ", session_source_name(ui->s, i), (unsigned long long)st->lines);
+			snprintf(item, sizeof item, " %s %llu ", session_source_name(pc->s, i), (unsigned long long)st->lines);
 		util_sanitize(safe, sizeof safe, item, strlen(item));
 		int w = ui_text_width(ui, safe);
 		if (x + w >= rx)
@@ -65,14 +66,15 @@ static void draw_title(struct ui *ui, const struct rect *r, int64_t lo)
 	}
 }
 
-void pane_lines_draw(struct ui *ui, const struct rect *r)
+void pane_lines_draw(const struct pane_ctx *pc, const struct rect *r)
 {
-	const struct timeline *tl = session_timeline(ui->s);
-	int cc = ui_cursor_col(ui);
-	int64_t lo = view_col_start(&ui->axis, cc), hi = lo + ui->axis.res_ms;
-	draw_title(ui, r, lo);
+	struct ui *ui = pc->ui;
+	const struct timeline *tl = session_timeline(pc->s);
+	int cc = pc->cursor_col;
+	int64_t lo = view_col_start(pc->axis, cc), hi = lo + pc->axis->res_ms;
+	draw_title(pc, r, lo);
 	/* a stop under the cursor is logged when it ends: its lines belong here */
-	struct view_axis one = {.end_ms = hi, .res_ms = ui->axis.res_ms, .ncols = 1};
+	struct view_axis one = {.end_ms = hi, .res_ms = pc->axis->res_ms, .ncols = 1};
 	struct view_stop_col sc;
 	struct view_stop st;
 	if (view_stops(tl, &one, &sc) > 0 && sc.total_ms > 0 && view_stop_get(tl, sc.idx, &st) && st.end_ms >= hi)
@@ -115,7 +117,7 @@ void pane_lines_draw(struct ui *ui, const struct rect *r)
 		if (!l)
 			continue;
 		char p[64];
-		int w = snprintf(p, sizeof p, "%s:%llu", ui_src_name(ui, l->src), (unsigned long long)l->line);
+		int w = snprintf(p, sizeof p, "%s:%llu", ui_src_name(pc->s, l->src), (unsigned long long)l->line);
 		if (w > pw)
 			pw = w;
 	}
@@ -146,7 +148,7 @@ void pane_lines_draw(struct ui *ui, const struct rect *r)
 		int role = vl->in_window ? TR_TEXT : TR_DIM;
 		if (dr->first && l) {
 			char p[64];
-			snprintf(p, sizeof p, "%s:%llu", ui_src_name(ui, l->src), (unsigned long long)l->line);
+			snprintf(p, sizeof p, "%s:%llu", ui_src_name(pc->s, l->src), (unsigned long long)l->line);
 			ui_text(ui, y, 0, pw, TR_DIM, p);
 		}
 		char piece[1024];

@@ -34,11 +34,12 @@ static int level(double v, double top, int rows)
 	return e < 1 ? 1 : e > rows * 8 ? rows * 8 : e;
 }
 
-static void draw_side(struct ui *ui, const struct rect *r, bool pauses)
+static void draw_side(const struct pane_ctx *pc, const struct rect *r, bool pauses)
 {
-	if (ui->side_w <= 0)
+	struct ui *ui = pc->ui;
+	if (pc->side_w <= 0)
 		return;
-	int x = ui->side_x + 1, w = ui->side_w - 2, y = r->y + 1;
+	int x = pc->side_x + 1, w = pc->side_w - 2, y = r->y + 1;
 	int n = r->h - 2;
 	if (n <= 0)
 		return;
@@ -50,7 +51,7 @@ static void draw_side(struct ui *ui, const struct rect *r, bool pauses)
 	struct view_stop st[16];
 	if (n > 16)
 		n = 16;
-	int got = view_worst_stops(session_timeline(ui->s), view_col_start(&ui->axis, 0), ui->axis.end_ms, st, n);
+	int got = view_worst_stops(session_timeline(pc->s), view_col_start(pc->axis, 0), pc->axis->end_ms, st, n);
 	if (got == 0)
 		ui_text(ui, y + 1, x, w, TR_DIM, "none");
 	for (int i = 0; i < got; i++) {
@@ -73,20 +74,21 @@ static void draw_side(struct ui *ui, const struct rect *r, bool pauses)
 	}
 }
 
-void pane_stops_draw(struct ui *ui, const struct rect *r)
+void pane_stops_draw(const struct pane_ctx *pc, const struct rect *r)
 {
-	const struct timeline *tl = session_timeline(ui->s);
+	struct ui *ui = pc->ui;
+	const struct timeline *tl = session_timeline(pc->s);
 	/* GC pauses stand in for stops only when there are some */
 	bool pauses = view_stops_from_pauses(tl) && tl->pauses.total > 0;
-	bool focused = ui->focus == PANE_STOPS;
+	bool focused = pc->focus == PANE_STOPS;
 	int x = ui_title(ui, r, pauses ? "Stops (GC pauses)" : "Stops", focused);
-	const struct view_axis *a = &ui->axis;
+	const struct view_axis *a = pc->axis;
 	int n = a->ncols;
 	struct view_stop_col *cols = calloc((size_t)(n > 0 ? n : 1), sizeof *cols);
 	if (!cols)
 		return;
 	view_stops(tl, a, cols);
-	int cc = ui_cursor_col(ui);
+	int cc = pc->cursor_col;
 	/* readout: the stop under the cursor */
 	char ro[200], t[16];
 	ui_fmt_time(ui, view_col_start(a, cc), a->res_ms < 1000 ? 1 : 0, t, sizeof t);
@@ -96,7 +98,7 @@ void pane_stops_draw(struct ui *ui, const struct rect *r)
 		util_sanitize(op, sizeof op, st.op, strlen(st.op));
 		ui_fmt_ms(st.total_ms, tot, sizeof tot);
 		char at[32] = "";
-		if (ui->layout == LAYOUT_FULL)
+		if (pc->layout == LAYOUT_FULL)
 			snprintf(at, sizeof at, "at %s: ", t);
 		if (st.ttsp_ms >= 0)
 			snprintf(ro, sizeof ro, "%s%s %s, %s to safepoint", at, op, tot, ui_fmt_ms(st.ttsp_ms, tt, sizeof tt));
@@ -129,10 +131,10 @@ void pane_stops_draw(struct ui *ui, const struct rect *r)
 		if (cols[c].ttsp_ms >= 0 && cols[c].total_ms > 0) {
 			seg[0] = (int)lround(e * (cols[c].ttsp_ms / cols[c].total_ms));
 			seg[1] = e - seg[0];
-			ui_bar(ui, ybot, ui->chart_x + c, rows, seg, roles, 2, c == cc);
+			ui_bar(ui, ybot, pc->chart_x + c, rows, seg, roles, 2, c == cc);
 		} else {
 			seg[0] = e;
-			ui_bar(ui, ybot, ui->chart_x + c, rows, seg, roles + 1, 1, c == cc);
+			ui_bar(ui, ybot, pc->chart_x + c, rows, seg, roles + 1, 1, c == cc);
 		}
 	}
 	/* y labels at the decades that have a row of their own */
@@ -152,10 +154,10 @@ void pane_stops_draw(struct ui *ui, const struct rect *r)
 	}
 	if (tl->stops.total == 0 && tl->pauses.total == 0) {
 		char why[200];
-		unsigned long long un = (unsigned long long)session_unanchored(ui->s);
+		unsigned long long un = (unsigned long long)session_unanchored(pc->s);
 		bool jvm = false;
-		for (int i = 0; i < session_nsources(ui->s); i++)
-			if (session_source_kind(ui->s, i) == SRC_JVM)
+		for (int i = 0; i < session_nsources(pc->s); i++)
+			if (session_source_kind(pc->s, i) == SRC_JVM)
 				jvm = true;
 		if (un)
 			snprintf(why, sizeof why, "%llu JVM events have only uptime: give --jvm-start or --pid", un);
@@ -163,8 +165,8 @@ void pane_stops_draw(struct ui *ui, const struct rect *r)
 			snprintf(why, sizeof why, "no JVM log: --gc FILE (or --pid PID to find it)");
 		else
 			snprintf(why, sizeof why, "no stops yet: the JVM log needs -Xlog:safepoint (JDK 9+) or GC pause lines");
-		ui_text(ui, r->y + 1 + (rows - 1) / 2, ui->chart_x + 1, ui->chart_w - 2, un ? TR_ERROR : TR_DIM, why);
+		ui_text(ui, r->y + 1 + (rows - 1) / 2, pc->chart_x + 1, pc->chart_w - 2, un ? TR_ERROR : TR_DIM, why);
 	}
-	draw_side(ui, r, pauses);
+	draw_side(pc, r, pauses);
 	free(cols);
 }

@@ -50,42 +50,92 @@ static void side_piece(void *ctx, int line, const char *s, size_t n)
 	ui_text(c->ui, c->y++, c->x + in, c->w - in, c->role, piece);
 }
 
-void pane_upstream_draw(struct ui *ui, const struct rect *r)
+/* the title row's readout: the requests at the cursor's column */
+static void readout(const struct pane_ctx *pc, const struct timeline *tl, const struct view_up_col *cols, char *ro,
+		    size_t len)
 {
-	const struct timeline *tl = session_timeline(ui->s);
-	bool focused = ui->focus == PANE_UPSTREAM;
+	int cc = pc->cursor_col, n = pc->axis->ncols;
+	bool in = cc >= 0 && cc < n;
+	const char *sep = pc->ui->utf8 ? " · " : " | ";
+	if (tl->reqs.total == 0)
+		snprintf(ro, len, "no requests");
+	else if (!in || cols[cc].rate < 0)
+		snprintf(ro, len, "no requests at the cursor");
+	else {
+		size_t o = (size_t)snprintf(ro, len, "%.0f req/s", cols[cc].rate);
+		float slow = cols[cc].bucket[1] + cols[cc].bucket[2] + cols[cc].bucket[3] + cols[cc].bucket[4];
+		if (slow > 0 && o < len) {
+			o += (size_t)snprintf(ro + o, len - o, "%sconnect", sep);
+			static const char *const names[5] = {"0s", "1s", "2s", "3s", "4s+"};
+			for (int k = 1; k < 5 && o < len; k++)
+				if (cols[cc].bucket[k] > 0)
+					o += (size_t)snprintf(ro + o, len - o, " %s:%.0f", names[k], cols[cc].bucket[k]);
+		}
+		if (cols[cc].rt_p99 >= 0 && o < len) {
+			char t[16];
+			o += (size_t)snprintf(ro + o, len - o, "%sp99 %s", sep, ui_fmt_ms(cols[cc].rt_p99 * 1000.0, t, sizeof t));
+		}
+		if (cols[cc].s5xx && o < len)
+			snprintf(ro + o, len - o, "%s%u 5xx", sep, cols[cc].s5xx);
+	}
+}
+
+/* the numbers column: totals in view and what slow connects mean */
+static void draw_side(const struct pane_ctx *pc, const struct rect *r, uint64_t req, const uint64_t *b, uint64_t s5xx,
+		      float worst)
+{
+	struct ui *ui = pc->ui;
+	if (pc->side_w <= 0)
+		return;
+	int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
+	char t[16];
+	uint64_t slow = b[1] + b[2] + b[3] + b[4];
+	if (y < ymax)
+		ui_textf(ui, y++, sx, sw, s5xx ? TR_UP_5XX : TR_TEXT, "%llu requests, %llu 5xx", (unsigned long long)req,
+			 (unsigned long long)s5xx);
+	if (y < ymax) {
+		/* the buckets that have requests (they add up to the total), on a
+		 * second row when the column is too narrow for them */
+		char sc[160];
+		size_t o = (size_t)snprintf(sc, sizeof sc, "slow connects %llu", (unsigned long long)slow);
+		static const char *const bn[3] = {"1s", "2s", "3s+"};
+		uint64_t bv[3] = {b[1], b[2], b[3] + b[4]};
+		for (int k = 0, first = 1; k < 3 && o < sizeof sc; k++)
+			if (bv[k]) {
+				o += (size_t)snprintf(sc + o, sizeof sc - o, "%s%s %llu", first ? ": " : ", ", bn[k],
+						      (unsigned long long)bv[k]);
+				first = 0;
+			}
+		struct side_wrap sw_ctx = {.ui = ui, .y = y, .ymax = ymax, .x = sx, .w = sw,
+					   .role = slow ? TR_UP_B2 : TR_TEXT};
+		ui_wrap(ui, sc, sw - 2, side_piece, &sw_ctx);
+		y = sw_ctx.y;
+	}
+	if (y < ymax && worst >= 0)
+		ui_textf(ui, y++, sx, sw, TR_TEXT, "worst p99 request time %s", ui_fmt_ms(worst * 1000.0, t, sizeof t));
+	if (slow && y < ymax)
+		ui_text(ui, y++, sx, sw, TR_DIM, "1-3 s connects are SYN retries:");
+	if (slow && y < ymax)
+		ui_text(ui, y++, sx, sw, TR_DIM, "the app's accept queue was full");
+	if (s5xx && y < ymax)
+		ui_text(ui, y++, sx, sw, TR_DIM, "5xx with no connect: nginx gave up");
+}
+
+void pane_upstream_draw(const struct pane_ctx *pc, const struct rect *r)
+{
+	struct ui *ui = pc->ui;
+	const struct timeline *tl = session_timeline(pc->s);
+	bool focused = pc->focus == PANE_UPSTREAM;
 	int x = ui_title(ui, r, "Upstream", focused);
-	const struct view_axis *a = &ui->axis;
+	const struct view_axis *a = pc->axis;
 	int n = a->ncols;
 	struct view_up_col *cols = calloc((size_t)(n > 0 ? n : 1), sizeof *cols);
 	if (!cols)
 		return;
 	view_upstream(tl, a, cols);
-	int cc = ui_cursor_col(ui);
-	bool in = cc >= 0 && cc < n;
-	const char *sep = ui->utf8 ? " · " : " | ";
+	int cc = pc->cursor_col;
 	char ro[240];
-	if (tl->reqs.total == 0)
-		snprintf(ro, sizeof ro, "no requests");
-	else if (!in || cols[cc].rate < 0)
-		snprintf(ro, sizeof ro, "no requests at the cursor");
-	else {
-		size_t o = (size_t)snprintf(ro, sizeof ro, "%.0f req/s", cols[cc].rate);
-		float slow = cols[cc].bucket[1] + cols[cc].bucket[2] + cols[cc].bucket[3] + cols[cc].bucket[4];
-		if (slow > 0 && o < sizeof ro) {
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "%sconnect", sep);
-			static const char *const names[5] = {"0s", "1s", "2s", "3s", "4s+"};
-			for (int k = 1; k < 5 && o < sizeof ro; k++)
-				if (cols[cc].bucket[k] > 0)
-					o += (size_t)snprintf(ro + o, sizeof ro - o, " %s:%.0f", names[k], cols[cc].bucket[k]);
-		}
-		if (cols[cc].rt_p99 >= 0 && o < sizeof ro) {
-			char t[16];
-			o += (size_t)snprintf(ro + o, sizeof ro - o, "%sp99 %s", sep, ui_fmt_ms(cols[cc].rt_p99 * 1000.0, t, sizeof t));
-		}
-		if (cols[cc].s5xx && o < sizeof ro)
-			snprintf(ro + o, sizeof ro - o, "%s%u 5xx", sep, cols[cc].s5xx);
-	}
+	readout(pc, tl, cols, ro, sizeof ro);
 	/* without fine colour bars the slow buckets are drawn with their digit: "1" + "s" */
 	static const struct ui_legend lg_fine[] = {
 		{TR_UP_B0, "connect 0s", "0s"}, {TR_UP_B1, "1s", "1s"}, {TR_UP_B2, "2s", "2s"},
@@ -132,7 +182,7 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 		s5xx += cols[c].s5xx;
 	}
 	for (int c = 0; c < n; c++) {
-		int xcol = ui->chart_x + c;
+		int xcol = pc->chart_x + c;
 		int seg[6] = {0}, roles[6] = {TR_UP_B0, TR_UP_B1, TR_UP_B2, TR_UP_B3, TR_UP_B4, TR_DIM};
 		/* requests that never connected: mostly 5xx when nginx gave up (504), so coloured as such */
 		double secs_c = a->res_ms >= 1000 ? (double)a->res_ms / 1000.0 : 1.0;
@@ -174,39 +224,6 @@ void pane_upstream_draw(struct ui *ui, const struct rect *r)
 	ui_ylabel(ui, ybot - brows + 1, lab);
 	if (prow)
 		ui_ylabel(ui, r->y + 1, "p99");
-	if (ui->side_w > 0) {
-		int sx = ui->side_x + 1, sw = ui->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
-		char t[16];
-		uint64_t slow = b[1] + b[2] + b[3] + b[4];
-		if (y < ymax)
-			ui_textf(ui, y++, sx, sw, s5xx ? TR_UP_5XX : TR_TEXT, "%llu requests, %llu 5xx", (unsigned long long)req,
-				 (unsigned long long)s5xx);
-		if (y < ymax) {
-			/* the buckets that have requests (they add up to the total), on a
-			 * second row when the column is too narrow for them */
-			char sc[160];
-			size_t o = (size_t)snprintf(sc, sizeof sc, "slow connects %llu", (unsigned long long)slow);
-			static const char *const bn[3] = {"1s", "2s", "3s+"};
-			uint64_t bv[3] = {b[1], b[2], b[3] + b[4]};
-			for (int k = 0, first = 1; k < 3 && o < sizeof sc; k++)
-				if (bv[k]) {
-					o += (size_t)snprintf(sc + o, sizeof sc - o, "%s%s %llu", first ? ": " : ", ", bn[k],
-							      (unsigned long long)bv[k]);
-					first = 0;
-				}
-			struct side_wrap sw_ctx = {.ui = ui, .y = y, .ymax = ymax, .x = sx, .w = sw,
-						   .role = slow ? TR_UP_B2 : TR_TEXT};
-			ui_wrap(ui, sc, sw - 2, side_piece, &sw_ctx);
-			y = sw_ctx.y;
-		}
-		if (y < ymax && worst >= 0)
-			ui_textf(ui, y++, sx, sw, TR_TEXT, "worst p99 request time %s", ui_fmt_ms(worst * 1000.0, t, sizeof t));
-		if (slow && y < ymax)
-			ui_text(ui, y++, sx, sw, TR_DIM, "1-3 s connects are SYN retries:");
-		if (slow && y < ymax)
-			ui_text(ui, y++, sx, sw, TR_DIM, "the app's accept queue was full");
-		if (s5xx && y < ymax)
-			ui_text(ui, y++, sx, sw, TR_DIM, "5xx with no connect: nginx gave up");
-	}
+	draw_side(pc, r, req, b, s5xx, worst);
 	free(cols);
 }

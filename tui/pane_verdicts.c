@@ -94,8 +94,9 @@ void pane_verdicts_free(struct ui *ui)
 	ui->vscratch = NULL;
 }
 
-static struct rows *build(struct ui *ui, int w)
+static struct rows *build(const struct pane_ctx *pc, int w)
 {
+	struct ui *ui = pc->ui;
 	struct verdict_scratch *sc = scratch(ui);
 	if (!sc)
 		return NULL;
@@ -104,20 +105,21 @@ static struct rows *build(struct ui *ui, int w)
 	for (size_t i = 0; i < ui->nv && rs->n < MAX_ROWS; i++) {
 		rs->r[rs->n++] = (struct vrow){.kind = 0, .vi = i};
 		if (ui->vexpand && i == ui->vsel) {
-			const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[i]);
+			const struct verdict *v = rules_at(session_rules(pc->s), ui->vorder[i]);
 			add_detail(ui, rs, v, w, sc->ev, sc->advice, sizeof sc->advice, sc->span, sizeof sc->span);
 		}
 	}
 	return rs;
 }
 
-int pane_verdicts_want(struct ui *ui, int w)
+int pane_verdicts_want(const struct pane_ctx *pc, int w)
 {
+	const struct ui *ui = pc->ui;
 	if (ui->nv == 0)
 		return 2;
 	if (!ui->vexpand)
 		return ui->nv < 6 ? (int)ui->nv : 6;
-	struct rows *rs = build(ui, w);
+	struct rows *rs = build(pc, w);
 	return rs ? rs->n : (int)ui->nv;
 }
 
@@ -126,12 +128,13 @@ static int sev_role(int sev)
 	return sev == SEV_CRIT ? TR_VERDICT_CRIT : sev == SEV_WARN ? TR_VERDICT_WARN : TR_VERDICT_INFO;
 }
 
-static void draw_verdict_row(struct ui *ui, int y, int w, size_t vi)
+static void draw_verdict_row(const struct pane_ctx *pc, int y, int w, size_t vi)
 {
-	const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[vi]);
+	struct ui *ui = pc->ui;
+	const struct verdict *v = rules_at(session_rules(pc->s), ui->vorder[vi]);
 	bool sel = vi == ui->vsel;
-	bool focused = ui->focus == PANE_VERDICTS;
-	bool flash, isnew = ui_verdict_is_new(ui, v, &flash);
+	bool focused = pc->focus == PANE_VERDICTS;
+	bool flash = pc->vflash[vi], isnew = pc->vnew[vi];
 	/* a verdict that just appeared flashes: its title bold until UI_FLASH_MS */
 	int base = sel && focused ? TR_SELECTED : flash ? TR_TITLE : TR_TEXT;
 	ui_fill(ui, y, 0, w, base);
@@ -209,9 +212,10 @@ static int draw_notes(struct ui *ui, int y, int w, int rows, const char (*notes)
 	return used;
 }
 
-void pane_verdicts_draw(struct ui *ui, const struct rect *r)
+void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
 {
-	bool focused = ui->focus == PANE_VERDICTS;
+	struct ui *ui = pc->ui;
+	bool focused = pc->focus == PANE_VERDICTS;
 	int x = ui_title(ui, r, "Verdicts", focused);
 	char hint[120];
 	if (ui->nv)
@@ -230,12 +234,12 @@ void pane_verdicts_draw(struct ui *ui, const struct rect *r)
 	char notes[4][SESSION_NOTE_LEN];
 	int nh = 0;
 	size_t nn = 0;
-	const char *const *hints = session_hints(ui->s, &nh);
+	const char *const *hints = session_hints(pc->s, &nh);
 	for (int i = 0; i < nh && nn < 4; i++)
 		snprintf(notes[nn++], SESSION_NOTE_LEN, "%s", hints[i]);
-	nn += session_notes(ui->s, notes + nn, 4 - nn);
+	nn += session_notes(pc->s, notes + nn, 4 - nn);
 	if (ui->nv == 0) {
-		int n = session_nsources(ui->s);
+		int n = session_nsources(pc->s);
 		if (nn > 0) {
 			draw_notes(ui, y0, r->w, body, (const char (*)[SESSION_NOTE_LEN])notes, nn);
 			return;
@@ -258,7 +262,7 @@ void pane_verdicts_draw(struct ui *ui, const struct rect *r)
 			ui_text(ui, y0 + body, 2, room, TR_VERDICT_WARN, txt);
 		}
 	}
-	struct rows *rs = build(ui, r->w);
+	struct rows *rs = build(pc, r->w);
 	if (!rs)
 		return;
 	/* keep the selection (and as much of its detail as fits) in view */
@@ -282,7 +286,7 @@ void pane_verdicts_draw(struct ui *ui, const struct rect *r)
 		const struct vrow *row = &rs->r[ui->vscroll + k];
 		int y = y0 + k;
 		if (row->kind == 0) {
-			draw_verdict_row(ui, y, r->w, row->vi);
+			draw_verdict_row(pc, y, r->w, row->vi);
 			continue;
 		}
 		char piece[1200];

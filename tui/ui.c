@@ -32,13 +32,6 @@ int64_t ui_mono(void)
 	return util_mono_ms();
 }
 
-const char *ui_src_name(const struct ui *ui, int src)
-{
-	if (src < 0 || src >= session_nsources(ui->s))
-		return "?";
-	return session_source_name(ui->s, src);
-}
-
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
 {
 	va_list ap;
@@ -217,7 +210,7 @@ static void on_note(void *ctx, int src, const char *msg, bool is_error)
 	/* also in the log file, for after the screen is gone */
 	fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", msg);
 	if (src >= 0)
-		ui_message(ui, is_error, "%s: %s", ui_src_name(ui, src), msg);
+		ui_message(ui, is_error, "%s: %s", ui_src_name(ui->s, src), msg);
 	else
 		ui_message(ui, is_error, "%s", msg);
 	request_redraw(ui, 0);
@@ -396,7 +389,7 @@ static void next_source(struct ui *ui)
 		}
 		if (session_source_kind(ui->s, i) != SRC_PROBE) {
 			ui->lines_src = i;
-			ui_message(ui, false, "Lines: only %s", ui_src_name(ui, i));
+			ui_message(ui, false, "Lines: only %s", ui_src_name(ui->s, i));
 			return;
 		}
 	}
@@ -409,113 +402,201 @@ static void set_paused(struct ui *ui, bool paused)
 		live_set_paused(ui->l, paused);
 }
 
+/* --- the key table --- */
+
+static void act_quit(struct ui *ui, int arg)
+{
+	(void)arg;
+	ui->quit = true;
+	live_stop(ui->l);
+}
+
+static void act_move(struct ui *ui, int cols)
+{
+	move_cursor(ui, cols);
+}
+
+/* one screen: the columns shown but one, so a column stays in sight */
+static void act_page(struct ui *ui, int dir)
+{
+	move_cursor(ui, dir * (ui->axis.ncols > 1 ? ui->axis.ncols - 1 : 10));
+}
+
+static void act_edge(struct ui *ui, int dir)
+{
+	ui_set_cursor(ui, dir < 0 ? oldest_time(ui) : newest_time(ui), false);
+}
+
+static void act_zoom(struct ui *ui, int dir)
+{
+	zoom(ui, dir);
+}
+
+/* up and down select a verdict, or scroll the Lines pane back */
+static void act_select(struct ui *ui, int dir)
+{
+	if (ui->focus != PANE_LINES)
+		select_verdict(ui, dir);
+	else if (dir < 0)
+		ui->lines_back++;
+	else if (ui->lines_back > 0)
+		ui->lines_back--;
+}
+
+static void act_follow(struct ui *ui, int arg)
+{
+	(void)arg;
+	ui->follow = true;
+	ui->lines_back = 0;
+	set_paused(ui, false);
+}
+
+static void act_pause(struct ui *ui, int arg)
+{
+	(void)arg;
+	set_paused(ui, !ui->paused);
+	ui_message(ui, false, ui->paused ? "paused: the view stands still%s (p resumes)"
+					 : "resumed%s", ui->demo ? (ui->paused ? " and so does the replay" : "") : "");
+}
+
+static void act_focus(struct ui *ui, int dir)
+{
+	focus_step(ui, dir);
+}
+
+static void act_enter(struct ui *ui, int arg)
+{
+	(void)arg;
+	enter(ui);
+}
+
+static void act_collapse(struct ui *ui, int arg)
+{
+	(void)arg;
+	ui->vexpand = false;
+	for (int p = 0; p < PANE_COUNT; p++)
+		ui->tall[p] = false;
+}
+
+static void act_source(struct ui *ui, int arg)
+{
+	(void)arg;
+	next_source(ui);
+}
+
+static void act_theme(struct ui *ui, int arg)
+{
+	(void)arg;
+	next_theme(ui);
+}
+
+static void act_redraw(struct ui *ui, int arg)
+{
+	(void)ui;
+	(void)arg;
+	clearok(curscr, TRUE);
+}
+
+static void act_help(struct ui *ui, int arg)
+{
+	(void)arg;
+	ui->help = true;
+	ui->help_top = 0;
+}
+
+/* Every key: the dispatch (handle_key) and the ? help (ui_frame.c) both read
+ * this, so a key is one row here. The help lists the rows in this order, the
+ * footer the rows with a .foot, and tests/e2e/tui_help.sh reads this table to
+ * check that the help names every binding. A capital letter beside its small
+ * one doing the same is not named (Caps Lock). */
+const struct ui_key ui_keys[] = {
+	{.label = "← →  h l", .label_ascii = "<- ->  h l", .what = "move the cursor (one column; every pane follows it)",
+	 .foot = "←→", .foot_ascii = "<>", .foot_what = "cursor", .act = act_move,
+	 .keys = {{UI_FN(KEY_LEFT), -1}, {UI_FN(KEY_RIGHT), 1}, {'h', -1}, {'l', 1}}},
+	{.label = "⇧← ⇧→  H L", .label_ascii = "S-<- S->  H L", .what = "move the cursor 10 columns", .act = act_move,
+	 .keys = {{UI_FN(KEY_SLEFT), -10}, {UI_FN(KEY_SRIGHT), 10}, {'H', -10}, {'L', 10}}},
+	{.label = "PgUp PgDn", .label_ascii = "PgUp PgDn", .what = "move the cursor one screen", .act = act_page,
+	 .keys = {{UI_FN(KEY_PPAGE), -1}, {UI_FN(KEY_NPAGE), 1}}},
+	{.label = "Home End  g G", .label_ascii = "Home End  g G", .what = "cursor to the oldest / newest data",
+	 .act = act_edge, .keys = {{UI_FN(KEY_HOME), -1}, {UI_FN(KEY_END), 1}, {'g', -1}, {'G', 1}}},
+	{.label = "+ -  = _", .label_ascii = "+ -  = _", .what = "zoom in / out (time per column; = and _ do the same)",
+	 .foot = "+-", .foot_ascii = "+-", .foot_what = "zoom", .act = act_zoom,
+	 .keys = {{'+', -1}, {'-', 1}, {'=', -1}, {'_', 1}}},
+	{.label = "f", .label_ascii = "f", .what = "follow now: cursor on the newest data, view advancing",
+	 .foot = "f", .foot_ascii = "f", .foot_what = "follow", .act = act_follow, .keys = {{'f', 0}, {'F', 0}}},
+	{.label = "p  space", .label_ascii = "p  space", .what = "pause: freeze the view (the demo's replay too)",
+	 .foot = "p", .foot_ascii = "p", .foot_what = "pause", .act = act_pause, .keys = {{'p', 0}, {'P', 0}, {' ', 0}}},
+	{.label = "Tab  ⇧Tab", .label_ascii = "Tab  S-Tab", .what = "focus the next / previous pane",
+	 .foot = "Tab", .foot_ascii = "Tab", .foot_what = "pane", .act = act_focus,
+	 .keys = {{'\t', 1}, {UI_FN(KEY_BTAB), -1}}},
+	{.label = "↑ ↓  k j", .label_ascii = "Up Down  k j", .what = "select a verdict (in Lines: scroll back)",
+	 .act = act_select, .keys = {{UI_FN(KEY_UP), -1}, {UI_FN(KEY_DOWN), 1}, {'k', -1}, {'j', 1}}},
+	{.label = "Enter", .label_ascii = "Enter",
+	 .what = "expand: a verdict's evidence and advice, and jump every pane's cursor to it; "
+		 "on a chart: make it tall; on Lines: wrap long lines",
+	 .foot = "↵", .foot_ascii = "Enter", .foot_what = "expand", .act = act_enter,
+	 .keys = {{UI_FN(KEY_ENTER), 0}, {'\r', 0}, {'\n', 0}}},
+	{.label = "Esc", .label_ascii = "Esc", .what = "collapse what Enter expanded", .act = act_collapse,
+	 .keys = {{27, 0}}},
+	{.label = "s", .label_ascii = "s", .what = "Lines: show one source / all sources", .act = act_source,
+	 .keys = {{'s', 0}, {'S', 0}}},
+	{.label = "t", .label_ascii = "t", .what = "next colour theme", .foot = "t", .foot_ascii = "t", .foot_what = "theme",
+	 .foot_small = 3, .act = act_theme, .keys = {{'t', 0}, {'T', 0}}},
+	{.label = "^L", .label_ascii = "^L", .what = "redraw the screen", .act = act_redraw, .keys = {{12, 0}}},
+	{.label = "?", .label_ascii = "?", .what = "this help", .foot = "?", .foot_ascii = "?", .foot_what = "help",
+	 .foot_small = 1, .act = act_help, .keys = {{'?', 0}}},
+	{.label = "q", .label_ascii = "q", .what = "quit", .foot = "q", .foot_ascii = "q", .foot_what = "quit",
+	 .foot_small = 2, .act = act_quit, .keys = {{'q', 0}, {'Q', 0}}},
+	/* not a key: curses says the terminal changed size */
+	{.label = NULL, .act = act_redraw, .keys = {{UI_FN(KEY_RESIZE), 0}}},
+};
+const size_t ui_nkeys = sizeof ui_keys / sizeof ui_keys[0];
+
+/* a help cut by a small screen scrolls; any other key closes it (q quits too) */
+static void help_key(struct ui *ui, bool fkey, wint_t ch)
+{
+	if (ui->help_max_top > 0) {
+		int page = ui->help_view > 1 ? ui->help_view - 1 : 1, to = -1;
+		if (fkey && ch == KEY_DOWN)
+			to = ui->help_top + 1;
+		else if (fkey && ch == KEY_UP)
+			to = ui->help_top - 1;
+		else if (fkey && ch == KEY_NPAGE)
+			to = ui->help_top + page;
+		else if (fkey && ch == KEY_PPAGE)
+			to = ui->help_top - page;
+		else if (fkey && ch == KEY_HOME)
+			to = 0;
+		else if (fkey && ch == KEY_END)
+			to = ui->help_max_top;
+		else if (!fkey && (ch == 'j' || ch == 'k'))
+			to = ui->help_top + (ch == 'j' ? 1 : -1);
+		if (to != -1 || (fkey && ch == KEY_RESIZE)) {
+			if (to != -1)
+				ui->help_top = to < 0 ? 0 : to > ui->help_max_top ? ui->help_max_top : to;
+			return;
+		}
+	} else if (fkey && ch == KEY_RESIZE) {
+		return;
+	}
+	ui->help = false;
+	if (!fkey && (ch == 'q' || ch == 'Q'))
+		act_quit(ui, 0);
+}
+
 static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 {
 	if (ui->help) {
-		/* a help cut by a small screen scrolls; any other key closes it */
-		if (ui->help_max_top > 0) {
-			int page = ui->help_view > 1 ? ui->help_view - 1 : 1, to = -1;
-			if (fkey && ch == KEY_DOWN)
-				to = ui->help_top + 1;
-			else if (fkey && ch == KEY_UP)
-				to = ui->help_top - 1;
-			else if (fkey && ch == KEY_NPAGE)
-				to = ui->help_top + page;
-			else if (fkey && ch == KEY_PPAGE)
-				to = ui->help_top - page;
-			else if (fkey && ch == KEY_HOME)
-				to = 0;
-			else if (fkey && ch == KEY_END)
-				to = ui->help_max_top;
-			else if (!fkey && (ch == 'j' || ch == 'k'))
-				to = ui->help_top + (ch == 'j' ? 1 : -1);
-			if (to != -1 || (fkey && ch == KEY_RESIZE)) {
-				if (to != -1)
-					ui->help_top = to < 0 ? 0 : to > ui->help_max_top ? ui->help_max_top : to;
+		help_key(ui, fkey, ch);
+		return;
+	}
+	int code = fkey ? UI_FN(ch) : (int)ch;
+	for (size_t i = 0; i < ui_nkeys; i++)
+		for (const struct ui_binding *b = ui_keys[i].keys; b->code; b++)
+			if (b->code == code) {
+				ui_keys[i].act(ui, b->arg);
 				return;
 			}
-		} else if (fkey && ch == KEY_RESIZE) {
-			return;
-		}
-		ui->help = false;
-		if (!fkey && (ch == 'q' || ch == 'Q')) {
-			ui->quit = true;
-			live_stop(ui->l);
-		}
-		return;
-	}
-	if (fkey) {
-		switch (ch) {
-		case KEY_LEFT: move_cursor(ui, -1); break;
-		case KEY_RIGHT: move_cursor(ui, 1); break;
-		case KEY_SLEFT: move_cursor(ui, -10); break;
-		case KEY_SRIGHT: move_cursor(ui, 10); break;
-		case KEY_PPAGE: move_cursor(ui, -(ui->axis.ncols > 1 ? ui->axis.ncols - 1 : 10)); break;
-		case KEY_NPAGE: move_cursor(ui, ui->axis.ncols > 1 ? ui->axis.ncols - 1 : 10); break;
-		case KEY_HOME: ui_set_cursor(ui, oldest_time(ui), false); break;
-		case KEY_END: ui_set_cursor(ui, newest_time(ui), false); break;
-		case KEY_UP:
-			if (ui->focus == PANE_LINES)
-				ui->lines_back++;
-			else
-				select_verdict(ui, -1);
-			break;
-		case KEY_DOWN:
-			if (ui->focus == PANE_LINES) {
-				if (ui->lines_back > 0)
-					ui->lines_back--;
-			} else {
-				select_verdict(ui, 1);
-			}
-			break;
-		case KEY_BTAB: focus_step(ui, -1); break;
-		case KEY_ENTER: enter(ui); break;
-		case KEY_RESIZE: clearok(curscr, TRUE); break;
-		default: break;
-		}
-		return;
-	}
-	switch (ch) {
-	case 'q': case 'Q':
-		ui->quit = true;
-		live_stop(ui->l);
-		break;
-	case 'h': move_cursor(ui, -1); break;
-	case 'l': move_cursor(ui, 1); break;
-	case 'H': move_cursor(ui, -10); break;
-	case 'L': move_cursor(ui, 10); break;
-	case 'g': ui_set_cursor(ui, oldest_time(ui), false); break;
-	case 'G': ui_set_cursor(ui, newest_time(ui), false); break;
-	case 'k': handle_key(ui, true, KEY_UP); break;
-	case 'j': handle_key(ui, true, KEY_DOWN); break;
-	case '+': case '=': zoom(ui, -1); break;
-	case '-': case '_': zoom(ui, 1); break;
-	case 'f': case 'F':
-		ui->follow = true;
-		ui->lines_back = 0;
-		set_paused(ui, false);
-		break;
-	case 'p': case 'P': case ' ':
-		set_paused(ui, !ui->paused);
-		ui_message(ui, false, ui->paused ? "paused: the view stands still%s (p resumes)"
-						 : "resumed%s", ui->demo ? (ui->paused ? " and so does the replay" : "") : "");
-		break;
-	case '\t': focus_step(ui, 1); break;
-	case '\r': case '\n': enter(ui); break;
-	case 27: /* Esc */
-		ui->vexpand = false;
-		for (int p = 0; p < PANE_COUNT; p++)
-			ui->tall[p] = false;
-		break;
-	case 's': case 'S': next_source(ui); break;
-	case 't': case 'T': next_theme(ui); break;
-	case '?':
-		ui->help = true;
-		ui->help_top = 0;
-		break;
-	case 12: /* ^L */ clearok(curscr, TRUE); break;
-	default: break;
-	}
 }
 
 static void on_key(void *ctx, int fd, short revents)

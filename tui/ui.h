@@ -29,6 +29,8 @@ extern const size_t embed_terminfo_xterm256_len;
 
 enum pane_id { PANE_VERDICTS = 0, PANE_STOPS, PANE_CPU, PANE_UPSTREAM, PANE_HEAP, PANE_LINES, PANE_COUNT };
 
+#define UI_MAX_VERDICTS 256  /* verdicts the screen orders and shows */
+
 enum ui_layout { LAYOUT_FULL, LAYOUT_COMPACT, LAYOUT_SUMMARY };
 
 struct rect {
@@ -131,7 +133,7 @@ struct ui {
 	int chart_x, chart_w;    /* chart area (all chart panes) */
 	int side_x, side_w;      /* numbers column right of the charts (0 wide in compact) */
 	int axis_y;              /* the time axis row, -1 none */
-	size_t vorder[256];      /* verdicts in display order (indexes into session_rules), newest first */
+	size_t vorder[UI_MAX_VERDICTS];   /* verdicts in display order (indexes into session_rules), newest first */
 	size_t nv;
 };
 
@@ -206,7 +208,24 @@ bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash
 /* cursor column of the shared axis (may be outside [0, ncols) only transiently) */
 int ui_cursor_col(const struct ui *ui);
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-const char *ui_src_name(const struct ui *ui, int src);
+
+/* The key table (ui.c): one row per key or pair of keys, read by the dispatch,
+ * the ? help and the footer. */
+#define UI_FN(k) (-(int)(k))   /* a curses function key (KEY_LEFT ...): negative, so no character is one */
+struct ui_binding {
+	int code;                 /* a character, or UI_FN(KEY_...); 0 ends the list */
+	int arg;                  /* given to the action: a direction, a number of columns */
+};
+struct ui_key {
+	const char *label, *label_ascii;   /* the keys as ? names them; NULL: not in the help */
+	const char *what;                  /* what ? says they do */
+	const char *foot, *foot_ascii, *foot_what;   /* the footer's short form; NULL: not there */
+	int foot_small;                    /* place in a tiny screen's footer (1 first), 0: not there */
+	void (*act)(struct ui *ui, int arg);
+	struct ui_binding keys[6];
+};
+extern const struct ui_key ui_keys[];
+extern const size_t ui_nkeys;
 
 /* --- ui_frame.c: the whole screen --- */
 
@@ -214,16 +233,56 @@ void ui_frame(struct ui *ui);
 
 /* --- panes (tui/pane_*.c) --- */
 
-/* body rows the Verdicts pane would like at width w */
-int pane_verdicts_want(struct ui *ui, int w);
-void pane_verdicts_draw(struct ui *ui, const struct rect *r);
+/* What a pane is given for one frame (ui_frame.c fills it once, after the
+ * layout and the time axis are fixed), so a pane asks ui.c for nothing. The
+ * ui pointer is there for the drawing primitives (ui_draw.c) and for the
+ * scroll and selection state the keys move (vsel, vscroll, lines_back ...). */
+struct pane_ctx {
+	struct ui *ui;
+	const struct session *s;
+	enum ui_layout layout;
+	int focus;                      /* enum pane_id */
+	const struct view_axis *axis;   /* the shared columns: x = chart_x + column */
+	int cursor_col;                 /* the cursor's column on it */
+	int chart_x, chart_w;           /* chart area (all chart panes) */
+	int side_x, side_w;             /* numbers column right of the charts (0 wide in compact) */
+	/* per position in ui->vorder: the verdict is NEW, and still flashing */
+	bool vnew[UI_MAX_VERDICTS], vflash[UI_MAX_VERDICTS];
+};
+
+/* One row per pane, indexed by enum pane_id: what the layout needs to know
+ * about it and how to draw it (ui_frame.c). Rows are body rows (the title row
+ * is extra). */
+struct pane_def {
+	const char *name;
+	int min;                  /* body rows it needs to be shown at all */
+	int want_full, want_compact;   /* body rows it would like in each layout */
+	int want_expanded;        /* ... while a verdict is expanded; -1: as otherwise */
+	int (*want)(const struct pane_ctx *pc, int w);   /* instead of want_*, when set */
+	int grow_rank;            /* spare rows go round-robin in this order (0 first) */
+	int drop_rank;            /* panes dropped in this order when rows run out; -1 never */
+	int spare_rank;           /* rows left when all have what they want: the first shown; -1 none */
+	bool chart;               /* on the shared time axis, with the numbers column beside it */
+	bool axis_above;          /* the time axis row goes just above this pane */
+	void (*draw)(const struct pane_ctx *pc, const struct rect *r);
+};
+extern const struct pane_def pane_defs[PANE_COUNT];
+
+int pane_verdicts_want(const struct pane_ctx *pc, int w);
+void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r);
 void pane_verdicts_free(struct ui *ui);
-void pane_stops_draw(struct ui *ui, const struct rect *r);
-void pane_cpu_draw(struct ui *ui, const struct rect *r);
-void pane_upstream_draw(struct ui *ui, const struct rect *r);
-void pane_heap_draw(struct ui *ui, const struct rect *r);
-void pane_lines_draw(struct ui *ui, const struct rect *r);
+void pane_stops_draw(const struct pane_ctx *pc, const struct rect *r);
+void pane_cpu_draw(const struct pane_ctx *pc, const struct rect *r);
+void pane_upstream_draw(const struct pane_ctx *pc, const struct rect *r);
+void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r);
+void pane_lines_draw(const struct pane_ctx *pc, const struct rect *r);
 /* the one-screen summary for terminals too small for panes */
 void pane_summary_draw(struct ui *ui, int y, int h, int w);
+
+/* a source's name for the screen, "?" for none (-1, gone) */
+static inline const char *ui_src_name(const struct session *s, int src)
+{
+	return src >= 0 && src < session_nsources(s) ? session_source_name(s, src) : "?";
+}
 
 #endif

@@ -162,24 +162,23 @@ static void draw_footer(struct ui *ui, int y, int w)
 		ui_text(ui, y, 1, avail - 1, ui->msg_error ? TR_ERROR : TR_STATUS, safe);
 		return;
 	}
-	static const struct { const char *k, *ka, *what; } keys[] = {
-		{"←→", "<>", "cursor"}, {"+-", "+-", "zoom"}, {"f", "f", "follow"}, {"p", "p", "pause"},
-		{"Tab", "Tab", "pane"}, {"↵", "Enter", "expand"}, {"t", "t", "theme"}, {"?", "?", "help"},
-		{"q", "q", "quit"},
-	};
-	static const int small[] = {7, 8, 6};   /* a tiny screen: help, quit, theme */
-	size_t nk = ui->layout == LAYOUT_SUMMARY ? 3 : sizeof keys / sizeof keys[0];
+	/* the key table's rows with a footer form, in its order; on a tiny screen
+	 * only those with a foot_small place, in that order */
+	bool tiny = ui->layout == LAYOUT_SUMMARY;
 	int x = 1;
-	for (size_t j = 0; j < nk; j++) {
-		size_t i = ui->layout == LAYOUT_SUMMARY ? (size_t)small[j] : j;
-		const char *k = ui->utf8 ? keys[i].k : keys[i].ka;
-		int need = ui_text_width(ui, k) + 1 + (int)strlen(keys[i].what) + 2;
-		if (x + need > avail)
-			break;
-		x += ui_text(ui, y, x, avail - x, TR_KEY, k);
-		x += ui_text(ui, y, x + 1, avail - x - 1, TR_STATUS, keys[i].what) + 1;
-		x += 2;
-	}
+	for (int place = 1; place <= (tiny ? (int)ui_nkeys : 1); place++)
+		for (size_t i = 0; i < ui_nkeys; i++) {
+			const struct ui_key *key = &ui_keys[i];
+			if (!key->foot || (tiny && key->foot_small != place))
+				continue;
+			const char *k = ui->utf8 ? key->foot : key->foot_ascii;
+			int need = ui_text_width(ui, k) + 1 + (int)strlen(key->foot_what) + 2;
+			if (x + need > avail)
+				return;
+			x += ui_text(ui, y, x, avail - x, TR_KEY, k);
+			x += ui_text(ui, y, x + 1, avail - x - 1, TR_STATUS, key->foot_what) + 1;
+			x += 2;
+		}
 }
 
 /* --- the time axis --- */
@@ -296,13 +295,46 @@ static void draw_axis(struct ui *ui, int y)
 
 /* --- layout --- */
 
+/* The panes top to bottom. Verdicts and Stops are never dropped (the story and
+ * the stop); spare rows go to the Verdicts, then the charts that explain a
+ * stop; what is left at the end is more raw lines. */
+const struct pane_def pane_defs[PANE_COUNT] = {
+	[PANE_VERDICTS] = {.name = "Verdicts", .min = 2, .want = pane_verdicts_want, .want_expanded = -1,
+			   .grow_rank = 0, .drop_rank = -1, .spare_rank = 1, .draw = pane_verdicts_draw},
+	[PANE_STOPS] = {.name = "Stops", .min = 2, .want_full = 5, .want_compact = 3, .want_expanded = -1,
+			.grow_rank = 1, .drop_rank = -1, .spare_rank = -1, .chart = true, .draw = pane_stops_draw},
+	[PANE_CPU] = {.name = "CPU", .min = 2, .want_full = 5, .want_compact = 2, .want_expanded = -1,
+		      .grow_rank = 3, .drop_rank = 2, .spare_rank = -1, .chart = true, .draw = pane_cpu_draw},
+	[PANE_UPSTREAM] = {.name = "Upstream", .min = 2, .want_full = 5, .want_compact = 3, .want_expanded = -1,
+			   .grow_rank = 2, .drop_rank = -1, .spare_rank = -1, .chart = true,
+			   .draw = pane_upstream_draw},
+	/* an expanded verdict takes the rows the heap and the raw lines would like */
+	[PANE_HEAP] = {.name = "Heap", .min = 1, .want_full = 4, .want_compact = 2, .want_expanded = 1,
+		       .grow_rank = 5, .drop_rank = 1, .spare_rank = -1, .chart = true, .draw = pane_heap_draw},
+	[PANE_LINES] = {.name = "Lines", .min = 1, .want_full = 6, .want_compact = 2, .want_expanded = 1,
+			.grow_rank = 4, .drop_rank = 0, .spare_rank = 0, .axis_above = true, .draw = pane_lines_draw},
+};
+
 struct plan {
 	int min, want, body;
 };
 
+enum rank { RANK_GROW, RANK_DROP, RANK_SPARE };
+
+/* the pane that comes rank-th in that order, or -1 */
+static int pane_ranked(enum rank which, int rank)
+{
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct pane_def *d = &pane_defs[p];
+		int r = which == RANK_GROW ? d->grow_rank : which == RANK_DROP ? d->drop_rank : d->spare_rank;
+		if (r == rank)
+			return p;
+	}
+	return -1;
+}
+
 static void allocate(struct ui *ui, struct plan *pl, int avail)
 {
-	static const int prio[] = {PANE_VERDICTS, PANE_STOPS, PANE_UPSTREAM, PANE_CPU, PANE_LINES, PANE_HEAP};
 	for (int p = 0; p < PANE_COUNT; p++)
 		pl[p].body = ui->shown[p] ? pl[p].min : 0;
 	for (int p = 0; p < PANE_COUNT; p++)
@@ -310,9 +342,9 @@ static void allocate(struct ui *ui, struct plan *pl, int avail)
 	bool more = true;
 	while (avail > 0 && more) {
 		more = false;
-		for (size_t i = 0; i < sizeof prio / sizeof prio[0] && avail > 0; i++) {
-			int p = prio[i];
-			if (ui->shown[p] && pl[p].body < pl[p].want) {
+		for (int i = 0; i < PANE_COUNT && avail > 0; i++) {
+			int p = pane_ranked(RANK_GROW, i);
+			if (p >= 0 && ui->shown[p] && pl[p].body < pl[p].want) {
 				pl[p].body++;
 				avail--;
 				more = true;
@@ -320,35 +352,28 @@ static void allocate(struct ui *ui, struct plan *pl, int avail)
 		}
 	}
 	/* what is left: more raw lines */
-	if (avail > 0 && ui->shown[PANE_LINES])
-		pl[PANE_LINES].body += avail;
-	else if (avail > 0 && ui->shown[PANE_VERDICTS])
-		pl[PANE_VERDICTS].body += avail;
+	for (int i = 0, p; avail > 0 && (p = pane_ranked(RANK_SPARE, i)) >= 0; i++)
+		if (ui->shown[p]) {
+			pl[p].body += avail;
+			break;
+		}
 }
 
-static bool plan_panes(struct ui *ui, int h, int w)
+static bool plan_panes(struct ui *ui, const struct pane_ctx *pc, int h, int w)
 {
 	bool full = ui->layout == LAYOUT_FULL;
-	struct plan pl[PANE_COUNT] = {
-		[PANE_VERDICTS] = {2, pane_verdicts_want(ui, w), 0},
-		[PANE_STOPS] = {2, full ? 5 : 3, 0},
-		[PANE_CPU] = {2, full ? 5 : 2, 0},
-		[PANE_UPSTREAM] = {2, full ? 5 : 3, 0},
-		[PANE_HEAP] = {1, full ? 4 : 2, 0},
-		[PANE_LINES] = {1, full ? 6 : 2, 0},
-	};
-	if (ui->vexpand) {
-		pl[PANE_LINES].want = 1;
-		pl[PANE_HEAP].want = pl[PANE_HEAP].min;
-	}
+	struct plan pl[PANE_COUNT];
 	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct pane_def *d = &pane_defs[p];
+		pl[p] = (struct plan){d->min, d->want ? d->want(pc, w) : full ? d->want_full : d->want_compact, 0};
+		if (ui->vexpand && d->want_expanded >= 0)
+			pl[p].want = d->want_expanded;
 		ui->shown[p] = true;
 		if (ui->tall[p])
 			pl[p].want += 200;
 	}
 	/* header, footer, the axis row, a title row per pane */
-	static const int drop[] = {PANE_LINES, PANE_HEAP, PANE_CPU};
-	for (size_t d = 0;; d++) {
+	for (int d = 0;; d++) {
 		int titles = 0, mins = 0;
 		for (int p = 0; p < PANE_COUNT; p++)
 			if (ui->shown[p]) {
@@ -360,13 +385,14 @@ static bool plan_panes(struct ui *ui, int h, int w)
 			allocate(ui, pl, avail);
 			break;
 		}
-		if (d >= sizeof drop / sizeof drop[0])
+		int drop = pane_ranked(RANK_DROP, d);
+		if (drop < 0)
 			return false;
-		ui->shown[drop[d]] = false;
+		ui->shown[drop] = false;
 	}
 	int y = 1;
 	for (int p = 0; p < PANE_COUNT; p++) {
-		if (p == PANE_LINES) {
+		if (pane_defs[p].axis_above) {
 			ui->axis_y = y;
 			y++;
 		}
@@ -409,13 +435,29 @@ static void draw_separators(struct ui *ui)
 {
 	if (ui->side_w <= 0)
 		return;
-	static const int charts[] = {PANE_STOPS, PANE_CPU, PANE_UPSTREAM, PANE_HEAP};
-	for (size_t i = 0; i < 4; i++) {
-		const struct rect *r = &ui->pane[charts[i]];
-		if (!ui->shown[charts[i]])
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct rect *r = &ui->pane[p];
+		if (!pane_defs[p].chart || !ui->shown[p])
 			continue;
 		for (int y = r->y + 1; y < r->y + r->h; y++)
 			ui_cell(ui, y, ui->side_x - 1, L'│', "|", TR_BORDER, ui->st[TR_BORDER].fg, ui->st[TR_BORDER].bg);
+	}
+}
+
+/* the frame's facts for the panes, once the layout and the axis are fixed */
+static void fill_ctx(struct ui *ui, struct pane_ctx *pc)
+{
+	pc->layout = ui->layout;
+	pc->focus = ui->focus;
+	pc->axis = &ui->axis;
+	pc->cursor_col = ui_cursor_col(ui);
+	pc->chart_x = ui->chart_x;
+	pc->chart_w = ui->chart_w;
+	pc->side_x = ui->side_x;
+	pc->side_w = ui->side_w;
+	for (size_t i = 0; i < ui->nv; i++) {
+		const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[i]);
+		pc->vnew[i] = ui_verdict_is_new(ui, v, &pc->vflash[i]);
 	}
 }
 
@@ -428,7 +470,8 @@ void ui_frame(struct ui *ui)
 		ui->vsel = ui->nv ? ui->nv - 1 : 0;
 	ui->layout = w >= 100 && h >= 32 ? LAYOUT_FULL : w >= 60 && h >= 18 ? LAYOUT_COMPACT : LAYOUT_SUMMARY;
 	ui->axis_y = -1;
-	if (ui->layout != LAYOUT_SUMMARY && !plan_panes(ui, h, w))
+	struct pane_ctx ctx = {.ui = ui, .s = ui->s}, *pc = &ctx;
+	if (ui->layout != LAYOUT_SUMMARY && !plan_panes(ui, pc, h, w))
 		ui->layout = LAYOUT_SUMMARY;
 	if (ui->layout == LAYOUT_SUMMARY)
 		for (int p = 0; p < PANE_COUNT; p++)
@@ -461,21 +504,16 @@ void ui_frame(struct ui *ui)
 	if (ui->layout == LAYOUT_SUMMARY) {
 		pane_summary_draw(ui, h >= 2 ? 1 : 0, h >= 3 ? h - 2 : h - 1, w);
 	} else {
-		if (ui->shown[PANE_VERDICTS])
-			pane_verdicts_draw(ui, &ui->pane[PANE_VERDICTS]);
-		if (ui->shown[PANE_STOPS])
-			pane_stops_draw(ui, &ui->pane[PANE_STOPS]);
-		if (ui->shown[PANE_CPU])
-			pane_cpu_draw(ui, &ui->pane[PANE_CPU]);
-		if (ui->shown[PANE_UPSTREAM])
-			pane_upstream_draw(ui, &ui->pane[PANE_UPSTREAM]);
-		if (ui->shown[PANE_HEAP])
-			pane_heap_draw(ui, &ui->pane[PANE_HEAP]);
-		draw_separators(ui);
-		if (ui->axis_y > 0)
-			draw_axis(ui, ui->axis_y);
-		if (ui->shown[PANE_LINES])
-			pane_lines_draw(ui, &ui->pane[PANE_LINES]);
+		fill_ctx(ui, pc);
+		for (int p = 0; p < PANE_COUNT; p++) {
+			if (pane_defs[p].axis_above) {
+				draw_separators(ui);
+				if (ui->axis_y > 0)
+					draw_axis(ui, ui->axis_y);
+			}
+			if (ui->shown[p])
+				pane_defs[p].draw(pc, &ui->pane[p]);
+		}
 	}
 	if (h >= 3)
 		draw_footer(ui, h - 1, w);
@@ -487,30 +525,10 @@ void ui_frame(struct ui *ui)
 
 /* --- help --- */
 
-/* Every key, then what the charts mean. The rows are made for the box's width
+/* Every key of the key table (ui.c), then what the charts mean. The rows are made for the box's width
  * (descriptions wrap beside their key, or under it when the box is narrow);
  * when they do not all fit, the arrow keys scroll them and the frame says
  * "more ↓". */
-static const struct { const char *k, *ka, *what; } help_keys[] = {
-	{"← →  h l", "<- ->  h l", "move the cursor (one column; every pane follows it)"},
-	{"⇧← ⇧→  H L", "S-<- S->  H L", "move the cursor 10 columns"},
-	{"PgUp PgDn", "PgUp PgDn", "move the cursor one screen"},
-	{"Home End  g G", "Home End  g G", "cursor to the oldest / newest data"},
-	{"+ -  = _", "+ -  = _", "zoom in / out (time per column; = and _ do the same)"},
-	{"f", "f", "follow now: cursor on the newest data, view advancing"},
-	{"p  space", "p  space", "pause: freeze the view (the demo's replay too)"},
-	{"Tab  ⇧Tab", "Tab  S-Tab", "focus the next / previous pane"},
-	{"↑ ↓  k j", "Up Down  k j", "select a verdict (in Lines: scroll back)"},
-	{"Enter", "Enter", "expand: a verdict's evidence and advice, and jump every pane's cursor to it; "
-			   "on a chart: make it tall; on Lines: wrap long lines"},
-	{"Esc", "Esc", "collapse what Enter expanded"},
-	{"s", "s", "Lines: show one source / all sources"},
-	{"t", "t", "next colour theme"},
-	{"^L", "^L", "redraw the screen"},
-	{"?", "?", "this help"},
-	{"q", "q", "quit"},
-};
-
 static const char *const help_legend[] = {
 	"Stops: each stop of the JVM; the lower part is time to safepoint (threads not yet stopped), the "
 	"upper part the operation itself.",
@@ -550,25 +568,30 @@ static void help_piece(void *ctx, int line, const char *s, size_t n)
 static int help_rows(const struct ui *ui, struct help_row *rows, int tw)
 {
 	int kw = 0;
-	for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
-		int w = ui_text_width(ui, ui->utf8 ? help_keys[i].k : help_keys[i].ka);
+	for (size_t i = 0; i < ui_nkeys; i++) {
+		if (!ui_keys[i].label)
+			continue;
+		int w = ui_text_width(ui, ui->utf8 ? ui_keys[i].label : ui_keys[i].label_ascii);
 		if (w > kw)
 			kw = w;
 	}
 	/* the descriptions beside the keys while that leaves them room, else under them */
 	bool beside = tw - kw - 2 >= 16;
 	struct help_fill f = {.rows = rows, .role = TR_TEXT};
-	for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
-		f.key = ui->utf8 ? help_keys[i].k : help_keys[i].ka;
+	for (size_t i = 0; i < ui_nkeys; i++) {
+		const struct ui_key *k = &ui_keys[i];
+		if (!k->label)
+			continue;
+		f.key = ui->utf8 ? k->label : k->label_ascii;
 		if (beside) {
 			f.indent = f.indent_more = kw + 2;
-			ui_wrap(ui, help_keys[i].what, tw - kw - 2, help_piece, &f);
+			ui_wrap(ui, k->what, tw - kw - 2, help_piece, &f);
 		} else {
 			/* the key alone, then its text indented */
 			help_piece(&f, 0, "", 0);
 			f.key = NULL;
 			f.indent = f.indent_more = 2;
-			ui_wrap(ui, help_keys[i].what, tw - 2, help_piece, &f);
+			ui_wrap(ui, k->what, tw - 2, help_piece, &f);
 		}
 	}
 	f.key = NULL;

@@ -1,16 +1,78 @@
 #!/usr/bin/env bash
-# tui_help.sh BIN — the ? help lists every key at every size that can show it:
+# tui_help.sh BIN — the ? help lists every key of the key table (tui/ui.c) at
+# every size that can show it:
 # at 120x40 all at once, at 80x24 and 40x12 by scrolling (the frame says
 # "more ↓" while rows are cut, and where it is: "stwtop keys 9-18/55"). Its
 # frame is whole on every screen: four corners, both sides on every row.
 source "$(dirname "$0")/lib/tmux.bash" "$@"
 
-# every key of the dashboard (tui/ui.c handle_key) and the start of what it does
-KEYS=('← →  h l' '⇧← ⇧→  H L' 'PgUp PgDn' 'Home End  g G' '+ -  = _' 'f' 'p  space' 'Tab  ⇧Tab'
-	'↑ ↓  k j' 'Enter' 'Esc' 's' 't' '^L' '?' 'q')
-WHAT=('move the cursor (one' 'move the cursor 10' 'move the cursor one' 'cursor to the oldest'
-	'zoom in / out' 'follow now' 'pause: freeze the' 'focus the next' 'select a verdict' 'expand: a'
-	'collapse what Enter' 'Lines: show one' 'next colour theme' 'redraw the screen' 'this help' 'quit')
+# every key of the dashboard, read from its key table (tui/ui.c ui_keys[], which
+# drives the dispatch and the help): the label of each row and the start of what
+# it does. key_table also fails when a binding of a row is not named in that
+# row's label (a key added to a row but not to its help), when a key is bound
+# twice (the second row would never see it), or when a row without a label binds
+# a real key (it would be missing from the help).
+key_table() {
+	python3 - "$1" <<'PY'
+import re, sys
+src = open(sys.argv[1], encoding='utf-8').read()
+m = re.search(r'const struct ui_key ui_keys\[\] = \{\n(.*?)\n\};', src, re.S)
+if not m:
+    sys.exit('no ui_keys[] table in ' + sys.argv[1])
+lit = r'"(?:[^"\\]|\\.)*"'
+FN = {'LEFT': ('<-', '←'), 'RIGHT': ('->', '→'), 'SLEFT': ('S-<-', '⇧←'), 'SRIGHT': ('S->', '⇧→'),
+      'UP': ('Up', '↑'), 'DOWN': ('Down', '↓'), 'PPAGE': ('PgUp',) * 2, 'NPAGE': ('PgDn',) * 2,
+      'HOME': ('Home',) * 2, 'END': ('End',) * 2, 'BTAB': ('S-Tab', '⇧Tab'), 'ENTER': ('Enter',) * 2}
+CH = {' ': 'space', '\\t': 'Tab', '\\r': 'Enter', '\\n': 'Enter', '27': 'Esc', '12': '^L'}
+rows = re.split(r'\n\t\{(?=\.)', '\n' + m.group(1))[1:]
+bad, seen, out = [], {}, []
+for row in rows:
+    f = {k: ''.join(re.findall(lit, v))[1:-1].replace('\\"', '"') if v != 'NULL' else None
+         for k, v in re.findall(r'\.(\w+) = ((?:' + lit + r'\s*)+|NULL)', row)}
+    keys = re.findall(r"\{(?:UI_FN\(KEY_(\w+)\)|'(\\.|[^'])'|(\d+)), (-?\d+)\}", row)
+    if not keys:
+        bad.append('a row binds no key: ' + row[:60])
+    for fn, ch, num, arg in keys:
+        code = fn and 'KEY_' + fn or ch or num
+        if code in seen:
+            bad.append('%s is bound twice' % code)
+        seen[code] = 1
+        label = f.get('label')
+        if label is None:
+            if fn != 'RESIZE':
+                bad.append('%s is bound in a row the help does not show' % code)
+            continue
+        names = FN[fn] if fn else (CH.get(ch or num, ch),) * 2
+        if fn and fn not in FN:
+            bad.append('tui_help.sh does not know how the help names KEY_%s' % fn)
+            continue
+        caps = ch and ch.isupper() and any(c == ch.lower() and a == arg for _, c, _, a in keys)
+        for name, lab in zip(names, (f.get('label_ascii'), label)):
+            if not caps and name not in (lab or '').split():
+                bad.append('%s is not named in its help label %r' % (code, lab))
+    if f.get('label') is not None:
+        # the words that fit on the first line of the narrowest help (21 columns)
+        words = f.get('what', '').split()
+        n = 1
+        while n < len(words) and len(' '.join(words[:n + 1])) <= 20:
+            n += 1
+        out.append('%s\t%s' % (f['label'], ' '.join(words[:n])))
+if len(out) < 10:
+    bad.append('only %d labelled rows read from ui_keys[]: the parser no longer understands it' % len(out))
+for b in bad:
+    print('BAD\t' + b)
+print('\n'.join(out))
+PY
+}
+KEYS=() WHAT=()
+table=$(key_table "$(dirname "$0")/../../tui/ui.c") || { fail "key table: $table"; table=; }
+while IFS=$'\t' read -r k what; do
+	[ -n "$k" ] || continue
+	if [ "$k" = BAD ]; then fail "key table: $what"; continue; fi
+	KEYS+=("$k")
+	WHAT+=("$what")
+done <<<"$table"
+ok "key table: ${#KEYS[@]} rows with help, every binding named in its row"
 
 # frame_ok FILE: the box in a capture has ┌┐ on its top row, └┘ on its bottom
 # row in the same columns, and │ in both columns on every row between
