@@ -31,8 +31,12 @@ static int jvm_setup(struct session *s, struct source *src, char *err, size_t er
 static int jvm_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
 		     size_t whylen, bool wanted)
 {
-	(void)why, (void)whylen, (void)wanted;
-	return jvmlog_parse_line(src->jvm, line, len, out, cap);
+	int n = jvmlog_parse_line(src->jvm, line, len, out, cap);
+	/* a record given up (longer than the parser's bound) says so */
+	const char *w = n < 0 && wanted ? jvmlog_why(src->jvm) : NULL;
+	if (w)
+		snprintf(why, whylen, "%s", w);
+	return n;
 }
 
 static int jvm_flush(struct source *src, struct event *out, int cap)
