@@ -265,6 +265,17 @@ static bool fd_is_inotify(int fd, char *what, size_t whatlen)
 	return strcmp(what, "anon_inode:inotify") == 0;
 }
 
+/* The library cannot forget a watch the kernel dropped (its directory was
+ * deleted: DEPS.md, "Library bug found"), so its bookkeeping of that watch
+ * lives until the process ends; free it all then, so leak checkers see only
+ * real leaks. */
+static void lib_cleanup_at_exit(void)
+{
+	if (tail_lib.init)
+		inotifytools_cleanup();
+	tail_lib.init = false;
+}
+
 static int lib_start(char *err, size_t errlen)
 {
 	if (!tail_lib.init) {
@@ -286,6 +297,7 @@ static int lib_start(char *err, size_t errlen)
 		}
 		tail_lib.init = true;
 		tail_lib.fd = probe;
+		atexit(lib_cleanup_at_exit);
 	}
 	/* The second method asserts the first (and that nobody closed or reused
 	 * the descriptor since). */
@@ -475,10 +487,15 @@ static int dir_widen(struct tail *t, struct tail_dir *d, uint32_t mask)
 	d->mask |= mask;
 	if (d->wd < 0)
 		return dir_watch(t, d);
-	if (!inotifytools_watch_file(d->path, (int)d->mask)) {
-		int e = inotifytools_error();
-		return -(e ? e : EIO);
-	}
+	/* Straight to the kernel, not inotifytools_watch_file(): on an inode it
+	 * already watches the library makes a second record for the same wd that
+	 * its tree refuses and nobody frees. The kernel replaces the mask and
+	 * keeps the wd, which is all this needs. */
+	int wd = inotify_add_watch(tail_lib.fd, d->path, d->mask);
+	if (wd < 0)
+		return -errno;
+	if (wd != d->wd)   /* the directory was swapped under us: learn it again */
+		return dir_watch(t, d);
 	return 0;
 }
 
