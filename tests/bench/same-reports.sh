@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # same-reports.sh OLD_BIN NEW_BIN [BIG_FILES_DIR] — a speed-up must not change a
 # single byte of any report. Runs both binaries over every sample folder (every
-# source of the folder together, text and JSON), every JVM log alone, every
-# nginx log, and (when given) the first 20 MB of each benchmark file, and diffs
+# source of the folder together, text and JSON), every recording folder of
+# tests/recordings the same way, every JVM log alone (samples, recordings and
+# tests/fixtures/jvm), every nginx log, and (when given) the first 20 MB of each benchmark file, and diffs
 # the outputs. Exit 0 when all are equal; prints the first differences otherwise.
 set -u
 OLD=${1:?usage: same-reports.sh OLD_BIN NEW_BIN [BIG_FILES_DIR]}
 NEW=${2:?usage: same-reports.sh OLD_BIN NEW_BIN [BIG_FILES_DIR]}
 BIG=${3:-}
 S=$(cd "$(dirname "$0")/../samples" && pwd)
+R=$(cd "$(dirname "$0")/../recordings" && pwd)
+F=$(cd "$(dirname "$0")/../fixtures" && pwd)
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 LAB='$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time urt=$upstream_response_time rt=$request_time'
 OPS='$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time uct="$upstream_connect_time" uht="$upstream_header_time" urt="$upstream_response_time" rid=$request_id'
@@ -26,14 +29,16 @@ same() { # ARGS...: one report invocation, text and JSON, old vs new
 		fi
 	done
 }
-for d in "$S"/*/*/; do
+for d in "$S"/*/*/ "$R"/*/; do
 	args=()
 	for f in gc.log console.log; do [ -f "$d$f" ] && args+=(--gc "$d$f"); done
 	for f in cpustat.log cpustat-100ms.log; do [ -f "$d$f" ] && args+=(--cpustat-log "$d$f"); done
 	[ -f "$d/schedstat.log" ] && args+=(--schedstat-log "$d/schedstat.log")
 	[ -f "$d/vmstat.log" ] && args+=(--vmstat-log "$d/vmstat.log")
 	if [ -f "$d/logs/access.log" ]; then
-		if grep -q 'log_format lab' "$d/nginx.conf" 2>/dev/null; then
+		if grep -q 'log_format ups' "$d/nginx.conf" 2>/dev/null; then
+			args+=(--nginx "$d/logs/access.log" --nginx-format "$(sed -n "s/.*log_format ups '\\(.*\\)';/\\1/p" "$d/nginx.conf")")
+		elif grep -q 'log_format lab' "$d/nginx.conf" 2>/dev/null; then
 			args+=(--nginx "$d/logs/access.log" --nginx-format "$LAB")
 		else
 			args+=(--nginx "$d/logs/access.log" --nginx-format "$OPS")
@@ -43,8 +48,9 @@ for d in "$S"/*/*/; do
 	head -1 "$d/jvm-start.txt" 2>/dev/null | grep -Eq "^[0-9]{13}$" && args+=(--jvm-start "$d/jvm-start.txt")
 	[ ${#args[@]} -gt 0 ] && same "${args[@]}"
 done
-for f in "$S"/*/*/gc.log "$S"/*/*/console.log "$S"/public-gc-logs/*.txt; do same --gc "$f"; done
-for f in "$S"/*/*/logs/access.log; do same --nginx "$f"; done
+for f in "$S"/*/*/gc.log "$S"/*/*/console.log "$S"/public-gc-logs/*.txt "$R"/*/gc.log; do same --gc "$f"; done
+while IFS= read -r f; do same --gc "$f"; done < <(find "$F/jvm" -type f ! -name '*.md' | sort)
+for f in "$S"/*/*/logs/access.log "$R"/*/logs/access.log; do same --nginx "$f"; done
 if [ -n "$BIG" ]; then
 	for f in "$BIG"/unified-1g.log "$BIG"/jdk8.log "$BIG"/safepoint.log; do
 		[ -f "$f" ] && head -c 20000000 "$f" | sed '$d' >"$T/big.log" && same --gc "$T/big.log"
