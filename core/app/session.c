@@ -114,11 +114,13 @@ int session_add_source(struct session *s, enum src_kind kind, const char *path, 
 	const char *slash = strrchr(src->path, '/');
 	src->name = slash ? slash + 1 : src->path;
 	const struct kind_ops *k = session_kind_ops(kind);
+	src->ops = k;
 	int rc = k->setup ? k->setup(s, src, err, errlen) : 0;
 	if (rc < 0) {
 		source_free(src);
 		return rc;
 	}
+	s->have |= k->have;
 	s->src[s->nsrc] = src;
 	return s->nsrc++;
 }
@@ -200,9 +202,7 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 	memset(c, 0, sizeof *c);
 	c->tl = &s->tl;
 	c->sum = &s->sum;
-	unsigned have = 0;
-	for (int i = 0; i < s->nsrc; i++)
-		have |= session_kind_ops(s->src[i]->kind)->have;
+	unsigned have = s->have;
 	c->have_jvm = have & HAVE_JVM;
 	c->have_nginx = have & HAVE_NGINX;
 	c->have_cpu = have & HAVE_CPU;
@@ -249,14 +249,14 @@ size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], siz
 	 * sources held a GC or safepoint line */
 	bool jvm_parsed = false;
 	for (int i = 0; i < s->nsrc; i++)
-		if (session_kind_ops(s->src[i]->kind)->jvm && s->src[i]->st.parsed > 0)
+		if (s->src[i]->ops->jvm && s->src[i]->st.parsed > 0)
 			jvm_parsed = true;
 	/* a source of which (almost) nothing could be read: a wrong nginx format
 	 * is one message, not a clean report with no requests */
 	for (int i = 0; i < s->nsrc && n < max; i++) {
 		const struct source *src = s->src[i];
 		const struct source_stats *st = &src->st;
-		const struct kind_ops *k = session_kind_ops(src->kind);
+		const struct kind_ops *k = src->ops;
 		if (st->error || st->lines == 0 || !k->unread || (k->jvm && jvm_parsed))
 			continue;
 		char why[260] = "";
@@ -368,7 +368,7 @@ static void emit(struct session *s, int i, struct event *e)
 	struct source *src = s->src[i];
 	e->src = (uint16_t)i;
 	src->st.events++;
-	enum anchor_from from = session_kind_ops(src->kind)->anchor;
+	enum anchor_from from = src->ops->anchor;
 	if (e->kind == EV_ANCHOR && from == ANCHOR_RECORDING) {
 		/* what the recording session knew: used when nothing better is known
 		 * (or a later meta line of the same recording: the JVM was restarted) */
@@ -413,11 +413,12 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 		 char *why, size_t whylen, bool wanted)
 {
 	struct source *src = s->src[i];
-	const struct kind_ops *k = session_kind_ops(src->kind);
+	const struct kind_ops *k = src->ops;
 	why[0] = '\0';
 	if (!k->parse)
 		return -1;
-	int n = k->parse(src, line, len, out, cap, why, whylen, wanted);
+	struct why w = {why, whylen, wanted};
+	int n = k->parse(src, line, len, out, cap, &w);
 	if (n < 0 && wanted && !why[0] && k->not_parsed)
 		snprintf(why, whylen, "%s", k->not_parsed);
 	return n;
@@ -436,7 +437,7 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 	int n = parse(s, i, line, len, out, cap, why, sizeof why, verbose || !src->st.first_error[0]);
 	if (n < 0) {
 		src->st.unparsed++;
-		if (why[0] && !src->st.first_error[0] && !session_kind_ops(src->kind)->jvm) {
+		if (why[0] && !src->st.first_error[0] && !src->ops->jvm) {
 			/* the first failure of a source is told in the report (a JVM log
 			 * holds lines of other tags: those are not failures) */
 			util_strlcpy_n(src->st.first_error, sizeof src->st.first_error, why, strlen(why));
@@ -456,7 +457,7 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 		       int64_t live_now_ms)
 {
 	struct source *src = s->src[i];
-	const struct kind_ops *ops = session_kind_ops(src->kind);
+	const struct kind_ops *ops = src->ops;
 	struct event ev[QCAP];
 	if (ops->hold && ops->hold(s, i, line, len))
 		return;
@@ -481,7 +482,7 @@ void session_tick(struct session *s)
 	if (jvmclock_guess_due(&s->clock, util_mono_ms()))
 		session_set_jvm_anchor_from(s, s->clock.guess_ms, ANCHOR_LIVE_LINE, s->clock.guess_how);
 	for (int i = 0; i < s->nsrc; i++) {
-		const struct kind_ops *k = session_kind_ops(s->src[i]->kind);
+		const struct kind_ops *k = s->src[i]->ops;
 		if (k->tick)
 			k->tick(s, i);
 	}
@@ -490,7 +491,7 @@ void session_tick(struct session *s)
 void session_source_eof(struct session *s, int i)
 {
 	struct source *src = s->src[i];
-	const struct kind_ops *k = session_kind_ops(src->kind);
+	const struct kind_ops *k = src->ops;
 	if (k->decide)
 		k->decide(s, i);
 	if (k->flush && !src->flushed) {
@@ -525,7 +526,7 @@ static bool read_line(struct source *src, const char **line, size_t *len, unsign
 static void refill(struct session *s, int i)
 {
 	struct source *src = s->src[i];
-	const struct kind_ops *k = session_kind_ops(src->kind);
+	const struct kind_ops *k = src->ops;
 	const char *line;
 	size_t len;
 	unsigned flags;
@@ -602,11 +603,11 @@ static bool anchor_from_recording(struct session *s)
 {
 	bool jvm = false;
 	for (int i = 0; i < s->nsrc; i++)
-		if (session_kind_ops(s->src[i]->kind)->jvm)
+		if (s->src[i]->ops->jvm)
 			jvm = true;
 	for (int i = 0; jvm && i < s->nsrc; i++) {
 		struct anchor_scan a = {s, s->src[i], NULL, false};
-		if (session_kind_ops(s->src[i]->kind)->anchor == ANCHOR_RECORDING &&
+		if (s->src[i]->ops->anchor == ANCHOR_RECORDING &&
 		    reader_scan_head(s->src[i]->path, ANCHOR_SCAN_BYTES, MAX_LINE, recording_anchor_line, &a))
 			return true;
 	}
@@ -621,7 +622,7 @@ static void find_anchor(struct session *s)
 		return;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (!session_kind_ops(src->kind)->jvm)
+		if (!src->ops->jvm)
 			continue;
 		struct anchor_scan a = {s, src, jvmlog_new(), false};
 		bool found = a.p && reader_scan_head(src->path, ANCHOR_SCAN_BYTES, MAX_LINE, jvm_anchor_line, &a);
@@ -636,7 +637,7 @@ static void find_anchor(struct session *s)
 	/* Only uptime in the JVM's logs and nothing else to line them up with: put
 	 * them on an uptime axis (epoch 0 = JVM start) so every rule still works. */
 	for (int i = 0; i < s->nsrc; i++)
-		if (!session_kind_ops(s->src[i]->kind)->jvm)
+		if (!s->src[i]->ops->jvm)
 			jvm_only = false;
 	if (jvm_only && !wall && s->nsrc > 0) {
 		session_set_jvm_anchor_from(s, 0, ANCHOR_UPTIME_AXIS, "none in the log: times are JVM uptime");
@@ -686,7 +687,7 @@ int session_replay_open(struct session *s)
 		struct source *src = s->src[i];
 		if (src->opened)
 			continue;
-		switch (session_kind_ops(src->kind)->read) {
+		switch (src->ops->read) {
 		case READ_WHOLE:
 			src->opened = true;
 			if (session_read_hserr(s, i) != 0)
@@ -710,7 +711,7 @@ static int next_source(struct session *s)
 	int64_t best_t = 0;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (session_kind_ops(src->kind)->read != READ_LINES || !src->opened)
+		if (src->ops->read != READ_LINES || !src->opened)
 			continue;
 		if (src->qn == 0)
 			refill(s, i);
@@ -751,7 +752,7 @@ bool session_replay_step(struct session *s, int64_t until_ms)
 void session_replay_finish(struct session *s)
 {
 	for (int i = 0; i < s->nsrc; i++) {
-		const struct kind_ops *k = session_kind_ops(s->src[i]->kind);
+		const struct kind_ops *k = s->src[i]->ops;
 		if (k->decide)
 			k->decide(s, i); /* a short file still decides its format */
 	}

@@ -17,6 +17,7 @@
 
 struct source {
 	enum src_kind kind;
+	const struct kind_ops *ops;   /* session_kind_ops(kind), looked up once */
 	char *path;
 	const char *name;
 	struct source_stats st;
@@ -48,6 +49,7 @@ struct session {
 	struct rules_config rcfg;
 	struct source *src[MAX_SOURCES];
 	int nsrc;
+	unsigned have;                /* HAVE_* of every source added */
 	struct summary sum;
 	struct timeline tl;
 	struct rules *rules;
@@ -73,6 +75,14 @@ enum kind_read {
 	READ_WHOLE       /* a file that is one event (session_read_hserr) */
 };
 
+/* where a parser says why a line did not parse: s[0..n), only when wanted
+ * (six arguments in registers: this is called for every line) */
+struct why {
+	char *s;
+	size_t n;
+	bool wanted;
+};
+
 struct kind_ops {
 	const char *name;          /* src_kind_name */
 	enum kind_read read;
@@ -87,8 +97,7 @@ struct kind_ops {
 	int (*setup)(struct session *s, struct source *src, char *err, size_t errlen);
 	/* one line into out[]: the number of events, < 0 when it is not of the
 	 * format (why: the parser's reason, when wanted) */
-	int (*parse)(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-		     size_t whylen, bool wanted);
+	int (*parse)(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w);
 	/* the line is kept back before parsing (nginx sniffing its format): true */
 	bool (*hold)(struct session *s, int i, const char *line, size_t len);
 	/* decisions that waited for more lines, taken with what there is */

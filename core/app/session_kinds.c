@@ -28,14 +28,13 @@ static int jvm_setup(struct session *s, struct source *src, char *err, size_t er
 	return 0;
 }
 
-static int jvm_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-		     size_t whylen, bool wanted)
+static int jvm_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
 	int n = jvmlog_parse_line(src->jvm, line, len, out, cap);
 	/* a record given up (longer than the parser's bound) says so */
-	const char *w = n < 0 && wanted ? jvmlog_why(src->jvm) : NULL;
-	if (w)
-		snprintf(why, whylen, "%s", w);
+	const char *given_up = n < 0 && w->wanted ? jvmlog_why(src->jvm) : NULL;
+	if (given_up)
+		snprintf(w->s, w->n, "%s", given_up);
 	return n;
 }
 
@@ -63,8 +62,7 @@ static int nginx_setup(struct session *s, struct source *src, char *err, size_t 
 	return 0;
 }
 
-static int nginx_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-		       size_t whylen, bool wanted)
+static int nginx_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
 	struct nginx_miss miss;
 	(void)cap;
@@ -73,8 +71,8 @@ static int nginx_parse(struct source *src, const char *line, size_t len, struct 
 	if (nginx_parse_line(src->fmt, line, len, &out[0], &miss))
 		return 1;
 	/* which variable or literal did not match, and where */
-	if (wanted)
-		nginx_miss_describe(&miss, line, len, why, whylen);
+	if (w->wanted)
+		nginx_miss_describe(&miss, line, len, w->s, w->n);
 	return -1;
 }
 
@@ -126,18 +124,16 @@ static bool none_read(const struct source *src, const char *what, const char *wh
 	return true;
 }
 
-static int cpustat_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-			 size_t whylen, bool wanted)
+static int cpustat_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
-	(void)src, (void)cap, (void)why, (void)whylen, (void)wanted;
+	(void)src, (void)cap, (void)w;
 	return cpustat_parse_line(line, len, &out[0]) ? 1 : -1;
 }
 
-static int record_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-			size_t whylen, bool wanted)
+static int record_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
-	(void)cap, (void)wanted;
-	int rc = record_parse_line(line, len, &out[0], why, whylen);
+	(void)cap;
+	int rc = record_parse_line(line, len, &out[0], w->s, w->n);
 	if (rc == 1 && out[0].kind == EV_ANCHOR) {
 		int64_t ms;
 		char from[32];
@@ -154,10 +150,9 @@ static int schedlog_setup(struct session *s, struct source *src, char *err, size
 	return 0;
 }
 
-static int schedlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-			  size_t whylen, bool wanted)
+static int schedlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
-	(void)cap, (void)why, (void)whylen, (void)wanted;
+	(void)cap, (void)w;
 	int n = schedlog_parse_line(src->sched, line, len, &out[0]);
 	/* the CSV header is not an error */
 	if (n < 0 && util_starts_with(line, len, "epoch_ms,"))
@@ -187,10 +182,9 @@ static void schedlog_tick(struct session *s, int i)
 	}
 }
 
-static int vmstatlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, char *why,
-			   size_t whylen, bool wanted)
+static int vmstatlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
-	(void)src, (void)cap, (void)why, (void)whylen, (void)wanted;
+	(void)src, (void)cap, (void)w;
 	return vmstatlog_parse_line(line, len, &out[0]) ? 1 : -1;
 }
 

@@ -57,37 +57,6 @@ int jl_feature_release(const char *s, size_t n)
 	return (int)a;
 }
 
-const char *jl_find(const char *s, size_t n, const char *lit, size_t k)
-{
-	const char *end = s + n;
-	if (k == 0)
-		return s;
-	while ((size_t)(end - s) >= k) {
-		const char *c = memchr(s, lit[0], (size_t)(end - s) - k + 1);
-		if (!c)
-			return NULL;
-		if (memcmp(c + 1, lit + 1, k - 1) == 0)
-			return c;
-		s = c + 1;
-	}
-	return NULL;
-}
-
-size_t jl_skip_ws(const char *s, size_t n, size_t i)
-{
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return i;
-}
-
-bool jl_blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t')
-			return false;
-	return true;
-}
-
 size_t jl_parse_size_kb(const char *s, size_t n, double *kb)
 {
 	double v;

@@ -153,12 +153,38 @@ static inline void jl_infer_release(struct jvmlog *p, int rel)
 /* Feature release of a version string: "17.0.15+6" -> 17, "1.8.0_282" -> 8, "21+35" -> 21 */
 int jl_feature_release(const char *s, size_t n);
 
-size_t jl_skip_ws(const char *s, size_t n, size_t i);
+/* The three helpers below run on every line of every era: inline, so a call
+ * does not cost more than the scan (tests/bench/compare.sh measured it). */
+static inline size_t jl_skip_ws(const char *s, size_t n, size_t i)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
 /* only spaces and tabs (or empty) */
-bool jl_blank(const char *s, size_t n);
+static inline bool jl_blank(const char *s, size_t n)
+{
+	return jl_skip_ws(s, n, 0) == n;
+}
+
 /* First occurrence of lit[0..k) in s[0..n), NULL if none: memmem() without
  * its per-call set-up, which costs more than scanning a log line. */
-const char *jl_find(const char *s, size_t n, const char *lit, size_t k);
+static inline const char *jl_find(const char *s, size_t n, const char *lit, size_t k)
+{
+	const char *end = s + n;
+	if (k == 0)
+		return s;
+	while ((size_t)(end - s) >= k) {
+		const char *c = memchr(s, lit[0], (size_t)(end - s) - k + 1);
+		if (!c)
+			return NULL;
+		if (memcmp(c + 1, lit + 1, k - 1) == 0)
+			return c;
+		s = c + 1;
+	}
+	return NULL;
+}
 #define JL_FIND(s, n, lit) jl_find((s), (n), (lit), sizeof(lit) - 1)
 /* "<digits>[.<digits>]<unit>" with unit B/K/M/G/T -> KB; returns chars consumed or 0 */
 size_t jl_parse_size_kb(const char *s, size_t n, double *kb);

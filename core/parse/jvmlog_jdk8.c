@@ -740,7 +740,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	}
 
 	/* SafepointTimeout report printed on stdout (JDK 8/11, or "none" decorations) */
-	if (jl_report_shape(s, n) && (s[0] == '#' || p->rep.open)) {
+	if ((s[0] == '#' || p->rep.open) && jl_report_shape(s, n)) {
 		if (p->stats_pending) {
 			p->stats_pending = false;
 			jl_push_copy(o, &p->stats_ev);

@@ -11,7 +11,24 @@
  */
 #include "rules_internal.h"
 
+#include <assert.h>
+
 #include <math.h>
+
+/* Which rows want which event kinds, once: an nginx line then costs no
+ * look at the JVM rules. */
+static void build_hooks(struct rules *r)
+{
+	_Static_assert(EV_KIND_COUNT <= 32, "event kinds fit on_kinds");
+	for (size_t i = 0; i < rule_count; i++)
+		for (int k = 0; k < EV_KIND_COUNT; k++) {
+			struct rule_hooks *h = &r->hooks[k];
+			if (!rule_table[i].on_event || !(rule_table[i].on_kinds & (1u << k)))
+				continue;
+			assert(h->n < sizeof h->row);
+			h->row[h->n++] = (uint8_t)i;
+		}
+}
 
 struct rules *rules_new(const struct rules_config *cfg)
 {
@@ -29,6 +46,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	}
 	r->next_id = 1;
 	memset(r->vidx, 0xff, sizeof r->vidx);
+	build_hooks(r);
 	r->last_long_pause = -1;
 	r->whole_built_mono_ms = 0;   /* boot: long ago */
 	r->plateau_since_ms = EV_TIME_NONE;
@@ -249,9 +267,9 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 	default:
 		break;
 	}
-	for (size_t i = 0; i < rule_count; i++)
-		if (rule_table[i].on_event)
-			rule_table[i].on_event(r, c, e);
+	const struct rule_hooks *h = &r->hooks[e->kind < EV_KIND_COUNT ? e->kind : EV_NONE];
+	for (unsigned i = 0; i < h->n; i++)
+		rule_table[h->row[i]].on_event(r, c, e);
 }
 
 /* --- evaluation --- */

@@ -50,7 +50,14 @@ struct incident {
 	bool upstream_many;            /* slow connects went to more than one server */
 };
 
+/* the on_event hooks that want one event kind, in table order (rules_new) */
+struct rule_hooks {
+	uint8_t n;
+	uint8_t row[7];
+};
+
 struct rules {
+	struct rule_hooks hooks[EV_KIND_COUNT];
 	struct rules_config cfg;
 	struct verdict *v;
 	size_t nv;
@@ -239,9 +246,11 @@ struct rule {
 	/* incident rules: judge the incident (commit, or leave uncommitted: it
 	 * is then withdrawn if it was raised before) */
 	void (*judge)(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
-	/* whole-run rules: every time-resolved event, after the engine's own
-	 * bookkeeping (one row of a family carries it) */
+	/* whole-run rules: every time-resolved event of the kinds in on_kinds
+	 * (bits 1u << enum ev_kind), after the engine's own bookkeeping (one row
+	 * of a family carries it) */
 	void (*on_event)(struct rules *r, const struct rules_ctx *c, const struct event *e);
+	uint32_t on_kinds;
 	/* whole-run rules: at each evaluation; all: rebuild the text even when
 	 * raised already (else only raise when not active) */
 	void (*refresh)(struct rules *r, const struct rules_ctx *c, bool all);
@@ -267,9 +276,11 @@ void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, const stru
 void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
 void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
 void heap_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+#define HEAP_ON_KINDS ((1u << EV_GC_PAUSE) | (1u << EV_PERIODIC_SKIP))
 void heap_refresh_g1(struct rules *r, const struct rules_ctx *c, bool all);
 void heap_refresh_periodic(struct rules *r, const struct rules_ctx *c, bool all);
 void jvm_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+#define JVM_ON_KINDS ((1u << EV_ALLOC_STALL) | (1u << EV_GC_CYCLE) | (1u << EV_HSERR))
 void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all);
 void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all);
 

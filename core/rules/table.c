@@ -12,25 +12,25 @@
 
 const struct rule rule_table[] = {
 	/* what the stop was */
-	{{V_LONG_GC_PAUSE, "long-gc-pause", VERDICT_INCIDENT, 0, true}, judge_long_gc_pause, NULL, NULL},
-	{{V_TTSP_SPIKE, "ttsp-spike", VERDICT_INCIDENT, 1, true}, judge_ttsp_spike, NULL, NULL},
+	{{V_LONG_GC_PAUSE, "long-gc-pause", VERDICT_INCIDENT, 0, true}, judge_long_gc_pause, NULL, 0, NULL},
+	{{V_TTSP_SPIKE, "ttsp-spike", VERDICT_INCIDENT, 1, true}, judge_ttsp_spike, NULL, 0, NULL},
 	/* why it was long */
-	{{V_CPU_THROTTLED, "cpu-throttled-during-stop", VERDICT_INCIDENT, 2, true}, judge_cpu_throttled, NULL, NULL},
-	{{V_SCHED_DELAY, "sched-delay-during-stop", VERDICT_INCIDENT, 3, true}, judge_sched_delay, NULL, NULL},
-	{{V_DIRECT_RECLAIM, "direct-reclaim", VERDICT_INCIDENT, 4, true}, judge_direct_reclaim, NULL, NULL},
+	{{V_CPU_THROTTLED, "cpu-throttled-during-stop", VERDICT_INCIDENT, 2, true}, judge_cpu_throttled, NULL, 0, NULL},
+	{{V_SCHED_DELAY, "sched-delay-during-stop", VERDICT_INCIDENT, 3, true}, judge_sched_delay, NULL, 0, NULL},
+	{{V_DIRECT_RECLAIM, "direct-reclaim", VERDICT_INCIDENT, 4, true}, judge_direct_reclaim, NULL, 0, NULL},
 	/* what it cost the callers */
-	{{V_ACCEPT_QUEUE, "accept-queue-overflow", VERDICT_INCIDENT, 5, false}, judge_accept_queue, NULL, NULL},
-	{{V_CONNECT_504, "connect-timeout-504", VERDICT_INCIDENT, 6, false}, judge_connect_504, NULL, NULL},
+	{{V_ACCEPT_QUEUE, "accept-queue-overflow", VERDICT_INCIDENT, 5, false}, judge_accept_queue, NULL, 0, NULL},
+	{{V_CONNECT_504, "connect-timeout-504", VERDICT_INCIDENT, 6, false}, judge_connect_504, NULL, 0, NULL},
 	/* whole run */
 	{{V_SERIAL_GC, "serial-gc-selected", VERDICT_RUN, 10 + V_SERIAL_GC, false}, NULL, jvm_on_event,
-	 jvm_refresh_serial},
-	{{V_ZGC_STALL, "zgc-allocation-stall", VERDICT_RUN, 10 + V_ZGC_STALL, false}, NULL, NULL, jvm_refresh_zgc},
+	 JVM_ON_KINDS, jvm_refresh_serial},
+	{{V_ZGC_STALL, "zgc-allocation-stall", VERDICT_RUN, 10 + V_ZGC_STALL, false}, NULL, NULL, 0, jvm_refresh_zgc},
 	{{V_G1_NOT_SHRINKING, "g1-not-shrinking", VERDICT_RUN, 10 + V_G1_NOT_SHRINKING, false}, NULL, heap_on_event,
-	 heap_refresh_g1},
-	{{V_PERIODIC_SKIPPED, "periodic-gc-skipped", VERDICT_RUN, 10 + V_PERIODIC_SKIPPED, false}, NULL, NULL,
+	 HEAP_ON_KINDS, heap_refresh_g1},
+	{{V_PERIODIC_SKIPPED, "periodic-gc-skipped", VERDICT_RUN, 10 + V_PERIODIC_SKIPPED, false}, NULL, NULL, 0,
 	 heap_refresh_periodic},
-	{{V_PERIODIC_SHRANK, "periodic-gc-shrank", VERDICT_RUN, 10 + V_PERIODIC_SHRANK, false}, NULL, NULL, NULL},
-	{{V_AOT_SIGILL, "aot-sigill-adapter", VERDICT_RUN, 10 + V_AOT_SIGILL, false}, NULL, NULL, NULL},
+	{{V_PERIODIC_SHRANK, "periodic-gc-shrank", VERDICT_RUN, 10 + V_PERIODIC_SHRANK, false}, NULL, NULL, 0, NULL},
+	{{V_AOT_SIGILL, "aot-sigill-adapter", VERDICT_RUN, 10 + V_AOT_SIGILL, false}, NULL, NULL, 0, NULL},
 };
 const size_t rule_count = sizeof rule_table / sizeof rule_table[0];
 

@@ -74,8 +74,9 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 	return 0;
 }
 
-bool reader_next(struct reader *r, const char **line, size_t *len, unsigned *flags, char *why, size_t whylen,
-		 bool *failed)
+/* reader_next() when the buffer holds no whole line: read more */
+bool reader_next_read(struct reader *r, const char **line, size_t *len, unsigned *flags, char *why,
+		      size_t whylen, bool *failed)
 {
 	for (;;) {
 		if (linebuf_next(&r->lb, line, len, flags))

@@ -37,8 +37,14 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
  * last one also without its '\n'. false at the end: then why holds what the
  * caller should know, or "" (a read error: *failed set; a file truncated
  * while it was read: not a failure, what was read stands). */
-bool reader_next(struct reader *r, const char **line, size_t *len, unsigned *flags, char *why, size_t whylen,
-		 bool *failed);
+bool reader_next_read(struct reader *r, const char **line, size_t *len, unsigned *flags, char *why,
+		      size_t whylen, bool *failed);
+static inline bool reader_next(struct reader *r, const char **line, size_t *len, unsigned *flags, char *why,
+			       size_t whylen, bool *failed)
+{
+	/* a line already in the buffer costs no call (a report reads millions) */
+	return linebuf_next(&r->lb, line, len, flags) || reader_next_read(r, line, len, flags, why, whylen, failed);
+}
 void reader_close(struct reader *r);
 
 /* Read the head of a regular file (max_bytes at most) line by line until fn
