@@ -1,0 +1,391 @@
+/* test_rules_table.c — each rule on constructed timelines, through the table.
+ *
+ * The recordings (tests/e2e/verdicts.sh, check-samples) prove the rules on
+ * real input; these prove each rule's edges in isolation: it fires on the
+ * smallest evidence that should make it, not one step below, and the table's
+ * facts (ids, names, kinds, ranks) are what the report and the screen read.
+ * Events are built here and fed to a session as a parser would
+ * (session_feed_event), then judged as at the end of a report. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "stwtop/event.h"
+#include "stwtop/rules.h"
+#include "stwtop/session.h"
+
+#define T0 1796000000000LL /* 2026-12-02T... : any wall clock */
+
+struct fixture {
+	struct session *s;
+	int jvm, probe;
+	char path[64];
+};
+
+static struct fixture *fx_new(bool with_cpu)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	assert_non_null(f);
+	/* a JVM source must exist for the JVM rules to look: an empty file, never read */
+	snprintf(f->path, sizeof f->path, "/tmp/test_rules_table.XXXXXX");
+	int fd = mkstemp(f->path);
+	assert_true(fd >= 0);
+	close(fd);
+	char err[256];
+	struct session_opts o = {.jvm_start_ms = EV_TIME_NONE};
+	f->s = session_new(&o, err, sizeof err);
+	assert_non_null(f->s);
+	f->jvm = session_add_source(f->s, SRC_JVM, f->path, err, sizeof err);
+	assert_true(f->jvm >= 0);
+	f->probe = with_cpu ? session_add_source(f->s, SRC_PROBE, NULL, err, sizeof err) : -1;
+	if (with_cpu)
+		assert_true(f->probe >= 0);
+	return f;
+}
+
+static void fx_free(struct fixture *f)
+{
+	session_free(f->s);
+	unlink(f->path);
+	free(f);
+}
+
+/* a safepoint ending at end_ms */
+static void safepoint(struct fixture *f, int64_t end_ms, double total_ms, double ttsp_ms, const char *op)
+{
+	struct event e;
+	ev_init(&e, EV_SAFEPOINT);
+	e.t_ms = end_ms;
+	e.u.sp.total_ms = total_ms;
+	e.u.sp.ttsp_ms = ttsp_ms;
+	e.u.sp.at_ms = total_ms - ttsp_ms;
+	e.u.sp.form = SP_UNIFIED;
+	snprintf(e.u.sp.op, sizeof e.u.sp.op, "%s", op);
+	session_feed_event(f->s, f->jvm, &e);
+}
+
+/* a GC pause ending at end_ms, and the safepoint that carried it */
+static void gc_pause(struct fixture *f, int64_t end_ms, double dur_ms, int type)
+{
+	struct event e;
+	ev_init(&e, EV_GC_PAUSE);
+	e.t_ms = end_ms;
+	e.u.pause.dur_ms = dur_ms;
+	e.u.pause.type = (uint8_t)type;
+	e.u.pause.collector = GC_G1;
+	snprintf(e.u.pause.title, sizeof e.u.pause.title, "%s",
+		 type == PAUSE_FULL ? "Pause Full" : "Pause Young (Normal)");
+	snprintf(e.u.pause.cause, sizeof e.u.pause.cause, "G1 Evacuation Pause");
+	session_feed_event(f->s, f->jvm, &e);
+	safepoint(f, end_ms, dur_ms + 0.5, 0.1, type == PAUSE_FULL ? "G1CollectFull" : "G1CollectForAllocation");
+}
+
+/* a cgroup cpu.stat sample at t_ms with cumulative throttled time */
+static void cpu_sample(struct fixture *f, int64_t t_ms, int64_t periods, int64_t throttled_periods,
+		       int64_t throttled_us)
+{
+	struct event e;
+	ev_init(&e, EV_CPU);
+	e.t_ms = t_ms;
+	e.u.cpu.nr_periods = periods;
+	e.u.cpu.nr_throttled = throttled_periods;
+	e.u.cpu.throttled_us = throttled_us;
+	e.u.cpu.usage_us = periods * 80000;
+	e.u.cpu.quota_us = 80000;
+	e.u.cpu.period_us = 100000;
+	e.u.cpu.cg_version = 1;
+	session_feed_event(f->s, f->probe, &e);
+}
+
+/* judged as at the end of a report */
+static void judge_final(struct fixture *f, int64_t now_ms)
+{
+	session_eval(f->s, now_ms, true);
+}
+
+static const struct verdict *find(const struct fixture *f, int id)
+{
+	const struct rules *r = session_rules(f->s);
+	for (size_t i = 0; i < rules_count(r); i++)
+		if (rules_at(r, i)->id == id)
+			return rules_at(r, i);
+	return NULL;
+}
+
+static int count(const struct fixture *f, int id)
+{
+	const struct rules *r = session_rules(f->s);
+	int n = 0;
+	for (size_t i = 0; i < rules_count(r); i++)
+		n += rules_at(r, i)->id == id;
+	return n;
+}
+
+/* ------------------------------------------------------------ the table */
+
+static void test_table_facts(void **state)
+{
+	(void)state;
+	bool seen_name[V_COUNT] = {0};
+	int last_incident_rank = -1;
+	for (int id = 0; id < V_COUNT; id++) {
+		const struct verdict_info *vi = verdict_info(id);
+		assert_non_null(vi);
+		assert_int_equal(vi->id, id);
+		/* the name is the contract's id and maps back */
+		assert_int_equal(verdict_id_from_name(vi->name), id);
+		assert_string_equal(verdict_id_name(id), vi->name);
+		assert_false(seen_name[id]);
+		seen_name[id] = true;
+		assert_int_equal(verdict_rank(id), vi->rank);
+		if (vi->kind == VERDICT_INCIDENT) {
+			assert_true(verdict_is_incident(id));
+			if (vi->rank > last_incident_rank)
+				last_incident_rank = vi->rank;
+		} else {
+			assert_false(verdict_is_incident(id));
+			assert_false(vi->explains_stop);
+		}
+	}
+	/* every whole-run verdict reads after every incident verdict */
+	for (int id = 0; id < V_COUNT; id++)
+		if (!verdict_is_incident(id))
+			assert_true(verdict_rank(id) > last_incident_rank);
+	assert_null(verdict_info(V_COUNT));
+	assert_null(verdict_info(-1));
+	assert_int_equal(verdict_id_from_name("no-such-verdict"), -1);
+	/* what explains a stop: the stop's kind and its causes, not its cost */
+	assert_true(verdict_info(V_LONG_GC_PAUSE)->explains_stop);
+	assert_true(verdict_info(V_CPU_THROTTLED)->explains_stop);
+	assert_false(verdict_info(V_ACCEPT_QUEUE)->explains_stop);
+}
+
+/* ------------------------------------------------------------ long-gc-pause */
+
+static void test_long_gc_pause_edges(void **state)
+{
+	(void)state;
+	struct rules_config d;
+	rules_config_defaults(&d);
+	/* just under the warning: a 499 ms pause is not a verdict */
+	struct fixture *f = fx_new(false);
+	gc_pause(f, T0 + 10000, d.long_pause_warn_ms - 1, PAUSE_YOUNG);
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_LONG_GC_PAUSE));
+	fx_free(f);
+
+	/* at the warning: warn, with the pause's own time in it */
+	f = fx_new(false);
+	gc_pause(f, T0 + 10000, d.long_pause_warn_ms, PAUSE_YOUNG);
+	judge_final(f, T0 + 60000);
+	const struct verdict *v = find(f, V_LONG_GC_PAUSE);
+	assert_non_null(v);
+	assert_int_equal(v->severity, SEV_WARN);
+	assert_true(v->start_ms <= T0 + 10000 - (int64_t)d.long_pause_warn_ms + 1);
+	assert_true(v->end_ms >= T0 + 10000);
+	fx_free(f);
+
+	/* at the critical bound: crit */
+	f = fx_new(false);
+	gc_pause(f, T0 + 10000, d.long_pause_crit_ms, PAUSE_FULL);
+	judge_final(f, T0 + 60000);
+	v = find(f, V_LONG_GC_PAUSE);
+	assert_non_null(v);
+	assert_int_equal(v->severity, SEV_CRIT);
+	fx_free(f);
+}
+
+/* two long pauses further apart than incident_gap_ms are two incidents, two
+ * verdicts; closer, one */
+static void test_incident_gap(void **state)
+{
+	(void)state;
+	struct rules_config d;
+	rules_config_defaults(&d);
+	struct fixture *f = fx_new(false);
+	gc_pause(f, T0 + 10000, 800, PAUSE_YOUNG);
+	gc_pause(f, T0 + 10000 + (int64_t)d.incident_gap_ms + 2000, 800, PAUSE_YOUNG);
+	judge_final(f, T0 + 120000);
+	assert_int_equal(count(f, V_LONG_GC_PAUSE), 2);
+	fx_free(f);
+
+	f = fx_new(false);
+	gc_pause(f, T0 + 10000, 800, PAUSE_YOUNG);
+	gc_pause(f, T0 + 12000, 900, PAUSE_YOUNG);
+	judge_final(f, T0 + 120000);
+	assert_int_equal(count(f, V_LONG_GC_PAUSE), 1);
+	fx_free(f);
+}
+
+/* ------------------------------------------------------------ ttsp-spike */
+
+static void test_ttsp_spike_edges(void **state)
+{
+	(void)state;
+	struct rules_config d;
+	rules_config_defaults(&d);
+	/* 900 ms reaching the safepoint of a 1000 ms stop: a spike, warn */
+	struct fixture *f = fx_new(false);
+	safepoint(f, T0 + 10000, 1000, 900, "ThreadDump");
+	judge_final(f, T0 + 60000);
+	const struct verdict *v = find(f, V_TTSP_SPIKE);
+	assert_non_null(v);
+	assert_int_equal(v->severity, SEV_WARN);
+	assert_null(find(f, V_LONG_GC_PAUSE));
+	fx_free(f);
+
+	/* the same TTSP in a stop where it is under ttsp_share: the operation
+	 * was the stop, not reaching it */
+	f = fx_new(false);
+	double total = 900 / d.ttsp_share + 400;
+	safepoint(f, T0 + 10000, total, 900, "ThreadDump");
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_TTSP_SPIKE));
+	fx_free(f);
+
+	/* under ttsp_warn_ms: nothing */
+	f = fx_new(false);
+	safepoint(f, T0 + 10000, 150, d.ttsp_warn_ms - 1, "ThreadDump");
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_TTSP_SPIKE));
+	fx_free(f);
+
+	/* at ttsp_crit_ms: crit */
+	f = fx_new(false);
+	safepoint(f, T0 + 10000, d.ttsp_crit_ms + 50, d.ttsp_crit_ms, "ThreadDump");
+	judge_final(f, T0 + 60000);
+	v = find(f, V_TTSP_SPIKE);
+	assert_non_null(v);
+	assert_int_equal(v->severity, SEV_CRIT);
+	fx_free(f);
+}
+
+/* ------------------------------------------------ cpu-throttled-during-stop */
+
+/* cpu.stat once a second from 0 to 20 s; throttled time grows by
+ * growth_ms over the second holding the stop (9-10 s) */
+static void cpu_series(struct fixture *f, int64_t growth_ms)
+{
+	int64_t thr_us = 0, thr_n = 0;
+	for (int s = 0; s <= 20; s++) {
+		if (s == 10) {
+			thr_us += growth_ms * 1000;
+			thr_n += growth_ms > 0 ? 10 : 0;
+		}
+		cpu_sample(f, T0 + s * 1000, (int64_t)s * 10, thr_n, thr_us);
+	}
+}
+
+static void test_cpu_throttled_edges(void **state)
+{
+	(void)state;
+	/* a 600 ms stop (TTSP 500 ms) while throttled time grew 400 ms */
+	struct fixture *f = fx_new(true);
+	cpu_series(f, 400);
+	safepoint(f, T0 + 9800, 600, 500, "G1CollectForAllocation");
+	judge_final(f, T0 + 60000);
+	const struct verdict *v = find(f, V_CPU_THROTTLED);
+	assert_non_null(v);
+	assert_true(v->start_ms <= T0 + 9200 && v->end_ms >= T0 + 9800);
+	assert_non_null(find(f, V_TTSP_SPIKE));
+	fx_free(f);
+
+	/* the same stop, the cgroup never throttled: no throttling verdict,
+	 * the TTSP spike stays */
+	f = fx_new(true);
+	cpu_series(f, 0);
+	safepoint(f, T0 + 9800, 600, 500, "G1CollectForAllocation");
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_CPU_THROTTLED));
+	assert_non_null(find(f, V_TTSP_SPIKE));
+	fx_free(f);
+
+	/* the bounds: throttled time must be >= throttle_share of the window
+	 * bracketing the stop (the 1 s between the samples 9 s and 10 s):
+	 * 40 ms (4 %) is not throttling, 60 ms (6 %) is */
+	f = fx_new(true);
+	cpu_series(f, 40);
+	safepoint(f, T0 + 9800, 600, 500, "G1CollectForAllocation");
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_CPU_THROTTLED));
+	fx_free(f);
+	f = fx_new(true);
+	cpu_series(f, 60);
+	safepoint(f, T0 + 9800, 600, 500, "G1CollectForAllocation");
+	judge_final(f, T0 + 60000);
+	assert_non_null(find(f, V_CPU_THROTTLED));
+	fx_free(f);
+
+	/* no cgroup source at all: it cannot say, and says nothing */
+	f = fx_new(false);
+	safepoint(f, T0 + 9800, 600, 500, "G1CollectForAllocation");
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_CPU_THROTTLED));
+	fx_free(f);
+}
+
+/* ------------------------------------------------------------ whole run */
+
+static void test_serial_gc_selected(void **state)
+{
+	(void)state;
+	struct fixture *f = fx_new(false);
+	struct event e;
+	ev_init(&e, EV_JVM_INFO);
+	e.t_ms = T0 + 100;
+	e.u.info.key = JI_COLLECTOR;
+	e.u.info.a = GC_SERIAL;
+	snprintf(e.u.info.text, sizeof e.u.info.text, "Serial");
+	session_feed_event(f->s, f->jvm, &e);
+	gc_pause(f, T0 + 2000, 12, PAUSE_YOUNG);
+	judge_final(f, T0 + 60000);
+	assert_non_null(find(f, V_SERIAL_GC));
+	assert_null(find(f, V_G1_NOT_SHRINKING));
+	fx_free(f);
+
+	/* G1: not this verdict */
+	f = fx_new(false);
+	ev_init(&e, EV_JVM_INFO);
+	e.t_ms = T0 + 100;
+	e.u.info.key = JI_COLLECTOR;
+	e.u.info.a = GC_G1;
+	snprintf(e.u.info.text, sizeof e.u.info.text, "G1");
+	session_feed_event(f->s, f->jvm, &e);
+	gc_pause(f, T0 + 2000, 12, PAUSE_YOUNG);
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_SERIAL_GC));
+	fx_free(f);
+}
+
+/* a healthy JVM: many short pauses, nothing to say */
+static void test_healthy_says_nothing(void **state)
+{
+	(void)state;
+	struct fixture *f = fx_new(true);
+	cpu_series(f, 0);
+	for (int i = 0; i < 200; i++)
+		gc_pause(f, T0 + 100 + i * 97, 4 + i % 7, PAUSE_YOUNG);
+	judge_final(f, T0 + 60000);
+	assert_int_equal(rules_count(session_rules(f->s)), 0);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_facts),
+		cmocka_unit_test(test_long_gc_pause_edges),
+		cmocka_unit_test(test_incident_gap),
+		cmocka_unit_test(test_ttsp_spike_edges),
+		cmocka_unit_test(test_cpu_throttled_edges),
+		cmocka_unit_test(test_serial_gc_selected),
+		cmocka_unit_test(test_healthy_says_nothing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
