@@ -24,7 +24,15 @@ struct plain {
 	struct app_health *health;
 	bool json, color;
 	/* what was printed of each verdict, to print changes that matter only */
-	struct seen { int id; uint64_t key; int sev; bool cleared; char title[VERDICT_TITLE_LEN]; } *seen;
+	struct seen {
+		int id;
+		uint64_t key;
+		int sev;
+		bool cleared;
+		bool pending;          /* an update held back: printed at most once a second */
+		int64_t printed_mono;  /* when it was last printed (monotonic ms) */
+		char title[VERDICT_TITLE_LEN];
+	} *seen;
 	size_t nseen, capseen;
 	/* notes told (session_notes), by their text without digits, so a count
 	 * that grows does not print the same note again */
@@ -60,33 +68,12 @@ static struct seen *seen_of(struct plain *p, const struct verdict *v)
 	return s;
 }
 
-static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
+static void print_verdict(struct plain *p, struct seen *s, const struct verdict *v, const char *what, bool full)
 {
-	struct plain *p = ctx;
-	struct seen *s = seen_of(p, v);
-	bool cleared = v->cleared_ms != EV_TIME_NONE;
-	if (!s)
-		return;
-	if (v->withdrawn) {
-		if (p->json) {
-			char *txt = report_verdict_json(p->s, v, "withdrawn");
-			if (txt) {
-				puts(txt);
-				free(txt);
-			}
-		} else {
-			printf("%s withdrawn %s: more data no longer shows it\n", "        ", verdict_id_name(v->id));
-		}
-		fflush(stdout);
-		s->sev = -1; /* if it comes back, it is new again */
-		s->title[0] = '\0';
-		return;
-	}
-	if (!is_new && s->sev == v->severity && s->cleared == cleared && strcmp(s->title, v->title) == 0)
-		return; /* only evidence details changed */
-	const char *what = is_new ? "new" : cleared && !s->cleared ? "cleared" : "update";
 	s->sev = v->severity;
-	s->cleared = cleared;
+	s->cleared = v->cleared_ms != EV_TIME_NONE;
+	s->pending = false;
+	s->printed_mono = util_mono_ms();
 	util_strlcpy_n(s->title, sizeof s->title, v->title, strlen(v->title));
 	if (p->json) {
 		char *txt = report_verdict_json(p->s, v, what);
@@ -104,7 +91,7 @@ static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
 		printf("%s %s%-4s%s %-7s %s\n", util_fmt_hms_ms(v->start_ms, t, sizeof t), col,
 		       severity_name(v->severity), rst, what, verdict_id_name(v->id));
 		put_sanitised(stdout, "    ", v->title);
-		if (is_new) {
+		if (full) {
 			for (int i = 0; i < v->nevidence; i++)
 				put_sanitised(stdout, "    - ", v->evidence[i]);
 			if (v->advice[0])
@@ -112,6 +99,56 @@ static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
 		}
 	}
 	fflush(stdout);
+}
+
+/* A verdict is printed when it appears ("new"), when it is cleared, and when
+ * its title or severity changes ("update", at most once a second per
+ * verdict: a held-back update is printed by the next tick with what the
+ * verdict says then). */
+#define PLAIN_UPDATE_MS 1000
+static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
+{
+	struct plain *p = ctx;
+	struct seen *s = seen_of(p, v);
+	bool cleared = v->cleared_ms != EV_TIME_NONE;
+	if (!s)
+		return;
+	if (is_new) {
+		print_verdict(p, s, v, "new", true);
+		return;
+	}
+	if (cleared && !s->cleared) {
+		print_verdict(p, s, v, "cleared", false);
+		return;
+	}
+	if (s->sev == v->severity && s->cleared == cleared && strcmp(s->title, v->title) == 0)
+		return; /* only evidence details changed */
+	if (util_mono_ms() - s->printed_mono < PLAIN_UPDATE_MS) {
+		s->pending = true;
+		return;
+	}
+	print_verdict(p, s, v, "update", false);
+}
+
+/* the updates held back, once their second is over */
+static void flush_updates(struct plain *p)
+{
+	const struct rules *r = session_rules(p->s);
+	int64_t mono = util_mono_ms();
+	for (size_t i = 0; i < p->nseen; i++) {
+		struct seen *s = &p->seen[i];
+		if (!s->pending || mono - s->printed_mono < PLAIN_UPDATE_MS)
+			continue;
+		s->pending = false;
+		for (size_t k = 0; k < rules_count(r); k++) {
+			const struct verdict *v = rules_at(r, k);
+			if (v->id == s->id && v->key == s->key) {
+				if (s->sev != v->severity || strcmp(s->title, v->title) != 0)
+					print_verdict(p, s, v, "update", false);
+				break;
+			}
+		}
+	}
 }
 
 static void stem(char *out, size_t len, const char *in)
@@ -153,6 +190,7 @@ static void tell_notes(struct plain *p)
 static void on_tick(void *ctx, int64_t now)
 {
 	struct plain *p = ctx;
+	flush_updates(p);
 	tell_notes(p);
 	if (p->json) {
 		char *txt = report_status_json(p->s, now);

@@ -51,10 +51,14 @@ void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struc
 		v.start_ms = xs;
 		v.end_ms = xe;
 		v.jump_ms = ws;
-		rl_fmt_ms(worst_total, d1, sizeof d1);
+		/* the headline names one stop: its own length with its own time
+		 * (the throttled one when a single stop was, else the longest) */
+		double head_total = worst ? worst->total_ms : worst_total;
+		int64_t head_start = worst ? worst->start_ms : f->worst_start_ms;
+		rl_fmt_ms(nthr <= 1 ? head_total : worst_total, d1, sizeof d1);
 		if (nthr <= 1)
 			vtitle(&v, "The %s stop at %s happened while the cgroup was CPU-throttled: +%.0f ms "
-			       "throttled_time in %s-%s", d1, rl_hms(r, ws, t3), cd.throttled_us / 1000.0,
+			       "throttled_time in %s-%s", d1, rl_hms(r, head_start, t3), cd.throttled_us / 1000.0,
 			       rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2));
 		if (nthr > 1) {
 			char sfx[48];
@@ -260,7 +264,7 @@ void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, const stru
 			v.jump_ms = ws;
 			rl_fmt_ms(worst_total, d1, sizeof d1);
 			vtitle(&v, "The machine reclaimed memory directly during the %s stop at %s (%lld allocation "
-			       "stalls machine-wide)", d1, rl_hms(r, ws, t1), (long long)stalls);
+			       "stalls machine-wide)", d1, rl_hms(r, f->worst_start_ms, t1), (long long)stalls);
 			vevid(&v, "/proc/vmstat samples %s-%s: allocstall %+lld, pageoutrun %+lld (all processes)",
 			      rl_hms(r, vfrom, t1), rl_hms(r, vto, t2), (long long)stalls, (long long)pageout);
 			vadvice(&v, "Threads that allocate had to free page cache themselves because the MACHINE "

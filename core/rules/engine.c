@@ -274,8 +274,11 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 
 /* --- evaluation --- */
 
-/* Judge one incident with every incident rule; those that no longer hold
- * are withdrawn. */
+/* Judge one incident with every incident rule. A verdict raised once stays
+ * for its incident: a judgement with more data updates it, never takes it
+ * back (on-call people saw it; it going away and coming back is a flap). One
+ * that the incident's whole data no longer shows is cleared when the
+ * incident is final, and says so. */
 static void judge(struct rules *r, const struct rules_ctx *c, struct incident *in, bool becomes_final)
 {
 	struct incident_facts f;
@@ -287,9 +290,42 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 		if (rule_table[i].judge)
 			rule_table[i].judge(r, c, &f);
 	r->judging_key = 0;
+	if (!becomes_final)
+		return;
 	for (size_t i = 0; i < rule_count; i++)
 		if (rule_table[i].judge && !(r->judged_mask & (1u << rule_table[i].info.id)))
-			rv_withdraw(r, rule_table[i].info.id, in->id);
+			rv_clear(r, rule_table[i].info.id, in->id, in->end_ms,
+				 "cleared: with all of this incident's data in, it no longer shows this");
+}
+
+/* the newest sample of a ring, EV_TIME_NONE when it has none (every sample
+ * record starts with its t_ms) */
+static int64_t newest_sample(const struct ring *rg)
+{
+	const int64_t *t = rg->total ? ring_at(rg, rg->total - 1) : NULL;
+	return t ? *t : EV_TIME_NONE;
+}
+
+/* Live, an incident is judged once the samples that can explain its stops
+ * are in: a cpu.stat, schedstat and vmstat sample after its end, for each of
+ * those the session has. Judged before, a throttled stop read "not
+ * throttled" until the next sample came, and its verdict came and went with
+ * every stop of the incident (issue 13: new, withdrawn, new 4-5 times). A
+ * probe that stopped sampling does not hold the judgement for more than
+ * SETTLE_WAIT_MS. */
+#define SETTLE_WAIT_MS 5000
+static bool evidence_settled(const struct rules_ctx *c, const struct incident *in)
+{
+	if (c->now_ms != EV_TIME_NONE && c->now_ms - in->end_ms >= SETTLE_WAIT_MS)
+		return true;
+	const struct timeline *tl = c->tl;
+	if (c->have_cpu && newest_sample(&tl->cpu) < in->end_ms)
+		return false;
+	if (c->have_sched && newest_sample(&tl->sched) < in->end_ms)
+		return false;
+	if (c->have_vmstat && newest_sample(&tl->vmstat) < in->end_ms)
+		return false;
+	return true;
 }
 
 /* what judging reads before an incident's start: stops, cpu.stat and
@@ -326,6 +362,8 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		bool becomes_final = final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms);
 		if (!r->eager && !becomes_final)
 			continue; /* a report judges each incident once, with all its data */
+		if (!becomes_final && !evidence_settled(c, in))
+			continue;
 		judge(r, c, in, becomes_final);
 		if (becomes_final) {
 			in->final = true;

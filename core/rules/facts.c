@@ -167,6 +167,7 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 		f->ws = f->sp.start_ms;
 		f->we = f->sp.end_ms;
 		f->worst_total = f->sp.worst->total_ms;
+		f->worst_start_ms = f->sp.worst->start_ms;
 	} else if (f->stops_from_pauses && wstop) {
 		struct tl_stop_iter it;
 		struct tl_stopref p;
@@ -178,6 +179,7 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 				f->we = p.end_ms;
 		}
 		f->worst_total = wstop->dur_ms;
+		f->worst_start_ms = wstop->t_ms - (int64_t)(wstop->dur_ms + 0.5);
 	}
 	f->xs = f->ws;
 	f->xe = f->we;

@@ -180,7 +180,6 @@ __attribute__((format(printf, 2, 3))) void vadvice(struct vdraft *v, const char 
 void rv_commit(struct rules *r, const struct vdraft *v);
 /* An incident judged again no longer supports this verdict: tell the
  * listener, then remove it. */
-void rv_withdraw(struct rules *r, int id, uint64_t key);
 /* Mark a whole-run verdict cleared (the condition went away at t). */
 void rv_clear(struct rules *r, int id, uint64_t key, int64_t t, const char *why);
 const struct verdict *rv_find_c(const struct rules *r, int id, uint64_t key);
@@ -226,7 +225,8 @@ struct incident_facts {
 	const struct tl_pause *wp;        /* the longest pause >= long_pause_warn_ms */
 	int npause_long;                  /* pauses >= long_pause_warn_ms */
 	int64_t ws, we;                   /* the JVM stop window, EV_TIME_NONE: no stop */
-	double worst_total;               /* the longest stop in it */
+	double worst_total;               /* the longest stop in it ... */
+	int64_t worst_start_ms;           /* ... and when it began: a headline pairs the two */
 	int64_t xs, xe;                   /* ... extended over the throttling it overlaps */
 	bool have_cd;                     /* cpu.stat brackets [xs, xe] */
 	struct tl_cpu_delta cd;
@@ -243,8 +243,8 @@ void rl_missing_sources_advice(struct vdraft *v, const struct rules_ctx *c, bool
 /* --- the rule table (table.c) --- */
 struct rule {
 	struct verdict_info info;
-	/* incident rules: judge the incident (commit, or leave uncommitted: it
-	 * is then withdrawn if it was raised before) */
+	/* incident rules: judge the incident (commit, or leave uncommitted: one
+	 * raised before stays, and is cleared if the final judgement leaves it) */
 	void (*judge)(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
 	/* whole-run rules: every time-resolved event of the kinds in on_kinds
 	 * (bits 1u << enum ev_kind), after the engine's own bookkeeping (one row

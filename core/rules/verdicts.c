@@ -266,6 +266,10 @@ void rv_commit(struct rules *r, const struct vdraft *nv_in)
 	if (r->judging_key && nv->key == r->judging_key)
 		r->judged_mask |= 1u << nv->id;
 	struct verdict *old = rv_find(r, nv->id, nv->key);
+	/* an incident's severity rises with its evidence, never back down:
+	 * whoever was paged for a crit is not told a second later it was a warn */
+	if (old && verdict_is_incident(nv->id) && old->severity > tidied.severity)
+		tidied.severity = old->severity;
 	if (old) {
 		if (same_content(old, nv) || !vpack(r, old, nv))
 			return;
@@ -287,25 +291,7 @@ void rv_commit(struct rules *r, const struct vdraft *nv_in)
 		r->fn(r->fnctx, slot, true);
 }
 
-/* An incident judged again no longer supports this verdict: tell the
- * listener, then remove it. */
-void rv_withdraw(struct rules *r, int id, uint64_t key)
-{
-	struct verdict *v = rv_find(r, id, key);
-	if (!v)
-		return;
-	size_t k = (size_t)(v - r->v);
-	if (r->fn) {
-		v->withdrawn = true;
-		r->fn(r->fnctx, v, false);
-	}
-	rv_drop(r, v);
-	memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
-	r->nv--;
-	rv_index_rebuild(r);
-}
-
-/* Mark a whole-run verdict cleared (the condition went away at t). */
+/* Mark a verdict cleared (the condition went away at t). */
 void rv_clear(struct rules *r, int id, uint64_t key, int64_t t, const char *why)
 {
 	struct verdict *old = rv_find(r, id, key);

@@ -62,8 +62,6 @@ struct verdict {
 	int64_t cleared_ms;       /* EV_TIME_NONE while the condition holds */
 	int64_t jump_ms;          /* where a view should put the cursor */
 	uint32_t version;         /* bumped whenever anything in it changes */
-	bool withdrawn;           /* only in a listener call: the incident, judged again with
-				     more data, no longer shows this; it is removed after the call */
 	const char *title;        /* < VERDICT_TITLE_LEN bytes */
 	const char *evidence[VERDICT_EVIDENCE_MAX];   /* each < VERDICT_EVIDENCE_LEN */
 	int nevidence;
@@ -154,10 +152,13 @@ struct rules;
 typedef void (*rules_change_fn)(void *ctx, const struct verdict *v, bool is_new);
 
 struct rules *rules_new(const struct rules_config *cfg);
-/* Eager (live, demo): judge open incidents at every evaluation, so a verdict
- * shows as soon as its evidence is in; one that more data no longer supports
- * is withdrawn. Lazy (the default, reports): judge an incident once, when it
- * is final. Both end with the same verdicts over the same input. */
+/* Eager (live, demo): judge open incidents at every evaluation once the
+ * samples that explain their stops are in, so a verdict shows as soon as its
+ * evidence is; a verdict raised is never taken back: more data updates it
+ * (its severity only rises) and one the incident's whole data no longer
+ * supports is cleared when the incident is final. Lazy (the default,
+ * reports): judge an incident once, when it is final. Both end with the
+ * same verdicts over the same input (live may also hold a cleared one). */
 void rules_set_eager(struct rules *r, bool eager);
 void rules_free(struct rules *r);
 void rules_set_listener(struct rules *r, rules_change_fn fn, void *ctx);

@@ -19,6 +19,7 @@
 #include "stwtop/event.h"
 #include "stwtop/rules.h"
 #include "stwtop/session.h"
+#include "stwtop/util.h"
 
 #define T0 1796000000000LL /* 2026-12-02T... : any wall clock */
 
@@ -330,6 +331,33 @@ static void test_cpu_throttled_edges(void **state)
 	fx_free(f);
 }
 
+/* The headline pairs a duration with its own stop: a 131 ms stop before the
+ * quota cut, then a throttled 301 ms stop 3.4 s later, in one incident: the
+ * title names 301 ms at the second stop's time, not at the first's (a user
+ * saw "The 301 ms stop at <the 131 ms stop's time>"). */
+static void test_throttled_headline_names_its_stop(void **state)
+{
+	(void)state;
+	struct fixture *f = fx_new(true);
+	int64_t thr_us = 0;
+	for (int s = 0; s <= 20; s++) {
+		if (s == 10)
+			thr_us += 250 * 1000;   /* throttled only in 9-10 s */
+		cpu_sample(f, T0 + s * 1000, (int64_t)s * 10, s >= 10 ? 10 : 0, thr_us);
+	}
+	safepoint(f, T0 + 6191, 131, 120, "G1CollectForAllocation");   /* [6060, 6191] */
+	safepoint(f, T0 + 9769, 301, 290, "G1CollectForAllocation");   /* [9468, 9769] */
+	judge_final(f, T0 + 60000);
+	const struct verdict *v = find(f, V_CPU_THROTTLED);
+	assert_non_null(v);
+	char first[16], second[16];
+	util_fmt_hms_ms(T0 + 6060, first, sizeof first);
+	util_fmt_hms_ms(T0 + 9468, second, sizeof second);
+	if (!strstr(v->title, "301 ms stop at") || !strstr(v->title, second) || strstr(v->title, first))
+		fail_msg("headline pairs the wrong stop: %s (want 301 ms at %s)", v->title, second);
+	fx_free(f);
+}
+
 /* ------------------------------------------------------------ whole run */
 
 static void test_serial_gc_selected(void **state)
@@ -384,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_incident_gap),
 		cmocka_unit_test(test_ttsp_spike_edges),
 		cmocka_unit_test(test_cpu_throttled_edges),
+		cmocka_unit_test(test_throttled_headline_names_its_stop),
 		cmocka_unit_test(test_serial_gc_selected),
 		cmocka_unit_test(test_healthy_says_nothing),
 	};
