@@ -292,25 +292,35 @@ static void full_causes(const struct overhead *o, const struct ov_stats *st, cha
 	}
 }
 
+/* "a-b" of two values, or one when they are the same */
+static void range(char *buf, size_t len, double a, double b)
+{
+	if (lround(a) == lround(b))
+		snprintf(buf, len, "%.0f", a);
+	else
+		snprintf(buf, len, "%.0f-%.0f", a, b);
+}
+
 static void heap_evidence(struct vdraft *v, const struct ov_stats *st, const struct summary *s)
 {
 	if (st->used_max_mb < 0)
 		return; /* the log does not print the heap on its Full GCs */
 	double max_mb = s->heap_max_kb > 0 ? s->heap_max_kb / 1024.0 : -1;
-	char cap[80] = "";
+	char cap[80] = "", used[40], pct[40];
 	if (st->committed_mb >= 0)
 		snprintf(cap, sizeof cap, " of %.0f MB committed", st->committed_mb);
-	if (max_mb > 0)
-		vevid(v, "used after Full GC %.0f-%.0f MB%s, max heap %.0f MB (%.0f-%.0f %% of it)%s",
-		      st->used_min_mb, st->used_max_mb, cap, max_mb, st->used_min_mb / max_mb * 100,
-		      st->used_max_mb / max_mb * 100,
+	range(used, sizeof used, st->used_min_mb, st->used_max_mb);
+	if (max_mb > 0) {
+		range(pct, sizeof pct, st->used_min_mb / max_mb * 100, st->used_max_mb / max_mb * 100);
+		vevid(v, "used after Full GC %s MB%s, max heap %.0f MB (%s %% of it)%s", used, cap, max_mb, pct,
 		      st->used_min_mb >= 0.75 * max_mb ? ": the live data fills the heap" : "");
-	else if (st->committed_mb > 0)
-		vevid(v, "used after Full GC %.0f-%.0f MB%s (%.0f-%.0f %%); the log does not say the max heap",
-		      st->used_min_mb, st->used_max_mb, cap, st->used_min_mb / st->committed_mb * 100,
+	} else if (st->committed_mb > 0) {
+		range(pct, sizeof pct, st->used_min_mb / st->committed_mb * 100,
 		      st->used_max_mb / st->committed_mb * 100);
-	else
-		vevid(v, "used after Full GC %.0f-%.0f MB", st->used_min_mb, st->used_max_mb);
+		vevid(v, "used after Full GC %s MB%s (%s %%); the log does not say the max heap", used, cap, pct);
+	} else {
+		vevid(v, "used after Full GC %s MB", used);
+	}
 }
 
 static void ov_verdict(struct rules *r, const struct rules_ctx *c)
