@@ -336,8 +336,13 @@ static void ov_verdict(struct rules *r, const struct rules_ctx *c)
 	vinit(&v, V_GC_OVERHEAD, o->episode, share >= r->cfg.overhead_crit_share ? SEV_CRIT : SEV_WARN);
 	v.start_ms = v.jump_ms = (int64_t)floor(o->start);
 	v.end_ms = (int64_t)ceil(o->end);
-	vtitle(&v, "GC overhead: the JVM was paused %.0f %% of %.1f s, %u Full GCs back to back: the "
-	       "application barely ran", share * 100, span / 1000, st->fulls);
+	if (share >= 0.9)
+		vtitle(&v, "GC overhead: the JVM was paused %.0f %% of %.1f s, %u Full GCs back to back: the "
+		       "application barely ran", share * 100, span / 1000, st->fulls);
+	else
+		vtitle(&v, "GC overhead: the JVM was paused %.0f %% of %.1f s, %u Full GCs back to back: the "
+		       "application ran %.0f %% of that time", share * 100, span / 1000, st->fulls,
+		       100 - share * 100);
 	vevid(&v, "%s .. %s: paused %.1f s of the %.1f s window (%.0f %%) in %u pauses", rl_hms(r, v.start_ms, t1),
 	      rl_hms(r, v.end_ms, t2), st->paused_ms / 1000, span / 1000, share * 100, st->pauses);
 	full_causes(o, st, causes, sizeof causes);
@@ -356,13 +361,18 @@ static void ov_verdict(struct rules *r, const struct rules_ctx *c)
 	rl_fmt_ms(st->longest_ms, lb, sizeof lb);
 	vevid(&v, "the longest pause took %s; without it the share is still %.0f %%: many collections, not "
 	      "one long one", lb, (st->paused_ms - st->longest_ms) / span * 100);
-	vadvice(&v, "Collections follow each other and the application barely runs between them. If used "
+	vadvice(&v, "Collections follow each other and the application runs only in between. If used "
 		"after Full GC stays near the max heap, the heap is too small for the live data or "
 		"something leaks: `jcmd PID GC.class_histogram` twice, a minute apart, shows what grows; "
 		"-XX:+HeapDumpOnOutOfMemoryError keeps the heap when it ends in an OutOfMemoryError. In a "
 		"container, check -XX:MaxRAMPercentage (the max heap defaults to 25 %% of the memory limit) "
 		"before raising -Xmx. HotSpot's own GC overhead limit (98 %% of the time, Parallel only) "
 		"throws long after the callers gave up.");
+	double max_mb = c->sum->heap_max_kb > 0 ? c->sum->heap_max_kb / 1024.0 : -1;
+	if (st->used_max_mb >= 0 && max_mb > 0 && st->used_max_mb < 0.5 * max_mb)
+		vadvice(&v, " Here used after Full GC stays at most %.0f MB of the %.0f MB max heap: the live "
+			"data fits it, so look at the allocation rate and at the committed heap the collector "
+			"kept (-Xms, the young generation) rather than at a leak.", st->used_max_mb, max_mb);
 	rv_commit(r, &v);
 }
 
