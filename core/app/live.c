@@ -779,6 +779,11 @@ int live_run(struct live *l)
 		loop_add_timer(l->loop, l->o.interval_ms, l->o.interval_ms, on_tick, l);
 	}
 	int rc = loop_run(l->loop);
+	/* the end of the input, as a report over the same files ends: the rules
+	 * judge with everything in (a gc-overhead episode still open is closed if
+	 * the data has moved on), and the listener hears the last changes before
+	 * the view says its final state */
+	session_eval(l->s, data_clock(l), true);
 	if (stop_pipe[0] >= 0)
 		loop_del_fd(l->loop, stop_pipe[0]);
 	return rc;

@@ -213,6 +213,9 @@ static json_t *report_obj(const struct session *s)
 	json_object_set_new(sum, "gc_pauses", json_integer((json_int_t)sm->gc_pauses));
 	json_object_set_new(sum, "max_gc_pause_ms", round3(sm->max_gc_pause_ms));
 	json_object_set_new(sum, "total_gc_pause_ms", round3(sm->total_gc_pause_ms));
+	json_object_set_new(sum, "full_gc_pauses", json_integer((json_int_t)sm->full_gcs));
+	double share = summary_gc_paused_share(sm);
+	json_object_set_new(sum, "gc_paused_share", share >= 0 ? json_real(round(share * 10000) / 10000) : json_null());
 	json_object_set_new(sum, "stops", json_integer((json_int_t)sm->stops));
 	json_object_set_new(sum, "total_stop_ms", round3(sm->total_stop_ms));
 	json_object_set_new(sum, "max_stop_ms", round3(sm->max_stop_ms));
@@ -669,8 +672,13 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 				snprintf(fl + strlen(fl), sizeof fl - strlen(fl), "%s%s", i ? " " : "", sm->flags[i]);
 			wrap(out, "  Flags      ", fl, 100);
 		}
-		fprintf(out, "  GC pauses  %llu, max %.1f ms, total %.1f ms\n", (unsigned long long)sm->gc_pauses,
-			sm->max_gc_pause_ms, sm->total_gc_pause_ms);
+		fprintf(out, "  GC pauses  %llu, max %.1f ms, total %.1f ms, %llu Full", (unsigned long long)sm->gc_pauses,
+			sm->max_gc_pause_ms, sm->total_gc_pause_ms, (unsigned long long)sm->full_gcs);
+		double share = summary_gc_paused_share(sm);
+		if (share >= 0)
+			fprintf(out, "; paused %.1f %% of the %.1f s the JVM log covers", share * 100,
+				summary_jvm_span_ms(sm) / 1000);
+		fputc('\n', out);
 		if (sm->stops)
 			fprintf(out, "  Stops      %llu safepoints, max %.1f ms, total %.1f ms, max time to "
 				"safepoint %.1f ms\n", (unsigned long long)sm->stops, sm->max_stop_ms,

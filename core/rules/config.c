@@ -51,6 +51,11 @@ static const struct knob knobs[] = {
 	K(leak_growth_ratio, 1.5, "used after GC up by half over the plateau is growth, not noise (FIELD-NOTES 1)"),
 	K(leak_growth_min_mb, 64, "... and by at least 64 MB, so a small heap's jitter is not a leak"),
 	K(periodic_link_ms, 60000, "a shrink within a minute of a periodic collection is its doing (load-stops: 4 ms)"),
+	K(overhead_share, 0.3, "paused 30% of a stretch is overhead: the thrashing recordings show 54-99%, healthy runs < 15% a second"),
+	K(overhead_min_span_ms, 3000, "3 s of it (and 3 s below it to clear): one busy second is a burst, not overhead"),
+	K(overhead_min_full, 2, "two Full GCs or evacuation failures: young pauses alone mean allocation, not a full heap"),
+	K(overhead_min_pauses, 5, "five pauses: a few long ones are long-gc-pause, overhead is collections back to back"),
+	K(overhead_crit_share, 0.5, "paused half of the time or more: the application got less than half of the wall clock"),
 };
 
 void rules_config_defaults(struct rules_config *c)

@@ -384,6 +384,7 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 	 * the end. A replay evaluates once per second of data: rebuilding and
 	 * comparing four verdicts' text each time cost more than parsing the log. */
 	bool all = final || r->fn;
+	r->eval_final = final;
 	if (!all && ++r->evals_unbuilt >= 16) { /* reading the clock on every evaluation shows in a profile */
 		int64_t mono = util_mono_ms();
 		r->evals_unbuilt = 0;

@@ -12,6 +12,7 @@
  *   upstream.c  accept-queue-overflow, connect-timeout-504 (what it cost)
  *   heap.c      g1-not-shrinking, periodic-gc-skipped/-shrank (whole run)
  *   jvm.c       serial-gc-selected, zgc-allocation-stall, aot-sigill-adapter
+ *   overhead.c  gc-overhead (most of the wall clock paused, Full GCs back to back)
  *   notes.c     what the input could not show
  *
  * Adding a verdict: an id in rules.h, a row in table.c, its judge in a file
@@ -29,6 +30,46 @@
 #include <string.h>
 
 /* --- state --- */
+
+/* gc-overhead (overhead.c): the recent pauses, and the episode they make */
+#define OV_RING 4096                   /* pauses held (a power of two): 10 s at 400 a second */
+#define OV_CAUSES 6                    /* distinct Full GC causes named in the evidence */
+#define OV_F_FULL 0x01                 /* a Full GC */
+#define OV_F_EVAC 0x02                 /* to-space exhausted / evacuation failure */
+struct ov_pause {
+	double start, dur;             /* ms (epoch), with the fractions the log printed */
+	float after_mb, committed_mb;  /* a Full GC's heap after it, -1 unknown */
+	uint32_t line;
+	uint16_t src;
+	uint8_t flags;                 /* OV_F_* */
+	uint8_t cause;                 /* index in ov_stats.cause, 0xff none */
+};
+struct ov_stats {                      /* the pauses of an episode */
+	double paused_ms, longest_ms;
+	uint32_t pauses, fulls, evac_fails;
+	float used_min_mb, used_max_mb, committed_mb;   /* after Full GCs, -1 unknown */
+	double first_full_ms;          /* its start, -1 none */
+	double first_full_dur;
+	uint32_t first_full_line;
+	uint16_t first_full_src;
+	uint8_t first_full_cause;
+	uint32_t cause_n[OV_CAUSES + 1];   /* Full GCs by cause (overhead.causes), the last: others */
+};
+struct overhead {
+	struct ov_pause ring[OV_RING];
+	uint64_t head, tail;           /* [tail, head): the pauses of the last window */
+	double win_paused;             /* their paused time ... */
+	uint32_t win_full;             /* ... and Full GCs / evacuation failures */
+	double newest_end;
+	bool open;
+	uint64_t episode;              /* the current (or last) episode's number, its key */
+	double start, end;             /* its extent: dense pauses only */
+	double floor;                  /* pauses before this belong to a closed episode */
+	double last_end;               /* the newest pause's end when it closed (clear search) */
+	struct ov_stats all, at_end;   /* since start; up to end */
+	char causes[OV_CAUSES][48];    /* cause names seen, for ov_pause.cause */
+	int ncauses;
+};
 
 #define MAX_INCIDENTS 512
 #define TREND_BINS 256
@@ -143,6 +184,9 @@ struct rules {
 
 	/* aot-sigill-adapter */
 	bool hserr_seen;
+
+	bool eval_final;               /* rules_eval(final): the refresh hooks see the end of input */
+	struct overhead ov;            /* gc-overhead */
 
 	/* advice texts, each held once for the verdicts that give it */
 	struct shared *shared[SHARED_BUCKETS];
@@ -283,5 +327,7 @@ void jvm_on_event(struct rules *r, const struct rules_ctx *c, const struct event
 #define JVM_ON_KINDS ((1u << EV_ALLOC_STALL) | (1u << EV_GC_CYCLE) | (1u << EV_HSERR))
 void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all);
 void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all);
+void overhead_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+void overhead_refresh(struct rules *r, const struct rules_ctx *c, bool all);
 
 #endif

@@ -6,7 +6,8 @@
  * The rows are in evaluation order: the incident rules in reading order (the
  * stop, its cause, its cost: a verdict raised first is listed first), then the
  * whole-run rules in the order they are refreshed. Whole-run verdicts follow
- * the incidents in a report (rank 10 + id keeps their old order).
+ * the incidents in a report (rank 10 + id keeps their old order; gc-overhead,
+ * rank 9, leads them).
  */
 #include "rules_internal.h"
 
@@ -21,7 +22,9 @@ const struct rule rule_table[] = {
 	/* what it cost the callers */
 	{{V_ACCEPT_QUEUE, "accept-queue-overflow", VERDICT_INCIDENT, 5, false}, judge_accept_queue, NULL, 0, NULL},
 	{{V_CONNECT_504, "connect-timeout-504", VERDICT_INCIDENT, 6, false}, judge_connect_504, NULL, 0, NULL},
-	/* whole run */
+	/* whole run; gc-overhead first of them: when the JVM barely runs, that is the news */
+	{{V_GC_OVERHEAD, "gc-overhead", VERDICT_RUN, 9, false}, NULL, overhead_on_event, 1u << EV_GC_PAUSE,
+	 overhead_refresh},
 	{{V_SERIAL_GC, "serial-gc-selected", VERDICT_RUN, 10 + V_SERIAL_GC, false}, NULL, jvm_on_event,
 	 JVM_ON_KINDS, jvm_refresh_serial},
 	{{V_ZGC_STALL, "zgc-allocation-stall", VERDICT_RUN, 10 + V_ZGC_STALL, false}, NULL, NULL, 0, jvm_refresh_zgc},
@@ -38,7 +41,7 @@ _Static_assert(sizeof rule_table / sizeof rule_table[0] == V_COUNT, "one row per
 /* judged_mask and rl_stop_verdicts_mask() are bit sets of ids */
 _Static_assert(V_COUNT <= 32, "verdict ids fit a 32-bit mask");
 
-/* 13 rows: a scan costs less than keeping an index in step with the table */
+/* 14 rows: a scan costs less than keeping an index in step with the table */
 static const struct rule *row(int id)
 {
 	for (size_t i = 0; i < rule_count; i++)

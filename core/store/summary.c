@@ -13,6 +13,8 @@ void summary_init(struct summary *s)
 	s->cpus_total = s->cpus_available = -1;
 	s->memory_kb = -1;
 	s->allocstall_first = s->allocstall_last = -1;
+	s->jvm_first_up_us = s->jvm_last_up_us = -1;
+	s->jvm_first_ms = s->jvm_last_ms = EV_TIME_NONE;
 	s->nr_throttled.first = s->nr_throttled.last = -1;
 	s->throttled_us.first = s->throttled_us.last = -1;
 	hist_reset(&s->rt);
@@ -71,8 +73,43 @@ static void add_info(struct summary *s, const struct ev_info *in)
 	}
 }
 
+/* a JVM log event that lasted dur_ms up to its time: the span the log covers */
+static void jvm_span(struct summary *s, const struct event *e, double dur_ms)
+{
+	int64_t d = dur_ms > 0 ? (int64_t)(dur_ms + 0.5) : 0;
+	if (e->up_us >= 0) {
+		int64_t a = e->up_us - d * 1000;
+		if (s->jvm_first_up_us < 0 || a < s->jvm_first_up_us)
+			s->jvm_first_up_us = a < 0 ? 0 : a;
+		if (e->up_us > s->jvm_last_up_us)
+			s->jvm_last_up_us = e->up_us;
+	}
+	if (e->t_ms != EV_TIME_NONE) {
+		if (s->jvm_first_ms == EV_TIME_NONE || e->t_ms - d < s->jvm_first_ms)
+			s->jvm_first_ms = e->t_ms - d;
+		if (s->jvm_last_ms == EV_TIME_NONE || e->t_ms > s->jvm_last_ms)
+			s->jvm_last_ms = e->t_ms;
+	}
+}
+
 void summary_add(struct summary *s, const struct event *e)
 {
+	switch (e->kind) {
+	case EV_JVM_INFO: case EV_GC_CYCLE: case EV_SP_TIMEOUT: case EV_PERIODIC_SKIP:
+		jvm_span(s, e, 0);
+		break;
+	case EV_GC_PAUSE:
+		jvm_span(s, e, e->u.pause.dur_ms);
+		break;
+	case EV_SAFEPOINT:
+		jvm_span(s, e, e->u.sp.total_ms);
+		break;
+	case EV_ALLOC_STALL:
+		jvm_span(s, e, e->u.stall.dur_ms);
+		break;
+	default:
+		break;
+	}
 	switch (e->kind) {
 	case EV_JVM_INFO:
 		add_info(s, &e->u.info);
@@ -194,4 +231,24 @@ int64_t summary_nr_throttled(const struct summary *s)
 double summary_throttled_ms(const struct summary *s)
 {
 	return (double)counter_growth(&s->throttled_us) / 1000.0;
+}
+
+double summary_jvm_span_ms(const struct summary *s)
+{
+	/* the clock when the log printed it (a JVM restarted in one file starts
+	 * its uptime again), else the uptime */
+	if (s->jvm_first_ms != EV_TIME_NONE && s->jvm_last_ms > s->jvm_first_ms)
+		return (double)(s->jvm_last_ms - s->jvm_first_ms);
+	if (s->jvm_first_up_us >= 0 && s->jvm_last_up_us > s->jvm_first_up_us)
+		return (double)(s->jvm_last_up_us - s->jvm_first_up_us) / 1000.0;
+	return -1;
+}
+
+double summary_gc_paused_share(const struct summary *s)
+{
+	double span = summary_jvm_span_ms(s);
+	if (span <= 0 || s->gc_pauses == 0)
+		return -1;
+	double share = s->total_gc_pause_ms / span;
+	return share > 1 ? 1 : share;
 }

@@ -39,6 +39,7 @@ enum verdict_id {
 	V_SERIAL_GC,
 	V_ZGC_STALL,
 	V_AOT_SIGILL,
+	V_GC_OVERHEAD,
 	V_COUNT
 };
 
@@ -120,6 +121,11 @@ struct rules_config {
 	double leak_growth_ratio;     /* used after GC growing by this factor over a plateau ... */
 	double leak_growth_min_mb;    /* ... and by this many MB: check for a leak, do not say "not a leak" */
 	double periodic_link_ms;      /* a shrink this soon after a periodic collection is its doing */
+	double overhead_share;        /* gc-overhead: this share of a stretch paused ... */
+	double overhead_min_span_ms;  /* ... over a stretch at least this long (and the window that clears it) ... */
+	double overhead_min_full;     /* ... with at least this many Full GCs or evacuation failures ... */
+	double overhead_min_pauses;   /* ... in at least this many pauses */
+	double overhead_crit_share;   /* a paused share this high is critical */
 };
 
 void rules_config_defaults(struct rules_config *c);

@@ -43,6 +43,11 @@ struct summary {
 	uint64_t gc_pauses;
 	double max_gc_pause_ms, total_gc_pause_ms;
 	uint64_t full_gcs;
+	/* the time the JVM log covers: its first event's start to its last
+	 * event's end, by the JVM's uptime and by the clock (-1 / EV_TIME_NONE
+	 * unknown); summary_jvm_span_ms() picks */
+	int64_t jvm_first_up_us, jvm_last_up_us;
+	int64_t jvm_first_ms, jvm_last_ms;
 	uint64_t stops;
 	double total_stop_ms, max_stop_ms, max_ttsp_ms;
 	uint64_t periodic_gc_skips, periodic_gc_collections;
@@ -77,6 +82,10 @@ void summary_add(struct summary *s, const struct event *e);
 /* growth of the throttle counters between the first and the last sample that
  * had them (struct summary_counter) */
 int64_t summary_nr_throttled(const struct summary *s);
+/* the wall time the JVM log covers (ms), and the share of it in GC pauses;
+ * -1 when the log covers no time */
+double summary_jvm_span_ms(const struct summary *s);
+double summary_gc_paused_share(const struct summary *s);
 double summary_throttled_ms(const struct summary *s);
 
 #endif

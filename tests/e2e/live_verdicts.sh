@@ -17,6 +17,14 @@ for s in throttle/throttled throttle/throttled-arraycopy nginx-uct/backlog100 ng
   echo "== $s"
   python3 "$D/tools/live_check.py" "$BIN" "$D/samples/$s" --speed 8 --latency 1000 || rc=1
 done
+# gc-overhead: an episode opened, extended and cleared at pauses must end live
+# exactly as in the report (its end and clear come from the last pauses)
+for s in gc-overhead-g1 gc-overhead-parallel gc-overhead-serial; do
+  echo "== recordings/$s"
+  python3 "$D/tools/live_check.py" "$BIN" "$D/recordings/$s" --speed 8 --latency 1000 || rc=1
+done
+echo "== recordings/gc-overhead-healthy-control (control)"
+python3 "$D/tools/live_check.py" "$BIN" "$D/recordings/gc-overhead-healthy-control" --speed 8 --latency 1000 --control || rc=1
 # a recording of the verdict suite: a long TTSP with no CPU limit
 echo "== recordings/ttsp-arraycopy"
 python3 "$D/tools/live_check.py" "$BIN" "$D/recordings/ttsp-arraycopy" --speed 8 --latency 1000 || rc=1

@@ -374,6 +374,7 @@ fi
 if folder_report g1-full-gc "$R/g1-full-gc"; then
   must long-gc-pause accept-queue-overflow
   mustnot cpu-throttled-during-stop sched-delay-during-stop ttsp-spike direct-reclaim connect-timeout-504 serial-gc-selected g1-not-shrinking
+  mustnot gc-overhead   # one long Full GC is long-gc-pause, not overhead
   has long-gc-pause title "1.12 s for GC work: Pause Full (System.gc())"
   has long-gc-pause evidence "2543M->2345M(4096M) 1119.821 ms"
   has long-gc-pause evidence "no CPU throttling"
@@ -383,6 +384,47 @@ if folder_report g1-full-gc "$R/g1-full-gc"; then
   # an explicit System.gc(): the heap was not full; the fix is the caller or ExplicitGCInvokesConcurrent
   hasnt long-gc-pause advice "the old generation was full"
   has long-gc-pause advice "-XX:+ExplicitGCInvokesConcurrent"
+fi
+
+# gc-overhead: a live set that outgrew the heap, recorded under G1, Parallel and Serial
+# (tests/recordings/gc-overhead-*/README.md: the thrash window of each, start .. end UTC)
+# overhead_window WIN_START WIN_END: exactly one gc-overhead, crit, starting within 1 s of the
+# window's start and ending at or after its end, cleared once the cache was dropped
+overhead_window() {
+  local ws=$1 we=$2
+  q gc-overhead '[.verdicts[] | select(.id == $id)] | length == 1' && ok || bad "want exactly one gc-overhead, got $(jq -c '[.verdicts[] | select(.id == "gc-overhead") | [.start, .end]]' "$J")"
+  q gc-overhead '[.verdicts[] | select(.id == $id) | .severity] == ["crit"]' && ok || bad "gc-overhead is not crit"
+  jq -e --arg ws "$ws" --arg we "$we" '
+    def ms: sub("Z$"; "") | capture("(?<s>[^.]*)\\.(?<f>[0-9]+)") | ((.s + "Z") | fromdateiso8601) * 1000 + (.f | tonumber);
+    [.verdicts[] | select(.id == "gc-overhead")][0] as $v
+    | (($v.start | ms) - ($ws | ms) | fabs) <= 1000 and ($v.end | ms) >= ($we | ms)' "$J" >/dev/null \
+    && ok || bad "gc-overhead $(jq -c '[.verdicts[] | select(.id == "gc-overhead") | [.start, .end]]' "$J") does not cover the thrash window $ws .. $we"
+  cleared gc-overhead
+  has gc-overhead evidence "Full GCs ("
+  has gc-overhead advice "GC.class_histogram"
+  has gc-overhead advice "MaxRAMPercentage"
+}
+if report recordings/gc-overhead-g1 --gc "$R/gc-overhead-g1/gc.log"; then
+  overhead_window 2026-12-02T03:49:17.272Z 2026-12-02T03:49:24.418Z
+  has gc-overhead evidence "207 Full GCs (207 G1 Compaction Pause)"   # README: 207 in the window
+  has gc-overhead evidence "274 collections ran out of space"          # 274 To-space exhausted
+  has gc-overhead evidence "used after Full GC 79-91 MB"               # 79..91M of 96M
+  mustnot long-gc-pause
+  sum .summary.full_gc_pauses 207
+fi
+if report recordings/gc-overhead-parallel --gc "$R/gc-overhead-parallel/gc.log"; then
+  overhead_window 2026-12-02T03:42:04.165Z 2026-12-02T03:42:13.341Z
+  has gc-overhead evidence "Ergonomics"
+  mustnot long-gc-pause
+fi
+if report recordings/gc-overhead-serial --gc "$R/gc-overhead-serial/gc.log"; then
+  overhead_window 2026-12-02T03:44:13.006Z 2026-12-02T03:44:22.410Z
+  has gc-overhead evidence "Allocation Failure"
+  must serial-gc-selected; severity serial-gc-selected info
+fi
+if report recordings/gc-overhead-healthy-control --gc "$R/gc-overhead-healthy-control/gc.log"; then
+  mustnot gc-overhead; noalarm
+  sum .summary.full_gc_pauses 0
 fi
 
 echo "verdicts: $pass passed, $failc failed"
