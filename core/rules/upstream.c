@@ -45,10 +45,10 @@ static void evid_stop(struct vdraft *v, const struct rules_ctx *c, const struct 
 		vevid(v, "load before it: %.0f requests/s; %s: %.2f s", u->rate, u->stop_from, u->stop_s);
 		return;
 	}
-	vevid(v, "no stop to size the backlog by: %s, and in the %.2f s of %s the upstream held (slow or no "
-	      "connect, or >= 0.5 s queued) %u of the %u requests started (a stop holds most, and more "
-	      "than a few)", c->have_jvm ? "no JVM stop overlaps them" : "no JVM log was given", u->stop_s,
-	      u->stop_from, u->held, u->held_of);
+	vevid(v, "no stop to size the backlog by (%s): in the %.2f s nginx suggests, the upstream held "
+	      "(slow or no connect, or >= 0.5 s queued) %u of the %u requests started; a stop holds most, "
+	      "and more than a few", c->have_jvm ? "no JVM stop overlaps them" : "no JVM log was given",
+	      u->stop_s, u->held, u->held_of);
 }
 
 void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
