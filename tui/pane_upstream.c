@@ -93,7 +93,14 @@ static void draw_side(const struct pane_ctx *pc, const struct rect *r, uint64_t 
 	if (y < ymax)
 		ui_textf(ui, y++, sx, sw, s5xx ? TR_UP_5XX : TR_TEXT, "%llu requests, %llu 5xx", (unsigned long long)req,
 			 (unsigned long long)s5xx);
-	if (y < ymax) {
+	/* a time the log_format does not have is unknown: say so, do not draw it as 0 */
+	const struct summary *sm = session_summary(pc->s);
+	bool no_uct = sm->lacks_uct && sm->lacks_uct == sm->requests;
+	if (y < ymax && no_uct)
+		ui_text(ui, y++, sx, sw, TR_DIM, "connect time not logged (no $upstream_connect_time)");
+	if (y < ymax && sm->lacks_rt && sm->lacks_rt == sm->requests)
+		ui_text(ui, y++, sx, sw, TR_DIM, "request time not logged (no $request_time)");
+	if (y < ymax && !no_uct) {
 		/* the buckets that have requests (they add up to the total), on a
 		 * second row when the column is too narrow for them */
 		char sc[160];

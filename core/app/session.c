@@ -218,7 +218,8 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 	if (s->tl.mem.total)
 		c->have_mem = true;
 	c->jvm_unanchored = s->clock.unanchored > 0 && s->clock.anchor_ms == EV_TIME_NONE;
-	c->nginx_has_uct = s->has_nginx_uct;
+	c->nginx_lacks = (s->sum.lacks_rt ? EV_HTTP_NO_RT : 0u) | (s->sum.lacks_uct ? EV_HTTP_NO_UCT : 0u) |
+			 (s->sum.lacks_uht ? EV_HTTP_NO_UHT : 0u);
 	c->src_name = name_of;
 	c->src_ctx = (void *)(uintptr_t)s;   /* name_of only reads it */
 	c->explicit_serial = s->o.explicit_serial;

@@ -55,7 +55,6 @@ struct session {
 	struct rules *rules;
 	struct jvmclock clock;
 	int64_t last_eval_ms;
-	bool has_nginx_uct;
 	bool eval_on_data;
 	unsigned evals_unkept;        /* evaluations since the timeline's keep was set */
 	struct seen_timeout timeouts[TIMEOUT_MEMORY];

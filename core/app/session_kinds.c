@@ -57,8 +57,6 @@ static int nginx_setup(struct session *s, struct source *src, char *err, size_t 
 		snprintf(err, errlen, "%s: %s", s->o.nginx_format ? "--nginx-format" : "--nginx-conf", why);
 		return -EINVAL;
 	}
-	if (strstr(fmt, "$upstream_connect_time"))
-		s->has_nginx_uct = true;
 	return 0;
 }
 
@@ -245,8 +243,6 @@ static void nginx_detect(struct session *s, struct source *src, int i)
 {
 	src->fmt = nginx_sniff_decide(&src->sniff);
 	src->fmt_detect = false;
-	if (src->fmt && strstr(nginx_fmt_string(src->fmt), "$upstream_connect_time"))
-		s->has_nginx_uct = true;
 	/* replay the buffered lines through the chosen format */
 	struct nginx_sniff kept = src->sniff;
 	memset(&src->sniff, 0, sizeof src->sniff);

@@ -98,6 +98,13 @@ static json_t *pct_obj(const struct hist *h)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "count", json_integer((json_int_t)h->n));
+	if (h->n == 0) { /* no request logged the time: unknown, not 0 */
+		json_object_set_new(o, "p50", json_null());
+		json_object_set_new(o, "p90", json_null());
+		json_object_set_new(o, "p99", json_null());
+		json_object_set_new(o, "max", json_null());
+		return o;
+	}
 	json_object_set_new(o, "p50", round3(hist_quantile(h, 0.5) / 1e6));
 	json_object_set_new(o, "p90", round3(hist_quantile(h, 0.9) / 1e6));
 	json_object_set_new(o, "p99", round3(hist_quantile(h, 0.99) / 1e6));
@@ -142,12 +149,13 @@ static json_t *sec_iter_next(void *state)
 		for (int k = 0; k < 5; k++)
 			json_array_append_new(bk, json_integer(b->bucket[k]));
 		json_object_set_new(o, "uct_buckets", bk);
-		json_object_set_new(o, "rt_p50", round3(p[0]));
-		json_object_set_new(o, "rt_p99", round3(p[1]));
-		json_object_set_new(o, "rt_max", round3(b->rt_max));
-		json_object_set_new(o, "uht_p50", round3(p[2]));
-		json_object_set_new(o, "uht_p99", round3(p[3]));
-		json_object_set_new(o, "uht_max", round3(b->uht_max));
+		/* null: no request of that second logged the time */
+		json_object_set_new(o, "rt_p50", b->rt_n ? round3(p[0]) : json_null());
+		json_object_set_new(o, "rt_p99", b->rt_n ? round3(p[1]) : json_null());
+		json_object_set_new(o, "rt_max", b->rt_n ? round3(b->rt_max) : json_null());
+		json_object_set_new(o, "uht_p50", b->uht_n ? round3(p[2]) : json_null());
+		json_object_set_new(o, "uht_p99", b->uht_n ? round3(p[3]) : json_null());
+		json_object_set_new(o, "uht_max", b->uht_n ? round3(b->uht_max) : json_null());
 		it->sec++;
 		return o;
 	}
@@ -249,6 +257,15 @@ static json_t *report_obj(const struct session *s)
 		json_object_set_new(b, bn[k], json_integer((json_int_t)sm->uct_buckets[k]));
 	json_object_set_new(ng, "uct_buckets", b);
 	json_object_set_new(ng, "uct_none", json_integer((json_int_t)sm->uct_none));
+	/* requests whose log_format lacks the variable: not in any count or percentile */
+	json_t *nl = json_object();
+	if (sm->lacks_rt)
+		json_object_set_new(nl, "request_time", json_integer((json_int_t)sm->lacks_rt));
+	if (sm->lacks_uct)
+		json_object_set_new(nl, "upstream_connect_time", json_integer((json_int_t)sm->lacks_uct));
+	if (sm->lacks_uht)
+		json_object_set_new(nl, "upstream_header_time", json_integer((json_int_t)sm->lacks_uht));
+	json_object_set_new(ng, "not_logged", nl);
 	json_object_set_new(ng, "request_time", pct_obj(&sm->rt));
 	json_object_set_new(ng, "upstream_header_time", pct_obj(&sm->uht));
 	json_object_set_new(ng, "percentile_error", json_string("<= 1.6% (log-linear histogram, 32 buckets per power of two)"));
@@ -704,10 +721,16 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 			if (sm->status[c])
 				fprintf(out, " %d: %llu", c, (unsigned long long)sm->status[c]);
 		fputc('\n', out);
-		fprintf(out, "             connect 0 s: %llu, 1 s: %llu, 2 s: %llu, 3 s: %llu, 4+ s: %llu, none: %llu\n",
-			(unsigned long long)sm->uct_buckets[0], (unsigned long long)sm->uct_buckets[1],
-			(unsigned long long)sm->uct_buckets[2], (unsigned long long)sm->uct_buckets[3],
-			(unsigned long long)sm->uct_buckets[4], (unsigned long long)sm->uct_none);
+		if (sm->lacks_uct < sm->requests)
+			fprintf(out, "             connect 0 s: %llu, 1 s: %llu, 2 s: %llu, 3 s: %llu, 4+ s: %llu, "
+				"none: %llu\n", (unsigned long long)sm->uct_buckets[0],
+				(unsigned long long)sm->uct_buckets[1], (unsigned long long)sm->uct_buckets[2],
+				(unsigned long long)sm->uct_buckets[3], (unsigned long long)sm->uct_buckets[4],
+				(unsigned long long)sm->uct_none);
+		if (sm->lacks_uct || sm->lacks_rt || sm->lacks_uht)
+			fprintf(out, "             not logged (see NOTES): %s%s%s\n",
+				sm->lacks_rt ? "$request_time " : "", sm->lacks_uct ? "$upstream_connect_time " : "",
+				sm->lacks_uht ? "$upstream_header_time" : "");
 		if (sm->rt.n)
 			fprintf(out, "             request_time p50 %.3f s, p99 %.3f s, max %.3f s\n",
 				hist_quantile(&sm->rt, 0.5) / 1e6, hist_quantile(&sm->rt, 0.99) / 1e6,

@@ -349,7 +349,7 @@ void view_upstream(const struct timeline *tl, const struct view_axis *a, struct 
 				bucket[k] += b->bucket[k];
 			float p[4];
 			timeline_sec_percentiles(tl, b, p);
-			if (p[1] > p99)
+			if (b->rt_n && p[1] > p99)   /* no request logged $request_time: unknown, not 0 */
 				p99 = p[1];
 		}
 		if (!any)

@@ -1312,6 +1312,11 @@ struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size
 		f->v[k].field = var_field(f->v[k].var) != 0;
 	}
 	ev_init(&f->ev0, EV_HTTP);
+	/* a variable the format does not have is not evidence of anything: the
+	 * rules and views must tell it from "-" */
+	f->ev0.u.http.lacks = (uint8_t)((f->fields & NGINX_F_RT ? 0 : EV_HTTP_NO_RT) |
+					(f->fields & NGINX_F_UCT ? 0 : EV_HTTP_NO_UCT) |
+					(f->fields & NGINX_F_UHT ? 0 : EV_HTTP_NO_UHT));
 	return f;
 }
 

@@ -50,6 +50,8 @@ static const struct knob knobs[] = {
 	K(catchup_ms, 1000, "a stop within 1 s of a longer one meets the threads it released (combined/gc-stop: 11 ms)"),
 	K(leak_growth_ratio, 1.5, "used after GC up by half over the plateau is growth, not noise (FIELD-NOTES 1)"),
 	K(leak_growth_min_mb, 64, "... and by at least 64 MB, so a small heap's jitter is not a leak"),
+	K(aq_stop_share, 0.5, "nginx alone shows a stop only where most requests started in it were held (slow "
+	  "connect, never connected, or >= 0.5 s in the queue): sporadic SYN drops are not a stop"),
 	K(periodic_link_ms, 60000, "a shrink within a minute of a periodic collection is its doing (load-stops: 4 ms)"),
 	K(overhead_share, 0.3, "paused 30% of a stretch is overhead: the thrashing recordings show 54-99%, healthy runs < 15% a second"),
 	K(overhead_min_span_ms, 3000, "3 s of it (and 3 s below it to clear): one busy second is a burst, not overhead"),

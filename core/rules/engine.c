@@ -227,7 +227,9 @@ static void on_http(struct rules *r, const struct event *e)
 {
 	const struct ev_http *h = &e->u.http;
 	bool slow = h->uct_ms >= 500;
-	bool timeout504 = h->status == 504 && h->uct_ms < 0;
+	/* a connect timeout is a 504 whose connect did not complete ("-"); a format
+	 * without $upstream_connect_time cannot tell it from a read timeout */
+	bool timeout504 = h->status == 504 && h->uct_ms < 0 && h->uct_n > 0 && !(h->lacks & EV_HTTP_NO_UCT);
 	if (!slow && !timeout504)
 		return;
 	int64_t start = ev_start_ms(e);

@@ -90,12 +90,33 @@ static void throttle_extent(const struct rules *r, const struct timeline *tl, in
 	}
 }
 
+/* From nginx alone: of the requests started in [a, b), how many the upstream
+ * held (connected after a SYN retry, never connected, or connected at once and
+ * waited >= 0.5 s in the queue for the header). A stop holds nearly all; a
+ * busy upstream dropping a few SYNs of a burst holds a few. */
+static void held_requests(const struct timeline *tl, int64_t a, int64_t b, uint32_t *held, uint32_t *n)
+{
+	const struct ring *qr = &tl->reqs;
+	*held = *n = 0;
+	for (uint64_t i = timeline_lower_bound(qr, a); i < qr->total; i++) {
+		const struct tl_req *q = ring_at(qr, i);
+		if (q->end_ms >= b + timeline_req_scan_slack(tl))
+			break;
+		if (q->start_ms < a || q->start_ms >= b)
+			continue;
+		(*n)++;
+		if (q->bucket >= 1 || (q->bucket < 0 && q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT)) ||
+		    (q->bucket == 0 && q->uht_s >= 0.5f))
+			(*held)++;
+	}
+}
+
 /* The window W of the requests to count and how long the upstream accepted
  * nothing: the JVM's stop (with its throttling) when the JVM logs show one;
  * from nginx alone, the first request that got into the accept queue waited
  * the whole stop in $upstream_header_time, and the stepped connects started
  * after the queue was full. */
-static void upstream_window(const struct timeline *tl, const struct incident *in,
+static void upstream_window(const struct rules *r, const struct timeline *tl, const struct incident *in,
 			    const struct incident_facts *f, struct upstream_window *u)
 {
 	int64_t ws = f->ws, xs = f->xs, xe = f->xe;
@@ -105,6 +126,9 @@ static void upstream_window(const struct timeline *tl, const struct incident *in
 	int64_t a, b;
 	double stop_s;
 	const char *stop_from;
+	bool sized = true;
+	uint32_t held = 0, held_of = 0;
+	bool from_span = false;
 	if (ws != EV_TIME_NONE) {
 		a = xs;
 		b = xe;
@@ -120,8 +144,16 @@ static void upstream_window(const struct timeline *tl, const struct incident *in
 		if (span > stop_s) {
 			stop_s = span;
 			stop_from = "the span of the stepped connects";
+			from_span = true;
 		}
 		b = a + (int64_t)(stop_s * 1000);
+		/* the estimate is a stop only where the upstream held most of
+		 * what came in, and more than a few requests (a handful in a few
+		 * ms is no length): else the backlog cannot be sized from it */
+		int64_t ha = from_span ? all.first_slow_start : a;
+		held_requests(tl, ha, ha + (int64_t)(stop_s * 1000) + 1, &held, &held_of);
+		sized = stop_s > 0 && held_of > 0 && (double)held >= r->cfg.aq_min_requests &&
+			(double)held >= r->cfg.aq_stop_share * (double)held_of;
 	}
 	/* the slow connects belong to W even where the estimate falls short */
 	if (all.first_slow_start != EV_TIME_NONE && all.first_slow_start < a)
@@ -138,7 +170,10 @@ static void upstream_window(const struct timeline *tl, const struct incident *in
 	double rate = timeline_req_rate(tl, a - 30000, a);
 	if (rate <= 0)
 		rate = timeline_req_rate(tl, b, b + 30000);
-	long long backlog = llround(rate * stop_s);
+	long long backlog = sized ? llround(rate * stop_s) : 0;
+	u->sized = sized;
+	u->held = held;
+	u->held_of = held_of;
 	u->a = a;
 	u->b = b;
 	u->stop_s = stop_s;
@@ -192,7 +227,7 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 	}
 	f->have_uw = in->has_slow && c->have_nginx;
 	if (f->have_uw)
-		upstream_window(tl, in, f, &f->uw);
+		upstream_window(r, tl, in, f, &f->uw);
 }
 
 void rl_missing_sources_advice(struct vdraft *v, const struct rules_ctx *c, bool want_nginx)

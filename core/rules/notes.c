@@ -19,6 +19,32 @@ void rl_count_unexplained(const struct rules *r, const struct timeline *tl, cons
 	}
 }
 
+/* The times the nginx log_format does not have are unknown, not 0: which
+ * ones, what cannot be judged without them, and the line that adds them. */
+static void nginx_lacks_note(unsigned lacks, char *out)
+{
+	char vars[96] = "", what[160] = "";
+	size_t lv = 0, lw = 0;
+	if (lacks & EV_HTTP_NO_RT) {
+		lv += (size_t)snprintf(vars + lv, sizeof vars - lv, "$request_time");
+		lw += (size_t)snprintf(what + lw, sizeof what - lw, "request times");
+	}
+	if ((lacks & EV_HTTP_NO_UCT) && lv < sizeof vars && lw < sizeof what) {
+		lv += (size_t)snprintf(vars + lv, sizeof vars - lv, "%s$upstream_connect_time", lv ? ", " : "");
+		lw += (size_t)snprintf(what + lw, sizeof what - lw, "%sconnect times (so connect timeouts and "
+				       "accept-queue overflows)", lw ? ", " : "");
+	}
+	if ((lacks & EV_HTTP_NO_UHT) && lv < sizeof vars && lw < sizeof what) {
+		snprintf(vars + lv, sizeof vars - lv, "%s$upstream_header_time", lv ? ", " : "");
+		snprintf(what + lw, sizeof what - lw, "%sthe wait for the upstream's answer", lw ? " and " : "");
+	}
+	snprintf(out, RULES_NOTE_LEN,
+		 "The nginx log_format has no %s: %s cannot be read from the access log (they are unknown, "
+		 "not 0). Log them, e.g. log_format timed '$remote_addr - $remote_user [$time_local] "
+		 "\"$request\" $status $body_bytes_sent rt=$request_time uct=\"$upstream_connect_time\" "
+		 "uht=\"$upstream_header_time\"'; access_log ... timed;", vars, what);
+}
+
 size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)[RULES_NOTE_LEN], size_t max)
 {
 	const struct timeline *tl = c->tl;
@@ -62,6 +88,8 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			 (unsigned long long)nstop, from_pauses ? "GC pauses" : "stops", r->cfg.stop_ms, d, rl_hms(r, longest_at, t), op,
 			 nstop == 1 ? "has" : "have", nstop == 1 ? "it" : "them", miss);
 	}
+	if (n < max && c->have_nginx && c->nginx_lacks)
+		nginx_lacks_note(c->nginx_lacks, out[n++]);
 	if (n < max && r->evicted) {
 		char t1[40], t2[40];
 		/* they can span days: dates unless the times are JVM uptime */

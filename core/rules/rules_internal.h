@@ -254,12 +254,15 @@ struct stop_pick {
  * the upstream accepted nothing (accept-queue-overflow, connect-timeout-504). */
 struct upstream_window {
 	int64_t a, b;                     /* W */
-	double stop_s;                    /* how long nothing was accepted */
+	double stop_s;                    /* how long nothing was accepted, when sized */
+	bool sized;                       /* a stop shows: a JVM stop overlaps the slow connects, or
+	                                   * nginx held most requests started in the estimate */
 	const char *stop_from;            /* where stop_s comes from, for the evidence */
+	uint32_t held, held_of;           /* nginx alone: requests held / started in the estimate */
 	struct tl_req_sum w;              /* the requests started in W */
 	uint32_t slow;                    /* of them, connects of 1 s or more */
 	double rate;                      /* requests/s before W (or after it) */
-	long long backlog;                /* rate x stop_s */
+	long long backlog;                /* rate x stop_s; only when sized */
 };
 
 struct incident_facts {

@@ -21,6 +21,36 @@ static void evid_request(struct vdraft *v, const struct rules_ctx *c, const stru
 	vevid(v, "%s:%llu%s %s%s%s", rl_sname(c, q->src), (unsigned long long)q->line, req, what, conn, ups);
 }
 
+/* The evidence that sizes the backlog: the stop and the load before it; or,
+ * when the input shows no stop, why it cannot be sized (no JVM stop overlaps,
+ * and nginx alone saw the upstream hold only a few of the requests). */
+/* accept-queue-overflow with no stop in the input */
+static void advice_unsized(struct vdraft *v, const struct rules_ctx *c, const struct tl_req_sum *w)
+{
+	vadvice(v, "The kernel dropped SYNs while the listen queue was full, and the clients' SYN "
+		"retransmits (1 s apart on Linux >= 6.5, else 1 s, 3 s, 7 s) are the whole-second connect "
+		"times; %u of %u requests connected at once, so the application kept accepting: bursts of "
+		"new connections outran the backlog or its accept loop. Raise the backlog above the largest "
+		"burst (Tomcat/Spring Boot server.tomcat.accept-count, default 100; Jetty acceptQueueSize, "
+		"default 50; the kernel caps it at net.core.somaxconn), or keep upstream connections alive "
+		"(nginx upstream keepalive) so fewer are opened.", w->bucket[0], w->n);
+	if (!c->have_jvm)
+		vadvice(v, " Add the JVM's GC and safepoint logs (--gc, --safepoint) to see whether short "
+			"stops line up with the drops.");
+}
+
+static void evid_stop(struct vdraft *v, const struct rules_ctx *c, const struct upstream_window *u)
+{
+	if (u->sized) {
+		vevid(v, "load before it: %.0f requests/s; %s: %.2f s", u->rate, u->stop_from, u->stop_s);
+		return;
+	}
+	vevid(v, "no stop to size the backlog by (%s): in the %.2f s nginx suggests, the upstream held "
+	      "(slow or no connect, or >= 0.5 s queued) %u of the %u requests started; a stop holds most, "
+	      "and more than a few", c->have_jvm ? "no JVM stop overlaps them" : "no JVM log was given",
+	      u->stop_s, u->held, u->held_of);
+}
+
 void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct incident *in = f->in;
@@ -37,7 +67,6 @@ void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct
 	double stop_s = u->stop_s, rate = u->rate;
 	long long backlog = u->backlog;
 	uint32_t slow = u->slow;
-	const char *stop_from = u->stop_from;
 	const struct tl_req_sum w = u->w;
 	if ((double)slow >= floor(r->cfg.aq_min_requests)) { /* (uint32_t) of 1e12 is undefined */
 		struct vdraft v;
@@ -55,9 +84,14 @@ void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct
 				snprintf(one, sizeof one, "%s%d%s", steps[0] ? "/" : "", k, k == 4 ? "+" : "");
 				strcat(steps, one);
 			}
-		vtitle(&v, "nginx waited %s s to connect (%u requests) because the upstream's accept queue "
-		       "overflowed%s: raise the backlog above %lld", steps, slow,
-		       ws != EV_TIME_NONE ? " during the stop" : "", backlog);
+		if (u->sized)
+			vtitle(&v, "nginx waited %s s to connect (%u requests) because the upstream's accept "
+			       "queue overflowed%s: raise the backlog above %lld", steps, slow,
+			       ws != EV_TIME_NONE ? " during the stop" : "", backlog);
+		else
+			vtitle(&v, "nginx waited %s s to connect (%u requests): the upstream's accept queue "
+			       "overflowed in bursts, with no stop (%u of %u requests connected at once)", steps,
+			       slow, w.bucket[0], w.n);
 		vevid(&v, "requests started %s-%s: %u; connect time 0 s: %u, 1 s: %u, 2 s: %u, 3 s: %u, "
 		      "4+ s: %u%s", rl_hms(r, a, t1), rl_hms(r, b, t2), w.n, w.bucket[0], w.bucket[1], w.bucket[2],
 		      w.bucket[3], w.bucket[4], w.no_connect ? ", never connected: " : "");
@@ -76,13 +110,16 @@ void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct
 			      rl_hms(r, w.first_slow_start, t1), rl_hms(r, w.last_slow_start, t2),
 			      (double)(w.first_slow_start - a) / 1000.0,
 			      (double)(w.last_slow_start - a) / 1000.0);
-		if (w.bucket[0] && w.max_uht_b0 > 0)
+		if (w.bucket[0] && w.max_uht_b0 > 0 && u->sized)
 			vevid(&v, "%u requests got into the queue (connect ~0 s) and waited up to %.3f s for "
 			      "the response header", w.bucket[0], w.max_uht_b0);
-		vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
+		evid_stop(&v, c, u);
 		if (in->slowest.line)
 			evid_request(&v, c, &in->slowest, "waited longest to connect", in->upstream_many);
-		vadvice(&v, "While the application accepted nothing, the kernel queued completed "
+		if (!u->sized)
+			advice_unsized(&v, c, &w);
+		else
+			vadvice(&v, "While the application accepted nothing, the kernel queued completed "
 			"handshakes up to the listen backlog and then dropped SYNs; the clients' SYN "
 			"retransmits (1 s apart on Linux >= 6.5, else 1 s, 3 s, 7 s) are the whole-second "
 			"connect times. Raise the backlog above %lld (%.0f req/s x %.2f s): Tomcat/Spring "
@@ -109,11 +146,13 @@ void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct 
 	int64_t a = u->a, b = u->b;
 	double stop_s = u->stop_s, rate = u->rate;
 	long long backlog = u->backlog;
-	const char *stop_from = u->stop_from;
 	const struct tl_req_sum w = u->w;
-	/* connect timeouts: 504 with no connect time */
+	/* connect timeouts: 504s whose connect did not complete, $upstream_connect_time "-";
+	 * a format without the variable says nothing about the connect (a read timeout is
+	 * a 504 too) */
 	uint32_t n504 = 0;
 	float t504_max = 0;
+	bool rt_known = false;
 	{
 		const struct ring *qr = &tl->reqs;
 		for (uint64_t i = timeline_lower_bound(qr, a); i < qr->total; i++) {
@@ -122,10 +161,12 @@ void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct 
 				break;
 			if (q->start_ms < a || q->start_ms >= b)
 				continue;
-			if (q->status == 504 && q->uct_s < 0) {
+			if (q->status == 504 && q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT)) {
 				n504++;
 				if (q->rt_s > t504_max)
 					t504_max = q->rt_s;
+				if (q->rt_s >= 0)
+					rt_known = true;
 			}
 		}
 	}
@@ -135,15 +176,29 @@ void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct 
 		v.start_ms = a;
 		v.end_ms = b;
 		v.jump_ms = a;
-		vtitle(&v, "%u requests failed with 504: nginx gave up connecting after %.1f s "
-		       "(proxy_connect_timeout)%s", n504, t504_max,
-		       ws != EV_TIME_NONE ? " during the stop" : " while the upstream accepted nothing");
-		vevid(&v, "requests started %s-%s: %u, of them 504 with $upstream_connect_time \"-\": %u "
-		      "(request time up to %.3f s)", rl_hms(r, a, t1), rl_hms(r, b, t2), w.n, n504, t504_max);
-		vevid(&v, "load before it: %.0f requests/s; %s: %.2f s", rate, stop_from, stop_s);
+		char after[32] = "";
+		if (rt_known)
+			snprintf(after, sizeof after, " after %.1f s", t504_max);
+		vtitle(&v, "%u requests failed with 504: nginx gave up connecting%s (proxy_connect_timeout)%s",
+		       n504, after, ws != EV_TIME_NONE ? " during the stop" :
+				    u->sized ? " while the upstream accepted nothing" : "");
+		vevid(&v, "requests started %s-%s: %u, of them 504 with $upstream_connect_time \"-\": %u%s",
+		      rl_hms(r, a, t1), rl_hms(r, b, t2), w.n, n504, after[0] ? "" : " ($request_time not logged)");
+		if (rt_known)
+			snprintf(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
+				 VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]),
+				 " (request time up to %.3f s)", t504_max);
+		evid_stop(&v, c, u);
 		if (in->t504.line)
 			evid_request(&v, c, &in->t504, "was the first to time out", false);
-		vadvice(&v, "The upstream's accept queue was full, so nginx's SYNs were dropped and the "
+		if (!u->sized)
+			vadvice(&v, "nginx's connects got no answer within proxy_connect_timeout: the upstream's "
+				"accept queue was full (its SYNs dropped) or the server did not answer at all. "
+				"No stop shows in this input, so the backlog cannot be sized from it: check that "
+				"the upstream accepts (ss -ltn: Recv-Q at the backlog), raise its listen backlog, "
+				"and/or raise proxy_connect_timeout above the 1 s SYN retransmit.");
+		else
+			vadvice(&v, "The upstream's accept queue was full, so nginx's SYNs were dropped and the "
 			"connect timed out before the first retransmit. Raise the upstream's listen "
 			"backlog above %lld (%.0f req/s x %.2f s) so connections queue instead of being "
 			"dropped, and/or raise proxy_connect_timeout above the stop length; then fix the "

@@ -189,9 +189,15 @@ void summary_add(struct summary *s, const struct event *e)
 			double b = h->uct_ms / 1000.0 + 0.5;
 			int k = b >= 4 ? 4 : (int)b;
 			s->uct_buckets[k]++;
+		} else if (h->lacks & EV_HTTP_NO_UCT) {
+			s->lacks_uct++;
 		} else {
 			s->uct_none++;
 		}
+		if (h->lacks & EV_HTTP_NO_RT)
+			s->lacks_rt++;
+		if (h->lacks & EV_HTTP_NO_UHT)
+			s->lacks_uht++;
 		if (h->rt_ms >= 0)
 			hist_add(&s->rt, (uint64_t)(h->rt_ms * 1000 + 0.5));
 		if (h->uht_ms >= 0)

@@ -181,8 +181,12 @@ static void add_request_to_series(struct timeline *tl, const struct tl_req *r)
 		b->s504++;
 	if (r->bucket >= 0)
 		b->bucket[r->bucket]++;
-	else if (r->uct_s < 0)
+	else if (r->uct_s < 0 && !(r->flags & TL_REQ_NO_UCT))
 		b->no_connect++;
+	if (r->rt_s >= 0)
+		b->rt_n++;
+	if (r->uht_s >= 0)
+		b->uht_n++;
 	if (r->rt_s > b->rt_max)
 		b->rt_max = r->rt_s;
 	if (r->uht_s > b->uht_max)
@@ -317,7 +321,10 @@ static bool push_request(struct timeline *tl, const struct event *e)
 	r->uht_s = e->u.http.uht_ms >= 0 ? (float)(e->u.http.uht_ms / 1000.0) : -1.f;
 	r->status = e->u.http.status;
 	r->bucket = timeline_bucket(e->u.http.uct_ms);
-	r->exact = e->u.http.t_exact;
+	r->flags = (uint8_t)((e->u.http.t_exact ? TL_REQ_EXACT : 0) |
+			     (e->u.http.lacks & EV_HTTP_NO_RT ? TL_REQ_NO_RT : 0) |
+			     (e->u.http.lacks & EV_HTTP_NO_UCT ? TL_REQ_NO_UCT : 0) |
+			     (e->u.http.lacks & EV_HTTP_NO_UHT ? TL_REQ_NO_UHT : 0));
 	r->line = e->line;
 	if (r->end_ms - r->start_ms > tl->req_span_max_ms)
 		tl->req_span_max_ms = r->end_ms - r->start_ms;
@@ -720,8 +727,8 @@ void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl
 		out->n++;
 		if (q->bucket >= 0)
 			out->bucket[q->bucket]++;
-		else if (q->uct_s < 0)
-			out->no_connect++;
+		else if (q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT))
+			out->no_connect++;   /* "-": a format without the variable says nothing */
 		if (q->status >= 500 && q->status <= 599)
 			out->s5xx++;
 		if (q->status == 504)

@@ -156,6 +156,10 @@ struct ev_hserr {
 	char path[128];
 };
 
+#define EV_HTTP_NO_RT  0x01     /* $request_time */
+#define EV_HTTP_NO_UCT 0x02     /* $upstream_connect_time */
+#define EV_HTTP_NO_UHT 0x04     /* $upstream_header_time */
+
 struct ev_http {
 	int16_t status;         /* -1 unknown */
 	int16_t upstream_status;/* last value of $upstream_status, -1 unknown */
@@ -166,6 +170,8 @@ struct ev_http {
 	double uht_ms;          /* sum of $upstream_header_time, -1 unknown */
 	double urt_ms;          /* sum of $upstream_response_time, -1 unknown */
 	uint8_t t_exact;        /* 1: t_ms from $msec/$time_iso8601 ms; 0: second resolution */
+	uint8_t lacks;          /* EV_HTTP_NO_*: variables the line's log_format does not have, so
+	                         * their -1 above means "not logged", never "-" (0: not said) */
 	char rid[33];           /* $request_id, "" if absent */
 	char upstream[48];      /* the last address of $upstream_addr (after retries), "" if absent */
 	char request[72];       /* $request as logged ("GET /path HTTP/1.1"), cut; "" if absent */

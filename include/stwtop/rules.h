@@ -126,6 +126,7 @@ struct rules_config {
 	double overhead_min_full;     /* ... with at least this many Full GCs or evacuation failures ... */
 	double overhead_min_pauses;   /* ... in at least this many pauses */
 	double overhead_crit_share;   /* a paused share this high is critical */
+	double aq_stop_share;         /* from nginx alone, a stop needs this share of its requests held */
 };
 
 void rules_config_defaults(struct rules_config *c);
@@ -146,7 +147,8 @@ struct rules_ctx {
 	const struct summary *sum;
 	bool have_jvm, have_nginx, have_cpu, have_sched, have_vmstat, have_mem;
 	bool jvm_unanchored;          /* uptime-only JVM lines could not be placed on the clock */
-	bool nginx_has_uct;           /* the nginx format logs $upstream_connect_time */
+	unsigned nginx_lacks;         /* EV_HTTP_NO_*: variables the log_format of some requests read
+	                               * did not have (their times are unknown, never 0 or "-") */
 	const char *(*src_name)(void *ctx, uint16_t src);   /* basename of a source for evidence */
 	void *src_ctx;
 	bool explicit_serial;         /* -XX:+UseSerialGC seen on the command line/flags */
@@ -183,7 +185,7 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final);
  * >= stop_ms that no incident verdict covers while a source that could explain
  * them is missing (which one, and how to add it), and a GC log without
  * safepoint lines. Up to max notes of RULES_NOTE_LEN bytes; returns how many. */
-#define RULES_NOTE_LEN 400
+#define RULES_NOTE_LEN 512
 size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)[RULES_NOTE_LEN], size_t max);
 
 size_t rules_count(const struct rules *r);

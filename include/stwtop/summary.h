@@ -62,7 +62,10 @@ struct summary {
 	uint64_t status[SUMMARY_STATUS_MAX];   /* by code; codes outside 0..599 in status_other */
 	uint64_t status_other;
 	uint64_t uct_buckets[5];
-	uint64_t uct_none;             /* "-" or no upstream connect time */
+	uint64_t uct_none;             /* $upstream_connect_time "-" (never connected) */
+	/* requests whose log_format does not have $request_time, $upstream_connect_time,
+	 * $upstream_header_time: their times are unknown, not 0 and not "-" */
+	uint64_t lacks_rt, lacks_uct, lacks_uht;
 	struct hist rt, uht;           /* whole-run percentiles */
 	/* cgroup cpu samples */
 	uint64_t throttle_samples;     /* every EV_CPU, with or without throttling counters */

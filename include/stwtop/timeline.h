@@ -101,9 +101,14 @@ struct tl_req {                       /* one nginx request (ring ordered by end)
 	float uct_s, uht_s, rt_s;         /* -1 unknown/dash */
 	int16_t status;
 	int8_t bucket;                    /* 0..4 (4 = 4+), -1 not bucketed */
-	uint8_t exact;                    /* end time had ms resolution */
+	uint8_t flags;                    /* TL_REQ_* */
 	uint64_t line;
 };
+
+#define TL_REQ_EXACT  0x01                /* end time had ms resolution */
+#define TL_REQ_NO_RT  0x02                /* the format has no $request_time: rt_s -1 is "not logged" */
+#define TL_REQ_NO_UCT 0x04                /* ... no $upstream_connect_time: uct_s -1 is not "-" */
+#define TL_REQ_NO_UHT 0x08                /* ... no $upstream_header_time */
 
 struct tl_timeout {
 	int64_t t_ms;
@@ -137,7 +142,9 @@ struct tl_line {
 /* Per-second bin of the request series, by request START second. */
 struct tl_sec {
 	int64_t sec;                      /* epoch second held, 0 = empty */
-	uint32_t req, s5xx, s504, bucket[5], no_connect;
+	uint32_t req, s5xx, s504, bucket[5], no_connect;   /* no_connect: $upstream_connect_time "-" */
+	uint32_t rt_n, uht_n;             /* requests that logged a request / header time: the
+	                                   * percentiles below mean nothing without them */
 	float rt_p50, rt_p99, rt_max;     /* seconds; valid once finalised (or open) */
 	float uht_p50, uht_p99, uht_max;
 	int16_t open;                     /* index into the open histogram pool, -1 */

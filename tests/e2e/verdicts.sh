@@ -196,6 +196,46 @@ if report recordings/nginx-upstream-addr --nginx "$R/nginx-upstream-addr/logs/ac
   has accept-queue-overflow evidence 'access.log:1993 "GET /req/1452 HTTP/1.1" waited longest to connect: 2.060 s, to 127.0.0.1:18191'
   has accept-queue-overflow advice "The server behind it: 127.0.0.1:18191 (\$upstream_addr)."
 fi
+# recordings/nginx-504-*: a verdict may only use evidence the log_format can carry.
+# (a) stock combined: 504s from read timeouts, no $upstream_connect_time/$request_time in the format
+if report recordings/nginx-504-combined --nginx "$R/nginx-504-combined/logs/access.log"; then
+  mustnot connect-timeout-504 accept-queue-overflow; noalarm
+  note 'has no $request_time, $upstream_connect_time, $upstream_header_time'
+  note "log_format timed '"
+  sum '.summary.nginx.status["504"]' "$(grep -c '" 504 ' "$R/nginx-504-combined/logs/access.log")"
+  sum .summary.nginx.request_time.p99 null; sum .summary.nginx.upstream_header_time.p99 null
+  sum '[.summary.nginx.per_second[] | .rt_p99, .uht_p99 | select(. != null)] | length' 0
+  sum .summary.nginx.not_logged.upstream_connect_time 200; sum .summary.nginx.uct_none 0
+  grep -q '0 req/s x 0.00 s' "$J" && bad 'a backlog from "0 req/s x 0.00 s"' || ok
+  TZ=UTC "$BIN" --report --nginx "$R/nginx-504-combined/logs/access.log" >"$T/combined.txt" 2>&1
+  grep -qE 'p99 0(\.0+)? (ms|s)|connect 0 s' "$T/combined.txt" && bad "text report draws a time the log lacks as 0" || ok
+  grep -q 'not logged (see NOTES): \$request_time \$upstream_connect_time' "$T/combined.txt" && ok || bad "text summary does not say what is not logged"
+fi
+# (b) timed: read timeouts (uct a number, uht "-") and connect timeouts (uct "-") to two upstreams
+if report recordings/nginx-504-mixed --nginx "$R/nginx-504-mixed/logs/access.log" --nginx-conf "$R/nginx-504-mixed/nginx.conf"; then
+  L=$R/nginx-504-mixed/logs/access.log
+  n_conn=$(awk '$9 == 504 && /uct="-"/' "$L" | wc -l)                  # the connect did not complete
+  n_read=$(awk '$9 == 504 && /uct="[0-9]/ && /uht="-"/' "$L" | wc -l)  # connected, no header in time
+  [ "$n_conn" -gt 0 ] && [ "$n_read" -gt 0 ] && ok || bad "recording lacks one kind of 504 ($n_conn connect, $n_read read)"
+  must_n connect-timeout-504 1; mustnot accept-queue-overflow
+  has connect-timeout-504 title "$n_conn requests failed with 504"
+  has connect-timeout-504 evidence "of them 504 with \$upstream_connect_time \"-\": $n_conn "
+  has connect-timeout-504 title "after 1.0 s"                           # proxy_connect_timeout 1s
+  hasnt connect-timeout-504 title "accepted nothing"; hasnt connect-timeout-504 advice "x 0.00 s"
+  has connect-timeout-504 evidence "no stop to size the backlog by"
+  nonotes
+fi
+# sporadic SYN drops of a busy upstream, no stop at all
+if report recordings/nginx-sporadic-syn --nginx "$R/nginx-sporadic-syn/logs/access.log" --nginx-conf "$R/nginx-sporadic-syn/nginx.conf"; then
+  L=$R/nginx-sporadic-syn/logs/access.log
+  n_slow=$(awk '{split($4, a, "="); if (a[2] + 0 >= 0.5) n++} END {print n + 0}' "$L")
+  must accept-queue-overflow; mustnot connect-timeout-504; severity accept-queue-overflow warn
+  has accept-queue-overflow title "($n_slow requests)"
+  has accept-queue-overflow title "with no stop"
+  hasnt accept-queue-overflow advice "accepted nothing"; hasnt accept-queue-overflow title "raise the backlog above"
+  hasnt accept-queue-overflow advice "Raise the backlog above 1"; hasnt accept-queue-overflow evidence "load before it"
+  has accept-queue-overflow evidence "no stop to size the backlog by (no JVM log was given)"
+fi
 # the wrong log_format: said once, with the first line that did not match, not a clean report
 if report nginx-uct/wrong-format --nginx "$N/backlog100/logs/access.log" --nginx-format '$msec $status'; then
   note "access.log: 3600 of 3600 lines did not match the log format"
