@@ -44,6 +44,7 @@ struct live {
 	struct vmstat_probe *vm;
 	int src_cg, src_sched, src_vm;  /* session sources of the probes */
 	bool sched_gone;
+	int64_t alive_ms;        /* the last poll that found the process */
 	/* the probe problems last said: a problem is said when it appears or
 	 * changes, and its end once, not at every poll */
 	char cg_said[512];
@@ -236,12 +237,22 @@ static void poll_probes(struct live *l, int64_t now)
 			record_event(l, &ev[0]);
 			session_feed_event(l->s, l->src_sched, &ev[0]);
 		}
+		if (n >= 0)
+			l->alive_ms = now;
 		if (n == -ESRCH) {
 			char msg[160];
 			snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
 				 "still followed", l->o.pid);
 			l->sched_gone = true;
 			note(l, l->src_sched, msg, false);
+			/* the JVM's end is an event: the rules say when, how and what it cost */
+			struct event ex;
+			ev_init(&ex, EV_JVM_EXIT);
+			ex.t_ms = now;
+			ex.u.exit.pid = l->o.pid;
+			ex.u.exit.alive_ms = l->alive_ms ? l->alive_ms : EV_TIME_NONE;
+			record_event(l, &ex);
+			session_feed_event(l->s, l->src_sched, &ex);
 		} else {
 			snprintf(what, sizeof what, "%s/proc/%d/task", l->o.proc_root, l->o.pid);
 			say_errno(l, l->src_sched, &l->sched_said, n, what);

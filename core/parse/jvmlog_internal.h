@@ -219,6 +219,7 @@ enum jl_tag {
 	JL_TAG_GC_HEAP,      /* ZGC heap table (committed capacity) */
 	JL_TAG_GC_PERIODIC,
 	JL_TAG_GC_ALLOC,     /* generational ZGC allocation stalls */
+	JL_TAG_GC_HEAP_EXIT, /* the heap printed as the JVM exits */
 	JL_TAG_GC_SKIP,      /* any other gc,* tag set: details we never need */
 	JL_TAG_SAFEPOINT,
 	JL_TAG_SAFEPOINT_STATS

@@ -34,6 +34,8 @@ enum jl_tag jl_tag_kind(const char *s, size_t n)
 			return JL_TAG_GC_PERIODIC;
 		if (JL_EQ(s, n, "alloc"))
 			return JL_TAG_GC_ALLOC;
+		if (JL_EQ(s, n, "heap,exit"))
+			return JL_TAG_GC_HEAP_EXIT;
 		return JL_TAG_GC_SKIP;
 	}
 	if (JL_EQ(s, n, "safepoint"))
@@ -738,6 +740,13 @@ int jl_unified_message(struct jvmlog *p, enum jl_tag tag, const char *m, size_t 
 	case JL_TAG_GC_ALLOC:
 		i = jl_parse_gc_id(m, n, &id);
 		alloc_stall(m + i, n - i, o);
+		return 1;
+	case JL_TAG_GC_HEAP_EXIT:
+		/* Universe::print_heap_at_exit / log_heap_on_exit: "Heap", then the
+		 * heap; printed by a JVM on its way out (System.exit, end of main,
+		 * SIGTERM), never by one that is killed or crashes */
+		if (JL_EQ(m, n, "Heap"))
+			info(o, JI_HEAP_AT_EXIT);
 		return 1;
 	case JL_TAG_SAFEPOINT:
 		if (JL_STARTS(m, n, "Safepoint \"")) {

@@ -63,6 +63,11 @@ static const struct field vm_fields[] = {
 	{"pgscan_direct", F_I64, EV_OFF(vm.pgscan_direct), 0},
 };
 
+static const struct field exit_fields[] = {
+	{"pid", F_I32, EV_OFF(exit.pid), 0},
+	{"alive_ms", F_I64, EV_OFF(exit.alive_ms), 0},
+};
+
 struct kind_schema {
 	enum ev_kind kind;
 	const char *name;
@@ -75,6 +80,7 @@ static const struct kind_schema schemas[] = {
 	{EV_MEM, "mem", mem_fields, ARRAY_LEN(mem_fields)},
 	{EV_SCHED, "sched", sched_fields, ARRAY_LEN(sched_fields)},
 	{EV_VMSTAT, "vmstat", vm_fields, ARRAY_LEN(vm_fields)},
+	{EV_JVM_EXIT, "jvm_exit", exit_fields, ARRAY_LEN(exit_fields)},
 };
 
 static const struct kind_schema *schema_of(int kind)

@@ -53,6 +53,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	r->final_end_max = EV_TIME_NONE;
 	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
+	r->jexit.gone_ms = r->jexit.alive_ms = r->jexit.heap_exit_ms = r->jexit.crash_ms = EV_TIME_NONE;
 	r->first_pause_ms = EV_TIME_NONE;
 	r->g1snap_ms = EV_TIME_NONE;
 	r->skip_first_ms = r->skip_last_ms = EV_TIME_NONE;

@@ -91,6 +91,18 @@ struct incident {
 	bool upstream_many;            /* slow connects went to more than one server */
 };
 
+/* exit.c: what is known of the JVM's end */
+struct jvm_end {
+	int64_t gone_ms, alive_ms;     /* live: the poll that found it gone, the last that saw it */
+	int32_t pid;
+	int64_t heap_exit_ms;          /* the GC log printed the heap at exit */
+	bool crashed;                  /* a crash report was read */
+	int64_t crash_ms;
+	struct ev_hserr crash;
+	uint16_t crash_src;
+	uint64_t crash_line;
+};
+
 /* the on_event hooks that want one event kind, in table order (rules_new) */
 struct rule_hooks {
 	uint8_t n;
@@ -99,6 +111,7 @@ struct rule_hooks {
 
 struct rules {
 	struct rule_hooks hooks[EV_KIND_COUNT];
+	struct jvm_end jexit;
 	struct rules_config cfg;
 	struct verdict *v;
 	size_t nv;
@@ -327,6 +340,9 @@ void heap_on_event(struct rules *r, const struct rules_ctx *c, const struct even
 void heap_refresh_g1(struct rules *r, const struct rules_ctx *c, bool all);
 void heap_refresh_periodic(struct rules *r, const struct rules_ctx *c, bool all);
 void jvm_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+void exit_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all);
+#define EXIT_ON_KINDS ((1u << EV_JVM_EXIT) | (1u << EV_JVM_INFO) | (1u << EV_HSERR))
 #define JVM_ON_KINDS ((1u << EV_ALLOC_STALL) | (1u << EV_GC_CYCLE) | (1u << EV_HSERR))
 void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all);
 void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all);

@@ -22,7 +22,9 @@ const struct rule rule_table[] = {
 	/* what it cost the callers */
 	{{V_ACCEPT_QUEUE, "accept-queue-overflow", VERDICT_INCIDENT, 5, false}, judge_accept_queue, NULL, 0, NULL},
 	{{V_CONNECT_504, "connect-timeout-504", VERDICT_INCIDENT, 6, false}, judge_connect_504, NULL, 0, NULL},
-	/* whole run; gc-overhead first of them: when the JVM barely runs, that is the news */
+	/* whole run; the JVM's end and gc-overhead first of them: when the JVM is gone or barely
+	 * runs, that is the news */
+	{{V_JVM_EXITED, "jvm-exited", VERDICT_RUN, 8, false}, NULL, exit_on_event, EXIT_ON_KINDS, exit_refresh},
 	{{V_GC_OVERHEAD, "gc-overhead", VERDICT_RUN, 9, false}, NULL, overhead_on_event, 1u << EV_GC_PAUSE,
 	 overhead_refresh},
 	{{V_SERIAL_GC, "serial-gc-selected", VERDICT_RUN, 10 + V_SERIAL_GC, false}, NULL, jvm_on_event,

@@ -15,6 +15,7 @@ const char *ev_kind_name(enum ev_kind k)
 		[EV_HSERR] = "hs-err",       [EV_HTTP] = "http",
 		[EV_CPU] = "cpu",            [EV_MEM] = "mem",
 		[EV_SCHED] = "sched",        [EV_VMSTAT] = "vmstat",
+		[EV_JVM_EXIT] = "jvm-exit",
 	};
 	return (unsigned)k < EV_KIND_COUNT && names[k] ? names[k] : "?";
 }
@@ -79,6 +80,10 @@ void ev_init(struct event *e, enum ev_kind kind)
 		break;
 	case EV_VMSTAT:
 		e->u.vm.allocstall = e->u.vm.pageoutrun = e->u.vm.pgscan_direct = -1;
+		break;
+	case EV_JVM_EXIT:
+		e->u.exit.pid = -1;
+		e->u.exit.alive_ms = EV_TIME_NONE;
 		break;
 	default:
 		break;

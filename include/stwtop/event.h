@@ -32,6 +32,7 @@ enum ev_kind {
 	EV_MEM,           /* a cgroup memory sample */
 	EV_SCHED,         /* schedstat summed over a process's threads for one interval */
 	EV_VMSTAT,        /* /proc/vmstat reclaim counters (cumulative) */
+	EV_JVM_EXIT,      /* the followed JVM process is gone (live: the probe found no such pid) */
 	EV_KIND_COUNT
 };
 
@@ -50,7 +51,8 @@ enum jvm_info_key {
 	JI_CPUS,          /* a = total, b = available */
 	JI_FLAG,          /* text = one -XX flag as printed ("-XX:G1PeriodicGCInterval=5000") */
 	JI_PID,           /* a = pid (from the pid decoration) */
-	JI_MEMORY         /* a = bytes of memory the JVM sees (gc,init "Memory: 24105M") */
+	JI_MEMORY,        /* a = bytes of memory the JVM sees (gc,init "Memory: 24105M") */
+	JI_HEAP_AT_EXIT   /* the JVM printed its heap at exit ([gc,heap,exit] "Heap"): it was exiting */
 };
 
 struct ev_info {
@@ -156,6 +158,11 @@ struct ev_hserr {
 	char path[128];
 };
 
+struct ev_jvm_exit {
+	int32_t pid;
+	int64_t alive_ms;       /* the last time it was seen running (EV_TIME_NONE unknown) */
+};
+
 #define EV_HTTP_NO_RT  0x01     /* $request_time */
 #define EV_HTTP_NO_UCT 0x02     /* $upstream_connect_time */
 #define EV_HTTP_NO_UHT 0x04     /* $upstream_header_time */
@@ -240,6 +247,7 @@ struct event {
 		struct ev_mem mem;
 		struct ev_sched sched;
 		struct ev_vmstat vm;
+		struct ev_jvm_exit exit;
 	} u;
 };
 

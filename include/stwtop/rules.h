@@ -40,6 +40,7 @@ enum verdict_id {
 	V_ZGC_STALL,
 	V_AOT_SIGILL,
 	V_GC_OVERHEAD,
+	V_JVM_EXITED,
 	V_COUNT
 };
 

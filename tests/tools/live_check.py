@@ -139,13 +139,33 @@ def main():
     if proc.returncode not in (0, -signal.SIGTERM):
         failures.append('stwtop exited %s: %s' % (proc.returncode, err[-500:]))
 
-    # 3./4. first appearance of each verdict; final state vs the report
+    # 3./4. first appearance of each verdict; final state vs the report.
+    # The events are the four of docs/ndjson.md; a verdict is raised once per
+    # incident and never taken back; its severity only rises; an update comes
+    # at most once a second.
     first = {}
     final = {}
+    sev_rank = {'info': 0, 'warn': 1, 'crit': 2}
+    last_sev = {}
+    last_print = {}
     for wall, o in printed:
         if o.get('type') != 'verdict':
             continue
         k = (o['id'], o['incident'])
+        if o['event'] not in ('new', 'update', 'cleared', 'final'):
+            failures.append('verdict %s: event %r is not one of new/update/cleared/final' % (k, o['event']))
+        if o['event'] == 'new' and k in first:
+            failures.append('verdict %s raised again after it was raised' % (k,))
+        if o['event'] != 'new' and k not in first:
+            failures.append('verdict %s: %s before new' % (k, o['event']))
+        if k in last_sev and sev_rank[o['severity']] < last_sev[k]:
+            failures.append('verdict %s: severity went down to %s' % (k, o['severity']))
+        last_sev[k] = max(last_sev.get(k, 0), sev_rank[o['severity']])
+        if o['event'] == 'update' and k in last_print and wall - last_print[k] < 900:
+            failures.append('verdict %s: updated %d ms after its last line (at most once a second)'
+                            % (k, wall - last_print[k]))
+        if o['event'] != 'final':
+            last_print[k] = wall
         if o['event'] == 'new' and k not in first:
             first[k] = (wall, o)
         if o['event'] == 'final':

@@ -90,6 +90,13 @@ static void test_round_trip_edges(void **state)
 	e.u.vm.pgscan_direct = 812;
 	round_trip(&e);
 
+	/* the followed JVM gone (live --pid): replayed, the report says when */
+	ev_init(&e, EV_JVM_EXIT);
+	e.t_ms = 1796212237172LL;
+	e.u.exit.pid = 28934;
+	e.u.exit.alive_ms = 1796212236971LL;
+	round_trip(&e);
+
 	/* a comm cut inside a UTF-8 sequence (prctl keeps 15 bytes): valid JSON, '?' */
 	char line[512], err[128];
 	struct event back;

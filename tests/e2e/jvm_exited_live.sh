@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# jvm_exited_live.sh path/to/stwtop — the JVM dying is an incident, live, on real parts.
+#
+# 1. killed: a real JVM (tests/fixtures/java/HelloService.java) behind a real nginx (a
+#    private instance on high ports), under load from curl; stwtop follows it with --pid, its
+#    GC log and nginx's access log. The JVM is killed with SIGKILL while the load goes on:
+#    jvm-exited must appear once, crit, say it was killed (no crash report, no heap at exit),
+#    and count the 5xx nginx answered for requests that started after it: the same number
+#    awk counts in the access log from the verdict's start on.
+# 2. exit: the same JVM ends with SIGTERM (it prints its heap at exit): jvm-exited says it
+#    exited on its own, at the time of the heap-at-exit lines.
+# Needs javac, nginx, curl, jq, python3; skipped (77) without them.
+set -u
+BIN=$(realpath "${1:?usage: jvm_exited_live.sh path/to/stwtop}")
+D=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+T=$(mktemp -d); JPID=""; SPID=""; LPID=""
+cleanup() {
+	for p in "$LPID" "$SPID" "$JPID"; do [ -n "$p" ] && kill -KILL "$p" 2>/dev/null; done
+	[ -f "$T/nginx.pid" ] && kill -QUIT "$(cat "$T/nginx.pid")" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+fails=0; fail() { echo "FAIL: $*"; fails=$((fails+1)); }
+wait_for() { local end=$(( $(date +%s%N) / 1000000 + $1 * 1000 )); shift
+  until "$@"; do [ $(( $(date +%s%N) / 1000000 )) -ge $end ] && return 1; sleep 0.1; done; }
+for c in javac java nginx curl jq python3; do
+	command -v $c >/dev/null || [ -x /usr/sbin/$c ] || { echo "SKIP: $c not installed"; exit 77; }
+done
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+javac -d "$T/classes" "$D/fixtures/java/HelloService.java" || { echo "FAIL: javac"; exit 1; }
+BASE=$(( 20000 + $$ % 20000 ))
+NPORT=$BASE; JPORT=$((BASE + 1))
+LAB='$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time urt=$upstream_response_time rt=$request_time'
+mkdir -p "$T/logs"
+cat >"$T/nginx.conf" <<EOF
+worker_processes 1;
+error_log $T/logs/error.log;
+events { worker_connections 256; }
+http {
+	log_format lab '$LAB';
+	access_log $T/logs/access.log lab;
+	server {
+		listen 127.0.0.1:$NPORT;
+		location / { proxy_pass http://127.0.0.1:$JPORT; proxy_connect_timeout 1s; proxy_read_timeout 2s; }
+	}
+}
+EOF
+"$NGINX" -p "$T" -c "$T/nginx.conf" -g "pid $T/nginx.pid;" || { echo "FAIL: nginx did not start"; exit 1; }
+
+# one run: start the JVM, stwtop, the load; end the JVM with SIGNAL; leave the files in $T/$NAME
+run() { # NAME SIGNAL
+	local name=$1 sig=$2
+	: >"$T/logs/access.log"; kill -USR1 "$(cat "$T/nginx.pid")"   # a fresh access log
+	( cd "$T" && exec java -Xmx64m "-Xlog:gc*,safepoint:file=$T/$name-gc.log:time,uptime,level,tags" \
+		-cp classes HelloService "$JPORT" 2 ) >"$T/$name-console.log" 2>&1 &
+	JPID=$!
+	wait_for 30 grep -q READY "$T/$name-console.log" || { echo "FAIL: the JVM did not start: $(head -c 400 "$T/$name-console.log")"; exit 1; }
+	"$BIN" --plain --json --interval 200 --pid "$JPID" --gc "$T/$name-gc.log" --nginx "$T/logs/access.log" \
+		--nginx-format "$LAB" >"$T/$name.ndjson" 2>"$T/$name.err" &
+	SPID=$!
+	( while :; do curl -s -o /dev/null --max-time 3 "http://127.0.0.1:$NPORT/x" & sleep 0.05; done ) &
+	LPID=$!
+	sleep 3
+	kill "-$sig" "$JPID"; wait "$JPID" 2>/dev/null; JPID=""
+	sleep 3
+	kill -KILL "$LPID"; wait "$LPID" 2>/dev/null; LPID=""
+	sleep 2.5   # nginx logs the last requests; stwtop reads them
+	kill -TERM "$SPID"; wait "$SPID"; local rc=$?; SPID=""
+	[ $rc = 0 ] || fail "$name: stwtop exited $rc: $(head -c 400 "$T/$name.err")"
+	cp "$T/logs/access.log" "$T/$name-access.log"
+}
+
+# 5xx of requests that started at or after the ISO time $2 (ms), from the raw log
+awk_5xx_after() { python3 - "$1" "$2" <<'EOF'
+import sys, datetime
+t0 = datetime.datetime.strptime(sys.argv[2], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp() * 1000
+n = 0
+for line in open(sys.argv[1]):
+    f = line.split()
+    msec, status, rt = float(f[0]), int(f[2]), float(f[-1].split("=")[1])
+    start = round(msec * 1000 - rt * 1000)
+    if status >= 500 and start >= round(t0):
+        n += 1
+print(n)
+EOF
+}
+
+run killed KILL
+V=$T/killed.ndjson
+news=$(jq -c 'select(.type=="verdict" and .id=="jvm-exited" and .event=="new")' "$V" | wc -l)
+[ "$news" = 1 ] || fail "killed: jvm-exited raised $news times (want once): $(grep jvm-exited "$V" | head -c 600)"
+fin=$(jq -c 'select(.type=="verdict" and .id=="jvm-exited" and .event=="final")' "$V")
+[ -n "$fin" ] || fail "killed: no final jvm-exited: $(tail -c 600 "$V")"
+echo "$fin" | jq -e '.severity == "crit"' >/dev/null || fail "killed: not crit: $fin"
+echo "$fin" | jq -e '.title | test("was killed or died without a word")' >/dev/null || fail "killed: title: $(echo "$fin" | jq -r .title)"
+echo "$fin" | jq -e '[.evidence[] | select(test("no crash report and no heap-at-exit"))] | length == 1' >/dev/null \
+	|| fail "killed: evidence does not say why it was not its own exit: $(echo "$fin" | jq -c .evidence)"
+echo "$fin" | jq -e '.advice | test("OOMKilled") and test("cannot see its exit status")' >/dev/null \
+	|| fail "killed: advice: $(echo "$fin" | jq -r .advice)"
+start=$(echo "$fin" | jq -r .start)
+want=$(awk_5xx_after "$T/killed-access.log" "$start")
+[ "$want" -gt 0 ] || fail "killed: nginx answered no 5xx after the kill (the test did not make its case): $(tail -3 "$T/killed-access.log")"
+got=$(echo "$fin" | jq -r '.title' | sed -n 's/.*nginx answered \([0-9]*\) of the .*/\1/p')
+[ "$got" = "$want" ] || fail "killed: the title counts ${got:-no} 5xx, the access log has $want from $start on: $(echo "$fin" | jq -r .title)"
+[ "$(jq -c 'select(.type=="verdict" and .id=="jvm-exited" and (.event=="cleared"))' "$V" | wc -l)" = 0 ] \
+	|| fail "killed: jvm-exited was cleared"
+
+run exit TERM
+V=$T/exit.ndjson
+fin=$(jq -c 'select(.type=="verdict" and .id=="jvm-exited" and .event=="final")' "$V")
+[ -n "$fin" ] || fail "exit: no final jvm-exited: $(tail -c 600 "$V")"
+echo "$fin" | jq -e '.title | test("^The JVM exited at ")' >/dev/null || fail "exit: title: $(echo "$fin" | jq -r .title)"
+echo "$fin" | jq -e '[.evidence[] | select(test("printed the heap at exit"))] | length == 1' >/dev/null \
+	|| fail "exit: evidence: $(echo "$fin" | jq -c .evidence)"
+# its time is the heap-at-exit line's
+hx=$(grep -m1 '\[gc,heap,exit *\] Heap$' "$T/exit-gc.log" | sed 's/^\[\([^]]*\)\].*/\1/')
+[ -n "$hx" ] || fail "exit: the JVM printed no heap at exit on SIGTERM: $(tail -3 "$T/exit-gc.log")"
+hxz=$(python3 -c "import datetime,sys; print(datetime.datetime.strptime(sys.argv[1], '%Y-%m-%dT%H:%M:%S.%f%z').astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%S.%f')[:-3] + 'Z')" "$hx")
+[ "$(echo "$fin" | jq -r .start)" = "$hxz" ] || fail "exit: starts at $(echo "$fin" | jq -r .start), the heap at exit was at $hxz"
+
+echo "killed: $(echo "$(jq -c 'select(.type=="verdict" and .id=="jvm-exited" and .event=="final")' "$T/killed.ndjson")" | jq -r .title)"
+echo "exit:   $(echo "$fin" | jq -r .title)"
+[ $fails = 0 ] && echo "jvm_exited_live: all passed" || { echo "jvm_exited_live: $fails failed"; exit 1; }
