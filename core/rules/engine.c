@@ -309,26 +309,23 @@ static int64_t newest_sample(const struct ring *rg)
 	return t ? *t : EV_TIME_NONE;
 }
 
-/* Live, an incident is judged once the samples that can explain its stops
- * are in: a cpu.stat, schedstat and vmstat sample after its end, for each of
- * those the session has. Judged before, a throttled stop read "not
- * throttled" until the next sample came, and its verdict came and went with
- * every stop of the incident (issue 13: new, withdrawn, new 4-5 times). A
- * probe that stopped sampling does not hold the judgement for more than
- * SETTLE_WAIT_MS. */
+/* Live, an incident is judged once the cgroup's cpu.stat sample after its end
+ * is in (when there is a cgroup source). Judged before, a throttled stop read
+ * "not throttled" until that sample came, and its verdict came and went with
+ * every stop of the incident (issue 13: new, withdrawn, new 4-5 times); the
+ * ttsp-spike said nothing of the throttling. Schedstat needs no such wait
+ * (sched-delay judges each stop once the sample after it is in, and waits
+ * while cpu.stat may still say "throttled"), nor does vmstat (direct-reclaim
+ * is only raised from a bracketing pair). A probe that stopped sampling does
+ * not hold the judgement for more than SETTLE_WAIT_MS. */
 #define SETTLE_WAIT_MS 5000
 static bool evidence_settled(const struct rules_ctx *c, const struct incident *in)
 {
+	if (!c->have_cpu)
+		return true;
 	if (c->now_ms != EV_TIME_NONE && c->now_ms - in->end_ms >= SETTLE_WAIT_MS)
 		return true;
-	const struct timeline *tl = c->tl;
-	if (c->have_cpu && newest_sample(&tl->cpu) < in->end_ms)
-		return false;
-	if (c->have_sched && newest_sample(&tl->sched) < in->end_ms)
-		return false;
-	if (c->have_vmstat && newest_sample(&tl->vmstat) < in->end_ms)
-		return false;
-	return true;
+	return newest_sample(&c->tl->cpu) >= in->end_ms;
 }
 
 /* what judging reads before an incident's start: stops, cpu.stat and

@@ -162,7 +162,7 @@ typedef void (*rules_change_fn)(void *ctx, const struct verdict *v, bool is_new)
 
 struct rules *rules_new(const struct rules_config *cfg);
 /* Eager (live, demo): judge open incidents at every evaluation once the
- * samples that explain their stops are in, so a verdict shows as soon as its
+ * cpu.stat sample after them is in (with a cgroup source), so a verdict shows as soon as its
  * evidence is; a verdict raised is never taken back: more data updates it
  * (its severity only rises) and one the incident's whole data no longer
  * supports is cleared when the incident is final. Lazy (the default,
