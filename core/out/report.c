@@ -162,6 +162,21 @@ static json_t *sec_iter_next(void *state)
 	return NULL;
 }
 
+/* what could be checked: "nothing abnormal" means something only when complete */
+static json_t *checked_obj(const struct session *s)
+{
+	struct session_checked c;
+	session_checked(s, &c);
+	json_t *o = json_object();
+	json_object_set_new(o, "complete", json_boolean(c.complete));
+	json_object_set_new(o, "nothing", json_boolean(c.nothing));
+	json_t *why = json_array();
+	for (size_t i = 0; i < c.nwhy; i++)
+		json_array_append_new(why, jtext(c.why[i]));
+	json_object_set_new(o, "why", why);
+	return o;
+}
+
 static json_t *report_obj(const struct session *s)
 {
 	const struct summary *sm = session_summary(s);
@@ -190,6 +205,7 @@ static json_t *report_obj(const struct session *s)
 			json_object_set_new(o, "error", jtext(st->note));
 		if (session_source_kind(s, i) == SRC_NGINX && session_nginx_format(s))
 			json_object_set_new(o, "format", jtext(session_nginx_format(s)));
+		json_object_set_new(o, "checked", json_string(src_checked_name(session_source_checked(s, i))));
 		json_array_append_new(srcs, o);
 	}
 	json_object_set_new(root, "sources", srcs);
@@ -299,6 +315,7 @@ static json_t *report_obj(const struct session *s)
 	for (size_t i = 0; i < nn; i++)
 		json_array_append_new(jn, jtext(notes[i]));
 	json_object_set_new(root, "notes", jn);
+	json_object_set_new(root, "checked", checked_obj(s));
 
 	/* the verdicts are written one at a time by report_json */
 	json_object_set_new(root, "verdicts", json_array());
@@ -616,6 +633,37 @@ static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 	}
 }
 
+/* The rest of the VERDICTS line: "nothing abnormal" only when every source
+ * was read and mostly understood (session_checked); otherwise what was not,
+ * so that a missing file or a log stwtop cannot read never reads as healthy. */
+static void verdicts_headline(FILE *out, const struct session *s, size_t n, size_t nn)
+{
+	struct session_checked c;
+	session_checked(s, &c);
+	if (c.complete) {
+		if (n == 0 && nn == 0)
+			fputs("  none: nothing abnormal in this input\n", out);
+		else if (n == 0)
+			fputs("  none in what could be checked: see NOTES\n", out);
+		else
+			fputc('\n', out);
+		return;
+	}
+	char msg[SESSION_CHECKED_MAX_WHY * (SESSION_CHECKED_WHY_LEN + 2) + 80];
+	size_t l = 0;
+	if (n > 0)
+		l += (size_t)snprintf(msg, sizeof msg, "in what could be read; not checked: ");
+	else if (c.nothing)
+		l += (size_t)snprintf(msg, sizeof msg, "none found, but ");
+	else
+		l += (size_t)snprintf(msg, sizeof msg, "none found in what could be read: ");
+	for (size_t i = 0; i < c.nwhy && l < sizeof msg; i++)
+		l += (size_t)snprintf(msg + l, sizeof msg - l, "%s%s", i ? "; " : "", c.why[i]);
+	if (n == 0 && c.nothing && l < sizeof msg)
+		snprintf(msg + l, sizeof msg - l, ": nothing was checked");
+	wrap(out, "  ", msg, 100 - 8);
+}
+
 /* VERDICTS, in report order and grouped by incident, then NOTES */
 static void text_verdicts(FILE *out, const struct session *s, bool color)
 {
@@ -626,12 +674,7 @@ static void text_verdicts(FILE *out, const struct session *s, bool color)
 	char notes[REPORT_MAX_NOTES][SESSION_NOTE_LEN];
 	size_t nn = session_notes(s, notes, REPORT_MAX_NOTES);
 	fprintf(out, "%sVERDICTS%s", bold, rst);
-	if (n == 0 && nn == 0)
-		fputs("  none: nothing abnormal in this input\n", out);
-	else if (n == 0)
-		fputs("  none in what could be checked: see NOTES\n", out);
-	else
-		fputc('\n', out);
+	verdicts_headline(out, s, n, nn);
 	size_t *idx = calloc(n ? n : 1, sizeof *idx);
 	if (idx) {
 		n = report_order(s, idx, n);

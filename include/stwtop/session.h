@@ -128,6 +128,37 @@ const struct rules *session_rules(const struct session *s);
  * is missing, a GC log without safepoint lines (rules_notes). */
 #define SESSION_NOTE_LEN RULES_NOTE_LEN
 size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], size_t max);
+/* What the input let stwtop check (session_checked.c). A source is checked
+ * when it was read, held lines, and stwtop understood most of them; the
+ * report's headline says "nothing abnormal" only when every source was.
+ * A source is "mostly not understood" when more than this share of its lines
+ * did not parse: a healthy JVM log parses 99-100 % (every sample and recording
+ * of tests/), the worst real log we read (a JDK 8 Shenandoah log with its
+ * statistics tables, samples/public-gc-logs/dataset259.txt) 28 %; a binary or
+ * an IBM/OpenJ9 verbose GC log 3-7 %. 80 % leaves room for a log that is half
+ * other output and still says so when nearly nothing was understood. JVM
+ * sources are judged together first: a console log given with --safepoint
+ * beside a GC log holds application lines and JVM lines only when a safepoint
+ * timed out, so it is said only when the JVM sources as a whole were mostly
+ * not understood. */
+#define SESSION_UNREAD_SHARE 0.80
+enum src_checked {
+	SRC_CHECKED_YES = 0,          /* read and mostly understood */
+	SRC_CHECKED_UNREADABLE,       /* could not be read (stats.error) */
+	SRC_CHECKED_EMPTY,            /* read, no line in it */
+	SRC_CHECKED_NOT_UNDERSTOOD    /* more than SESSION_UNREAD_SHARE of its lines did not parse */
+};
+const char *src_checked_name(enum src_checked c);   /* "yes", "unreadable", "empty", "not-understood" */
+enum src_checked session_source_checked(const struct session *s, int i);
+#define SESSION_CHECKED_MAX_WHY 8
+#define SESSION_CHECKED_WHY_LEN 320
+struct session_checked {
+	bool complete;                /* every source checked */
+	bool nothing;                 /* no source checked: nothing was */
+	size_t nwhy;                  /* one sentence per source not checked, in order */
+	char why[SESSION_CHECKED_MAX_WHY][SESSION_CHECKED_WHY_LEN];
+};
+void session_checked(const struct session *s, struct session_checked *out);
 /* the nginx format in use (NUL-terminated), NULL if none yet */
 const char *session_nginx_format(const struct session *s);
 

@@ -1,0 +1,110 @@
+/* session_checked.c — what the input let stwtop check (session.h:
+ * session_checked): per source read or not, empty or not, understood or not,
+ * so that a report never says "nothing abnormal" about input it could not
+ * read (a missing file) or did not understand (a binary, an IBM/OpenJ9
+ * verbose GC log, an nginx log in another format). */
+#include "session_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *src_checked_name(enum src_checked c)
+{
+	switch (c) {
+	case SRC_CHECKED_YES: return "yes";
+	case SRC_CHECKED_UNREADABLE: return "unreadable";
+	case SRC_CHECKED_EMPTY: return "empty";
+	case SRC_CHECKED_NOT_UNDERSTOOD: return "not-understood";
+	}
+	return "yes";
+}
+
+static bool mostly_unread(uint64_t unparsed, uint64_t lines)
+{
+	return lines > 0 && (double)unparsed > SESSION_UNREAD_SHARE * (double)lines;
+}
+
+enum src_checked session_source_checked(const struct session *s, int i)
+{
+	const struct source *src = s->src[i];
+	const struct source_stats *st = &src->st;
+	if (src->kind == SRC_PROBE)
+		return SRC_CHECKED_YES;   /* polled, no file: its samples are what it has */
+	if (st->error)
+		return SRC_CHECKED_UNREADABLE;
+	if (st->lines == 0)
+		return SRC_CHECKED_EMPTY;
+	if (!mostly_unread(st->unparsed, st->lines))
+		return SRC_CHECKED_YES;
+	if (!src->ops->jvm)
+		return SRC_CHECKED_NOT_UNDERSTOOD;
+	/* the JVM sources together (a console log beside a GC log: session.h) */
+	uint64_t lines = 0, unparsed = 0;
+	for (int k = 0; k < s->nsrc; k++)
+		if (s->src[k]->ops->jvm && !s->src[k]->st.error) {
+			lines += s->src[k]->st.lines;
+			unparsed += s->src[k]->st.unparsed;
+		}
+	return mostly_unread(unparsed, lines) ? SRC_CHECKED_NOT_UNDERSTOOD : SRC_CHECKED_YES;
+}
+
+/* what the lines of a kind should have been */
+static const char *kind_expected(enum src_kind k)
+{
+	switch (k) {
+	case SRC_JVM: return "a JVM log stwtop understands (HotSpot GC, safepoint or start-up output)";
+	case SRC_NGINX: return "requests in the nginx log_format in use";
+	case SRC_CPUSTAT: return "cpu.stat samples";
+	case SRC_RECORD: return "an stwtop recording";
+	case SRC_SCHEDLOG: return "schedstat samples";
+	case SRC_VMSTATLOG: return "vmstat samples";
+	case SRC_HSERR: return "a JVM crash report";
+	case SRC_PROBE: break;
+	}
+	return "what stwtop reads";
+}
+
+static void why_one(const struct session *s, int i, enum src_checked c, char *out, size_t len)
+{
+	const struct source *src = s->src[i];
+	const struct source_stats *st = &src->st;
+	switch (c) {
+	case SRC_CHECKED_UNREADABLE: {
+		/* the reader's note is "path: reason": the reason alone */
+		const char *why = st->note;
+		size_t pl = strlen(src->path);
+		if (strncmp(why, src->path, pl) == 0 && why[pl] == ':' && why[pl + 1] == ' ')
+			why += pl + 2;
+		snprintf(out, len, "%s could not be read (%s)", src->name, why[0] ? why : "unknown error");
+		break;
+	}
+	case SRC_CHECKED_EMPTY:
+		snprintf(out, len, "%s is empty", src->name);
+		break;
+	case SRC_CHECKED_NOT_UNDERSTOOD:
+		snprintf(out, len, "%llu of %llu lines of %s were not %s", (unsigned long long)st->unparsed,
+			 (unsigned long long)st->lines, src->name, kind_expected(src->kind));
+		break;
+	case SRC_CHECKED_YES:
+		out[0] = '\0';
+		break;
+	}
+}
+
+void session_checked(const struct session *s, struct session_checked *out)
+{
+	memset(out, 0, sizeof *out);
+	out->complete = true;
+	bool any_checked = false;
+	for (int i = 0; i < s->nsrc; i++) {
+		enum src_checked c = session_source_checked(s, i);
+		if (c == SRC_CHECKED_YES) {
+			any_checked = true;
+			continue;
+		}
+		out->complete = false;
+		if (out->nwhy < SESSION_CHECKED_MAX_WHY)
+			why_one(s, i, c, out->why[out->nwhy++], SESSION_CHECKED_WHY_LEN);
+	}
+	out->nothing = !out->complete && !any_checked;
+}
