@@ -96,14 +96,11 @@ static void throttle_extent(const struct rules *r, const struct timeline *tl, in
  * busy upstream dropping a few SYNs of a burst holds a few. */
 static void held_requests(const struct timeline *tl, int64_t a, int64_t b, uint32_t *held, uint32_t *n)
 {
-	const struct ring *qr = &tl->reqs;
+	struct tl_req_iter it;
+	const struct tl_req *q;
 	*held = *n = 0;
-	for (uint64_t i = timeline_lower_bound(qr, a); i < qr->total; i++) {
-		const struct tl_req *q = ring_at(qr, i);
-		if (q->end_ms >= b + timeline_req_scan_slack(tl))
-			break;
-		if (q->start_ms < a || q->start_ms >= b)
-			continue;
+	timeline_reqs_begin(&it, tl, a, b);
+	while ((q = timeline_reqs_next(&it))) {
 		(*n)++;
 		if (q->bucket >= 1 || (q->bucket < 0 && q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT)) ||
 		    (q->bucket == 0 && q->uht_s >= 0.5f))

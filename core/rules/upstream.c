@@ -153,21 +153,16 @@ void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct 
 	uint32_t n504 = 0;
 	float t504_max = 0;
 	bool rt_known = false;
-	{
-		const struct ring *qr = &tl->reqs;
-		for (uint64_t i = timeline_lower_bound(qr, a); i < qr->total; i++) {
-			const struct tl_req *q = ring_at(qr, i);
-			if (q->end_ms >= b + timeline_req_scan_slack(tl))
-				break;
-			if (q->start_ms < a || q->start_ms >= b)
-				continue;
-			if (q->status == 504 && q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT)) {
-				n504++;
-				if (q->rt_s > t504_max)
-					t504_max = q->rt_s;
-				if (q->rt_s >= 0)
-					rt_known = true;
-			}
+	struct tl_req_iter it;
+	const struct tl_req *q;
+	timeline_reqs_begin(&it, tl, a, b);
+	while ((q = timeline_reqs_next(&it))) {
+		if (q->status == 504 && q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT)) {
+			n504++;
+			if (q->rt_s > t504_max)
+				t504_max = q->rt_s;
+			if (q->rt_s >= 0)
+				rt_known = true;
 		}
 	}
 	if (n504 > 0) {

@@ -712,18 +712,40 @@ int64_t timeline_req_scan_slack(const struct timeline *tl)
 	return slack > 0 && slack < REQ_SCAN_SLACK_MS ? slack : REQ_SCAN_SLACK_MS;
 }
 
+void timeline_reqs_begin(struct tl_req_iter *it, const struct timeline *tl, int64_t a, int64_t b)
+{
+	it->tl = tl;
+	it->a = a;
+	it->b = b;
+	it->end_limit = b + timeline_req_scan_slack(tl);
+	it->i = timeline_lower_bound(&tl->reqs, a);
+}
+
+const struct tl_req *timeline_reqs_next(struct tl_req_iter *it)
+{
+	const struct ring *r = &it->tl->reqs;
+	while (it->i < r->total) {
+		const struct tl_req *q = ring_at(r, it->i++);
+		if (!q)
+			continue;
+		if (q->end_ms >= it->end_limit) {
+			it->i = r->total;
+			return NULL;
+		}
+		if (q->start_ms >= it->a && q->start_ms < it->b)
+			return q;
+	}
+	return NULL;
+}
+
 void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl_req_sum *out)
 {
-	const struct ring *r = &tl->reqs;
-	int64_t slack = timeline_req_scan_slack(tl);
+	struct tl_req_iter it;
+	const struct tl_req *q;
 	memset(out, 0, sizeof *out);
 	out->first_slow_start = out->last_slow_start = out->max_uht_b0_start = EV_TIME_NONE;
-	for (uint64_t i = timeline_lower_bound(r, a); i < r->total; i++) {
-		const struct tl_req *q = ring_at(r, i);
-		if (q->end_ms >= b + slack)
-			break;
-		if (q->start_ms < a || q->start_ms >= b)
-			continue;
+	timeline_reqs_begin(&it, tl, a, b);
+	while ((q = timeline_reqs_next(&it))) {
 		out->n++;
 		if (q->bucket >= 0)
 			out->bucket[q->bucket]++;

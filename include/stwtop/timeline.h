@@ -272,6 +272,17 @@ bool timeline_vmstat_delta(const struct timeline *tl, int64_t a, int64_t b,
 /* the times of the vmstat samples that bracket [a, b] */
 bool timeline_vmstat_bracket(const struct timeline *tl, int64_t a, int64_t b, int64_t *from, int64_t *to);
 
+/* Every request that STARTED in [a, b), in the order they ended. The ring is
+ * ordered by end, so the scan runs past b by the longest request seen (and
+ * nginx's disorder): every reader of requests by start takes them from here. */
+struct tl_req_iter {
+	const struct timeline *tl;
+	uint64_t i;
+	int64_t a, b, end_limit;
+};
+void timeline_reqs_begin(struct tl_req_iter *it, const struct timeline *tl, int64_t a, int64_t b);
+const struct tl_req *timeline_reqs_next(struct tl_req_iter *it);
+
 /* requests that STARTED in [a, b) */
 struct tl_req_sum {
 	uint32_t n, bucket[5], no_connect, s5xx, s504;
