@@ -617,8 +617,10 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 	json_object_set_new(o, "requests", json_integer((json_int_t)iv.req));
 	json_object_set_new(o, "slow_connects", json_integer((json_int_t)iv.slow));
 	json_object_set_new(o, "5xx", json_integer((json_int_t)iv.s5xx));
-	json_object_set_new(o, "requests_from", iso_or_null(iv.from_sec == EV_TIME_NONE ? EV_TIME_NONE : iv.from_sec * 1000));
-	json_object_set_new(o, "requests_to", iso_or_null(iv.to_sec == EV_TIME_NONE ? EV_TIME_NONE : (iv.to_sec + 1) * 1000));
+	/* the start seconds counted, [from, to) (docs/ndjson.md) */
+	bool secs = iv.from_sec != EV_TIME_NONE;
+	json_object_set_new(o, "requests_from", iso_or_null(secs ? iv.from_sec * 1000 : EV_TIME_NONE));
+	json_object_set_new(o, "requests_to", iso_or_null(secs ? (iv.to_sec + 1) * 1000 : EV_TIME_NONE));
 	json_object_set_new(o, "late_requests", json_integer((json_int_t)iv.late));
 	json_t *v = json_object();
 	json_object_set_new(v, "crit", json_integer(iv.crit));
