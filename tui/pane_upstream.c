@@ -62,7 +62,19 @@ static void readout(const struct pane_ctx *pc, const struct timeline *tl, const 
 	else if (!in || cols[cc].rate < 0)
 		snprintf(ro, len, "no requests at the cursor");
 	else {
-		size_t o = (size_t)snprintf(ro, len, "%.0f req/s", cols[cc].rate);
+		/* the newest seconds are still filling (nginx logs a request when it
+		 * ends): at a column not settled yet, the rate of the last settled seconds */
+		int64_t settled;
+		double rate = view_req_settled_rate(tl, VIEW_SETTLED_RATE_SECS, &settled);
+		size_t o;
+		if (settled != EV_TIME_NONE && view_col_start(pc->axis, cc) + pc->axis->res_ms > (settled + 1) * 1000 &&
+		    rate >= 0) {
+			char t[32];
+			o = (size_t)snprintf(ro, len, "%.0f req/s to %s", rate,
+					     ui_fmt_time(pc->ui, (settled + 1) * 1000, 0, t, sizeof t));
+		} else {
+			o = (size_t)snprintf(ro, len, "%.0f req/s", cols[cc].rate);
+		}
 		float slow = cols[cc].bucket[1] + cols[cc].bucket[2] + cols[cc].bucket[3] + cols[cc].bucket[4];
 		if (slow > 0 && o < len) {
 			o += (size_t)snprintf(ro + o, len - o, "%sconnect", sep);

@@ -38,6 +38,7 @@ struct plain {
 	 * that grows does not print the same note again */
 	char told[PLAIN_NOTES][SESSION_NOTE_LEN];
 	size_t ntold;
+	struct report_status_mark mark;   /* the request seconds the status lines have told */
 };
 
 static void put_sanitised(FILE *out, const char *prefix, const char *text)
@@ -193,14 +194,14 @@ static void on_tick(void *ctx, int64_t now)
 	flush_updates(p);
 	tell_notes(p);
 	if (p->json) {
-		char *txt = report_status_json(p->s, now);
+		char *txt = report_status_json(p->s, now, &p->mark);
 		if (txt) {
 			puts(txt);
 			free(txt);
 		}
 	} else {
 		char line[512];
-		report_status_line(p->s, now, line, sizeof line);
+		report_status_line(p->s, now, &p->mark, line, sizeof line);
 		puts(line);
 	}
 	fflush(stdout);
@@ -253,6 +254,7 @@ int plain_run(struct live *l, struct session *s, const struct cli *c, struct app
 	static const struct live_view view = {
 		.tick = on_tick, .note = on_note, .demo_done = on_demo_done,
 	};
+	report_status_init(&p.mark);
 	session_set_listener(s, on_verdict, &p);
 	live_set_view(l, &view, &p);
 	/* say what is being watched (stderr: stdout is the data) */

@@ -447,11 +447,47 @@ struct interval {
 	bool have_cpu;
 	double throttled_ms;
 	const struct tl_sched *sched;  /* the newest schedstat interval, if recent; NULL none */
-	uint32_t req, slow, s5xx;
+	uint64_t req, slow, s5xx;      /* requests started in [from_sec, to_sec], and late ones */
+	uint64_t late;                 /* of req, those that started before from_sec */
+	int64_t from_sec, to_sec;      /* start seconds settled since the last status; EV_TIME_NONE none */
 	int crit, warn, info;
 };
 
-static void interval_facts(const struct session *s, int64_t now, struct interval *iv)
+void report_status_init(struct report_status_mark *m)
+{
+	memset(m, 0, sizeof *m);
+	m->to_sec = EV_TIME_NONE;
+}
+
+/* The requests of the start seconds settled since the last status, plus any
+ * that landed in a second already reported (longer than every request before
+ * them: `late`), so that each request is in exactly one status; moves the
+ * mark on. */
+static void interval_requests(const struct timeline *tl, struct report_status_mark *m, struct interval *iv)
+{
+	iv->from_sec = iv->to_sec = EV_TIME_NONE;
+	int64_t settled = timeline_req_settled_sec(tl);
+	int64_t from = m->to_sec == EV_TIME_NONE ? tl->req_sec_min : m->to_sec + 1;
+	int64_t upto = m->to_sec;
+	if (settled != EV_TIME_NONE && from != EV_TIME_NONE && settled >= from) {
+		iv->from_sec = from;
+		iv->to_sec = upto = settled;
+	}
+	if (upto == EV_TIME_NONE)
+		return;
+	struct tl_req_count now, before;
+	timeline_req_count_upto(tl, upto, &now);
+	timeline_req_count_upto(tl, m->to_sec == EV_TIME_NONE ? upto : m->to_sec, &before);
+	iv->req = now.req - m->told.req;
+	iv->slow = now.slow - m->told.slow;
+	iv->s5xx = now.s5xx - m->told.s5xx;
+	iv->late = m->to_sec == EV_TIME_NONE ? 0 : before.req - m->told.req;
+	m->told = now;
+	m->to_sec = upto;
+}
+
+static void interval_facts(const struct session *s, int64_t now, struct report_status_mark *m,
+			   struct interval *iv)
 {
 	const struct timeline *tl = session_timeline(s);
 	memset(iv, 0, sizeof *iv);
@@ -485,12 +521,7 @@ static void interval_facts(const struct session *s, int64_t now, struct interval
 		if (sc->t_ms <= now && (double)(now - sc->t_ms) <= span)
 			iv->sched = sc;
 	}
-	const struct tl_sec *sec = timeline_sec(tl, a / 1000);
-	if (sec) {
-		iv->req = sec->req;
-		iv->slow = sec->bucket[1] + sec->bucket[2] + sec->bucket[3] + sec->bucket[4];
-		iv->s5xx = sec->s5xx;
-	}
+	interval_requests(tl, m, iv);
 	const struct rules *r = session_rules(s);
 	for (size_t i = 0; i < rules_count(r); i++) {
 		const struct verdict *v = rules_at(r, i);
@@ -505,11 +536,37 @@ static void interval_facts(const struct session *s, int64_t now, struct interval
 	}
 }
 
-void report_status_line(const struct session *s, int64_t now_ms, char *buf, size_t len)
+/* " | nginx 81 requests started 19:24:05, 35 slow connects, 0 5xx" */
+static size_t status_line_requests(const struct interval *iv, char *buf, size_t len)
+{
+	char a[16], b[16];
+	size_t o = (size_t)snprintf(buf, len, " | nginx %llu requests", (unsigned long long)iv->req);
+	if (iv->from_sec == EV_TIME_NONE) {
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, iv->req ? " late" : " (no second complete)");
+	} else if (o < len) {
+		util_fmt_hms_ms(iv->from_sec * 1000, a, sizeof a);
+		util_fmt_hms_ms(iv->to_sec * 1000, b, sizeof b);
+		a[8] = b[8] = '\0';  /* whole seconds: drop ".000" */
+		if (iv->from_sec == iv->to_sec)
+			o += (size_t)snprintf(buf + o, len - o, " started %s", a);
+		else
+			o += (size_t)snprintf(buf + o, len - o, " started %s-%s", a, b);
+		if (iv->late && o < len)
+			o += (size_t)snprintf(buf + o, len - o, " (+%llu late)", (unsigned long long)iv->late);
+	}
+	if (o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", %llu slow connects, %llu 5xx", (unsigned long long)iv->slow,
+				      (unsigned long long)iv->s5xx);
+	return o;
+}
+
+void report_status_line(const struct session *s, int64_t now_ms, struct report_status_mark *m, char *buf,
+			size_t len)
 {
 	struct interval iv;
 	char t[16];
-	interval_facts(s, now_ms, &iv);
+	interval_facts(s, now_ms, m, &iv);
 	const struct summary *sm = session_summary(s);
 	size_t o = (size_t)snprintf(buf, len, "%s stops %d", util_fmt_hms_ms(now_ms, t, sizeof t), iv.stops);
 	if (iv.stops && o < len)
@@ -530,8 +587,7 @@ void report_status_line(const struct session *s, int64_t now_ms, char *buf, size
 			o += (size_t)snprintf(buf + o, len - o, " ms");
 	}
 	if (sm->requests && o < len)
-		o += (size_t)snprintf(buf + o, len - o, " | nginx %u req/s, %u slow connects, %u 5xx", iv.req,
-				      iv.slow, iv.s5xx);
+		o += status_line_requests(&iv, buf + o, len - o);
 	if (o < len)
 		snprintf(buf + o, len - o, " | verdicts %d crit %d warn %d info", iv.crit, iv.warn, iv.info);
 }
@@ -547,10 +603,10 @@ char *report_note_json(const char *text)
 	return txt;
 }
 
-char *report_status_json(const struct session *s, int64_t now_ms)
+char *report_status_json(const struct session *s, int64_t now_ms, struct report_status_mark *m)
 {
 	struct interval iv;
-	interval_facts(s, now_ms, &iv);
+	interval_facts(s, now_ms, m, &iv);
 	const struct summary *sm = session_summary(s);
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("status"));
@@ -575,9 +631,14 @@ char *report_status_json(const struct session *s, int64_t now_ms)
 		json_object_set_new(o, "sched", json_null());
 	}
 	json_object_set_new(o, "crash_reports", json_integer((json_int_t)sm->hs_errs));
-	json_object_set_new(o, "requests", json_integer(iv.req));
-	json_object_set_new(o, "slow_connects", json_integer(iv.slow));
-	json_object_set_new(o, "5xx", json_integer(iv.s5xx));
+	json_object_set_new(o, "requests", json_integer((json_int_t)iv.req));
+	json_object_set_new(o, "slow_connects", json_integer((json_int_t)iv.slow));
+	json_object_set_new(o, "5xx", json_integer((json_int_t)iv.s5xx));
+	/* the start seconds counted, [from, to) (docs/ndjson.md) */
+	bool secs = iv.from_sec != EV_TIME_NONE;
+	json_object_set_new(o, "requests_from", iso_or_null(secs ? iv.from_sec * 1000 : EV_TIME_NONE));
+	json_object_set_new(o, "requests_to", iso_or_null(secs ? (iv.to_sec + 1) * 1000 : EV_TIME_NONE));
+	json_object_set_new(o, "late_requests", json_integer((json_int_t)iv.late));
 	json_t *v = json_object();
 	json_object_set_new(v, "crit", json_integer(iv.crit));
 	json_object_set_new(v, "warn", json_integer(iv.warn));

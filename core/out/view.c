@@ -374,6 +374,21 @@ void view_upstream(const struct timeline *tl, const struct view_axis *a, struct 
 	}
 }
 
+double view_req_settled_rate(const struct timeline *tl, int n, int64_t *to_sec)
+{
+	int64_t last = timeline_req_settled_sec(tl);
+	*to_sec = last;
+	if (last == EV_TIME_NONE || tl->req_sec_min == EV_TIME_NONE || last < tl->req_sec_min || n <= 0)
+		return -1;
+	int64_t first = last - n + 1 > tl->req_sec_min ? last - n + 1 : tl->req_sec_min;
+	uint64_t req = 0;
+	for (int64_t s = first; s <= last; s++) {
+		const struct tl_sec *b = timeline_sec(tl, s);
+		req += b ? b->req : 0;
+	}
+	return (double)req / (double)(last - first + 1);
+}
+
 /* --- heap --- */
 
 void view_heap(const struct timeline *tl, const struct view_axis *a, struct view_heap_col *cols)

@@ -108,6 +108,7 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 	tl->oldest_ms = EV_TIME_NONE;
 	tl->keep_lines = keep_lines;
 	tl->keep.from_ms = tl->keep.reqs_from_ms = INT64_MIN;
+	tl->req_sec_min = tl->req_sec_max = EV_TIME_NONE;
 	return 0;
 }
 
@@ -174,6 +175,13 @@ static void add_request_to_series(struct timeline *tl, const struct tl_req *r)
 	struct tl_sec *b = sec_bin(tl, sec);
 	if (!b)
 		return;
+	if (tl->req_sec_max == EV_TIME_NONE || sec > tl->req_sec_max)
+		tl->req_sec_max = sec;
+	if (tl->req_sec_min == EV_TIME_NONE || sec < tl->req_sec_min)
+		tl->req_sec_min = sec;
+	tl->req_counted.req++;
+	tl->req_counted.slow += r->bucket >= 1;
+	tl->req_counted.s5xx += r->status >= 500 && r->status <= 599;
 	b->req++;
 	if (r->status >= 500 && r->status <= 599)
 		b->s5xx++;
@@ -736,6 +744,35 @@ const struct tl_req *timeline_reqs_next(struct tl_req_iter *it)
 			return q;
 	}
 	return NULL;
+}
+
+int64_t timeline_req_settled_sec(const struct timeline *tl)
+{
+	if (tl->reqs.total == 0)
+		return EV_TIME_NONE;
+	int64_t lag = tl->req_span_max_ms + tl->req_disorder_max_ms;
+	if (lag < 0 || lag > REQ_SCAN_SLACK_MS)
+		lag = REQ_SCAN_SLACK_MS;
+	/* second S is complete once all still to come start at or after its end */
+	return floor_div(tl->req_end_max_ms - lag, 1000) - 1;
+}
+
+void timeline_req_count_upto(const struct timeline *tl, int64_t sec, struct tl_req_count *out)
+{
+	*out = tl->req_counted;
+	if (tl->req_sec_max == EV_TIME_NONE)
+		return;
+	int64_t from = sec + 1;
+	if (from < tl->req_sec_max - TL_SECONDS + 1)
+		from = tl->req_sec_max - TL_SECONDS + 1;
+	for (int64_t s = from; s <= tl->req_sec_max; s++) {
+		const struct tl_sec *b = timeline_sec(tl, s);
+		if (!b)
+			continue;
+		out->req -= b->req;
+		out->slow -= (uint64_t)b->bucket[1] + b->bucket[2] + b->bucket[3] + b->bucket[4];
+		out->s5xx -= b->s5xx;
+	}
 }
 
 void timeline_req_sum(const struct timeline *tl, int64_t a, int64_t b, struct tl_req_sum *out)

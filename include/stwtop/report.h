@@ -22,10 +22,21 @@ int report_text(FILE *out, const struct session *s, bool color);
 char *report_verdict_json(const struct session *s, const struct verdict *v, const char *event);
 /* One note (session_notes) as an NDJSON object string (malloc'd). */
 char *report_note_json(const char *text);
+/* What the status lines have said about requests so far: nginx logs a
+ * request when it ends, so a status reports the start seconds that are
+ * settled (timeline_req_settled_sec) and not reported yet, each once, and
+ * summing the statuses of a run gives the access log's counts. Zeroed
+ * (report_status_init) before the first status; each status moves it on. */
+struct report_status_mark {
+	int64_t to_sec;                   /* newest start second reported; EV_TIME_NONE none yet */
+	struct tl_req_count told;         /* requests counted in the statuses printed so far */
+};
+void report_status_init(struct report_status_mark *m);
 /* The NDJSON status object of one interval (malloc'd). */
-char *report_status_json(const struct session *s, int64_t now_ms);
+char *report_status_json(const struct session *s, int64_t now_ms, struct report_status_mark *m);
 /* One-line status for --plain (into buf). */
-void report_status_line(const struct session *s, int64_t now_ms, char *buf, size_t len);
+void report_status_line(const struct session *s, int64_t now_ms, struct report_status_mark *m, char *buf,
+			size_t len);
 
 #define REPORT_JSON_SCHEMA 1   /* "schema" field of --plain --json objects */
 

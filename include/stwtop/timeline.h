@@ -175,6 +175,10 @@ struct timeline {
 	int64_t req_span_max_ms;          /* longest request pushed (end - start) */
 	int64_t req_end_max_ms;           /* latest request end pushed */
 	int64_t req_disorder_max_ms;      /* most a request ended before one pushed earlier */
+	int64_t req_sec_min, req_sec_max; /* earliest and latest start second in the series */
+	struct tl_req_count {             /* every request counted into the series so far */
+		uint64_t req, slow, s5xx;     /* slow: connect time rounded to 1 s or more */
+	} req_counted;
 	/* Records older than these are not wanted any more: a full ring
 	 * overwrites its oldest instead of growing when the one after it is
 	 * older too (one sample before the time stays, to bracket it). INT64_MIN
@@ -189,6 +193,17 @@ int timeline_init(struct timeline *tl, bool keep_lines);
  * see every request that started before b: the longest request plus the
  * largest disorder seen, at most 10 minutes. */
 int64_t timeline_req_scan_slack(const struct timeline *tl);
+/* nginx logs a request when it ends, so the count of a start second grows
+ * until every request that started in it has ended. The newest start second
+ * no request still to come can land in: one logged after the newest end E seen
+ * ends at or after E minus the largest disorder seen and lasts at most the
+ * longest request seen, so it starts at or after E - disorder - longest (a
+ * request longer than any before breaks this: it lands late). EV_TIME_NONE
+ * before any request. */
+int64_t timeline_req_settled_sec(const struct timeline *tl);
+/* The requests counted into the per-second series so far that started in
+ * second sec or before (all of req_counted less the bins after sec). */
+void timeline_req_count_upto(const struct timeline *tl, int64_t sec, struct tl_req_count *out);
 void timeline_fini(struct timeline *tl);
 
 /* Put one time-resolved event in (t_ms must be known). */

@@ -89,6 +89,13 @@ struct view_up_col {
  * second shows its second's rate. */
 void view_upstream(const struct timeline *tl, const struct view_axis *a, struct view_up_col *cols);
 
+/* Requests/s started over the last n settled seconds (timeline_req_settled_sec:
+ * nginx logs a request when it ends, so the newest seconds are still filling),
+ * counting from the first second with requests; *to_sec gets the newest of
+ * them. -1 when no second is settled yet. */
+#define VIEW_SETTLED_RATE_SECS 5
+double view_req_settled_rate(const struct timeline *tl, int n, int64_t *to_sec);
+
 /* --- Heap --- */
 
 #define VIEW_HEAP_FULL     0x01

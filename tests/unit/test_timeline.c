@@ -160,12 +160,65 @@ static void test_out_of_start_order(void **state)
 	tl_free(tl);
 }
 
+/* one request as recordings/g1-full-gc/logs/access.log logged it: $msec (ms),
+ * $request_time and $upstream_connect_time (ms), $status */
+static void push_req(struct timeline *tl, int64_t msec, double rt_ms, double uct_ms, int status)
+{
+	struct event e;
+	ev_init(&e, EV_HTTP);
+	e.t_ms = msec;
+	e.u.http.rt_ms = rt_ms;
+	e.u.http.uct_ms = uct_ms;
+	e.u.http.uht_ms = -1;
+	e.u.http.urt_ms = -1;
+	e.u.http.status = (int16_t)status;
+	e.u.http.t_exact = 1;
+	timeline_push(tl, &e);
+}
+
+/* A start second is settled once every request still to come starts after
+ * it; a request longer than all before it lands late and is still counted. */
+static void test_req_settled(void **state)
+{
+	(void)state;
+	struct timeline *tl = tl_new();
+	struct tl_req_count c;
+	assert_true(timeline_req_settled_sec(tl) == EV_TIME_NONE);
+	/* lines 3600, 3601, 3684, 3685: the longest so far 839 ms */
+	push_req(tl, 1795987635518, 839, 0, 200);
+	push_req(tl, 1795987635519, 839, 0, 200);
+	push_req(tl, 1795987635751, 1, 0, 200);
+	push_req(tl, 1795987635767, 1, 0, 200);
+	/* 35.767 - 839 ms = 34.928: second 34 may still get requests, 33 not */
+	assert_true(timeline_req_settled_sec(tl) == 1795987633);
+	timeline_req_count_upto(tl, 1795987634, &c);
+	assert_int_equal(c.req, 2);   /* started 34.679, 34.680 */
+	timeline_req_count_upto(tl, 1795987633, &c);
+	assert_int_equal(c.req, 0);
+	/* line 3686: 1008 ms with a 1 s connect, started 34.763 */
+	push_req(tl, 1795987635771, 1008, 1007, 200);
+	timeline_req_count_upto(tl, 1795987634, &c);
+	assert_int_equal(c.req, 3);
+	assert_int_equal(c.slow, 1);
+	assert_true(timeline_req_settled_sec(tl) == 1795987633);   /* 35.771 - 1.008 = 34.763 */
+	/* disorder: a request ending 500 ms before the newest holds a second more back */
+	push_req(tl, 1795987637000, 1, 0, 504);
+	assert_true(timeline_req_settled_sec(tl) == 1795987634);
+	push_req(tl, 1795987636500, 1, 0, 200);
+	assert_true(timeline_req_settled_sec(tl) == 1795987634);   /* 37.000 - 1.008 - 0.5 = 35.492 */
+	timeline_req_count_upto(tl, 1795987636, &c);
+	assert_int_equal(c.req, 7);
+	assert_int_equal(c.s5xx, 1);
+	tl_free(tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pauses_are_stops_without_safepoints),
 		cmocka_unit_test(test_safepoints_take_over),
 		cmocka_unit_test(test_out_of_start_order),
+		cmocka_unit_test(test_req_settled),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
