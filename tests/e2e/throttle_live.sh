@@ -8,7 +8,8 @@
 #  - only the four events of docs/ndjson.md; each verdict raised once per incident, never
 #    raised again, its severity never going down, updates at most once a second;
 #  - a verdict on the throttling (the case was made: the JVM stopped while throttled);
-#  - at exit, the same verdicts as a report over the same files and the recording.
+#  - at exit, the same verdicts as a report over the same files and the recording;
+#  - the status objects' requests and slow connects, summed, equal the access log's.
 # Needs root, a cgroup-v1 cpu controller, javac, nginx, curl, jq; skipped (77) without them.
 set -u
 BIN=$(realpath "${1:?usage: throttle_live.sh path/to/stwtop}")
@@ -100,6 +101,36 @@ for b in bad:
 print('events: %d verdicts, %d problems' % (len(seen), len(bad)))
 sys.exit(1 if bad else 0)
 EOF
+# live counts add up: the requests and slow connects of the status objects, summed, are the
+# access log's (by start second, $msec - $request_time) up to the last second they covered
+python3 - "$T/live.ndjson" "$T/logs/access.log" <<'EOF2' || fails=$((fails+1))
+import json, sys, datetime
+def epoch(iso):
+    return datetime.datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
+req = slow = 0
+to = None
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o.get('type') == 'status':
+        req += o['requests'] or 0
+        slow += o['slow_connects'] or 0
+        if o.get('requests_to'):
+            to = epoch(o['requests_to'])
+er = es = 0
+for line in open(sys.argv[2]):
+    f = line.split()
+    msec, rt = float(f[0]), float(f[-1].split('=')[1])
+    uct = f[3].split('=')[1]
+    start = round(msec * 1000 - rt * 1000) / 1000.0
+    if to is not None and start < to:
+        er += 1
+        if uct != '-' and round(sum(float(x) for x in uct.split(',') if x not in ('-', ':'))) >= 1:
+            es += 1
+ok = to is not None and req == er and slow == es
+print('%s: live statuses: %d requests, %d slow connects; access log up to %s: %d, %d'
+      % ('ok' if ok else 'FAIL', req, slow, to, er, es))
+sys.exit(0 if ok else 1)
+EOF2
 jq -r 'select(.type=="verdict" and .event=="final") | [.id, .severity, .title] | @tsv' "$T/live.ndjson" | sort >"$T/live.txt"
 grep -Eq "^(cpu-throttled-during-stop|ttsp-spike)	" "$T/live.txt" \
 	|| fail "no verdict on the throttled stops (the case was not made?): $(cat "$T/live.txt"); stops: $(grep -c 'Total: ' "$T/gc.log")"
