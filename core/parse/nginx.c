@@ -259,7 +259,8 @@ static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
 		v->exact = 1;
 		return k;
 	case SH_SECS:
-		return scan_secs(s, n, false, &v->a);
+		/* nginx writes "%T.%03M": "1" is a line cut mid-write, not 1 s */
+		return scan_secs(s, n, true, &v->a);
 	case SH_STATUS:
 		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]))
 			return 0;
@@ -307,7 +308,7 @@ static size_t list_item(int shape, const char *s, size_t n, size_t p, uint8_t st
 		*num = true;
 		return q;
 	}
-	size_t k = scan_secs(s + p, n - p, false, val);
+	size_t k = scan_secs(s + p, n - p, true, val); /* "%T.%03M" always */
 	if (k == 0)
 		return p;
 	*num = true;
@@ -739,7 +740,7 @@ static inline size_t scan2(const char *s, size_t n, size_t p, char a, char b)
 	return p;
 }
 
-/* scan_secs(s, n, false, ms) for "D.DDD", the shape of nearly every request
+/* scan_secs(s, n, true, ms) for "D.DDD", the shape of nearly every request
  * and upstream time; anything else goes to scan_secs */
 static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 {
@@ -748,7 +749,7 @@ static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 		*ms = (s[0] - '0') * 1000 + (s[2] - '0') * 100 + (s[3] - '0') * 10 + (s[4] - '0');
 		return 5;
 	}
-	return scan_secs(s, n, false, ms);
+	return scan_secs(s, n, true, ms);
 }
 
 /* The fast path's rare cases are kept out of line (NX_COLD): inlined, they
@@ -1213,7 +1214,71 @@ static void *cerr(char *err, size_t errlen, const char *fmt_s, ...)
 	return NULL;
 }
 
+/* A format pasted with the config's quotes: `'$a - $b ' '"$request"'`, maybe
+ * with `escape=json` before it or a ';' after it. Only quoted strings and
+ * blanks; single quotes, or a ';' at the end (`"$xff" "$request"` alone is
+ * also a format with literal quotes, and stays one). Returns the strings
+ * joined as nginx joins them (malloc'd), or NULL when fmt is not that. */
+static char *unpaste(const char *fmt, size_t len)
+{
+	size_t i = 0, e = len, ntok = 0;
+	bool single = false, semi = false;
+	while (e > 0 && (fmt[e - 1] == ' ' || fmt[e - 1] == '\t' || fmt[e - 1] == '\n'))
+		e--;
+	if (e > 0 && fmt[e - 1] == ';') {
+		semi = true;
+		e--;
+	}
+	size_t body = 0;
+	if (len >= 7 && memcmp(fmt, "escape=", 7) == 0) {
+		while (body < e && fmt[body] != ' ')
+			body++;
+	}
+	for (i = body; i < e;) {
+		char c = fmt[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			i++;
+			continue;
+		}
+		if (c != '\'' && c != '"')
+			return NULL;
+		single |= c == '\'';
+		size_t j = i + 1;
+		while (j < e && fmt[j] != c)
+			j += fmt[j] == '\\' ? 2 : 1;
+		if (j >= e)
+			return NULL;
+		ntok++;
+		i = j + 1;
+		if (i < e && fmt[i] != ' ' && fmt[i] != '\t' && fmt[i] != '\n' && fmt[i] != '\r')
+			return NULL;
+	}
+	if (ntok == 0 || !(single || semi))
+		return NULL;
+	/* the config reader joins them exactly as nginx does */
+	size_t cl = len + 32;
+	char *conf = malloc(cl), err[8];
+	if (!conf)
+		return NULL;
+	int k = snprintf(conf, cl, "log_format p %.*s;", (int)e, fmt);
+	char *r = k > 0 ? nginx_conf_parse_mem(conf, (size_t)k, NULL, NULL, "p", err, sizeof err) : NULL;
+	free(conf);
+	return r;
+}
+
+static struct nginx_fmt *compile(const char *fmt, size_t len, char *err, size_t errlen);
+
 struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size_t errlen)
+{
+	char *unq = fmt && len <= NX_MAX_FMT ? unpaste(fmt, len) : NULL;
+	if (!unq)
+		return compile(fmt, len, err, errlen);
+	struct nginx_fmt *f = compile(unq, strlen(unq), err, errlen);
+	free(unq);
+	return f;
+}
+
+static struct nginx_fmt *compile(const char *fmt, size_t len, char *err, size_t errlen)
 {
 	struct nginx_fmt *f;
 	size_t i = 0, nl = 0;
@@ -1444,7 +1509,8 @@ static bool value_fits(const char *name, const char *s, size_t n)
 	}
 	if (k->shape == SH_FREE)
 		return true;
-	return scan_single(k->shape, s, n, &v) == n;
+	/* an empty value is no time or status ("" of escape=json is not $msec) */
+	return n > 0 && scan_single(k->shape, s, n, &v) == n;
 }
 
 /* end of a "quoted" token starting at s[p] == '"' (escape-aware), NX_NONE if open */
