@@ -1545,7 +1545,8 @@ static void put_unknown(struct sbuf *b, const char *tag, unsigned *nth)
 /* Turn the fields of one sample line from s[p] on into format text: key=value
  * pairs (quoted or not), "quoted", [bracketed] and bare tokens. Timings are
  * recognised by their key names, ids/status/times by their shape. */
-static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, struct sbuf *b)
+static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, struct sbuf *b,
+			  bool *none)
 {
 	unsigned nth = 0;
 	bool first = p == 0;
@@ -1595,7 +1596,12 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 				sb_puts(b, "\"");
 			if (var && strcmp(var, "status") == 0 && have_status)
 				var = NULL;
-			if (var && value_fits(var, s + vs, ve - vs)) {
+			const struct nx_known *kv = var ? known_by_name(var) : NULL;
+			/* escape=none (and json) write "" for a variable that is not set:
+			 * "uct= " is $upstream_connect_time of a request with no upstream */
+			bool unset = kv && !kv->builtin && ve == vs;
+			*none |= unset;
+			if (var && (unset || value_fits(var, s + vs, ve - vs))) {
 				sb_puts(b, "$");
 				sb_puts(b, var);
 				if (strcmp(var, "status") == 0)
@@ -1664,6 +1670,83 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 		}
 		p = te;
 		first = false;
+	}
+	return !b->bad;
+}
+
+/* one field of a tab- or '|'-separated line: what it looks like */
+static const char *sep_field(const char *s, size_t n, bool *have_status, bool prev_time, bool *is_time)
+{
+	*is_time = false;
+	if (value_fits("msec", s, n) && n == 14 && s[10] == '.')
+		return "msec";
+	if (value_fits("time_iso8601", s, n))
+		return "time_iso8601";
+	if (n == 28 && s[0] == '[' && s[27] == ']' && value_fits("time_local", s + 1, 26))
+		return "[time_local]";
+	if (value_fits("time_local", s, n))
+		return "time_local";
+	if (value_fits("request_id", s, n))
+		return "request_id";
+	if (!*have_status && n == 3 && s[0] >= '1' && s[0] <= '5' && value_fits("status", s, n)) {
+		*have_status = true;
+		return "status";
+	}
+	/* times are "0.004" (or "-" next to them, an upstream not tried) */
+	if ((n > 0 && value_fits("upstream_connect_time", s, n) && !(n == 1 && s[0] == '-')) ||
+	    (prev_time && n == 1 && s[0] == '-')) {
+		*is_time = true;
+		return NULL;
+	}
+	if (n > 13 && memchr(s, ' ', n) && (memcmp(s + n - 9, " HTTP/1.", 8) == 0 ||
+					    memcmp(s + n - 7, " HTTP/2", 7) == 0))
+		return "request";
+	return NULL;
+}
+
+/* A line of fields joined by sep ('\t', '|'): each field named by its shape;
+ * the times, in their order, as nginx users write them: rt; rt, urt;
+ * rt, uct, urt; rt, uct, uht, urt. */
+static bool derive_sep(const char *s, size_t n, char sep, struct sbuf *b)
+{
+	static const char *const tnames[4][4] = {
+		{"request_time"}, {"request_time", "upstream_response_time"},
+		{"request_time", "upstream_connect_time", "upstream_response_time"},
+		{"request_time", "upstream_connect_time", "upstream_header_time", "upstream_response_time"},
+	};
+	bool tm[NX_MAX_VARS];
+	const char *nm[NX_MAX_VARS];
+	unsigned nf = 0, nt = 0, k = 0;
+	bool have_status = false;
+	if (memchr(s, '$', n))
+		return false;
+	for (size_t p = 0; nf < NX_MAX_VARS;) {
+		const char *q = memchr(s + p, sep, n - p);
+		size_t e = q ? (size_t)(q - s) : n;
+		nm[nf] = sep_field(s + p, e - p, &have_status, nf > 0 && tm[nf - 1], &tm[nf]);
+		nt += tm[nf];
+		nf++;
+		if (!q)
+			break;
+		p = e + 1;
+	}
+	if (nf < 3 || nf == NX_MAX_VARS)
+		return false;
+	unsigned nth = 0;
+	for (unsigned i = 0; i < nf; i++) {
+		if (i)
+			sb_put(b, &sep, 1);
+		if (tm[i] && k < 4) {
+			sb_puts(b, "$");
+			sb_puts(b, tnames[(nt > 4 ? 4 : nt) - 1][k++]);
+		} else if (nm[i] && nm[i][0] == '[') {
+			sb_puts(b, "[$time_local]");
+		} else if (nm[i]) {
+			sb_puts(b, "$");
+			sb_puts(b, nm[i]);
+		} else {
+			put_unknown(b, "", &nth);
+		}
 	}
 	return !b->bad;
 }
@@ -1779,7 +1862,7 @@ static int popcount(unsigned x)
 
 struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens, int n)
 {
-	char *cand[3 * NX_DETECT_LINES + 1];
+	char *cand[4 * NX_DETECT_LINES + 1];
 	int nc = 0, used = 0;
 	struct nginx_fmt *comb = nginx_fmt_combined();
 	if (!comb || !lines || !lens || n <= 0) {
@@ -1797,20 +1880,30 @@ struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens,
 			continue;
 		used++;
 		/* combined followed by more fields */
+		bool none = false;
 		if (nx_match(comb, s, len, true, &end, vals, &fail) && end < len) {
 			struct sbuf b = {0};
+			sb_puts(&b, "escape=none ");
 			sb_puts(&b, NX_COMBINED);
-			if (derive_fields(s, len, end, true, &b) && b.p)
-				cand[nc++] = b.p;
-			else
-				free(b.p);
+			if (derive_fields(s, len, end, true, &b, &none) && b.p)
+				cand[nc++] = strdup(b.p + (none ? 0 : 12));
+			free(b.p);
 		}
-		/* any other layout of tokens and key=value pairs ($msec first, ...) */
+		/* any other layout of tokens and key=value pairs ($msec first, ...);
+		 * a known variable written as "" means escape=none */
 		struct sbuf g = {0};
-		if (derive_fields(s, len, 0, false, &g) && g.p)
-			cand[nc++] = g.p;
+		none = false;
+		sb_puts(&g, "escape=none ");
+		if (derive_fields(s, len, 0, false, &g, &none) && g.p)
+			cand[nc++] = strdup(g.p + (none ? 0 : 12));
+		free(g.p);
+		/* fields joined by tabs or '|' */
+		char sep = memchr(s, '\t', len) ? '\t' : '|';
+		struct sbuf t = {0};
+		if (memchr(s, sep, len) && derive_sep(s, len, sep, &t) && t.p)
+			cand[nc++] = t.p;
 		else
-			free(g.p);
+			free(t.p);
 		struct sbuf j = {0};
 		if (derive_json(s, len, &j) && j.p)
 			cand[nc++] = j.p;
