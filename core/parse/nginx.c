@@ -1381,7 +1381,8 @@ static struct nginx_fmt *compile(const char *fmt, size_t len, char *err, size_t 
 	 * rules and views must tell it from "-" */
 	f->ev0.u.http.lacks = (uint8_t)((f->fields & NGINX_F_RT ? 0 : EV_HTTP_NO_RT) |
 					(f->fields & NGINX_F_UCT ? 0 : EV_HTTP_NO_UCT) |
-					(f->fields & NGINX_F_UHT ? 0 : EV_HTTP_NO_UHT));
+					(f->fields & NGINX_F_UHT ? 0 : EV_HTTP_NO_UHT) |
+					(f->fields & NGINX_F_URT ? 0 : EV_HTTP_NO_URT));
 	return f;
 }
 
