@@ -208,8 +208,8 @@ static json_t *report_obj(const struct session *s)
 		}
 		if (st->error)
 			json_object_set_new(o, "error", jtext(st->note));
-		if (session_source_kind(s, i) == SRC_NGINX && session_nginx_format(s))
-			json_object_set_new(o, "format", jtext(session_nginx_format(s)));
+		if (session_source_kind(s, i) == SRC_NGINX && session_source_nginx_format(s, i))
+			json_object_set_new(o, "format", jtext(session_source_nginx_format(s, i)));
 		json_object_set_new(o, "checked", json_string(src_checked_name(session_source_checked(s, i))));
 		json_array_append_new(srcs, o);
 	}
