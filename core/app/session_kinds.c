@@ -109,6 +109,7 @@ static int nginx_second_format(struct source *src, const char *line, size_t len,
 			       struct why *w)
 {
 	struct event ev;
+	(void)w;
 	for (int k = 0; k < src->nalt; k++)
 		if (nginx_parse_line(src->alt[k], line, len, &out[0], NULL)) {
 			src->alt_lines[k]++;
@@ -119,13 +120,9 @@ static int nginx_second_format(struct source *src, const char *line, size_t len,
 		src->other_tried = true;
 		src->other = nginx_fmt_detect(one, &len, 1);
 	}
-	if (src->other && nginx_parse_line(src->other, line, len, &ev, NULL)) {
+	/* its reason stays the mismatch; NOTES names the format */
+	if (src->other && nginx_parse_line(src->other, line, len, &ev, NULL))
 		src->other_lines++;
-		if (w->wanted) {
-			size_t k = strlen(w->s);
-			snprintf(w->s + k, w->n - k, "; a line of a second log_format");
-		}
-	}
 	return -1;
 }
 
