@@ -75,14 +75,15 @@ static void readout(const struct pane_ctx *pc, const struct timeline *tl, const 
 			char t[16];
 			o += (size_t)snprintf(ro + o, len - o, "%sp99 %s", sep, ui_fmt_ms(cols[cc].rt_p99 * 1000.0, t, sizeof t));
 		}
-		if (cols[cc].s5xx && o < len)
-			o += (size_t)snprintf(ro + o, len - o, "%s%u 5xx", sep, cols[cc].s5xx);
-		/* last: where the title row is short, the 5xx count matters more */
-		if (cols[cc].urt_p99 >= 0 && o < len) {
+		/* the upstream's own p99 when there is no request time (the title
+		 * row is short; the side column has both) */
+		if (cols[cc].rt_p99 < 0 && cols[cc].urt_p99 >= 0 && o < len) {
 			char t[16];
-			snprintf(ro + o, len - o, "%supstream p99 %s", sep,
-				 ui_fmt_ms(cols[cc].urt_p99 * 1000.0, t, sizeof t));
+			o += (size_t)snprintf(ro + o, len - o, "%supstream p99 %s", sep,
+					      ui_fmt_ms(cols[cc].urt_p99 * 1000.0, t, sizeof t));
 		}
+		if (cols[cc].s5xx && o < len)
+			snprintf(ro + o, len - o, "%s%u 5xx", sep, cols[cc].s5xx);
 	}
 }
 
