@@ -87,6 +87,13 @@ static void readout(const struct pane_ctx *pc, const struct timeline *tl, const 
 			char t[16];
 			o += (size_t)snprintf(ro + o, len - o, "%sp99 %s", sep, ui_fmt_ms(cols[cc].rt_p99 * 1000.0, t, sizeof t));
 		}
+		/* the upstream's own p99 when there is no request time (the title
+		 * row is short; the side column has both) */
+		if (cols[cc].rt_p99 < 0 && cols[cc].urt_p99 >= 0 && o < len) {
+			char t[16];
+			o += (size_t)snprintf(ro + o, len - o, "%supstream p99 %s", sep,
+					      ui_fmt_ms(cols[cc].urt_p99 * 1000.0, t, sizeof t));
+		}
 		if (cols[cc].s5xx && o < len)
 			snprintf(ro + o, len - o, "%s%u 5xx", sep, cols[cc].s5xx);
 	}
@@ -94,7 +101,7 @@ static void readout(const struct pane_ctx *pc, const struct timeline *tl, const 
 
 /* the numbers column: totals in view and what slow connects mean */
 static void draw_side(const struct pane_ctx *pc, const struct rect *r, uint64_t req, const uint64_t *b, uint64_t s5xx,
-		      float worst)
+		      float worst, float worst_up)
 {
 	struct ui *ui = pc->ui;
 	if (pc->side_w <= 0)
@@ -132,6 +139,10 @@ static void draw_side(const struct pane_ctx *pc, const struct rect *r, uint64_t 
 	}
 	if (y < ymax && worst >= 0)
 		ui_textf(ui, y++, sx, sw, TR_TEXT, "worst p99 request time %s", ui_fmt_ms(worst * 1000.0, t, sizeof t));
+	/* $upstream_response_time: the one upstream time of ingress-nginx's format */
+	if (y < ymax && worst_up >= 0)
+		ui_textf(ui, y++, sx, sw, TR_TEXT, "worst p99 upstream response %s",
+			 ui_fmt_ms(worst_up * 1000.0, t, sizeof t));
 	if (slow && y < ymax)
 		ui_text(ui, y++, sx, sw, TR_DIM, "1-3 s connects are SYN retries:");
 	if (slow && y < ymax)
@@ -180,12 +191,14 @@ void pane_upstream_draw(const struct pane_ctx *pc, const struct rect *r)
 	int prow = rows >= 3 ? 1 : 0, brows = rows - prow;
 	double max = 0;
 	uint64_t req = 0, b[5] = {0}, s5xx = 0;
-	float worst = -1;
+	float worst = -1, worst_up = -1;
 	for (int c = 0; c < n; c++) {
 		if (cols[c].rate > max)
 			max = cols[c].rate;
 		if (cols[c].rt_p99 > worst)
 			worst = cols[c].rt_p99;
+		if (cols[c].urt_p99 > worst_up)
+			worst_up = cols[c].urt_p99;
 	}
 	/* totals in view, each second once (columns narrower than a second share it) */
 	int64_t last_sec = INT64_MIN;
@@ -243,6 +256,6 @@ void pane_upstream_draw(const struct pane_ctx *pc, const struct rect *r)
 	ui_ylabel(ui, ybot - brows + 1, lab);
 	if (prow)
 		ui_ylabel(ui, r->y + 1, "p99");
-	draw_side(pc, r, req, b, s5xx, worst);
+	draw_side(pc, r, req, b, s5xx, worst, worst_up);
 	free(cols);
 }

@@ -16,6 +16,7 @@
 #include "stwtop/util.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,22 @@ struct session *session_new(const struct session_opts *o, char *err, size_t errl
 		s->timeouts[k].up_us = -1;
 	if (s->o.jvm_start_ms != EV_TIME_NONE)
 		session_set_jvm_anchor(s, s->o.jvm_start_ms, "given (--jvm-start/--pid)");
-	if (s->o.nginx_conf && !s->o.nginx_format) {
+	struct stat cst;
+	if (s->o.nginx_conf && !s->o.nginx_format &&
+	    (!strrchr(s->o.nginx_conf, ':') || stat(s->o.nginx_conf, &cst) == 0)) {
+		/* no :NAME: each access log gets the format its access_log line names */
+		char why[256];
+		struct nginx_conf_fmts cf;
+		if (nginx_conf_formats_for(s->o.nginx_conf, NULL, &cf, why, sizeof why) < 0) {
+			snprintf(err, errlen, "--nginx-conf %s: %s", s->o.nginx_conf, why);
+			session_free(s);
+			return NULL;
+		}
+		nginx_conf_fmts_fini(&cf);
+		s->nginx_conf_path = strdup(s->o.nginx_conf);
+		s->nginx_conf_format = nginx_conf_load(s->o.nginx_conf, NULL, s->nginx_conf_why,
+						       sizeof s->nginx_conf_why);
+	} else if (s->o.nginx_conf && !s->o.nginx_format) {
 		char why[256];
 		s->nginx_conf_format = nginx_conf_load_spec(s->o.nginx_conf, why, sizeof why);
 		if (!s->nginx_conf_format) {
@@ -70,6 +86,12 @@ static void source_free(struct source *src)
 	reader_close(&src->rd);
 	jvmlog_free(src->jvm);
 	nginx_fmt_free(src->fmt);
+	free(src->fmt_name);
+	for (int k = 0; k < src->nalt; k++) {
+		nginx_fmt_free(src->alt[k]);
+		free(src->alt_name[k]);
+	}
+	nginx_fmt_free(src->other);
 	schedlog_free(src->sched);
 	nginx_sniff_fini(&src->sniff);
 	free(src->path);
@@ -86,6 +108,7 @@ void session_free(struct session *s)
 	timeline_fini(&s->tl);
 	jvmclock_fini(&s->clock);
 	free(s->nginx_conf_format);
+	free(s->nginx_conf_path);
 	for (int i = 0; i < s->nhints; i++)
 		free(s->hints[i]);
 	free(s);
@@ -167,6 +190,11 @@ const char *session_jvm_anchor_how(const struct session *s) { return s->clock.ho
 uint64_t session_unanchored(const struct session *s) { return s->clock.unanchored; }
 bool session_uptime_axis(const struct session *s) { return s->clock.uptime_axis; }
 int64_t session_source_last_uptime_us(const struct session *s, int i) { return s->src[i]->last_up_us; }
+
+const char *session_source_nginx_format(const struct session *s, int i)
+{
+	return s->src[i]->fmt ? nginx_fmt_string(s->src[i]->fmt) : session_nginx_format(s);
+}
 
 const char *session_nginx_format(const struct session *s)
 {

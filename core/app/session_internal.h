@@ -25,6 +25,17 @@ struct source {
 	struct nginx_fmt *fmt;
 	bool fmt_detect;                 /* no format given: guess from the first lines */
 	struct nginx_sniff sniff;
+	/* lines of a second format in the same file (a reload changed it, two
+	 * access_log lines write it): read with the config's other formats
+	 * (alt, --nginx-conf FILE without :NAME), else counted and named (other) */
+	char *fmt_name;                  /* the config's name of fmt, NULL none */
+	struct nginx_fmt *alt[NGINX_CONF_MAX_FMTS];
+	char *alt_name[NGINX_CONF_MAX_FMTS];
+	uint64_t alt_lines[NGINX_CONF_MAX_FMTS];
+	int nalt;
+	struct nginx_fmt *other;         /* the format of the first line fmt missed, if it has one */
+	bool other_tried;
+	uint64_t other_lines;
 	struct schedlog *sched;
 	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
 	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
@@ -60,6 +71,8 @@ struct session {
 	struct seen_timeout timeouts[TIMEOUT_MEMORY];
 	unsigned ntimeouts;               /* report/demo: judge as the data's clock advances */
 	char *nginx_conf_format;         /* format read from --nginx-conf */
+	char *nginx_conf_path;           /* --nginx-conf FILE without :NAME: each log its own format */
+	char nginx_conf_why[256];        /* why FILE alone names no one format (NULL format) */
 	char *hints[SESSION_MAX_HINTS];
 	int nhints;
 };

@@ -18,6 +18,7 @@
 #define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
 
 static void nginx_detect(struct session *s, struct source *src, int i);
+static bool nginx_second_note(const struct source *src, char *out, size_t outlen);
 
 static int jvm_setup(struct session *s, struct source *src, char *err, size_t errlen)
 {
@@ -44,8 +45,49 @@ static int jvm_flush(struct source *src, struct event *out, int cap)
 	return src->jvm ? jvmlog_flush(src->jvm, out, cap) : 0;
 }
 
+/* --nginx-conf FILE without :NAME: the format FILE's access_log line for this
+ * log names; the config's other formats read lines of a second one */
+static int nginx_setup_conf(struct session *s, struct source *src, char *err, size_t errlen)
+{
+	struct nginx_conf_fmts cf;
+	char why[256];
+	if (nginx_conf_formats_for(s->nginx_conf_path, src->path, &cf, why, sizeof why) < 0) {
+		snprintf(err, errlen, "--nginx-conf %s: %s", s->nginx_conf_path, why);
+		return -EINVAL;
+	}
+	const char *fmt = cf.nfor > 0 ? cf.fmt[0] : s->nginx_conf_format;
+	if (!fmt) {
+		snprintf(err, errlen, "--nginx-conf %s: no access_log writes %s, and %s", s->nginx_conf_path,
+			 src->name, s->nginx_conf_why);
+		nginx_conf_fmts_fini(&cf);
+		return -EINVAL;
+	}
+	src->fmt = nginx_fmt_compile(fmt, strlen(fmt), why, sizeof why);
+	if (!src->fmt) {
+		snprintf(err, errlen, "--nginx-conf: %s", why);
+		nginx_conf_fmts_fini(&cf);
+		return -EINVAL;
+	}
+	for (int k = 0; k < cf.n; k++) {
+		if (strcmp(cf.fmt[k], fmt) == 0) {
+			if (!src->fmt_name)
+				src->fmt_name = strdup(cf.name[k]);
+			continue;
+		}
+		struct nginx_fmt *a = nginx_fmt_compile(cf.fmt[k], strlen(cf.fmt[k]), NULL, 0);
+		if (a) {
+			src->alt[src->nalt] = a;
+			src->alt_name[src->nalt++] = strdup(cf.name[k]);
+		}
+	}
+	nginx_conf_fmts_fini(&cf);
+	return 0;
+}
+
 static int nginx_setup(struct session *s, struct source *src, char *err, size_t errlen)
 {
+	if (!s->o.nginx_format && s->nginx_conf_path)
+		return nginx_setup_conf(s, src, err, errlen);
 	const char *fmt = s->o.nginx_format ? s->o.nginx_format : s->nginx_conf_format;
 	if (!fmt) {
 		src->fmt_detect = true;
@@ -60,6 +102,30 @@ static int nginx_setup(struct session *s, struct source *src, char *err, size_t 
 	return 0;
 }
 
+/* A line the source's format missed: one of the config's other formats
+ * (learned: read with it), else counted as a second format when it has the
+ * one of the first such line (named in NOTES), else unparsed. */
+static int nginx_second_format(struct source *src, const char *line, size_t len, struct event *out,
+			       struct why *w)
+{
+	struct event ev;
+	(void)w;
+	for (int k = 0; k < src->nalt; k++)
+		if (nginx_parse_line(src->alt[k], line, len, &out[0], NULL)) {
+			src->alt_lines[k]++;
+			return 1;
+		}
+	if (!src->other_tried) {
+		const char *one[1] = {line};
+		src->other_tried = true;
+		src->other = nginx_fmt_detect(one, &len, 1);
+	}
+	/* its reason stays the mismatch; NOTES names the format */
+	if (src->other && nginx_parse_line(src->other, line, len, &ev, NULL))
+		src->other_lines++;
+	return -1;
+}
+
 static int nginx_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
 	struct nginx_miss miss;
@@ -71,7 +137,7 @@ static int nginx_parse(struct source *src, const char *line, size_t len, struct 
 	/* which variable or literal did not match, and where */
 	if (w->wanted)
 		nginx_miss_describe(&miss, line, len, w->s, w->n);
-	return -1;
+	return nginx_second_format(src, line, len, out, w);
 }
 
 static bool nginx_hold(struct session *s, int i, const char *line, size_t len)
@@ -105,10 +171,43 @@ static bool nginx_unread(const struct source *src, const char *what, const char 
 	(void)what;
 	/* an access log is all requests: most of it unread is said */
 	if (!(st->parsed == 0 || st->unparsed * 2 > st->lines))
-		return false;
+		return nginx_second_note(src, out, outlen);
 	snprintf(out, outlen, "%s: %llu of %llu lines did not match the log format%s: give nginx's own "
 		 "log_format with --nginx-format 'FMT' or --nginx-conf FILE:NAME", src->name,
 		 (unsigned long long)st->unparsed, (unsigned long long)st->lines, why);
+	return true;
+}
+
+/* a file that holds a second format says so: which, and how many lines */
+static bool nginx_second_note(const struct source *src, char *out, size_t outlen)
+{
+	uint64_t learned = 0;
+	char names[160] = "";
+	size_t o = 0;
+	for (int k = 0; k < src->nalt; k++)
+		if (src->alt_lines[k] && o < sizeof names) {
+			learned += src->alt_lines[k];
+			o += (size_t)snprintf(names + o, sizeof names - o, "%s'%s' (%llu)", o ? ", " : "",
+					      src->alt_name[k], (unsigned long long)src->alt_lines[k]);
+		}
+	if (learned) {
+		snprintf(out, outlen, "%s: holds a second log_format: %llu of %llu lines are in %s of the "
+			 "config, not in '%s' that its access_log names (the format changed at a reload, or "
+			 "two access_log lines write this file); read with it", src->name,
+			 (unsigned long long)learned, (unsigned long long)src->st.lines, names,
+			 src->fmt_name ? src->fmt_name : "?");
+		return true;
+	}
+	if (!src->other_lines)
+		return false;
+	const char *of = nginx_fmt_string(src->other);
+	struct nginx_fmt *comb = nginx_fmt_combined();
+	bool is_comb = comb && strcmp(of, nginx_fmt_string(comb)) == 0;
+	nginx_fmt_free(comb);
+	snprintf(out, outlen, "%s: holds a second log_format: %llu of %llu lines are in %s%s%s, not "
+		 "counted (unparsed); give the nginx config with --nginx-conf FILE to read both", src->name,
+		 (unsigned long long)src->other_lines, (unsigned long long)src->st.lines,
+		 is_comb ? "nginx's combined" : "'", is_comb ? "" : of, is_comb ? "" : "'");
 	return true;
 }
 

@@ -139,6 +139,14 @@ int64_t util_local_to_epoch(int y, int mon, int day, int h, int mi, int sec)
 	return (int64_t)t;
 }
 
+/* is d a day of month mo of year y (29/Feb only in a leap year)? */
+static bool day_exists(int y, int mo, int d)
+{
+	static const unsigned char mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return mo >= 1 && mo <= 12 && d >= 1 && d <= mdays[mo - 1] + (mo == 2 && leap);
+}
+
 /* fixed-width unsigned field of w digits */
 static bool fixed(const char *s, size_t n, size_t at, size_t w, int *out)
 {
@@ -163,7 +171,8 @@ size_t util_parse_iso8601(const char *s, size_t n, int64_t *epoch_ms, bool *has_
 	    !fixed(s, n, 11, 2, &h) || s[13] != ':' || !fixed(s, n, 14, 2, &mi) || s[16] != ':' ||
 	    !fixed(s, n, 17, 2, &se))
 		return 0;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+	/* an impossible date (30/Feb, 29/Feb/2023) is a damaged line, not a day later */
+	if (!day_exists(y, mo, d) || h > 23 || mi > 59 || se > 60)
 		return 0;
 	i = 19;
 	if (i < n && (s[i] == '.' || s[i] == ',') && i + 1 < n && is_digit(s[i + 1])) {
@@ -233,7 +242,7 @@ size_t util_parse_clf_time(const char *s, size_t n, int64_t *epoch_ms)
 	    s[20] != ' ' || (s[21] != '+' && s[21] != '-') || !fixed(s, n, 22, 2, &oh) ||
 	    !fixed(s, n, 24, 2, &om))
 		return 0;
-	if (d < 1 || d > 31 || h > 23 || mi > 59 || se > 60 || oh > 23 || om > 59)
+	if (!day_exists(y, mo, d) || h > 23 || mi > 59 || se > 60 || oh > 23 || om > 59)
 		return 0;
 	int sign = s[21] == '-' ? -1 : 1;
 	*epoch_ms = util_utc_ms(y, mo, d, h, mi, se, 0) -

@@ -156,6 +156,11 @@ static json_t *sec_iter_next(void *state)
 		json_object_set_new(o, "uht_p50", b->uht_n ? round3(p[2]) : json_null());
 		json_object_set_new(o, "uht_p99", b->uht_n ? round3(p[3]) : json_null());
 		json_object_set_new(o, "uht_max", b->uht_n ? round3(b->uht_max) : json_null());
+		float u[2];
+		timeline_sec_urt(it->tl, b, u);
+		json_object_set_new(o, "urt_p50", b->urt_n ? round3(u[0]) : json_null());
+		json_object_set_new(o, "urt_p99", b->urt_n ? round3(u[1]) : json_null());
+		json_object_set_new(o, "urt_max", b->urt_n ? round3(b->urt_max) : json_null());
 		it->sec++;
 		return o;
 	}
@@ -203,8 +208,8 @@ static json_t *report_obj(const struct session *s)
 		}
 		if (st->error)
 			json_object_set_new(o, "error", jtext(st->note));
-		if (session_source_kind(s, i) == SRC_NGINX && session_nginx_format(s))
-			json_object_set_new(o, "format", jtext(session_nginx_format(s)));
+		if (session_source_kind(s, i) == SRC_NGINX && session_source_nginx_format(s, i))
+			json_object_set_new(o, "format", jtext(session_source_nginx_format(s, i)));
 		json_object_set_new(o, "checked", json_string(src_checked_name(session_source_checked(s, i))));
 		json_array_append_new(srcs, o);
 	}
@@ -281,9 +286,12 @@ static json_t *report_obj(const struct session *s)
 		json_object_set_new(nl, "upstream_connect_time", json_integer((json_int_t)sm->lacks_uct));
 	if (sm->lacks_uht)
 		json_object_set_new(nl, "upstream_header_time", json_integer((json_int_t)sm->lacks_uht));
+	if (sm->lacks_urt)
+		json_object_set_new(nl, "upstream_response_time", json_integer((json_int_t)sm->lacks_urt));
 	json_object_set_new(ng, "not_logged", nl);
 	json_object_set_new(ng, "request_time", pct_obj(&sm->rt));
 	json_object_set_new(ng, "upstream_header_time", pct_obj(&sm->uht));
+	json_object_set_new(ng, "upstream_response_time", pct_obj(&sm->urt));
 	json_object_set_new(ng, "percentile_error", json_string("<= 1.6% (log-linear histogram, 32 buckets per power of two)"));
 	json_object_set_new(ng, "per_second", json_array()); /* streamed by report_json */
 	json_object_set_new(sum, "nginx", ng);
@@ -839,6 +847,11 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 			fprintf(out, "             request_time p50 %.3f s, p99 %.3f s, max %.3f s\n",
 				hist_quantile(&sm->rt, 0.5) / 1e6, hist_quantile(&sm->rt, 0.99) / 1e6,
 				sm->rt.max_us / 1e6);
+		/* ingress-nginx's default format: the one upstream time it has */
+		if (sm->urt.n && !sm->uht.n)
+			fprintf(out, "             upstream_response_time p50 %.3f s, p99 %.3f s, max %.3f s\n",
+				hist_quantile(&sm->urt, 0.5) / 1e6, hist_quantile(&sm->urt, 0.99) / 1e6,
+				sm->urt.max_us / 1e6);
 	}
 	if (sm->throttle_samples)
 		fprintf(out, "  cgroup     %llu cpu.stat samples, nr_throttled %+lld, throttled_time %+.1f ms\n",

@@ -328,7 +328,7 @@ void view_upstream(const struct timeline *tl, const struct view_axis *a, struct 
 {
 	int64_t first_sec = INT64_MAX, last_sec = INT64_MIN;
 	for (int c = 0; c < a->ncols; c++)
-		cols[c] = (struct view_up_col){.rate = -1, .rt_p99 = -1};
+		cols[c] = (struct view_up_col){.rate = -1, .rt_p99 = -1, .urt_p99 = -1};
 	if (a->ncols <= 0 || tl->reqs.total == 0)
 		return;
 	for (int c = 0; c < a->ncols; c++) {
@@ -336,7 +336,7 @@ void view_upstream(const struct timeline *tl, const struct view_axis *a, struct 
 		int64_t s0 = floor_sec(cs), s1 = floor_sec(cs + a->res_ms - 1);
 		struct view_up_col *col = &cols[c];
 		uint32_t req = 0, bucket[5] = {0}, s5xx = 0;
-		float p99 = -1;
+		float p99 = -1, up99 = -1;
 		bool any = false;
 		for (int64_t s = s0; s <= s1 && s - s0 < TL_SECONDS; s++) {
 			const struct tl_sec *b = timeline_sec(tl, s);
@@ -351,6 +351,10 @@ void view_upstream(const struct timeline *tl, const struct view_axis *a, struct 
 			timeline_sec_percentiles(tl, b, p);
 			if (b->rt_n && p[1] > p99)   /* no request logged $request_time: unknown, not 0 */
 				p99 = p[1];
+			float u[2];
+			timeline_sec_urt(tl, b, u);
+			if (b->urt_n && u[1] > up99)
+				up99 = u[1];
 		}
 		if (!any)
 			continue;
@@ -365,6 +369,7 @@ void view_upstream(const struct timeline *tl, const struct view_axis *a, struct 
 		col->req = req;
 		col->s5xx = s5xx;
 		col->rt_p99 = p99;
+		col->urt_p99 = up99;
 	}
 	/* a quiet second between busy ones is zero requests, not missing data */
 	for (int c = 0; c < a->ncols; c++) {

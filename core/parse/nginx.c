@@ -259,7 +259,8 @@ static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
 		v->exact = 1;
 		return k;
 	case SH_SECS:
-		return scan_secs(s, n, false, &v->a);
+		/* nginx writes "%T.%03M": "1" is a line cut mid-write, not 1 s */
+		return scan_secs(s, n, true, &v->a);
 	case SH_STATUS:
 		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]))
 			return 0;
@@ -307,7 +308,7 @@ static size_t list_item(int shape, const char *s, size_t n, size_t p, uint8_t st
 		*num = true;
 		return q;
 	}
-	size_t k = scan_secs(s + p, n - p, false, val);
+	size_t k = scan_secs(s + p, n - p, true, val); /* "%T.%03M" always */
 	if (k == 0)
 		return p;
 	*num = true;
@@ -739,7 +740,7 @@ static inline size_t scan2(const char *s, size_t n, size_t p, char a, char b)
 	return p;
 }
 
-/* scan_secs(s, n, false, ms) for "D.DDD", the shape of nearly every request
+/* scan_secs(s, n, true, ms) for "D.DDD", the shape of nearly every request
  * and upstream time; anything else goes to scan_secs */
 static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 {
@@ -748,7 +749,7 @@ static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 		*ms = (s[0] - '0') * 1000 + (s[2] - '0') * 100 + (s[3] - '0') * 10 + (s[4] - '0');
 		return 5;
 	}
-	return scan_secs(s, n, false, ms);
+	return scan_secs(s, n, true, ms);
 }
 
 /* The fast path's rare cases are kept out of line (NX_COLD): inlined, they
@@ -1213,7 +1214,71 @@ static void *cerr(char *err, size_t errlen, const char *fmt_s, ...)
 	return NULL;
 }
 
+/* A format pasted with the config's quotes: `'$a - $b ' '"$request"'`, maybe
+ * with `escape=json` before it or a ';' after it. Only quoted strings and
+ * blanks; single quotes, or a ';' at the end (`"$xff" "$request"` alone is
+ * also a format with literal quotes, and stays one). Returns the strings
+ * joined as nginx joins them (malloc'd), or NULL when fmt is not that. */
+static char *unpaste(const char *fmt, size_t len)
+{
+	size_t i = 0, e = len, ntok = 0;
+	bool single = false, semi = false;
+	while (e > 0 && (fmt[e - 1] == ' ' || fmt[e - 1] == '\t' || fmt[e - 1] == '\n'))
+		e--;
+	if (e > 0 && fmt[e - 1] == ';') {
+		semi = true;
+		e--;
+	}
+	size_t body = 0;
+	if (len >= 7 && memcmp(fmt, "escape=", 7) == 0) {
+		while (body < e && fmt[body] != ' ')
+			body++;
+	}
+	for (i = body; i < e;) {
+		char c = fmt[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			i++;
+			continue;
+		}
+		if (c != '\'' && c != '"')
+			return NULL;
+		single |= c == '\'';
+		size_t j = i + 1;
+		while (j < e && fmt[j] != c)
+			j += fmt[j] == '\\' ? 2 : 1;
+		if (j >= e)
+			return NULL;
+		ntok++;
+		i = j + 1;
+		if (i < e && fmt[i] != ' ' && fmt[i] != '\t' && fmt[i] != '\n' && fmt[i] != '\r')
+			return NULL;
+	}
+	if (ntok == 0 || !(single || semi))
+		return NULL;
+	/* the config reader joins them exactly as nginx does */
+	size_t cl = len + 32;
+	char *conf = malloc(cl), err[8];
+	if (!conf)
+		return NULL;
+	int k = snprintf(conf, cl, "log_format p %.*s;", (int)e, fmt);
+	char *r = k > 0 ? nginx_conf_parse_mem(conf, (size_t)k, NULL, NULL, "p", err, sizeof err) : NULL;
+	free(conf);
+	return r;
+}
+
+static struct nginx_fmt *compile(const char *fmt, size_t len, char *err, size_t errlen);
+
 struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size_t errlen)
+{
+	char *unq = fmt && len <= NX_MAX_FMT ? unpaste(fmt, len) : NULL;
+	if (!unq)
+		return compile(fmt, len, err, errlen);
+	struct nginx_fmt *f = compile(unq, strlen(unq), err, errlen);
+	free(unq);
+	return f;
+}
+
+static struct nginx_fmt *compile(const char *fmt, size_t len, char *err, size_t errlen)
 {
 	struct nginx_fmt *f;
 	size_t i = 0, nl = 0;
@@ -1316,7 +1381,8 @@ struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size
 	 * rules and views must tell it from "-" */
 	f->ev0.u.http.lacks = (uint8_t)((f->fields & NGINX_F_RT ? 0 : EV_HTTP_NO_RT) |
 					(f->fields & NGINX_F_UCT ? 0 : EV_HTTP_NO_UCT) |
-					(f->fields & NGINX_F_UHT ? 0 : EV_HTTP_NO_UHT));
+					(f->fields & NGINX_F_UHT ? 0 : EV_HTTP_NO_UHT) |
+					(f->fields & NGINX_F_URT ? 0 : EV_HTTP_NO_URT));
 	return f;
 }
 
@@ -1444,7 +1510,8 @@ static bool value_fits(const char *name, const char *s, size_t n)
 	}
 	if (k->shape == SH_FREE)
 		return true;
-	return scan_single(k->shape, s, n, &v) == n;
+	/* an empty value is no time or status ("" of escape=json is not $msec) */
+	return n > 0 && scan_single(k->shape, s, n, &v) == n;
 }
 
 /* end of a "quoted" token starting at s[p] == '"' (escape-aware), NX_NONE if open */
@@ -1479,7 +1546,8 @@ static void put_unknown(struct sbuf *b, const char *tag, unsigned *nth)
 /* Turn the fields of one sample line from s[p] on into format text: key=value
  * pairs (quoted or not), "quoted", [bracketed] and bare tokens. Timings are
  * recognised by their key names, ids/status/times by their shape. */
-static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, struct sbuf *b)
+static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, struct sbuf *b,
+			  bool *none)
 {
 	unsigned nth = 0;
 	bool first = p == 0;
@@ -1529,7 +1597,12 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 				sb_puts(b, "\"");
 			if (var && strcmp(var, "status") == 0 && have_status)
 				var = NULL;
-			if (var && value_fits(var, s + vs, ve - vs)) {
+			const struct nx_known *kv = var ? known_by_name(var) : NULL;
+			/* escape=none (and json) write "" for a variable that is not set:
+			 * "uct= " is $upstream_connect_time of a request with no upstream */
+			bool unset = kv && !kv->builtin && ve == vs;
+			*none |= unset;
+			if (var && (unset || value_fits(var, s + vs, ve - vs))) {
 				sb_puts(b, "$");
 				sb_puts(b, var);
 				if (strcmp(var, "status") == 0)
@@ -1598,6 +1671,83 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 		}
 		p = te;
 		first = false;
+	}
+	return !b->bad;
+}
+
+/* one field of a tab- or '|'-separated line: what it looks like */
+static const char *sep_field(const char *s, size_t n, bool *have_status, bool prev_time, bool *is_time)
+{
+	*is_time = false;
+	if (value_fits("msec", s, n) && n == 14 && s[10] == '.')
+		return "msec";
+	if (value_fits("time_iso8601", s, n))
+		return "time_iso8601";
+	if (n == 28 && s[0] == '[' && s[27] == ']' && value_fits("time_local", s + 1, 26))
+		return "[time_local]";
+	if (value_fits("time_local", s, n))
+		return "time_local";
+	if (value_fits("request_id", s, n))
+		return "request_id";
+	if (!*have_status && n == 3 && s[0] >= '1' && s[0] <= '5' && value_fits("status", s, n)) {
+		*have_status = true;
+		return "status";
+	}
+	/* times are "0.004" (or "-" next to them, an upstream not tried) */
+	if ((n > 0 && value_fits("upstream_connect_time", s, n) && !(n == 1 && s[0] == '-')) ||
+	    (prev_time && n == 1 && s[0] == '-')) {
+		*is_time = true;
+		return NULL;
+	}
+	if (n > 13 && memchr(s, ' ', n) && (memcmp(s + n - 9, " HTTP/1.", 8) == 0 ||
+					    memcmp(s + n - 7, " HTTP/2", 7) == 0))
+		return "request";
+	return NULL;
+}
+
+/* A line of fields joined by sep ('\t', '|'): each field named by its shape;
+ * the times, in their order, as nginx users write them: rt; rt, urt;
+ * rt, uct, urt; rt, uct, uht, urt. */
+static bool derive_sep(const char *s, size_t n, char sep, struct sbuf *b)
+{
+	static const char *const tnames[4][4] = {
+		{"request_time"}, {"request_time", "upstream_response_time"},
+		{"request_time", "upstream_connect_time", "upstream_response_time"},
+		{"request_time", "upstream_connect_time", "upstream_header_time", "upstream_response_time"},
+	};
+	bool tm[NX_MAX_VARS];
+	const char *nm[NX_MAX_VARS];
+	unsigned nf = 0, nt = 0, k = 0;
+	bool have_status = false;
+	if (memchr(s, '$', n))
+		return false;
+	for (size_t p = 0; nf < NX_MAX_VARS;) {
+		const char *q = memchr(s + p, sep, n - p);
+		size_t e = q ? (size_t)(q - s) : n;
+		nm[nf] = sep_field(s + p, e - p, &have_status, nf > 0 && tm[nf - 1], &tm[nf]);
+		nt += tm[nf];
+		nf++;
+		if (!q)
+			break;
+		p = e + 1;
+	}
+	if (nf < 3 || nf == NX_MAX_VARS)
+		return false;
+	unsigned nth = 0;
+	for (unsigned i = 0; i < nf; i++) {
+		if (i)
+			sb_put(b, &sep, 1);
+		if (tm[i] && k < 4) {
+			sb_puts(b, "$");
+			sb_puts(b, tnames[(nt > 4 ? 4 : nt) - 1][k++]);
+		} else if (nm[i] && nm[i][0] == '[') {
+			sb_puts(b, "[$time_local]");
+		} else if (nm[i]) {
+			sb_puts(b, "$");
+			sb_puts(b, nm[i]);
+		} else {
+			put_unknown(b, "", &nth);
+		}
 	}
 	return !b->bad;
 }
@@ -1713,7 +1863,7 @@ static int popcount(unsigned x)
 
 struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens, int n)
 {
-	char *cand[3 * NX_DETECT_LINES + 1];
+	char *cand[4 * NX_DETECT_LINES + 1];
 	int nc = 0, used = 0;
 	struct nginx_fmt *comb = nginx_fmt_combined();
 	if (!comb || !lines || !lens || n <= 0) {
@@ -1731,20 +1881,30 @@ struct nginx_fmt *nginx_fmt_detect(const char *const *lines, const size_t *lens,
 			continue;
 		used++;
 		/* combined followed by more fields */
+		bool none = false;
 		if (nx_match(comb, s, len, true, &end, vals, &fail) && end < len) {
 			struct sbuf b = {0};
+			sb_puts(&b, "escape=none ");
 			sb_puts(&b, NX_COMBINED);
-			if (derive_fields(s, len, end, true, &b) && b.p)
-				cand[nc++] = b.p;
-			else
-				free(b.p);
+			if (derive_fields(s, len, end, true, &b, &none) && b.p)
+				cand[nc++] = strdup(b.p + (none ? 0 : 12));
+			free(b.p);
 		}
-		/* any other layout of tokens and key=value pairs ($msec first, ...) */
+		/* any other layout of tokens and key=value pairs ($msec first, ...);
+		 * a known variable written as "" means escape=none */
 		struct sbuf g = {0};
-		if (derive_fields(s, len, 0, false, &g) && g.p)
-			cand[nc++] = g.p;
+		none = false;
+		sb_puts(&g, "escape=none ");
+		if (derive_fields(s, len, 0, false, &g, &none) && g.p)
+			cand[nc++] = strdup(g.p + (none ? 0 : 12));
+		free(g.p);
+		/* fields joined by tabs or '|' */
+		char sep = memchr(s, '\t', len) ? '\t' : '|';
+		struct sbuf t = {0};
+		if (memchr(s, sep, len) && derive_sep(s, len, sep, &t) && t.p)
+			cand[nc++] = t.p;
 		else
-			free(g.p);
+			free(t.p);
 		struct sbuf j = {0};
 		if (derive_json(s, len, &j) && j.p)
 			cand[nc++] = j.p;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #define CF_MAX_DEPTH   16                  /* include nesting (stops include loops) */
@@ -39,6 +40,9 @@ struct cf_ctx {
 	struct cf_fmt *fmts;
 	size_t nfmts, cap;
 	char *access_fmt;     /* format named by the first access_log, NULL = none seen */
+	char **al_path;       /* every access_log: its path and format name */
+	char **al_fmt;
+	size_t nal, alcap;
 	char skipped[200];    /* the first include that could not be read, and why */
 	int nfiles;
 	char *err;
@@ -512,6 +516,26 @@ static int cf_log_format(struct cf_ctx *c, const struct cf_src *f, struct cf_arg
 	return 0;
 }
 
+/* remember an access_log line: which file gets which format */
+static int cf_access(struct cf_ctx *c, const struct cf_args *a)
+{
+	if (c->nal == c->alcap) {
+		size_t cap = c->alcap ? c->alcap * 2 : 8;
+		char **p = realloc(c->al_path, cap * sizeof *p);
+		if (p)
+			c->al_path = p;
+		char **f = p ? realloc(c->al_fmt, cap * sizeof *f) : NULL;
+		if (!f)
+			return cf_error(c, "out of memory");
+		c->al_fmt = f;
+		c->alcap = cap;
+	}
+	c->al_path[c->nal] = strdup(a->w[1]);
+	c->al_fmt[c->nal] = strdup(a->n >= 3 ? a->w[2] : "combined");
+	c->nal++;
+	return c->al_path[c->nal - 1] && c->al_fmt[c->nal - 1] ? 0 : cf_error(c, "out of memory");
+}
+
 static int cf_parse(struct cf_ctx *c, const char *buf, size_t len, const char *label,
 		    const char *dir, int depth, bool in_stream)
 {
@@ -554,6 +578,10 @@ static int cf_parse(struct cf_ctx *c, const char *buf, size_t len, const char *l
 				break;
 			}
 		} else if (!stream && strcmp(name, "access_log") == 0) {
+			if (a.n >= 2 && strcmp(a.w[1], "off") != 0 && cf_access(c, &a) < 0) {
+				rc = -1;
+				break;
+			}
 			if (!c->access_fmt && a.n >= 2 && strcmp(a.w[1], "off") != 0) {
 				c->access_fmt = strdup(a.n >= 3 ? a.w[2] : "combined");
 				if (!c->access_fmt) {
@@ -646,7 +674,104 @@ char *nginx_conf_parse_mem(const char *buf, size_t len, const char *label, const
 	}
 	free(c.fmts);
 	free(c.access_fmt);
+	for (size_t i = 0; i < c.nal; i++) {
+		free(c.al_path[i]);
+		free(c.al_fmt[i]);
+	}
+	free(c.al_path);
+	free(c.al_fmt);
 	return res;
+}
+
+/* Is the access_log path ap (as written in the config in dir) the file log?
+ * The same file, else the same name: a log copied off the server, or rotated
+ * (access.log.1, access.log-20261202). */
+static bool same_log(const char *ap, const char *dir, const char *log, const char *log_real)
+{
+	char joined[PATH_MAX], real[PATH_MAX];
+	if (strchr(ap, '$'))
+		return false; /* a path with variables names many files */
+	if (ap[0] == '/')
+		snprintf(joined, sizeof joined, "%s", ap);
+	else
+		snprintf(joined, sizeof joined, "%s/%s", dir, ap);
+	if (log_real && realpath(joined, real) && strcmp(real, log_real) == 0)
+		return true;
+	const char *an = strrchr(ap, '/'), *ln = strrchr(log, '/');
+	an = an ? an + 1 : ap;
+	ln = ln ? ln + 1 : log;
+	size_t al = strlen(an);
+	return strncmp(an, ln, al) == 0 && (ln[al] == '\0' || ln[al] == '.' || ln[al] == '-');
+}
+
+int nginx_conf_formats_for(const char *path, const char *log, struct nginx_conf_fmts *out, char *err,
+			   size_t errlen)
+{
+	struct cf_ctx c = {0};
+	size_t len;
+	memset(out, 0, sizeof *out);
+	if (err && errlen)
+		err[0] = '\0';
+	char *buf = read_file(path, &len);
+	if (!buf) {
+		if (err && errlen)
+			snprintf(err, errlen, "cannot read %s: %s", path, read_error(errno));
+		return -1;
+	}
+	char *dir = dir_of(path), real[PATH_MAX];
+	const char *log_real = log && realpath(log, real) ? real : NULL;
+	c.root = dir;
+	c.err = err;
+	c.errlen = errlen;
+	int rc = dir && cf_parse(&c, buf, len, path, dir, 0, false) == 0 ? 0 : -1;
+	/* first the formats written to this file, in the config's order; then the others */
+	for (int pass = 0; rc == 0 && pass < 2; pass++) {
+		for (size_t i = 0; i < c.nal + (pass ? c.nfmts + 1 : 0); i++) {
+			const char *name = i < c.nal ? c.al_fmt[i] : i - c.nal < c.nfmts ? c.fmts[i - c.nal].name : "combined";
+			if (i < c.nal && (pass == 1 || !log || !same_log(c.al_path[i], dir, log, log_real)))
+				continue;
+			bool dup = false;
+			for (int k = 0; k < out->n && !dup; k++)
+				dup = strcasecmp(out->name[k], name) == 0;
+			if (dup || out->n == NGINX_CONF_MAX_FMTS)
+				continue;
+			char *f = cf_pick(&c, path, name, 1);
+			if (!f) { /* an access_log naming no log_format: nginx refuses the config */
+				rc = -1;
+				break;
+			}
+			out->name[out->n] = strdup(name);
+			out->fmt[out->n++] = f;
+			if (pass == 0)
+				out->nfor++;
+		}
+	}
+	free(buf);
+	free(dir);
+	for (size_t i = 0; i < c.nfmts; i++) {
+		free(c.fmts[i].name);
+		free(c.fmts[i].fmt);
+	}
+	free(c.fmts);
+	free(c.access_fmt);
+	for (size_t i = 0; i < c.nal; i++) {
+		free(c.al_path[i]);
+		free(c.al_fmt[i]);
+	}
+	free(c.al_path);
+	free(c.al_fmt);
+	if (rc < 0)
+		nginx_conf_fmts_fini(out);
+	return rc;
+}
+
+void nginx_conf_fmts_fini(struct nginx_conf_fmts *f)
+{
+	for (int k = 0; k < f->n; k++) {
+		free(f->name[k]);
+		free(f->fmt[k]);
+	}
+	memset(f, 0, sizeof *f);
 }
 
 char *nginx_conf_load(const char *path, const char *name, char *err, size_t errlen)

@@ -19,6 +19,7 @@ void summary_init(struct summary *s)
 	s->throttled_us.first = s->throttled_us.last = -1;
 	hist_reset(&s->rt);
 	hist_reset(&s->uht);
+	hist_reset(&s->urt);
 }
 
 static void counter_add(struct summary_counter *c, int64_t v)
@@ -198,10 +199,14 @@ void summary_add(struct summary *s, const struct event *e)
 			s->lacks_rt++;
 		if (h->lacks & EV_HTTP_NO_UHT)
 			s->lacks_uht++;
+		if (h->lacks & EV_HTTP_NO_URT)
+			s->lacks_urt++;
 		if (h->rt_ms >= 0)
 			hist_add(&s->rt, (uint64_t)(h->rt_ms * 1000 + 0.5));
 		if (h->uht_ms >= 0)
 			hist_add(&s->uht, (uint64_t)(h->uht_ms * 1000 + 0.5));
+		if (h->urt_ms >= 0)
+			hist_add(&s->urt, (uint64_t)(h->urt_ms * 1000 + 0.5));
 		break;
 	}
 	case EV_CPU:

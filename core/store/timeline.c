@@ -164,6 +164,8 @@ static void finalise(struct timeline *tl, int slot)
 		b->rt_p99 = (float)(hist_quantile(&tl->open[slot].rt, 0.99) / 1e6);
 		b->uht_p50 = (float)(hist_quantile(&tl->open[slot].uht, 0.5) / 1e6);
 		b->uht_p99 = (float)(hist_quantile(&tl->open[slot].uht, 0.99) / 1e6);
+		b->urt_p50 = (float)(hist_quantile(&tl->open[slot].urt, 0.5) / 1e6);
+		b->urt_p99 = (float)(hist_quantile(&tl->open[slot].urt, 0.99) / 1e6);
 		b->open = -1;
 	}
 	tl->open[slot].sec = 0;
@@ -199,6 +201,10 @@ static void add_request_to_series(struct timeline *tl, const struct tl_req *r)
 		b->rt_max = r->rt_s;
 	if (r->uht_s > b->uht_max)
 		b->uht_max = r->uht_s;
+	if (r->urt_s >= 0)
+		b->urt_n++;
+	if (r->urt_s > b->urt_max)
+		b->urt_max = r->urt_s;
 	/* exact percentiles while the second is recent; a request more than
 	 * TL_OPEN_SECONDS late only updates counts and max */
 	int slot = (int)((uint64_t)sec % TL_OPEN_SECONDS);
@@ -210,6 +216,7 @@ static void add_request_to_series(struct timeline *tl, const struct tl_req *r)
 		tl->open[slot].sec = sec;
 		hist_reset(&tl->open[slot].rt);
 		hist_reset(&tl->open[slot].uht);
+		hist_reset(&tl->open[slot].urt);
 		b->open = (int16_t)slot;
 	}
 	if (b->open != slot)
@@ -218,6 +225,8 @@ static void add_request_to_series(struct timeline *tl, const struct tl_req *r)
 		hist_add(&tl->open[slot].rt, (uint64_t)(r->rt_s * 1e6 + 0.5));
 	if (r->uht_s >= 0)
 		hist_add(&tl->open[slot].uht, (uint64_t)(r->uht_s * 1e6 + 0.5));
+	if (r->urt_s >= 0)
+		hist_add(&tl->open[slot].urt, (uint64_t)(r->urt_s * 1e6 + 0.5));
 }
 
 const struct tl_sec *timeline_sec(const struct timeline *tl, int64_t sec)
@@ -239,6 +248,17 @@ void timeline_sec_percentiles(const struct timeline *tl, const struct tl_sec *b,
 		out[1] = b->rt_p99;
 		out[2] = b->uht_p50;
 		out[3] = b->uht_p99;
+	}
+}
+
+void timeline_sec_urt(const struct timeline *tl, const struct tl_sec *b, float out[2])
+{
+	if (b->open >= 0 && tl->open[b->open].sec == b->sec) {
+		out[0] = (float)(hist_quantile(&tl->open[b->open].urt, 0.5) / 1e6);
+		out[1] = (float)(hist_quantile(&tl->open[b->open].urt, 0.99) / 1e6);
+	} else {
+		out[0] = b->urt_p50;
+		out[1] = b->urt_p99;
 	}
 }
 
@@ -327,6 +347,7 @@ static bool push_request(struct timeline *tl, const struct event *e)
 	r->rt_s = e->u.http.rt_ms >= 0 ? (float)(e->u.http.rt_ms / 1000.0) : -1.f;
 	r->uct_s = e->u.http.uct_ms >= 0 ? (float)(e->u.http.uct_ms / 1000.0) : -1.f;
 	r->uht_s = e->u.http.uht_ms >= 0 ? (float)(e->u.http.uht_ms / 1000.0) : -1.f;
+	r->urt_s = e->u.http.urt_ms >= 0 ? (float)(e->u.http.urt_ms / 1000.0) : -1.f;
 	r->status = e->u.http.status;
 	r->bucket = timeline_bucket(e->u.http.uct_ms);
 	r->flags = (uint8_t)((e->u.http.t_exact ? TL_REQ_EXACT : 0) |

@@ -166,6 +166,7 @@ struct ev_jvm_exit {
 #define EV_HTTP_NO_RT  0x01     /* $request_time */
 #define EV_HTTP_NO_UCT 0x02     /* $upstream_connect_time */
 #define EV_HTTP_NO_UHT 0x04     /* $upstream_header_time */
+#define EV_HTTP_NO_URT 0x08     /* $upstream_response_time */
 
 struct ev_http {
 	int16_t status;         /* -1 unknown */

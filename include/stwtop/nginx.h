@@ -114,6 +114,23 @@ char *nginx_conf_load_spec(const char *spec, char *err, size_t errlen);
 char *nginx_conf_parse_mem(const char *buf, size_t len, const char *label, const char *dir,
 			   const char *name, char *err, size_t errlen);
 
+/* --nginx-conf FILE without :NAME: the formats the config writes to the
+ * access log at log (its access_log lines whose path is that file, relative
+ * to the config's directory, or failing that whose file name it has, rotated
+ * names included), in the config's order: n_for of them; then every other
+ * log_format of the config and combined, so lines of a second format (a
+ * reload changed it, two access_log lines write one file) can be read.
+ * 0, or -1 with a one-line reason in err (unreadable, not nginx syntax). */
+#define NGINX_CONF_MAX_FMTS 16
+struct nginx_conf_fmts {
+	int n, nfor;
+	char *name[NGINX_CONF_MAX_FMTS];
+	char *fmt[NGINX_CONF_MAX_FMTS];  /* as nginx_conf_load returns them */
+};
+int nginx_conf_formats_for(const char *path, const char *log, struct nginx_conf_fmts *out, char *err,
+			   size_t errlen);
+void nginx_conf_fmts_fini(struct nginx_conf_fmts *f);
+
 /* nginx_parse_line without its fast path: only the backtracking matcher.
  * nginx_parse_line first walks the format once, each variable taking the end
  * the matcher would try first, and runs the matcher only when that walk

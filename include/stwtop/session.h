@@ -161,5 +161,7 @@ struct session_checked {
 void session_checked(const struct session *s, struct session_checked *out);
 /* the nginx format in use (NUL-terminated), NULL if none yet */
 const char *session_nginx_format(const struct session *s);
+/* the log_format source i (nginx) is read with: each access log can have its own */
+const char *session_source_nginx_format(const struct session *s, int i);
 
 #endif

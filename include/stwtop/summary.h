@@ -65,8 +65,8 @@ struct summary {
 	uint64_t uct_none;             /* $upstream_connect_time "-" (never connected) */
 	/* requests whose log_format does not have $request_time, $upstream_connect_time,
 	 * $upstream_header_time: their times are unknown, not 0 and not "-" */
-	uint64_t lacks_rt, lacks_uct, lacks_uht;
-	struct hist rt, uht;           /* whole-run percentiles */
+	uint64_t lacks_rt, lacks_uct, lacks_uht, lacks_urt;
+	struct hist rt, uht, urt;           /* whole-run percentiles */
 	/* cgroup cpu samples */
 	uint64_t throttle_samples;     /* every EV_CPU, with or without throttling counters */
 	struct summary_counter nr_throttled, throttled_us;

@@ -98,7 +98,7 @@ struct tl_mem {
 
 struct tl_req {                       /* one nginx request (ring ordered by end) */
 	int64_t end_ms, start_ms;
-	float uct_s, uht_s, rt_s;         /* -1 unknown/dash */
+	float uct_s, uht_s, rt_s, urt_s;  /* -1 unknown/dash */
 	int16_t status;
 	int8_t bucket;                    /* 0..4 (4 = 4+), -1 not bucketed */
 	uint8_t flags;                    /* TL_REQ_* */
@@ -147,6 +147,8 @@ struct tl_sec {
 	                                   * percentiles below mean nothing without them */
 	float rt_p50, rt_p99, rt_max;     /* seconds; valid once finalised (or open) */
 	float uht_p50, uht_p99, uht_max;
+	uint32_t urt_n;                   /* ... that logged $upstream_response_time */
+	float urt_p50, urt_p99, urt_max;
 	int16_t open;                     /* index into the open histogram pool, -1 */
 };
 
@@ -166,7 +168,7 @@ struct timeline {
 	 * log's lines out (sources beyond TL_LINE_SOURCES share the last ring) */
 	struct ring lines[TL_LINE_SOURCES];
 	struct tl_sec secs[TL_SECONDS];
-	struct { int64_t sec; struct hist rt, uht; } open[TL_OPEN_SECONDS];
+	struct { int64_t sec; struct hist rt, uht, urt; } open[TL_OPEN_SECONDS];
 	int64_t newest_ms;                /* latest event time seen */
 	int64_t oldest_ms;                /* earliest event time seen */
 	int64_t stop_span_max_ms;         /* longest stop pushed (end - start): a stop that
@@ -319,6 +321,8 @@ const struct tl_sec *timeline_sec(const struct timeline *tl, int64_t sec);
  * out = {rt_p50, rt_p99, uht_p50, uht_p99}; exact to 1/64 while the second is
  * among the last TL_OPEN_SECONDS that saw requests, frozen afterwards. */
 void timeline_sec_percentiles(const struct timeline *tl, const struct tl_sec *b, float out[4]);
+/* the same for $upstream_response_time: out = {urt_p50, urt_p99} */
+void timeline_sec_urt(const struct timeline *tl, const struct tl_sec *b, float out[2]);
 
 /* uct bucket of a connect time: nearest second, 4 = 4 and above, -1 none */
 int8_t timeline_bucket(double uct_ms);

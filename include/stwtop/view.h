@@ -83,6 +83,7 @@ struct view_up_col {
 	float bucket[5];           /* of which with connect time ~0, 1, 2, 3, 4+ s (per second) */
 	uint32_t req, s5xx;        /* counts in the column's seconds */
 	float rt_p99;              /* s, the worst second's p99 of $request_time; -1 unknown */
+	float urt_p99;             /* s, the same of $upstream_response_time; -1 unknown */
 };
 
 /* From the per-second bins (by request start); a column narrower than a

@@ -700,9 +700,12 @@ static void test_fast_path_tricky_synthetic(void **state)
 		{"${remote_addr}${request_time}|${status}", "10.1.2.30.250|404", 1},
 		{"$msec$status", "1795980222.372200", 0},
 		{"$status$request_time", "2000.5", 1},
-		/* times: seconds with 1-9 decimals or none, long and odd $msec */
+		/* times: seconds with 1-9 decimals, never none (nginx writes "%T.%03M":
+		 * "rt=10" is a line cut mid-write), long and odd $msec */
 		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b55 200 uct=1 uht=0.05 "
-		      "urt=0.123456789 rt=10", 1},
+		      "urt=0.123456789 rt=10", 0},
+		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b55 200 uct=1.0 uht=0.05 "
+		      "urt=0.123456789 rt=10.000", 1},
 		{LAB, "1795980222.3721 8418c7750af64ce04c111823b26a7b55 200 uct=1 uht=0 urt=0 rt=0", 0},
 		{LAB, "179598022.372 8418c7750af64ce04c111823b26a7b55 200 uct=- uht=- urt=- rt=0.000", 1},
 		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b5 200 uct=- uht=- urt=- rt=0.000", 0},
@@ -959,6 +962,157 @@ static void test_compile_errors_synthetic(void **state)
 	nginx_fmt_free(f);
 }
 
+/* ------------------------------------------------------------ deployed formats (fixtures/nginx/deployed) */
+
+#define DEPLOYED FIXTURE "/deployed/logs"
+
+/* detection from a sample that starts with lines of requests nginx answered
+ * itself (every upstream variable unset: "" in escape=json and escape=none) */
+static void detect_unset_first(const char *path, struct nginx_fmt **out)
+{
+	struct lines ls;
+	lines_read(&ls, path);
+	const char *l[20];
+	size_t n[20];
+	int k = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < ls.count && k < 20; i++)
+			if ((strstr(ls.l[i], "/static/") != NULL) == (pass == 0)) {
+				l[k] = ls.l[i];
+				n[k++] = ls.n[i];
+			}
+	*out = nginx_fmt_detect(l, n, k);
+	lines_free(&ls);
+}
+
+static void test_detect_deployed(void **state)
+{
+	(void)state;
+	static const char *const files[] = {"json.log", "raw.log", "tabs.log", "pipes.log"};
+	unsigned want = NGINX_F_TIME | NGINX_F_STATUS | NGINX_F_RT | NGINX_F_URT;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[256];
+		struct nginx_fmt *f;
+		struct counts c;
+		snprintf(path, sizeof path, DEPLOYED "/%s", files[i]);
+		detect_unset_first(path, &f);
+		assert_non_null(f);
+		assert_int_equal(nginx_fmt_fields(f) & want, want);
+		count_file(f, path, &c);
+		assert_int_equal(c.parsed, 138); /* wc -l of every one of them */
+		nginx_fmt_free(f);
+	}
+}
+
+/* real lines of fixtures/nginx/deployed/logs/pipes.log and reload.log, and
+ * the same lines with the one edit each case names */
+static void test_times_need_decimals_and_real_dates(void **state)
+{
+	(void)state;
+	static const char RELOAD[] = "$remote_addr [$time_local] \"$request\" $status rt=$request_time "
+				     "uct=$upstream_connect_time urt=$upstream_response_time";
+	static const char PIPES[] = "$msec|$remote_addr|$request|$status|$body_bytes_sent|$request_time|"
+				    "$upstream_connect_time|$upstream_header_time|$upstream_response_time|$upstream_status";
+	static const struct {
+		const char *fmt, *line;
+		bool ok;
+	} cases[] = {
+		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0.000", true},
+		/* cut mid-write: the line ends after "urt=0" / the rt's decimals are gone */
+		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0", false},
+		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=1 uct=0.000 urt=0.000", false},
+		/* dates: sed 's|02/Dec/2026|29/Feb/2023|' (no such day), 29/Feb/2024 (a leap day), 31/Apr */
+		{RELOAD, "127.0.0.1 [29/Feb/2023:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0.000", false},
+		{RELOAD, "127.0.0.1 [29/Feb/2024:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0.000", true},
+		{RELOAD, "127.0.0.1 [31/Apr/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0.000", false},
+		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0.000|0.000|0.000|0.000|200", true},
+		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0|0.000|0.000|0.000|200", false},
+		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0.000|0.000|0.000|1|200", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct nginx_fmt *f = nginx_fmt_compile(cases[i].fmt, strlen(cases[i].fmt), NULL, 0);
+		struct event ev, ev2;
+		assert_non_null(f);
+		bool a = nginx_parse_line(f, cases[i].line, strlen(cases[i].line), &ev, NULL);
+		bool b = nginx_parse_line_full(f, cases[i].line, strlen(cases[i].line), &ev2, NULL);
+		if (a != cases[i].ok || b != cases[i].ok)
+			fail_msg("case %zu: %d/%d, want %d: %s", i, a, b, cases[i].ok, cases[i].line);
+		nginx_fmt_free(f);
+	}
+	int64_t ms;
+	assert_int_equal(util_parse_iso8601("2023-02-29T12:11:11+00:00", 25, &ms, NULL), 0);
+	assert_int_equal(util_parse_iso8601("2024-02-29T12:11:11+00:00", 25, &ms, NULL), 25);
+}
+
+/* a format pasted with the config's quotes reads as the config's format */
+static void test_pasted_quotes(void **state)
+{
+	(void)state;
+	static const char *const pasted[] = {
+		"'$msec|$remote_addr|$request|$status|$body_bytes_sent|$request_time|'\n"
+		"                 '$upstream_connect_time|$upstream_header_time|$upstream_response_time|$upstream_status';",
+		"'$msec|$remote_addr|$request|$status|$body_bytes_sent|$request_time|' "
+		"'$upstream_connect_time|$upstream_header_time|$upstream_response_time|$upstream_status'",
+		"\"$msec|$remote_addr|$request|$status|$body_bytes_sent|$request_time|\" "
+		"\"$upstream_connect_time|$upstream_header_time|$upstream_response_time|$upstream_status\";",
+	};
+	static const char want[] = "$msec|$remote_addr|$request|$status|$body_bytes_sent|$request_time|"
+				   "$upstream_connect_time|$upstream_header_time|$upstream_response_time|$upstream_status";
+	static const char line[] = "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0.000|0.000|0.000|0.000|200";
+	for (size_t i = 0; i < sizeof pasted / sizeof pasted[0]; i++) {
+		struct nginx_fmt *f = nginx_fmt_compile(pasted[i], strlen(pasted[i]), NULL, 0);
+		struct event ev;
+		assert_non_null(f);
+		assert_string_equal(nginx_fmt_string(f), want);
+		assert_true(nginx_parse_line(f, line, sizeof line - 1, &ev, NULL));
+		assert_int_equal(ev.u.http.status, 200);
+		nginx_fmt_free(f);
+	}
+	/* escape=json before the strings stays the escaping */
+	static const char js[] = "escape=json '{\"status\":\"$status\",' '\"t\":\"$time_iso8601\"}'";
+	struct nginx_fmt *f = nginx_fmt_compile(js, sizeof js - 1, NULL, 0);
+	assert_non_null(f);
+	assert_string_equal(nginx_fmt_string(f), "escape=json {\"status\":\"$status\",\"t\":\"$time_iso8601\"}");
+	nginx_fmt_free(f);
+	/* literal quotes that are the format's own stay (no ';', double quotes) */
+	static const char lit[] = "\"$http_x_forwarded_for\" \"$request\"";
+	f = nginx_fmt_compile(lit, sizeof lit - 1, NULL, 0);
+	assert_non_null(f);
+	assert_string_equal(nginx_fmt_string(f), lit);
+	nginx_fmt_free(f);
+	static const char mixed[] = "\"$http_x_forwarded_for\" $remote_addr [$time_local] $status";
+	f = nginx_fmt_compile(mixed, sizeof mixed - 1, NULL, 0);
+	assert_non_null(f);
+	assert_string_equal(nginx_fmt_string(f), mixed);
+	nginx_fmt_free(f);
+}
+
+/* --nginx-conf FILE without :NAME: the format of the access_log that writes the file */
+static void test_conf_formats_for(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *log, *first;
+		int nfor;
+	} cases[] = {
+		{DEPLOYED "/json.log", "jsonlog", 1}, {DEPLOYED "/tabs.log", "tabs", 1},
+		{DEPLOYED "/mixed.log", "main", 2}, {DEPLOYED "/reload.log", "after", 1},
+		{"/elsewhere/pipes.log.1", "pipes", 1}, /* copied off the server and rotated */
+		{"/elsewhere/unknown.log", NULL, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct nginx_conf_fmts cf;
+		char err[256];
+		assert_int_equal(nginx_conf_formats_for(FIXTURE "/deployed/nginx.conf", cases[i].log, &cf, err,
+							sizeof err), 0);
+		assert_int_equal(cf.nfor, cases[i].nfor);
+		if (cases[i].first)
+			assert_string_equal(cf.name[0], cases[i].first);
+		assert_true(cf.n >= 8); /* every log_format of conf.d/formats.conf, and combined */
+		nginx_conf_fmts_fini(&cf);
+	}
+}
+
 /* ------------------------------------------------------------ config reader (synthetic files) */
 
 static char tmpdir[64];
@@ -1125,6 +1279,10 @@ int main(void)
 		cmocka_unit_test(test_fast_path_mutations),
 		cmocka_unit_test(test_miss_messages),
 		cmocka_unit_test(test_compile_errors_synthetic),
+		cmocka_unit_test(test_detect_deployed),
+		cmocka_unit_test(test_times_need_decimals_and_real_dates),
+		cmocka_unit_test(test_pasted_quotes),
+		cmocka_unit_test(test_conf_formats_for),
 		cmocka_unit_test_setup_teardown(test_conf_syntax_synthetic, conf_setup, conf_teardown),
 		cmocka_unit_test_setup_teardown(test_conf_errors_synthetic, conf_setup, conf_teardown),
 	};
