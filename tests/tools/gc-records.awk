@@ -18,8 +18,8 @@
 # the "[ParNew" of "[GC<stamp>: [ParNew") are part of the outer record and
 # are not counted again.
 #
-# Brackets that close nothing are not read: "[0x..., 0x..., 0x...)" of
-# -XX:+PrintHeapAtGC, and -XX:+PrintClassHistogram rows "%5ld: %13ld %13lu  %s"
+# Brackets that close nothing are not read: address ranges "[0x..., 0x...)"
+# of -XX:+PrintHeapAtGC (and "[0x...,0x...]" of G1's rem set summary), and -XX:+PrintClassHistogram rows "%5ld: %13ld %13lu  %s"
 # whose class names are "[C", "[Ljava.lang.Object;" (the whole row is skipped).
 # Brackets outside a record ("[Times: ...]", "[CMS-concurrent-mark: ...]",
 # G1's "[Eden: ... Heap: ...]" and phase tree) are not records and not nested.
@@ -36,8 +36,13 @@ BEGIN { depth = 0 }
 	for (i = 1; i <= n; i++) {
 		c = substr(s, i, 1)
 		if (c == "[") {
-			if (substr(s, i + 1, 2) == "0x")
+			if (substr(s, i + 1, 2) == "0x") {
+				# an address range: to its ")" (or "]" of G1's rem set summary)
+				while (i < n && substr(s, i + 1, 1) != ")" && substr(s, i + 1, 1) != "]")
+					i++
+				i++
 				continue
+			}
 			if (depth > 0) {
 				depth++
 				continue
