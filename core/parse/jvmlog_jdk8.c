@@ -94,6 +94,29 @@ static void parse_stamp(struct jvmlog *p, const char *s, size_t n, struct jl_sta
 /* ------------------------------------------------------------------------ */
 /* JDK 8 pauses                                                             */
 
+/* What may follow "[GC" in a record's title. JDK 8 (and 7 with
+ * -XX:+PrintGCCause) prints "[GC (cause) ...", "[GC pause", "[GC--" and
+ * "[GC [1 CMS-initial-mark"; HotSpot 5-7 without the cause writes the title
+ * glued to whatever comes next: the next stamp ("[GC2014-04-09T15:27:23.456+0200:
+ * 0.304: [ParNew", "[GC1,320: [DefNew"), -XX:+PrintHeapAtGC ("[GC {Heap before
+ * gc"), -XX:+PrintTenuringDistribution or -XX:PrintFLSStatistics output
+ * ("[GCDesired survivor size", "[GCBefore GC:"), "[GC[YG occupancy", or the end
+ * of the line ("10.392: [GC" then "Desired survivor size ..."). t[0..tn) is the
+ * text after "[". G1's "[GC concurrent-..." phases and "[GC Worker ..." rows
+ * are not pauses. */
+static bool gc_title(const char *t, size_t tn)
+{
+	char c;
+	if (!JL_STARTS(t, tn, "GC"))
+		return false;
+	if (tn == 2)
+		return true;
+	c = t[2];
+	if (c == ' ')
+		return !JL_STARTS(t + 2, tn - 2, " concurrent") && !JL_STARTS(t + 2, tn - 2, " Worker");
+	return c == '(' || c == '-' || c == '[' || c == '{' || is_digit(c) || (c >= 'A' && c <= 'Z');
+}
+
 static void g8_emit(struct jvmlog *p, struct jl_out *o)
 {
 	struct jl_g8 *g = &p->g8;
@@ -132,8 +155,13 @@ static double secs_before(const char *s, size_t i)
 }
 
 /* Inner generation names tell the collector; "[CMS:" / "[CMS<stamp>" is a
- * foreground (stop-the-world) old collection. */
-static void g8_inner(struct jvmlog *p, const char *s, size_t n)
+ * foreground (stop-the-world) old collection. A CMS JVM of JDK 5/6 may have a
+ * DefNew young generation (-XX:+UseConcMarkSweepGC -XX:-UseParNewGC, the
+ * default on one CPU): its scavenges read "[DefNew" like Serial's, and only
+ * the CMS phases ("[1 CMS-initial-mark", "[YG occupancy", "[1 CMS-remark",
+ * "[CMS") tell the JVM apart; once seen, the collector inferred from
+ * "[DefNew" is corrected (JI_COLLECTOR) and later DefNew pauses are CMS's. */
+static void g8_inner(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	struct ev_pause *ps = &p->g8.ev.u.pause;
 	int c = GC_UNKNOWN;
@@ -142,16 +170,24 @@ static void g8_inner(struct jvmlog *p, const char *s, size_t n)
 	else if (JL_STARTS(s, n, "ParNew"))
 		c = GC_CMS;
 	else if (JL_STARTS(s, n, "DefNew") || JL_STARTS(s, n, "Tenured"))
-		c = GC_SERIAL;
+		c = p->collector == GC_CMS ? GC_CMS : GC_SERIAL;
 	else if (JL_STARTS(s, n, "CMS") && n > 3 && (s[3] == ':' || is_digit(s[3]))) {
 		c = GC_CMS;
 		ps->type = PAUSE_FULL;
+	} else if (JL_STARTS(s, n, "1 CMS-initial-mark")) {
+		c = GC_CMS;
+		ps->type = PAUSE_INIT_MARK;
+	} else if (JL_STARTS(s, n, "YG occupancy") || JL_STARTS(s, n, "1 CMS-remark")) {
+		c = GC_CMS;
+		ps->type = PAUSE_REMARK;
 	}
 	if (c != GC_UNKNOWN) {
 		if (ps->collector == GC_UNKNOWN || ps->collector == GC_SERIAL)
 			ps->collector = (uint8_t)c;
 		if (p->collector == GC_UNKNOWN)
 			p->collector = c;
+		else if (p->collector == GC_SERIAL && c == GC_CMS)
+			jl_set_collector(p, c, o, NULL, 0);
 	}
 }
 
@@ -167,7 +203,7 @@ static void g8_flag_token(struct ev_pause *ps, const char *s, size_t n)
 
 /* Scan a pause's text, tracking bracket depth across lines. Returns true when
  * the outer bracket closed (duration known). *times: "[Times:" followed. */
-static bool g8_scan(struct jvmlog *p, const char *s, size_t n, bool *times)
+static bool g8_scan(struct jvmlog *p, const char *s, size_t n, bool *times, struct jl_out *o)
 {
 	struct jl_g8 *g = &p->g8;
 	struct ev_pause *ps = &g->ev.u.pause;
@@ -176,7 +212,7 @@ static bool g8_scan(struct jvmlog *p, const char *s, size_t n, bool *times)
 		if (c == '[') {
 			g->depth++;
 			if (g->depth == 2)
-				g8_inner(p, s + i + 1, n - i - 1);
+				g8_inner(p, s + i + 1, n - i - 1, o);
 		} else if (c == ']') {
 			if (g->depth == 1) {
 				double d = secs_before(s, i);
@@ -224,7 +260,8 @@ static void g8_closed(struct jvmlog *p, bool times, struct jl_out *o)
 
 /* "[GC pause (G1 Evacuation Pause) (young), ...", "[Full GC (Ergonomics) [PSYoungGen: ...",
  * "[GC (Allocation Failure) [ParNew: ...", "[GC remark ...", "[GC cleanup ...".
- * Returns 1 if it is a pause line (maybe still open), 0 if not. */
+ * Returns 1 if it is a pause line (maybe still open), 0 if not, -1 if the
+ * record closed on this line without a duration. */
 static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	struct jl_g8 *g = &p->g8;
@@ -251,9 +288,7 @@ static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	} else if (JL_STARTS(t, tn, "Full GC")) {
 		type = PAUSE_FULL;
 		i = 7;
-	} else if (JL_STARTS(t, tn, "GC") && tn > 2 && (t[2] == ' ' || t[2] == '(' || t[2] == '-' || t[2] == '[')) {
-		if (JL_STARTS(t + 2, tn - 2, " concurrent"))
-			return 0; /* G1 concurrent phases are not pauses */
+	} else if (gc_title(t, tn)) {
 		type = PAUSE_YOUNG;
 		i = 2;
 		if (JL_STARTS(t + 2, tn - 2, "--"))
@@ -310,15 +345,29 @@ static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	 * (-XX:+CMSScavengeBeforeRemark -XX:+PrintHeapAtGC): the scavenge that follows
 	 * on its own lines runs inside this pause */
 	g->heap_before = JL_FIND(s, n, "{Heap before GC invocations=") != NULL;
-	if (g8_scan(p, s, n, &times))
+	if (g8_scan(p, s, n, &times, o)) {
 		g8_closed(p, times, o);
-	else if (g->depth == 0)
+	} else if (g->depth == 0) {
 		g->open = false; /* closed without duration */
+		return -1;
+	}
 	if (g1 && p->collector == GC_UNKNOWN)
 		p->collector = GC_G1;
 	if (ps->collector == GC_UNKNOWN)
 		ps->collector = (uint8_t)p->collector;
 	return 1;
+}
+
+/* A line that opened a GC record with g8_open() (r) and yielded nothing. */
+#define G8_NO_SECS "a GC record (\"[GC\" or \"[Full GC\") closed without its \", <n> secs]\": no pause counted"
+
+static int g8_opened(struct jvmlog *p, int r, struct jl_out *o)
+{
+	if (r < 0 && o->n == 0) {
+		p->why = G8_NO_SECS;
+		return JVMLOG_UNKNOWN;
+	}
+	return o->n;
 }
 
 /* "[GC ..." / "[Full GC ..." but not G1's "[GC concurrent-..." phases */
@@ -328,9 +377,7 @@ static bool g8_pause_start(const char *m, size_t n)
 		return false;
 	if (JL_STARTS(m + 1, n - 1, "Full GC"))
 		return true;
-	return JL_STARTS(m + 1, n - 1, "GC") && n > 3 &&
-	       (m[3] == ' ' || m[3] == '(' || m[3] == '-' || m[3] == '[') &&
-	       !JL_STARTS(m + 3, n - 3, " concurrent");
+	return gc_title(m + 1, n - 1);
 }
 
 static bool heap_exit_line(const char *s, size_t n);
@@ -406,7 +453,7 @@ static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out
 	}
 	if (JL_FIND(s, n, "{Heap before GC invocations="))
 		p->g8.heap_before = true;
-	if (g8_scan(p, s, n, &times))
+	if (g8_scan(p, s, n, &times, o))
 		g8_closed(p, times, o);
 	else if (p->g8.depth == 0)
 		p->g8.open = false;
@@ -440,6 +487,26 @@ static bool g8_heap_line(struct jvmlog *p, const char *s, size_t n)
 	ps->before_kb = jl_kb(b);
 	ps->after_kb = jl_kb(a);
 	ps->committed_kb = jl_kb(ac);
+	ps->flags |= PAUSE_F_HEAP;
+	return true;
+}
+
+/* "   [ 29M->2589K(59M)]": the heap after the phase tree of a G1 pause in JDK
+ * 6 and 7 before 7u2 (g1CollectorPolicy.cpp of those releases printed only
+ * " A->B(C)" inside brackets where JDK 8 prints "[Eden: ... Heap: ...]"). */
+static bool g8_heap_line_old(struct jvmlog *p, const char *s, size_t n)
+{
+	size_t i = jl_skip_ws(s, n, 0), k;
+	int64_t b, a, c;
+	struct ev_pause *ps = &p->g8.ev.u.pause;
+	if (!JL_STARTS(s + i, n - i, "[ "))
+		return false;
+	i += 2;
+	if (!(k = jl_parse_heap(s + i, n - i, &b, &a, &c)) || !JL_EQ(s + i + k, n - i - k, "]"))
+		return false;
+	ps->before_kb = b;
+	ps->after_kb = a;
+	ps->committed_kb = c;
 	ps->flags |= PAUSE_F_HEAP;
 	return true;
 }
@@ -607,11 +674,12 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 			jl_pause_summary(p, m + 1, mn - 1, -1, false, o);
 			return o->n;
 		}
+		int r;
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
-		g8_open(p, m, mn, o);
+		r = g8_open(p, m, mn, o);
 		stop_inside(p, m, mn, 1, o);
-		return o->n;
+		return g8_opened(p, r, o);
 	}
 	if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
 		jl_time(p, st->wall_ms, st->up_us, o);
@@ -650,9 +718,10 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 			if (jl_pause_summary(p, s + 1, n - 1, -1, false, o))
 				return o->n;
 		}
-		if (g8_open(p, s, n, o)) {
+		int r = g8_open(p, s, n, o);
+		if (r) {
 			stop_inside(p, s, n, 1, o);
-			return o->n;
+			return g8_opened(p, r, o);
 		}
 		if (JL_STARTS(s + 1, n - 1, "CMS-concurrent-") || JL_STARTS(s + 1, n - 1, "GC concurrent-") ||
 		    JL_STARTS(s + 1, n - 1, "Times: ") || JL_STARTS(s + 1, n - 1, "Concurrent ")) {
@@ -681,6 +750,7 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 	    JL_EQ(s, n, "}"))
 		return o->n;
 	if (JL_EQ(s, n, "Heap") || JL_EQ(s, n, "Polling page always armed") ||
+	    JL_EQ(s, n, "No shared spaces configured.") ||
 	    JL_STARTS(s, n, "Maximum sync time ") || JL_STARTS(s, n, "Maximum vm operation time ") ||
 	    JL_STARTS(s, n, "Maximum cleanup time "))
 		return o->n;
@@ -690,6 +760,14 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 	if (jl_unified_message(p, JL_TAG_NONE, s, n, o))
 		return o->n;
 	return o->n ? o->n : JVMLOG_UNKNOWN;
+}
+
+/* The second line of a JDK 6/7 G1 phase tree row: "       Avg:   0.0, Min:   0.0,
+ * Max:   0.1]" under "[Update RS (ms):  0.1  0.1  0.0  0.0", and "Sum: 3, Avg: 0,
+ * Min: 0, Max: 2]" under "[Processed Buffers : 2 1 0 0" (s: after the indent) */
+static bool g1_stat_row(const char *s, size_t n)
+{
+	return (JL_STARTS(s, n, "Avg: ") || JL_STARTS(s, n, "Sum: ")) && JL_ENDS(s, n, "]");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -730,9 +808,12 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	}
 	if (p->g8.await_heap) {
 		size_t i = jl_skip_ws(s, n, 0);
+		if (i > 0 && g1_stat_row(s + i, n - i))
+			return o->n;
 		if (i > 0 && i < n && s[i] == '[') {
 			/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
-			if (g8_heap_line(p, s, n) || JL_STARTS(s + i, n - i, "[Times:"))
+			if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n) ||
+			    JL_STARTS(s + i, n - i, "[Times:"))
 				g8_emit(p, o);
 			return o->n;
 		}
@@ -778,7 +859,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	if (st.len == 0 && lead_ws) {
 		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
 		size_t i = jl_skip_ws(s, n, 0);
-		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n)))
+		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n) || g1_stat_row(s + i, n - i)))
 			return o->n;
 		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[threads:"))
 			return o->n; /* -XX:+PrintSafepointStatistics header (JDK 8) */

@@ -166,6 +166,17 @@ void jvm_on_event(struct rules *r, const struct rules_ctx *c, const struct event
 
 void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all)
 {
+	/* A JDK 5-7 CMS JVM with ParNew off scavenges with DefNew like Serial:
+	 * the first pauses read as Serial until a CMS phase shows (jvmlog_jdk8.c
+	 * g8_inner() then reports the collector again) */
+	if (c->sum->collector != GC_SERIAL && c->sum->collector != GC_UNKNOWN &&
+	    rv_active(r, V_SERIAL_GC, 0)) {
+		char why[160];
+		snprintf(why, sizeof why, "then the log showed the %s collector: its young generation "
+			 "(DefNew) is the one Serial uses", jvm_collector_name(c->sum->collector));
+		rv_clear(r, V_SERIAL_GC, 0, r->last_pause_ms, why);
+		return;
+	}
 	if (!all && rv_active(r, V_SERIAL_GC, 0))
 		return;
 	char note[300];
