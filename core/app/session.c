@@ -286,6 +286,12 @@ size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], siz
 		const struct source *src = s->src[i];
 		const struct source_stats *st = &src->st;
 		const struct kind_ops *k = src->ops;
+		if (k->jvm && src->looks && !st->error && session_source_checked(s, i) == SRC_CHECKED_NOT_UNDERSTOOD) {
+			snprintf(out[n++], SESSION_NOTE_LEN, "%s looks like %s, which stwtop does not read: %llu of its "
+				 "%llu lines were not understood", src->name, src->looks, (unsigned long long)st->unparsed,
+				 (unsigned long long)st->lines);
+			continue;
+		}
 		if (st->error || st->lines == 0 || !k->unread || (k->jvm && jvm_parsed))
 			continue;
 		char why[260] = "";
@@ -466,6 +472,9 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 	int n = parse(s, i, line, len, out, cap, why, sizeof why, verbose || !src->st.first_error[0]);
 	if (n < 0) {
 		src->st.unparsed++;
+		/* what a log stwtop does not read looks like, from its first unread lines */
+		if (src->ops->jvm && !src->looks && src->st.unparsed <= 256)
+			src->looks = jvmlog_foreign_shape(line, len);
 		if (why[0] && !src->st.first_error[0] && !src->ops->jvm) {
 			/* the first failure of a source is told in the report (a JVM log
 			 * holds lines of other tags: those are not failures) */

@@ -34,18 +34,18 @@ enum src_checked session_source_checked(const struct session *s, int i)
 		return SRC_CHECKED_UNREADABLE;
 	if (st->lines == 0)
 		return SRC_CHECKED_EMPTY;
-	if (!mostly_unread(st->unparsed, st->lines))
-		return SRC_CHECKED_YES;
 	if (!src->ops->jvm)
-		return SRC_CHECKED_NOT_UNDERSTOOD;
-	/* the JVM sources together (a console log beside a GC log: session.h) */
-	uint64_t lines = 0, unparsed = 0;
-	for (int k = 0; k < s->nsrc; k++)
-		if (s->src[k]->ops->jvm && !s->src[k]->st.error) {
-			lines += s->src[k]->st.lines;
-			unparsed += s->src[k]->st.unparsed;
-		}
-	return mostly_unread(unparsed, lines) ? SRC_CHECKED_NOT_UNDERSTOOD : SRC_CHECKED_YES;
+		return mostly_unread(st->unparsed, st->lines) ? SRC_CHECKED_NOT_UNDERSTOOD : SRC_CHECKED_YES;
+	/* the JVM sources together (a console log beside a GC log: session.h):
+	 * the JVM was read when one of them was mostly understood and gave
+	 * events (blank lines parse to nothing and do not make a text a JVM
+	 * log); a console of application lines beside it is then fine */
+	for (int k = 0; k < s->nsrc; k++) {
+		const struct source *o = s->src[k];
+		if (o->ops->jvm && !o->st.error && o->st.events > 0 && !mostly_unread(o->st.unparsed, o->st.lines))
+			return SRC_CHECKED_YES;
+	}
+	return SRC_CHECKED_NOT_UNDERSTOOD;
 }
 
 /* what the lines of a kind should have been */
@@ -82,8 +82,12 @@ static void why_one(const struct session *s, int i, enum src_checked c, char *ou
 		snprintf(out, len, "%s is empty", src->name);
 		break;
 	case SRC_CHECKED_NOT_UNDERSTOOD:
-		snprintf(out, len, "%llu of %llu lines of %s were not %s", (unsigned long long)st->unparsed,
-			 (unsigned long long)st->lines, src->name, kind_expected(src->kind));
+		if (src->looks)
+			snprintf(out, len, "%s looks like %s, which stwtop does not read (%llu of %llu lines)",
+				 src->name, src->looks, (unsigned long long)st->unparsed, (unsigned long long)st->lines);
+		else
+			snprintf(out, len, "%llu of %llu lines of %s were not %s", (unsigned long long)st->unparsed,
+				 (unsigned long long)st->lines, src->name, kind_expected(src->kind));
 		break;
 	case SRC_CHECKED_YES:
 		out[0] = '\0';

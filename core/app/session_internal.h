@@ -18,6 +18,7 @@
 struct source {
 	enum src_kind kind;
 	const struct kind_ops *ops;   /* session_kind_ops(kind), looked up once */
+	const char *looks;            /* JVM source: what its unread lines look like (jvmlog_foreign_shape) */
 	char *path;
 	const char *name;
 	struct source_stats st;

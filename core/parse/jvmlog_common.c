@@ -168,3 +168,32 @@ uint16_t jl_cause_flags(const char *s, size_t n)
 		return PAUSE_F_SYSTEM_GC;
 	return 0;
 }
+
+static bool has(const char *s, size_t n, const char *lit)
+{
+	return jl_find(s, n, lit, strlen(lit)) != NULL;
+}
+
+const char *jvmlog_foreign_shape(const char *s, size_t n)
+{
+	if (n >= 4 && memcmp(s, "\x7f" "ELF", 4) == 0)
+		return "an executable (ELF), not a log";
+	size_t ctl = 0;
+	for (size_t i = 0; i < n; i++)
+		ctl += ((unsigned char)s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f;
+	if (n > 0 && (memchr(s, 0, n) || ctl * 10 > n))
+		return "binary data, not a text log";
+	size_t i = jl_skip_ws(s, n, 0);
+	if (i < n && s[i] == '<' &&
+	    (has(s + i, n - i, "<verbosegc") || has(s + i, n - i, "<exclusive-start") || has(s + i, n - i, "<af-start") ||
+	     has(s + i, n - i, "<gc-start") || has(s + i, n - i, "<cycle-start") || has(s + i, n - i, "<gc-op") ||
+	     has(s + i, n - i, "<concurrent-kickoff") || has(s + i, n - i, "<allocation-stats") ||
+	     has(s + i, n - i, "<mem-info") || has(s + i, n - i, "<?xml")))
+		return "an OpenJ9 / IBM J9 verbose GC log (XML)";
+	if (has(s, n, "[memory ]") || has(s, n, "[INFO ][memory ]"))
+		return "JRockit -Xverbose:memory output";
+	/* GODEBUG=gctrace=1: "gc 1 @0.012s 2%: 0.011+0.35+0.003 ms clock, ..." */
+	if (n > 5 && memcmp(s, "gc ", 3) == 0 && s[3] >= '0' && s[3] <= '9' && has(s, n, " @") && has(s, n, "%: "))
+		return "a Go runtime GC trace (GODEBUG=gctrace=1), not a JVM log";
+	return NULL;
+}

@@ -38,6 +38,11 @@ int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct eve
  * line the parser had to give up on (e.g. a JDK 8 record longer than its
  * bound), for --verbose; NULL when the line simply is not a JVM line. */
 const char *jvmlog_why(const struct jvmlog *p);
+/* What a line stwtop did not read as a JVM log looks like, when it is the
+ * output of something stwtop knows it does not read (OpenJ9/IBM verbose GC
+ * XML, JRockit, a Go GC trace, binary data): "an OpenJ9 / IBM J9 verbose GC
+ * log (XML)". NULL when it looks like nothing in particular. */
+const char *jvmlog_foreign_shape(const char *s, size_t n);
 
 /* Tell the parser the wall clock of JVM uptime 0 (epoch ms), e.g. from
  * /proc/PID/stat or --jvm-start, or from another source of the same JVM. */
