@@ -42,6 +42,8 @@ static int run_report(const struct cli *c, const struct rules_config *rcfg)
 	int rc = session_run_report(s);
 	if (c->json)
 		report_json(stdout, s);
+	else if (c->brief)
+		report_brief(stdout, s);
 	else
 		report_text(stdout, s, isatty(1) && !app_no_color(c));
 	int status = 0;
