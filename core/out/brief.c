@@ -42,7 +42,7 @@ static void put(FILE *out, const struct line *l)
 		cut--;
 	if (l->b[cut] != ' ')
 		cut = BRIEF_COLS - 3;
-	while (cut > 0 && (l->b[cut - 1] == ' ' || l->b[cut - 1] == ',' || l->b[cut - 1] == ';'))
+	while (cut > 0 && strchr(" ,;:.", l->b[cut - 1]))
 		cut--;
 	fprintf(out, "%.*s...\n", (int)cut, l->b);
 }
@@ -52,6 +52,8 @@ static void put(FILE *out, const struct line *l)
 struct item {
 	size_t first, count;   /* into the report order: the incident's verdicts */
 	int worst;             /* the highest severity among them */
+	int ncrit;             /* how many of them are crit */
+	int64_t span_ms;       /* how long the evidence lasts: a longer incident is worse */
 	bool incident, shown;
 };
 
@@ -89,7 +91,7 @@ static void put_item(FILE *out, const struct session *s, const size_t *idx, cons
 		size_t cut = room > 4 ? room - 4 : 0;
 		while (cut > room / 2 && title[cut] != ' ')
 			cut--;
-		while (cut > 0 && strchr(" ,;:(", title[cut - 1]))
+		while (cut > 0 && strchr(" ,;:.(", title[cut - 1]))
 			cut--;
 		add(&l, "%.*s...", (int)cut, title);
 	} else {
@@ -107,7 +109,18 @@ static int cmp_worst(const void *pa, const void *pb)
 		return b->worst - a->worst;
 	if (a->incident != b->incident)
 		return a->incident ? -1 : 1;
+	if (a->ncrit != b->ncrit)
+		return b->ncrit - a->ncrit;
+	if (a->span_ms != b->span_ms)
+		return a->span_ms > b->span_ms ? -1 : 1;
 	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int64_t span_of(const struct verdict *v)
+{
+	if (v->start_ms == EV_TIME_NONE || v->end_ms == EV_TIME_NONE)
+		return 0;
+	return v->end_ms - v->start_ms;
 }
 
 /* Group the report order into items; mark the ones that fit as shown. */
@@ -118,15 +131,17 @@ static size_t brief_items(const struct session *s, const size_t *idx, size_t n, 
 	for (size_t i = 0; i < n; i++) {
 		const struct verdict *v = rules_at(r, idx[i]);
 		bool inc = verdict_is_incident(v->id);
-		if (inc && ni > 0 && items[ni - 1].incident &&
-		    rules_at(r, idx[items[ni - 1].first])->key == v->key) {
-			struct item *it = &items[ni - 1];
-			it->count++;
-			if (v->severity > it->worst)
-				it->worst = v->severity;
-			continue;
+		struct item *it = ni > 0 ? &items[ni - 1] : NULL;
+		if (!(inc && it && it->incident && rules_at(r, idx[it->first])->key == v->key)) {
+			it = &items[ni++];
+			*it = (struct item){.first = i, .worst = v->severity, .incident = inc};
 		}
-		items[ni++] = (struct item){.first = i, .count = 1, .worst = v->severity, .incident = inc};
+		it->count++;
+		if (v->severity > it->worst)
+			it->worst = v->severity;
+		it->ncrit += v->severity == SEV_CRIT;
+		if (span_of(v) > it->span_ms)
+			it->span_ms = span_of(v);
 	}
 	size_t fit = ni <= BRIEF_ITEMS ? ni : BRIEF_ITEMS - 1;   /* one line says what is left out */
 	struct item **by = calloc(ni ? ni : 1, sizeof *by);
