@@ -94,7 +94,8 @@ int main(int argc, char **argv)
 	case CLI_HELP_CONFIG: {
 		const char *name, *doc;
 		double v;
-		puts("Verdict thresholds (override with --config FILE, a JSON object {\"name\": value}):");
+		puts("Verdict thresholds (override with --config FILE, a JSON object {\"name\": value});\n"
+		     "what each verdict means and why these values: docs/verdicts.md");
 		for (int i = 0; rules_config_describe(&rcfg, i, &name, &v, &doc) == 0; i++)
 			printf("  %-22s %10g  %s\n", name, v, doc);
 		return 0;
