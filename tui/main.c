@@ -42,6 +42,8 @@ static int run_report(const struct cli *c, const struct rules_config *rcfg)
 	int rc = session_run_report(s);
 	if (c->json)
 		report_json(stdout, s);
+	else if (c->brief)
+		report_brief(stdout, s);
 	else
 		report_text(stdout, s, isatty(1) && !app_no_color(c));
 	int status = 0;
@@ -92,7 +94,8 @@ int main(int argc, char **argv)
 	case CLI_HELP_CONFIG: {
 		const char *name, *doc;
 		double v;
-		puts("Verdict thresholds (override with --config FILE, a JSON object {\"name\": value}):");
+		puts("Verdict thresholds (override with --config FILE, a JSON object {\"name\": value});\n"
+		     "what each verdict means and why these values: docs/verdicts.md");
 		for (int i = 0; rules_config_describe(&rcfg, i, &name, &v, &doc) == 0; i++)
 			printf("  %-22s %10g  %s\n", name, v, doc);
 		return 0;

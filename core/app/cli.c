@@ -12,7 +12,7 @@ enum {
 	O_GC = 256, O_SAFEPOINT, O_NGINX, O_NGINX_FORMAT, O_NGINX_CONF, O_PID, O_CGROUP, O_CPUSTAT,
 	O_RECORD, O_REPLAY, O_INTERVAL, O_THEME, O_NO_COLOR, O_PLAIN, O_JSON, O_REPORT, O_DEMO,
 	O_HELP, O_VERSION, O_JVM_START, O_CONFIG, O_HELP_CONFIG, O_SCHEDLOG, O_VMSTATLOG, O_HSERR,
-	O_VERBOSE, O_DEMO_SPEED
+	O_VERBOSE, O_DEMO_SPEED, O_BRIEF
 };
 
 static const struct option opts[] = {
@@ -36,6 +36,7 @@ static const struct option opts[] = {
 	{"plain", no_argument, NULL, O_PLAIN},
 	{"json", no_argument, NULL, O_JSON},
 	{"report", no_argument, NULL, O_REPORT},
+	{"brief", no_argument, NULL, O_BRIEF},
 	{"demo", optional_argument, NULL, O_DEMO},
 	{"demo-speed", required_argument, NULL, O_DEMO_SPEED},
 	{"help", no_argument, NULL, O_HELP},
@@ -53,6 +54,7 @@ void cli_usage(FILE *out)
 	      "       stwtop --demo[=NAME]                replay a bundled real incident: throttle-stop\n"
 	      "                                           (the default) or gc-stop (--demo=gc-stop)\n"
 	      "       stwtop --report [--json] SOURCES    read the sources once, print summary + verdicts\n"
+	      "       stwtop --report --brief SOURCES     the same in at most 12 lines, to paste in a chat\n"
 	      "\n"
 	      "Sources (repeatable):\n"
 	      "  --gc FILE, --safepoint FILE  JVM GC/safepoint log or console log; every JDK 8-25 format is\n"
@@ -80,6 +82,8 @@ void cli_usage(FILE *out)
 	      "  --interval MS                polling and status interval (default 1000)\n"
 	      "  --plain                      line mode: verdicts and a status line per interval\n"
 	      "  --json                       with --report: the report as JSON; with --plain: NDJSON\n"
+	      "  --brief                      with --report: at most 12 lines, no colour: each incident's\n"
+	      "                               headline verdict, one line of numbers, what was not checked\n"
 	      "  --theme NAME|FILE            colour theme (dark, light, mono, or a JSON file)\n"
 	      "  --no-color                   no colours (also when NO_COLOR is set and not empty)\n"
 	      "  --config FILE                override verdict thresholds (JSON); --help-config lists them\n"
@@ -248,6 +252,9 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		case O_REPORT:
 			report = true;
 			break;
+		case O_BRIEF:
+			c->brief = true;
+			break;
 		case O_DEMO:
 			demo = true;
 			c->demo_name = optarg;
@@ -316,6 +323,15 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 	}
 	if (report && demo) {
 		snprintf(err, errlen, "--report and --demo cannot be combined");
+		return 2;
+	}
+	if (c->brief && !report) {
+		snprintf(err, errlen, "--brief needs --report (it shortens the report to 12 lines for a chat)");
+		return 2;
+	}
+	if (c->brief && c->json) {
+		snprintf(err, errlen, "--brief and --json cannot be combined: --brief is text for a chat, "
+			 "--json the whole report for programs");
 		return 2;
 	}
 	if (report) {

@@ -1,6 +1,7 @@
 /* config.c — the named thresholds of the rules, their defaults and why, and
  * the JSON file that overrides them (--config FILE). The numbers come from
- * FIELD-NOTES.md and the real recordings in tests/samples/. */
+ * FIELD-NOTES.md and the real recordings in tests/samples/; the reasons are
+ * printed by --help-config, so they cite docs/verdicts.md, which users have. */
 #include "stwtop/rules.h"
 #include "stwtop/util.h"
 
@@ -22,15 +23,15 @@ struct knob {
 #define K(field, value, why) {#field, offsetof(struct rules_config, field), value, why}
 
 static const struct knob knobs[] = {
-	K(stop_ms, 100, "a stop >= 100 ms is abnormal (FIELD-NOTES 3: healthy TTSP < 1 ms, stops a few ms)"),
+	K(stop_ms, 100, "a stop >= 100 ms is abnormal: healthy TTSP < 1 ms, stops a few ms (docs/verdicts.md)"),
 	K(long_pause_warn_ms, 500, "a GC pause of half a second is visible to every caller"),
 	K(long_pause_crit_ms, 2000, "2 s fills a backlog-100 accept queue at 50 req/s and passes nginx's 1 s SYN retry"),
-	K(ttsp_warn_ms, 100, "time to safepoint >= 100 ms is abnormal (FIELD-NOTES 3)"),
+	K(ttsp_warn_ms, 100, "time to safepoint >= 100 ms is abnormal (docs/verdicts.md, ttsp-spike)"),
 	K(ttsp_crit_ms, 1000, "a 1 s+ time to safepoint (the published case: 9.35 s) stalls every thread"),
 	K(ttsp_share, 0.5, "a TTSP spike means reaching the safepoint is most of the stop"),
 	K(throttle_min_ms, 20, "healthy cgroups show 0 ms; 20 ms is one throttled 100 ms period at 0.8 CPU"),
 	K(throttle_share, 0.05, "throttled time must be >= 5% of the window bracketing the stop"),
-	K(sched_wait_ms_per_s, 500, "FIELD-NOTES 4: normal run-queue wait < 10 ms/s; the idle control shows 133 ms/s"),
+	K(sched_wait_ms_per_s, 500, "normal run-queue wait < 10 ms/s; the idle control shows 133 ms/s (docs/verdicts.md, sched-delay-during-stop)"),
 	K(incident_gap_ms, 5000, "stops and slow connects within 5 s are one incident (SYN retries are 1 s apart)"),
 	K(horizon_ms, 30000, "nginx logs a request when it ends (30 s covers SYN retries and slow responses)"),
 	K(aq_min_requests, 5, "a few requests connecting after whole-second SYN retries means dropped SYNs"),
@@ -40,7 +41,7 @@ static const struct knob knobs[] = {
 	K(shrink_min_span_ms, 20000, "committed flat for 20 s (two periodic-GC intervals of the reproduced run)"),
 	K(shrink_min_pauses, 3, "at least three collections have looked at the heap"),
 	K(shrink_drop, 0.2, "committed falling by 20% or more is G1 giving memory back"),
-	K(periodic_min_skips, 2, "two skipped periodic checks in a row (FIELD-NOTES 2: all 5 skipped under load)"),
+	K(periodic_min_skips, 2, "two skipped periodic checks in a row; all 5 skipped under load (docs/verdicts.md, periodic-gc-skipped)"),
 	K(stall_crit_ms, 100, "a 100 ms allocation stall is a user-visible latency spike"),
 	K(mem_tight, 0.8, "container memory above 80% of its limit makes unreturned heap urgent"),
 	K(throttle_crit_ms, 1000, "a 1 s throttled stop (or 1 s of throttled time) outlasts nginx's 1 s SYN retry"),
@@ -48,7 +49,7 @@ static const struct knob knobs[] = {
 	K(aq_crit_requests, 100, "100 callers delayed by whole seconds in one overflow (backlog100: 499 of 3600)"),
 	K(idle_min_ms, 10000, "10 s without any GC is idle: under load G1 collects every 0.04-1.4 s (g1-periodic)"),
 	K(catchup_ms, 1000, "a stop within 1 s of a longer one meets the threads it released (combined/gc-stop: 11 ms)"),
-	K(leak_growth_ratio, 1.5, "used after GC up by half over the plateau is growth, not noise (FIELD-NOTES 1)"),
+	K(leak_growth_ratio, 1.5, "used after GC up by half over the plateau is growth, not noise (docs/verdicts.md, g1-not-shrinking)"),
 	K(leak_growth_min_mb, 64, "... and by at least 64 MB, so a small heap's jitter is not a leak"),
 	K(aq_stop_share, 0.5, "nginx alone shows a stop only where most requests started in it were held (slow "
 	  "connect, never connected, or >= 0.5 s in the queue): sporadic SYN drops are not a stop"),

@@ -21,6 +21,7 @@ struct cli_source {
 struct cli {
 	enum cli_mode mode;
 	bool json, plain, no_color, verbose;
+	bool brief;                 /* --report --brief */
 	struct cli_source src[CLI_MAX_SOURCES];
 	int nsrc;
 	const char *nginx_format, *nginx_conf;

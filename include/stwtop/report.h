@@ -17,6 +17,13 @@ size_t report_order(const struct session *s, size_t *idx, size_t cap);
 
 int report_json(FILE *out, const struct session *s);
 int report_text(FILE *out, const struct session *s, bool color);
+/* --report --brief (brief.c): at most BRIEF_MAX_LINES lines, no colour, for a
+ * chat: the time range and sources; each incident's headline verdict (the
+ * worst incidents when they do not all fit, and how many more); the whole-run
+ * verdicts; one line of numbers; what could not be checked, or "nothing
+ * abnormal" exactly when report_text says it. */
+#define BRIEF_MAX_LINES 12
+int report_brief(FILE *out, const struct session *s);
 
 /* One verdict as a JSON object string (malloc'd), for NDJSON lines. */
 char *report_verdict_json(const struct session *s, const struct verdict *v, const char *event);
