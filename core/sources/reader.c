@@ -248,8 +248,14 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 	return 0;
 }
 
-/* Up to n bytes of text: what reader_peek kept, then the file (inflated
- * when it is a gzip). 0 at the end, < 0 a read error (errno). */
+/* Up to n bytes of the file's text (inflated when it is a gzip). 0 at the
+ * end, < 0 a read error (errno). */
+static ssize_t file_read(struct reader *r, char *p, size_t n)
+{
+	return r->gz ? gz_read(r, p, n) : raw_read(r, p, n);
+}
+
+/* What reader_peek kept, then the file. */
 static ssize_t text_read(struct reader *r, char *p, size_t n)
 {
 	if (r->head) {
@@ -264,7 +270,7 @@ static ssize_t text_read(struct reader *r, char *p, size_t n)
 		}
 		return (ssize_t)k;
 	}
-	return r->gz ? gz_read(r, p, n) : raw_read(r, p, n);
+	return file_read(r, p, n);
 }
 
 /* reader_next() when the buffer holds no whole line: read more */
@@ -315,13 +321,13 @@ void reader_close(struct reader *r)
 	r->opened = false;
 }
 
-/* n bytes of text, or fewer only at its end: a pipe's short reads must not
- * change which lines the peek sees */
-static ssize_t text_read_full(struct reader *r, char *p, size_t n)
+/* n bytes of the file's text, or fewer only at its end: a pipe's short
+ * reads must not change which lines the peek sees */
+static ssize_t file_read_full(struct reader *r, char *p, size_t n)
 {
 	size_t got = 0;
 	while (got < n) {
-		ssize_t k = text_read(r, p + got, n - got);
+		ssize_t k = file_read(r, p + got, n - got);
 		if (k < 0)
 			return got ? (ssize_t)got : -1;
 		if (k == 0)
@@ -345,7 +351,7 @@ bool reader_peek(struct reader *r, size_t max_bytes, reader_line_fn fn, void *ct
 	while (!found && total < max_bytes) {
 		size_t room;
 		char *buf = linebuf_space(&lb, &room);
-		ssize_t n = text_read_full(r, buf, room);
+		ssize_t n = file_read_full(r, buf, room);
 		if (n <= 0)
 			break;
 		char *h = realloc(r->head, total + (size_t)n);
