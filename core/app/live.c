@@ -84,18 +84,18 @@ static void note(struct live *l, int src, const char *msg, bool is_error)
 }
 
 /* What cannot be followed, said as the source's error (the run goes on with
- * the others and ends with 1): a gzip does not grow (whoever compressed it
+ * the others and ends with 1): a gzip or zstd file does not grow (whoever compressed it
  * is done with it, or will replace it whole), and "-" is not a file to watch. */
 static bool live_refuse(struct live *l, int i)
 {
-	const char *path = session_source_path(l->s, i);
+	const char *path = session_source_path(l->s, i), *z;
 	char msg[400];
 	if (strcmp(path, READER_STDIN) == 0)
 		snprintf(msg, sizeof msg, "stdin ('-'): live mode follows files; read a stream with "
 			 "stwtop --report --gc -, or follow a FIFO (--gc <(command))");
-	else if (reader_is_gzip_file(path))
-		snprintf(msg, sizeof msg, "%s: a gzip-compressed file: it does not grow, so it is not followed; "
-			 "read it once with stwtop --report", path);
+	else if ((z = reader_compressed_file(path)))
+		snprintf(msg, sizeof msg, "%s: a %s-compressed file: it does not grow, so it is not followed; "
+			 "read it once with stwtop --report", path, z);
 	else
 		return false;
 	note(l, i, msg, true);

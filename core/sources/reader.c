@@ -1,10 +1,10 @@
 /* reader.c — a finished file or a pipe read once, line by line (reader.h).
  * The report's merge pulls from one reader per source; the tailer (tail.c)
- * is the live counterpart. A gzip is inflated with zlib as it is read
- * (RFC 1952; several members one after the other are one text, as gzip(1)
- * reads them). */
+ * is the live counterpart. A compressed file is inflated as it is read
+ * (decomp.h). */
 #include "stwtop/reader.h"
 
+#include "stwtop/decomp.h"
 #include "stwtop/util.h"
 
 #include <errno.h>
@@ -15,19 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define READER_CHUNK (1 << 20)
-#define READER_GZ_IN (256 << 10)   /* compressed bytes read at once */
-
-struct reader_gz {
-	z_stream z;
-	unsigned char *in;
-	bool in_eof;          /* the file gave its last compressed byte */
-	bool in_member;       /* inside a member: its end has not been seen */
-	uint64_t members;     /* members ended */
-};
-
 /* A pipe from `--gc <(zcat gc.log.gz)` has its writer already; a named FIFO
  * nobody writes to would block the report for good. Linux reports neither
  * POLLIN nor POLLHUP on it until a writer has come, so wait a bounded time
@@ -42,93 +31,6 @@ static bool fifo_wait_writer(int fd)
 		n = poll(&pfd, 1, left > 0 ? (int)left : 0);
 	} while (n < 0 && errno == EINTR);
 	return n > 0;
-}
-
-static ssize_t raw_read(struct reader *r, void *p, size_t n);
-
-static int gz_begin(struct reader *r)
-{
-	struct reader_gz *g = calloc(1, sizeof *g);
-	if (!g || !(g->in = malloc(READER_GZ_IN))) {
-		free(g);
-		return -ENOMEM;
-	}
-	/* 15 + 16: a gzip header and trailer (CRC-32 and length checked) */
-	if (inflateInit2(&g->z, 15 + 16) != Z_OK) {
-		free(g->in);
-		free(g);
-		return -ENOMEM;
-	}
-	r->gz = g;
-	return 0;
-}
-
-static void gz_end(struct reader *r)
-{
-	if (!r->gz)
-		return;
-	inflateEnd(&r->gz->z);
-	free(r->gz->in);
-	free(r->gz);
-	r->gz = NULL;
-}
-
-/* What inflate said at the end of the text: a file cut inside a member is
- * what a gzip still being written looks like (said, not a failure); bad data
- * is a failure, what came before it stands. */
-static void gz_said(struct reader *r, int zrc)
-{
-	struct reader_gz *g = r->gz;
-	unsigned long long at = (unsigned long long)(r->off - g->z.avail_in);
-	if (zrc == Z_OK)
-		snprintf(r->end_why, sizeof r->end_why, "%s: truncated gzip: it ends inside compressed data "
-			 "(%llu bytes; still being compressed?): the lines before the cut are read", r->label, at);
-	else if (zrc == Z_DATA_ERROR && g->members > 0 && g->z.total_out == 0)
-		snprintf(r->end_why, sizeof r->end_why, "%s: what follows the gzip data at byte %llu is not gzip: "
-			 "ignored", r->label, at);
-	else {
-		snprintf(r->end_why, sizeof r->end_why, "%s: corrupt gzip data near byte %llu (%s): the lines "
-			 "before it are read", r->label, at, g->z.msg ? g->z.msg : "zlib error");
-		r->end_failed = true;
-	}
-}
-
-/* Up to n bytes of inflated text (fewer only at its end). */
-static ssize_t gz_read(struct reader *r, char *p, size_t n)
-{
-	struct reader_gz *g = r->gz;
-	if (r->end_why[0])
-		return 0;
-	g->z.next_out = (Bytef *)p;
-	g->z.avail_out = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
-	uInt want = g->z.avail_out;
-	while (g->z.avail_out > 0) {
-		if (g->z.avail_in == 0 && !g->in_eof) {
-			ssize_t k = raw_read(r, g->in, READER_GZ_IN);
-			if (k < 0)
-				return want - g->z.avail_out > 0 ? (ssize_t)(want - g->z.avail_out) : -1;
-			g->in_eof = k == 0;
-			g->z.next_in = g->in;
-			g->z.avail_in = (uInt)k;
-		}
-		if (g->z.avail_in == 0) {
-			if (g->in_member)
-				gz_said(r, Z_OK);
-			break;
-		}
-		g->in_member = true;
-		int zrc = inflate(&g->z, Z_NO_FLUSH);
-		if (zrc == Z_STREAM_END) {
-			/* the next member (cat a.gz b.gz), if any, starts afresh */
-			g->members++;
-			g->in_member = false;
-			inflateReset(&g->z);
-		} else if (zrc != Z_OK && !(zrc == Z_BUF_ERROR && g->z.avail_in == 0)) {
-			gz_said(r, zrc);
-			break;
-		}
-	}
-	return (ssize_t)(want - g->z.avail_out);
 }
 
 bool reader_path_is_stdin(const char *path)
@@ -182,11 +84,17 @@ static ssize_t raw_read(struct reader *r, void *p, size_t n)
 	return k;
 }
 
-/* The first two bytes (a pipe may give them one at a time): gzip or not. */
+static ssize_t decomp_in(void *ctx, void *buf, size_t n)
+{
+	return raw_read(ctx, buf, n);
+}
+
+/* The first bytes (a pipe may give them one at a time): compressed or not.
+ * 0, or -errno; -ENOTSUP: a format this build cannot read. */
 static int sniff_magic(struct reader *r)
 {
-	while (r->nmagic < 2) {
-		ssize_t k = raw_read(r, r->magic + r->nmagic, 2 - r->nmagic);
+	while (r->nmagic < DECOMP_MAGIC_LEN) {
+		ssize_t k = raw_read(r, r->magic + r->nmagic, DECOMP_MAGIC_LEN - r->nmagic);
 		if (k < 0)
 			return -errno;
 		if (k == 0)
@@ -194,9 +102,13 @@ static int sniff_magic(struct reader *r)
 		r->nmagic += (size_t)k;
 	}
 	r->off = 0;   /* counted when given back */
-	if (r->nmagic == 2 && (unsigned char)r->magic[0] == 0x1f && (unsigned char)r->magic[1] == 0x8b)
-		return gz_begin(r);
-	return 0;
+	enum decomp_kind k = decomp_sniff(r->magic, r->nmagic);
+	if (k == DECOMP_NONE)
+		return 0;
+	if (!decomp_available(k))
+		return -ENOTSUP;
+	r->dec = decomp_new(k, decomp_in, r);
+	return r->dec ? 0 : -ENOMEM;
 }
 
 int reader_open(struct reader *r, const char *path, size_t max_line, char *why, size_t whylen)
@@ -239,7 +151,13 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 	r->fd = fd;
 	int rc = sniff_magic(r);
 	if (rc < 0) {
-		snprintf(why, whylen, "%s: %s", r->label, rc == -ENOMEM ? "out of memory (gzip)" : strerror(-rc));
+		if (rc == -ENOTSUP)
+			snprintf(why, whylen, "%s: %s-compressed, and this stwtop was built without lib%s: "
+				 "give it as a pipe, e.g. <(%scat FILE)", r->label, decomp_name(decomp_sniff(r->magic, r->nmagic)),
+				 decomp_name(decomp_sniff(r->magic, r->nmagic)), decomp_name(decomp_sniff(r->magic, r->nmagic)));
+		else
+			snprintf(why, whylen, "%s: %s", r->label, rc == -ENOMEM ? "out of memory (decompressor)" :
+				 strerror(-rc));
 		r->eof = true;
 		close(fd);
 		r->fd = -1;
@@ -248,11 +166,21 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 	return 0;
 }
 
-/* Up to n bytes of the file's text (inflated when it is a gzip). 0 at the
- * end, < 0 a read error (errno). */
+/* Up to n bytes of the file's text (inflated when it is compressed). 0 at
+ * the end (how a compressed one ended is kept in end_why), < 0 a read error
+ * (errno). */
 static ssize_t file_read(struct reader *r, char *p, size_t n)
 {
-	return r->gz ? gz_read(r, p, n) : raw_read(r, p, n);
+	if (!r->dec)
+		return raw_read(r, p, n);
+	ssize_t k = decomp_read(r->dec, p, n);
+	bool failed;
+	const char *end = k == 0 ? decomp_end(r->dec, &failed) : "";
+	if (end[0] && !r->end_why[0]) {
+		snprintf(r->end_why, sizeof r->end_why, "%s: %s", r->label, end);
+		r->end_failed = failed;
+	}
+	return k;
 }
 
 /* What reader_peek kept, then the file. */
@@ -313,7 +241,8 @@ void reader_close(struct reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
-	gz_end(r);
+	decomp_free(r->dec);
+	r->dec = NULL;
 	free(r->head);
 	r->head = NULL;
 	if (r->opened)
@@ -375,18 +304,19 @@ bool reader_peek(struct reader *r, size_t max_bytes, reader_line_fn fn, void *ct
 	return found;
 }
 
-bool reader_is_gzip_file(const char *path)
+const char *reader_compressed_file(const char *path)
 {
 	struct stat st;
-	unsigned char m[2];
+	unsigned char m[DECOMP_MAGIC_LEN];
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return false;
+		return NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return false;
-	bool gz = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read(fd, m, 2) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+		return NULL;
+	ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, m, sizeof m) : -1;
 	close(fd);
-	return gz;
+	enum decomp_kind k = n > 0 ? decomp_sniff(m, (size_t)n) : DECOMP_NONE;
+	return k == DECOMP_NONE ? NULL : decomp_name(k);
 }
 
 int reader_slurp(const char *path, size_t cap, char **out, size_t *outlen, int64_t *mtime_ms, char *why,

@@ -7,8 +7,7 @@
  * A regular file, or a FIFO/pipe (`--gc <(zcat gc.log.gz)`, `--gc -` for
  * stdin, /dev/stdin, /dev/fd/N): a FIFO nobody writes to is given up after
  * READER_FIFO_WAIT_MS instead of blocking the report for good. Either may be
- * gzip-compressed (told by its first bytes, 1f 8b, not by its name; members
- * one after the other, as `cat a.gz b.gz` makes them, are read as one text).
+ * compressed (gzip, zstd: told by its first bytes, not by its name; decomp.h).
  * A pipe cannot be read twice: what must be known before the real read (the
  * JVM's start) is learnt with reader_peek(), whose bytes are kept and read
  * again. Messages name the path and the reason, for the caller to show as it is.
@@ -29,7 +28,7 @@
 /* "-", /dev/stdin, /dev/fd/0, /proc/self/fd/0: only one source can read it */
 bool reader_path_is_stdin(const char *path);
 
-struct reader_gz;                  /* inflate state (zlib), reader.c */
+struct decomp;                     /* decomp.h */
 
 struct reader {
 	const char *path;   /* borrowed: the caller keeps it alive */
@@ -38,10 +37,10 @@ struct reader {
 	bool opened;        /* reader_open was called (its linebuf is to be freed) */
 	bool eof;
 	bool peeked;        /* reader_peek ran (it runs once, before any line) */
-	uint64_t off;       /* bytes read from the file (compressed bytes of a gzip) */
-	char magic[2];      /* the first bytes, read to tell gzip: given back first */
+	uint64_t off;       /* bytes read from the file (compressed bytes when compressed) */
+	char magic[4];      /* the first bytes, read to tell compression: given back first */
 	size_t nmagic, magic_off;
-	struct reader_gz *gz;   /* non-NULL: the file is gzip-compressed */
+	struct decomp *dec; /* non-NULL: the file is compressed (gzip, zstd) */
 	char *head;         /* text read by reader_peek, given back before the file's next */
 	size_t head_len, head_off;
 	char end_why[240];  /* what the end of the text must say (a truncated gzip...) */
@@ -51,14 +50,15 @@ struct reader {
 
 /* Open path ("-": standard input) for reading from the start. 0, or -errno
  * with "path: reason" in why (not there, a directory or device, a FIFO without
- * a writer, a gzip zlib cannot start on). Lines longer than max_line are cut
+ * a writer, a zstd file in a build without libzstd). Lines longer than max_line are cut
  * (LINEBUF_CUT). */
 int reader_open(struct reader *r, const char *path, size_t max_line, char *why, size_t whylen);
 /* The next line (no '\n', no trailing '\r'; valid until the next call), the
  * last one also without its '\n'. false at the end: then why holds what the
- * caller should know, or "" (a read error or corrupt gzip data: *failed set;
- * a file truncated while it was read, a gzip that ends inside a member (still
- * being compressed): not a failure, what was read stands and why says so). */
+ * caller should know, or "" (a read error or corrupt compressed data: *failed
+ * set; a file truncated while it was read, a gzip or zstd that ends inside a
+ * member (still being compressed): not a failure, what was read stands and
+ * why says so). */
 bool reader_next_read(struct reader *r, const char **line, size_t *len, unsigned *flags, char *why,
 		      size_t whylen, bool *failed);
 static inline bool reader_next(struct reader *r, const char **line, size_t *len, unsigned *flags, char *why,
@@ -77,9 +77,9 @@ void reader_close(struct reader *r);
 typedef bool (*reader_line_fn)(void *ctx, const char *line, size_t len, uint64_t lineno);
 bool reader_peek(struct reader *r, size_t max_bytes, reader_line_fn fn, void *ctx);
 
-/* Whether path is a regular file that starts with the gzip magic (1f 8b):
- * the live tailer cannot follow one (a compressed file does not grow). */
-bool reader_is_gzip_file(const char *path);
+/* "gzip" or "zstd" when path is a regular file that starts with their magic
+ * bytes, else NULL: the live tailer cannot follow one (it does not grow). */
+const char *reader_compressed_file(const char *path);
 
 /* Read a regular file whole, up to cap bytes, into a malloc'ed *buf (the
  * caller frees it). *mtime_ms: its modification time. 0, -ENOMEM, or -errno

@@ -2,7 +2,8 @@
 # inputs.sh BIN — inputs as they arrive during an incident give the report of
 # the plain file: a gzip copy (told by its magic bytes: the copy keeps the
 # plain name), two gzip members one after the other (cat a.gz b.gz), stdin
-# (`--gc -`, `--gc /dev/stdin < f`, a gzip piped in), a pipe (`--gc <(cat f)`).
+# (`--gc -`, `--gc /dev/stdin < f`, a gzip piped in), a pipe (`--gc <(cat f)`),
+# zstd (one frame, two frames) when the build has libzstd.
 # Each is compared with the plain file copied under the name the input is given
 # in the evidence (`stdin`, `pipe 63`), so the whole text report and the whole
 # JSON must be equal but for the source's path. Also: a truncated gzip is read
@@ -61,6 +62,15 @@ cases() {
 	export BIN EXTRA_S="${*@Q}"
 	same "$tag-gzip" "$d/plain/$base" "$kind" "$d/gz/$base" \
 		"\"\$BIN\" --report \$MODE $kind '$d/gz/$base' $EXTRA_S"
+	if [ -n "$ZSTD" ]; then
+		mkdir -p "$d/zst"; zstd -q -c "$f" >"$d/zst/$base"
+		{ head -n "$half" "$f" | zstd -q -c; tail -n +"$((half + 1))" "$f" | zstd -q -1 -c; } >"$d/zst/$base.2"
+		same "$tag-zstd" "$d/plain/$base" "$kind" "$d/zst/$base" \
+			"\"\$BIN\" --report \$MODE $kind '$d/zst/$base' $EXTRA_S"
+		mkdir -p "$d/zst2"; mv "$d/zst/$base.2" "$d/zst2/$base"
+		same "$tag-zstd-frames" "$d/plain/$base" "$kind" "$d/zst2/$base" \
+			"\"\$BIN\" --report \$MODE $kind '$d/zst2/$base' $EXTRA_S"
+	fi
 	same "$tag-concat" "$d/plain/$base" "$kind" "$d/cat/$base" \
 		"\"\$BIN\" --report \$MODE $kind '$d/cat/$base' $EXTRA_S"
 	same "$tag-dash" "$d/stdin/stdin" "$kind" "-" \
@@ -76,6 +86,20 @@ cases() {
 	same "$tag-procsub" "$d/pipe/pipe $fd" "$kind" "$p" \
 		"\"\$BIN\" --report \$MODE $kind <(cat '$f') $EXTRA_S"
 }
+
+# zstd when this build reads it (libzstd found at build time) and the zstd tool is here
+ZSTD=
+if command -v zstd >/dev/null; then
+	printf 'x\n' | zstd -q -c >"$T/probe.zst"
+	if "$BIN" --report --gc "$T/probe.zst" 2>&1 | grep -q 'built without libzstd'; then
+		echo "skip: zstd (this stwtop was built without libzstd)"
+		"$BIN" --report --gc "$T/probe.zst" >/dev/null 2>&1; [ $? = 1 ] && ok || fail "zstd without libzstd: not exit 1"
+	else
+		ZSTD=1
+	fi
+else
+	echo "skip: zstd (no zstd tool)"
+fi
 
 TS=$S/combined/throttle-stop
 cases --gc "$TS/gc.log"                                    # JDK 17 unified, wall clock + uptime
@@ -101,6 +125,12 @@ grep -q 'stdin: truncated gzip' "$T/cutp.out" && ok || fail "truncated gzip on s
 { cat "$T/full.gz"; printf 'not gzip\n'; } >"$T/trail.gz"
 "$BIN" --report --gc "$T/trail.gz" >"$T/trail.out" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q 'is not gzip: ignored' "$T/trail.out" && ok || fail "trailing garbage: exit $rc: $(tail -3 "$T/trail.out")"
+if [ -n "$ZSTD" ]; then
+	zstd -q -c "$TS/gc.log" >"$T/full.zst"
+	head -c $(( $(stat -c %s "$T/full.zst") / 2 )) "$T/full.zst" >"$T/cut.zst"
+	"$BIN" --report --gc "$T/cut.zst" >"$T/cutz.out" 2>&1; rc=$?
+	[ $rc = 0 ] && grep -q 'note: .*cut.zst: truncated zstd' "$T/cutz.out" && ok || fail "truncated zstd: exit $rc: $(tail -3 "$T/cutz.out")"
+fi
 # corrupt compressed data: an error (exit 1), the lines before it reported
 { head -c 3000 "$T/full.gz"; head -c 3000 /dev/zero | tr '\0' 'x'; tail -c +6001 "$T/full.gz"; } >"$T/bad.gz"
 "$BIN" --report --gc "$T/bad.gz" >"$T/bad.out" 2>"$T/bad.err"; rc=$?
@@ -117,7 +147,7 @@ done
 # live: a gzip is not followed, and says why (that source's error: exit 1)
 "$BIN" --plain --interval 200 --gc "$T/full.gz" >"$T/live.out" 2>"$T/live.err" &
 pid=$!
-for _ in $(seq 100); do grep -q 'gzip-compressed' "$T/live.err" && break; sleep 0.05; done
+for _ in $(seq 100); do grep -q 'gzip-compressed' "$T/live.err" 2>/dev/null && break; sleep 0.05; done
 kill -INT $pid; wait $pid; rc=$?
 [ $rc = 1 ] && grep -q "could not read $T/full.gz: a gzip-compressed file: it does not grow" "$T/live.err" && ok \
 	|| fail "live gzip: exit $rc: $(cat "$T/live.err")"
