@@ -33,6 +33,17 @@ static bool fifo_wait_writer(int fd)
 	return n > 0;
 }
 
+/* A pipe of a shell pipeline or <(...), not a FIFO in the file system: its
+ * writer exists (or is gone, and read says so), however slowly it starts
+ * (`ssh host zcat gc.log.gz | stwtop --report --gc -`): no waiting limit. */
+static bool anonymous_pipe(int fd)
+{
+	char link[64], target[32];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, target, sizeof target - 1);
+	return n >= 5 && memcmp(target, "pipe:", 5) == 0;
+}
+
 bool reader_path_is_stdin(const char *path)
 {
 	return strcmp(path, READER_STDIN) == 0 || strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/fd/0") == 0 ||
@@ -47,17 +58,10 @@ static const char *label_of(const char *path)
 
 static int open_fd(const char *path)
 {
-	if (strcmp(path, READER_STDIN) == 0) {
-		/* a copy: closing it leaves fd 0 alone; the flags below are the
-		 * pipe's own, shared, but only O_NONBLOCK is touched and taken off */
-		int fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
-		if (fd >= 0) {
-			int fl = fcntl(fd, F_GETFL);
-			if (fl >= 0)
-				(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-		}
-		return fd;
-	}
+	/* a copy: closing it leaves fd 0 alone. Its flags are shared with
+	 * whoever gave it: never made non-blocking (a terminal would stay so) */
+	if (strcmp(path, READER_STDIN) == 0)
+		return fcntl(0, F_DUPFD_CLOEXEC, 3);
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer forever (it is
 	 * taken off again by the caller); for a regular file it changes nothing */
 	return open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -130,6 +134,13 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 		r->eof = true;
 		return -e;
 	}
+	if (fstat(fd, &st) == 0 && isatty(fd)) {
+		snprintf(why, whylen, "%s: a terminal, not a log: pipe one in (zcat gc.log.1.gz | stwtop --report "
+			 "--gc -) or give it as a file", r->label);
+		r->eof = true;
+		close(fd);
+		return -EINVAL;
+	}
 	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		snprintf(why, whylen, "%s: not a regular file (%s)", r->label,
 			 S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a character device" :
@@ -138,7 +149,7 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 		close(fd);
 		return -EINVAL;
 	}
-	if (S_ISFIFO(st.st_mode) && !fifo_wait_writer(fd)) {
+	if (S_ISFIFO(st.st_mode) && !anonymous_pipe(fd) && !fifo_wait_writer(fd)) {
 		snprintf(why, whylen, "%s: a FIFO that no process wrote to for %d s", r->label,
 			 READER_FIFO_WAIT_MS / 1000);
 		r->eof = true;
@@ -146,7 +157,7 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 		return -ETIMEDOUT;
 	}
 	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
+	if (fl >= 0 && (fl & O_NONBLOCK))
 		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	r->fd = fd;
 	int rc = sniff_magic(r);

@@ -5,8 +5,9 @@
  * read, e.g. the JVM's start) and whole (a crash report is one event).
  *
  * A regular file, or a FIFO/pipe (`--gc <(zcat gc.log.gz)`, `--gc -` for
- * stdin, /dev/stdin, /dev/fd/N): a FIFO nobody writes to is given up after
- * READER_FIFO_WAIT_MS instead of blocking the report for good. Either may be
+ * stdin, /dev/stdin, /dev/fd/N): a named FIFO nobody writes to is given up
+ * after READER_FIFO_WAIT_MS instead of blocking the report for good (a
+ * pipeline's pipe is waited for: its writer is there, maybe slow to start). Either may be
  * compressed (gzip, zstd: told by its first bytes, not by its name; decomp.h).
  * A pipe cannot be read twice: what must be known before the real read (the
  * JVM's start) is learnt with reader_peek(), whose bytes are kept and read

@@ -137,6 +137,10 @@ fi
 [ $rc = 1 ] && grep -q 'corrupt gzip data' "$T/bad.err" && grep -q '^SUMMARY' "$T/bad.out" && ok \
 	|| fail "corrupt gzip: exit $rc, stderr $(cat "$T/bad.err")"
 
+# a pipeline whose writer starts late (ssh, a big zcat): waited for, unlike a named FIFO nobody opened
+(sleep 6; cat "$TS/gc.log") | "$BIN" --report --json --gc - >"$T/slow.json" 2>"$T/slow.err"; rc=$?
+[ $rc = 0 ] && [ "$(jq .summary.gc_pauses "$T/slow.json")" = 9 ] && ok || fail "slow pipe: exit $rc: $(cat "$T/slow.err")"
+
 # one stdin source
 for args in "--gc - --nginx -" "--gc - --gc /dev/stdin" "--nginx /dev/fd/0 --gc -"; do
 	"$BIN" --report $args </dev/null >"$T/two.out" 2>"$T/two.err"; rc=$?
