@@ -8,7 +8,8 @@
 #               with 2000 threads for a minute, next to `top -d 1` (live-overhead.sh)
 #   latency     line written -> NDJSON verdict read, and -> tmux screen (latency.sh)
 #   gzip        stwtop --report --gc big.log.gz vs `zcat big.log.gz | grep -c .` (gzip -6 copies
-#               of the 256 MB JDK 8 and safepoint logs), and the plain file for reference
+#               of the 256 MB JDK 8 and safepoint logs), and the plain file for reference;
+#               the same with zstd when the build reads it
 # The big logs are made once from the real samples (genlog.py, shifted timestamps)
 # into tests/bench/out/, with every raw result; the summary is out/summary.txt.
 # Needs: python3, hyperfine, jq (and goaccess, java for those parts):
@@ -175,6 +176,22 @@ if want gzip; then
 	}
 	gzbench jdk8
 	gzbench safepoint
+	if command -v zstd >/dev/null && ! "$BIN" --report --gc <(printf 'x\n' | zstd -q -c) 2>&1 | grep -q 'without libzstd'; then
+		say "-- zstd: stwtop --report --json --gc F.zst vs zstdcat F.zst | grep -c ."
+		for name in jdk8 safepoint; do
+			f=$out/$name.log j=$out/zst-$name.json
+			[ -s "$f.zst" ] && [ "$f.zst" -nt "$f" ] || zstd -q -c "$f" >"$f.zst"
+			cat "$f.zst" >/dev/null
+			quiet "zstd $name"
+			hyperfine -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$j" \
+				"zstdcat $f.zst | grep -c ." "$BIN --report --json --gc $f.zst" >/dev/null
+			read -r zm za zb <<<"$(stat_of "$j" 0)"
+			read -r gm ga gb <<<"$(stat_of "$j" 1)"
+			say "$(awk -v n="$name" -v by="$(stat -c %s "$f.zst")" -v z="$zm" -v g="$gm" \
+				'BEGIN{printf "%-18s %6.1f MB zst  stwtop .zst / zstdcat|grep %5.2fx", n, by/1e6, g/z}')"
+			say "   zstdcat|grep -c .: $(fmt3 "$zm" "$za" "$zb")   stwtop .zst: $(fmt3 "$gm" "$ga" "$gb")"
+		done
+	fi
 fi
 
 if want live; then
