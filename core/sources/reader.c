@@ -134,14 +134,21 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 		r->eof = true;
 		return -e;
 	}
-	if (fstat(fd, &st) == 0 && isatty(fd)) {
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		snprintf(why, whylen, "%s: %s", r->label, strerror(e));
+		r->eof = true;
+		close(fd);
+		return -e;
+	}
+	if (isatty(fd)) {
 		snprintf(why, whylen, "%s: a terminal, not a log: pipe one in (zcat gc.log.1.gz | stwtop --report "
 			 "--gc -) or give it as a file", r->label);
 		r->eof = true;
 		close(fd);
 		return -EINVAL;
 	}
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		snprintf(why, whylen, "%s: not a regular file (%s)", r->label,
 			 S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a character device" :
 			 "a special file");
@@ -162,10 +169,10 @@ int reader_open(struct reader *r, const char *path, size_t max_line, char *why, 
 	r->fd = fd;
 	int rc = sniff_magic(r);
 	if (rc < 0) {
+		const char *z = decomp_name(decomp_sniff(r->magic, r->nmagic));
 		if (rc == -ENOTSUP)
 			snprintf(why, whylen, "%s: %s-compressed, and this stwtop was built without lib%s: "
-				 "give it as a pipe, e.g. <(%scat FILE)", r->label, decomp_name(decomp_sniff(r->magic, r->nmagic)),
-				 decomp_name(decomp_sniff(r->magic, r->nmagic)), decomp_name(decomp_sniff(r->magic, r->nmagic)));
+				 "give it as a pipe, e.g. <(%scat FILE)", r->label, z, z, z);
 		else
 			snprintf(why, whylen, "%s: %s", r->label, rc == -ENOMEM ? "out of memory (decompressor)" :
 				 strerror(-rc));
