@@ -65,7 +65,11 @@ gen() { # KIND SAMPLE NAME MB
 	[ -s "$f" ] && [ "$f" -nt "$here/genlog.py" ] && return 0
 	python3 "$here/genlog.py" "$1" "$2" "$f.tmp" "$4" && mv "$f.tmp" "$f"
 }
-if want throughput || want goaccess || want memory || want gzip; then
+if want gzip; then   # only what it reads
+	gen jdk8 "$S/public-gc-logs/dataset106.txt" jdk8 256
+	gen safepoint "$S/combined/throttle-stop/gc.log" safepoint 256
+fi
+if want throughput || want goaccess || want memory; then
 	gen unified "$S/g1-periodic/load-continues/gc.log" unified-1g 1000
 	gen unified "$S/g1-periodic/load-continues/gc.log" unified-10m 10
 	gen jdk8 "$S/public-gc-logs/dataset106.txt" jdk8 256
@@ -184,12 +188,13 @@ if want gzip; then
 			cat "$f.zst" >/dev/null
 			quiet "zstd $name"
 			hyperfine -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$j" \
-				"zstdcat $f.zst | grep -c ." "$BIN --report --json --gc $f.zst" >/dev/null
+				"zstdcat $f.zst | grep -c ." "$BIN --report --json --gc $f.zst" "$BIN --report --json --gc $f" >/dev/null
 			read -r zm za zb <<<"$(stat_of "$j" 0)"
 			read -r gm ga gb <<<"$(stat_of "$j" 1)"
-			say "$(awk -v n="$name" -v by="$(stat -c %s "$f.zst")" -v z="$zm" -v g="$gm" \
-				'BEGIN{printf "%-18s %6.1f MB zst  stwtop .zst / zstdcat|grep %5.2fx", n, by/1e6, g/z}')"
-			say "   zstdcat|grep -c .: $(fmt3 "$zm" "$za" "$zb")   stwtop .zst: $(fmt3 "$gm" "$ga" "$gb")"
+			read -r pm pa pb <<<"$(stat_of "$j" 2)"
+			say "$(awk -v n="$name" -v by="$(stat -c %s "$f.zst")" -v z="$zm" -v g="$gm" -v p="$pm" \
+				'BEGIN{printf "%-18s %6.1f MB zst  stwtop .zst / zstdcat|grep %5.2fx, .zst / plain %5.2fx", n, by/1e6, g/z, g/p}')"
+			say "   zstdcat|grep -c .: $(fmt3 "$zm" "$za" "$zb")   stwtop .zst: $(fmt3 "$gm" "$ga" "$gb")   stwtop plain: $(fmt3 "$pm" "$pa" "$pb")"
 		done
 	fi
 fi
