@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install-deps.sh — everything stwtop needs to build and to run its whole test
 # suite on Debian 12 (bookworm). Uses sudo only when not already root.
-#   build:  cmake, a C compiler, pkg-config, ncursesw, libinotifytools, jansson
+#   build:  cmake, a C compiler, pkg-config, ncursesw, libinotifytools, jansson, zlib (gzip logs),
+#           libzstd (zstd logs; optional: without it a .zst is refused with a hint)
 #   tests:  cmocka; tmux (end-to-end screens), jq (report checks), strace (read-only check), python3
 #           (replay/checker tools), nginx-light + curl (real nginx logs),
 #           openjdk-17-jdk-headless (real JVM logs and discovery), inotify-tools
@@ -13,8 +14,8 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config \
-  libncurses-dev libinotifytools0-dev inotify-tools libjansson-dev libcmocka-dev \
-  tmux jq python3 procps curl nginx-light openjdk-17-jdk-headless strace \
+  libncurses-dev libinotifytools0-dev inotify-tools libjansson-dev zlib1g-dev libzstd-dev libcmocka-dev \
+  tmux jq python3 procps zstd curl nginx-light openjdk-17-jdk-headless strace \
   clang libclang-rt-14-dev valgrind >/dev/null
 # the Debian nginx package starts a system nginx on port 80 where systemd runs;
 # the tests run their own nginx from their own prefix and never need it.

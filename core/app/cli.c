@@ -1,6 +1,7 @@
 /* cli.c — command-line parsing (cli.h). Every error is one line naming the
  * option; the caller prints it and exits 2. */
 #include "stwtop/cli.h"
+#include "stwtop/reader.h"
 #include "stwtop/util.h"
 
 #include <errno.h>
@@ -60,6 +61,8 @@ void cli_usage(FILE *out)
 	      "  --gc FILE, --safepoint FILE  JVM GC/safepoint log or console log; every JDK 8-25 format is\n"
 	      "                               detected per line (unified -Xlog with any decorations,\n"
 	      "                               PrintGCDetails, PrintSafepointStatistics, SafepointTimeout)\n"
+	      "                               A FILE of any source may be gzip/zstd-compressed (--report),\n"
+	      "                               '-' (stdin, for one source), or a pipe: <(xzcat gc.log.1.xz)\n"
 	      "  --nginx FILE                 nginx access log\n"
 	      "  --nginx-format 'FMT'         its log_format string (default: detected, else combined)\n"
 	      "  --nginx-conf FILE[:NAME]     read log_format NAME from an nginx config (includes followed)\n"
@@ -106,6 +109,13 @@ static bool add_source(struct cli *c, enum src_kind k, const char *path, const c
 		snprintf(err, errlen, "%s: the file name is empty", opt);
 		return false;
 	}
+	/* one stream cannot feed two sources: each would get a random half of it */
+	for (int i = 0; reader_path_is_stdin(path) && i < c->nsrc; i++)
+		if (reader_path_is_stdin(c->src[i].path)) {
+			snprintf(err, errlen, "%s %s: standard input is already the source '%s': only one source "
+				 "can read it (give the others as files, or as <(command))", opt, path, c->src[i].path);
+			return false;
+		}
 	c->src[c->nsrc].kind = k;
 	c->src[c->nsrc].path = path;
 	c->nsrc++;

@@ -9,6 +9,7 @@
 #include "stwtop/discover.h"
 #include "stwtop/hserr.h"
 #include "stwtop/probe.h"
+#include "stwtop/reader.h"
 #include "stwtop/record.h"
 #include "stwtop/tail.h"
 #include "stwtop/util.h"
@@ -80,6 +81,25 @@ static void note(struct live *l, int src, const char *msg, bool is_error)
 		l->early[l->nearly].is_error = is_error;
 		l->nearly++;
 	}
+}
+
+/* What cannot be followed, said as the source's error (the run goes on with
+ * the others and ends with 1): a gzip or zstd file does not grow (whoever compressed it
+ * is done with it, or will replace it whole), and "-" is not a file to watch. */
+static bool live_refuse(struct live *l, int i)
+{
+	const char *path = session_source_path(l->s, i), *z;
+	char msg[400];
+	if (strcmp(path, READER_STDIN) == 0)
+		snprintf(msg, sizeof msg, "stdin ('-'): live mode follows files; read a stream with "
+			 "stwtop --report --gc -, or follow a FIFO (--gc <(command))");
+	else if ((z = reader_compressed_file(path)))
+		snprintf(msg, sizeof msg, "%s: a %s-compressed file: it does not grow, so it is not followed; "
+			 "read it once with stwtop --report", path, z);
+	else
+		return false;
+	note(l, i, msg, true);
+	return true;
 }
 
 static void changed(struct live *l)
@@ -619,6 +639,8 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 				session_read_hserr(s, i);
 				continue;
 			}
+			if (live_refuse(l, i))
+				continue;
 			l->adding_src = i;
 			int id = tail_add(l->tail, session_source_path(s, i), TAIL_FROM_START);
 			if (id < 0) {

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "session_internal.h"
 
@@ -114,6 +115,28 @@ void session_free(struct session *s)
 	free(s);
 }
 
+/* What evidence calls the source (`gc.log:47`): its file name; a pipe has
+ * none worth saying (`<(zcat ...)` is /dev/fd/63), so "stdin" or "pipe 63". */
+static const char *source_name(struct source *src)
+{
+	const char *p = src->path;
+	if (reader_path_is_stdin(p))
+		return "stdin";
+	const char *n = NULL;
+	if (strncmp(p, "/dev/fd/", 8) == 0)
+		n = p + 8;
+	else if (strncmp(p, "/proc/self/fd/", 14) == 0)
+		n = p + 14;
+	if (n && n[0] && strspn(n, "0123456789") == strlen(n) && strlen(n) < 12) {
+		struct stat st;
+		bool fifo = stat(p, &st) == 0 && S_ISFIFO(st.st_mode);
+		snprintf(src->namebuf, sizeof src->namebuf, "%s %s", fifo ? "pipe" : "fd", n);
+		return src->namebuf;
+	}
+	const char *slash = strrchr(p, '/');
+	return slash ? slash + 1 : p;
+}
+
 int session_add_source(struct session *s, enum src_kind kind, const char *path, char *err, size_t errlen)
 {
 	if (s->nsrc >= MAX_SOURCES) {
@@ -134,8 +157,7 @@ int session_add_source(struct session *s, enum src_kind kind, const char *path, 
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	const char *slash = strrchr(src->path, '/');
-	src->name = slash ? slash + 1 : src->path;
+	src->name = source_name(src);
 	const struct kind_ops *k = session_kind_ops(kind);
 	src->ops = k;
 	int rc = k->setup ? k->setup(s, src, err, errlen) : 0;
@@ -634,6 +656,14 @@ static bool jvm_anchor_line(void *ctx, const char *line, size_t len, uint64_t li
 	return false;
 }
 
+/* Whether source i's head can be looked at: opened for the merge, nothing
+ * read yet. Its head is read into memory and given to the merge again, so a
+ * pipe (`--gc -`, `<(zcat ...)`) is read once and tells the same as a file. */
+static bool peekable(const struct source *src)
+{
+	return src->opened && src->rd.fd >= 0 && !src->rd.peeked;
+}
+
 /* The first jvm_start of the --replay recordings (their first 4 MiB), so the
  * merge places uptime-only lines where the live run had them. Only when some
  * JVM source needs it: a recording alone has nothing to place. */
@@ -645,14 +675,15 @@ static bool anchor_from_recording(struct session *s)
 			jvm = true;
 	for (int i = 0; jvm && i < s->nsrc; i++) {
 		struct anchor_scan a = {s, s->src[i], NULL, false};
-		if (s->src[i]->ops->anchor == ANCHOR_RECORDING &&
-		    reader_scan_head(s->src[i]->path, ANCHOR_SCAN_BYTES, MAX_LINE, recording_anchor_line, &a))
+		if (s->src[i]->ops->anchor == ANCHOR_RECORDING && peekable(s->src[i]) &&
+		    reader_peek(&s->src[i]->rd, ANCHOR_SCAN_BYTES, recording_anchor_line, &a))
 			return true;
 	}
 	return false;
 }
 
-/* The report needs the JVM's start before merging uptime-only lines. */
+/* The report needs the JVM's start before merging uptime-only lines: the
+ * sources are open, their heads are looked at (and kept for the merge). */
 static void find_anchor(struct session *s)
 {
 	bool wall = false, jvm_only = true;
@@ -660,10 +691,10 @@ static void find_anchor(struct session *s)
 		return;
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (!src->ops->jvm)
+		if (!src->ops->jvm || !peekable(src))
 			continue;
 		struct anchor_scan a = {s, src, jvmlog_new(), false};
-		bool found = a.p && reader_scan_head(src->path, ANCHOR_SCAN_BYTES, MAX_LINE, jvm_anchor_line, &a);
+		bool found = a.p && reader_peek(&src->rd, ANCHOR_SCAN_BYTES, jvm_anchor_line, &a);
 		wall |= a.wall;
 		jvmlog_free(a.p);
 		if (found)
@@ -720,24 +751,18 @@ int session_read_hserr(struct session *s, int i)
 int session_replay_open(struct session *s)
 {
 	int rc = 0;
+	/* the files first: the JVM's start is looked for in their heads */
+	for (int i = 0; i < s->nsrc; i++)
+		if (!s->src[i]->opened && s->src[i]->ops->read == READ_LINES && open_source(s->src[i]) != 0)
+			rc = -1;
 	find_anchor(s);
 	for (int i = 0; i < s->nsrc; i++) {
 		struct source *src = s->src[i];
-		if (src->opened)
+		if (src->opened || src->ops->read != READ_WHOLE)
 			continue;
-		switch (src->ops->read) {
-		case READ_WHOLE:
-			src->opened = true;
-			if (session_read_hserr(s, i) != 0)
-				rc = -1;
-			break;
-		case READ_LINES:
-			if (open_source(src) != 0)
-				rc = -1;
-			break;
-		case READ_NONE:
-			break;
-		}
+		src->opened = true;
+		if (session_read_hserr(s, i) != 0)
+			rc = -1;
 	}
 	return rc;
 }

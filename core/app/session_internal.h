@@ -20,7 +20,8 @@ struct source {
 	const struct kind_ops *ops;   /* session_kind_ops(kind), looked up once */
 	const char *looks;            /* JVM source: what its unread lines look like (jvmlog_foreign_shape) */
 	char *path;
-	const char *name;
+	const char *name;                /* in path, or namebuf (session.c: source_name) */
+	char namebuf[24];                /* "pipe 63", "fd 3" */
 	struct source_stats st;
 	struct jvmlog *jvm;
 	struct nginx_fmt *fmt;

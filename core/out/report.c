@@ -208,6 +208,8 @@ static json_t *report_obj(const struct session *s)
 		}
 		if (st->error)
 			json_object_set_new(o, "error", jtext(st->note));
+		else if (st->note[0]) /* read in part, and why: a truncated gzip, a file cut while read */
+			json_object_set_new(o, "note", jtext(st->note));
 		if (session_source_kind(s, i) == SRC_NGINX && session_source_nginx_format(s, i))
 			json_object_set_new(o, "format", jtext(session_source_nginx_format(s, i)));
 		json_object_set_new(o, "checked", json_string(src_checked_name(session_source_checked(s, i))));
@@ -879,7 +881,8 @@ static void text_sources(FILE *out, const struct session *s, bool color)
 	for (int i = 0; i < session_nsources(s); i++) {
 		const struct source_stats *st = session_source_stats(s, i);
 		fprintf(out, "  %-9s %s: %llu lines, %llu parsed, %llu unparsed", src_kind_name(session_source_kind(s, i)),
-			safe(sb, sizeof sb, session_source_path(s, i)), (unsigned long long)st->lines,
+			strcmp(session_source_path(s, i), "-") == 0 ? "stdin (-)" : safe(sb, sizeof sb, session_source_path(s, i)),
+			(unsigned long long)st->lines,
 			(unsigned long long)st->parsed,
 			(unsigned long long)st->unparsed);
 		if (st->cut)

@@ -7,6 +7,9 @@
 #   live        CPU of stwtop --plain following three busy logs and polling a JVM
 #               with 2000 threads for a minute, next to `top -d 1` (live-overhead.sh)
 #   latency     line written -> NDJSON verdict read, and -> tmux screen (latency.sh)
+#   gzip        stwtop --report --gc big.log.gz vs `zcat big.log.gz | grep -c .` (gzip -6 copies
+#               of the 256 MB JDK 8 and safepoint logs), and the plain file for reference;
+#               the same with zstd when the build reads it
 # The big logs are made once from the real samples (genlog.py, shifted timestamps)
 # into tests/bench/out/, with every raw result; the summary is out/summary.txt.
 # Needs: python3, hyperfine, jq (and goaccess, java for those parts):
@@ -24,7 +27,7 @@ mkdir -p "$out"
 RUNS=${RUNS:-7}
 BUILD=${BUILD:-$top/build-bench}
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(throughput goaccess memory live latency)
+[ ${#parts[@]} -gt 0 ] || parts=(throughput goaccess memory live latency gzip)
 want() { local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 for t in hyperfine jq python3; do
 	command -v $t >/dev/null || { echo "run.sh needs $t (apt-get install hyperfine jq python3)"; exit 2; }
@@ -62,6 +65,10 @@ gen() { # KIND SAMPLE NAME MB
 	[ -s "$f" ] && [ "$f" -nt "$here/genlog.py" ] && return 0
 	python3 "$here/genlog.py" "$1" "$2" "$f.tmp" "$4" && mv "$f.tmp" "$f"
 }
+if want gzip; then   # only what it reads
+	gen jdk8 "$S/public-gc-logs/dataset106.txt" jdk8 256
+	gen safepoint "$S/combined/throttle-stop/gc.log" safepoint 256
+fi
 if want throughput || want goaccess || want memory; then
 	gen unified "$S/g1-periodic/load-continues/gc.log" unified-1g 1000
 	gen unified "$S/g1-periodic/load-continues/gc.log" unified-10m 10
@@ -153,6 +160,43 @@ if want memory; then
 	for mb in 10 256; do rss safepoint-healthy "$out/safepoint-healthy.log" $mb --gc; done
 	for mb in 10 25 100 1000; do rss nginx-ops "$out/nginx-ops-1g.log" $mb --nginx-format "$OPS" --nginx; done
 	rm -f "$out/rss-cut.log"
+fi
+
+if want gzip; then
+	say "-- gzip: stwtop --report --json --gc F.gz vs zcat F.gz | grep -c . (both through sh: a pipe)"
+	gzbench() { # NAME
+		local name=$1 f=$out/$1.log j=$out/gz-$1.json
+		[ -s "$f.gz" ] && [ "$f.gz" -nt "$f" ] || gzip -6 -c "$f" >"$f.gz"
+		cat "$f.gz" "$f" >/dev/null
+		quiet "gzip $name"
+		hyperfine -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$j" \
+			"zcat $f.gz | grep -c ." "$BIN --report --json --gc $f.gz" "$BIN --report --json --gc $f" >/dev/null
+		read -r zm za zb <<<"$(stat_of "$j" 0)"
+		read -r gm ga gb <<<"$(stat_of "$j" 1)"
+		read -r pm pa pb <<<"$(stat_of "$j" 2)"
+		say "$(awk -v n="$name" -v by="$(stat -c %s "$f.gz")" -v z="$zm" -v g="$gm" -v p="$pm" \
+			'BEGIN{printf "%-18s %6.1f MB gz  stwtop .gz / zcat|grep %5.2fx, .gz / plain %5.2fx", n, by/1e6, g/z, g/p}')"
+		say "   zcat|grep -c .: $(fmt3 "$zm" "$za" "$zb")   stwtop .gz: $(fmt3 "$gm" "$ga" "$gb")   stwtop plain: $(fmt3 "$pm" "$pa" "$pb")"
+	}
+	gzbench jdk8
+	gzbench safepoint
+	if command -v zstd >/dev/null && ! "$BIN" --report --gc <(printf 'x\n' | zstd -q -c) 2>&1 | grep -q 'without libzstd'; then
+		say "-- zstd: stwtop --report --json --gc F.zst vs zstdcat F.zst | grep -c ."
+		for name in jdk8 safepoint; do
+			f=$out/$name.log j=$out/zst-$name.json
+			[ -s "$f.zst" ] && [ "$f.zst" -nt "$f" ] || zstd -q -c "$f" >"$f.zst"
+			cat "$f.zst" >/dev/null
+			quiet "zstd $name"
+			hyperfine -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$j" \
+				"zstdcat $f.zst | grep -c ." "$BIN --report --json --gc $f.zst" "$BIN --report --json --gc $f" >/dev/null
+			read -r zm za zb <<<"$(stat_of "$j" 0)"
+			read -r gm ga gb <<<"$(stat_of "$j" 1)"
+			read -r pm pa pb <<<"$(stat_of "$j" 2)"
+			say "$(awk -v n="$name" -v by="$(stat -c %s "$f.zst")" -v z="$zm" -v g="$gm" -v p="$pm" \
+				'BEGIN{printf "%-18s %6.1f MB zst  stwtop .zst / zstdcat|grep %5.2fx, .zst / plain %5.2fx", n, by/1e6, g/z, g/p}')"
+			say "   zstdcat|grep -c .: $(fmt3 "$zm" "$za" "$zb")   stwtop .zst: $(fmt3 "$gm" "$ga" "$gb")   stwtop plain: $(fmt3 "$pm" "$pa" "$pb")"
+		done
+	fi
 fi
 
 if want live; then
