@@ -18,6 +18,7 @@ struct line {
 	size_t n;
 };
 
+static void add(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(struct line *l, const char *fmt, ...)
 {
 	if (l->n >= sizeof l->b - 1)
