@@ -101,6 +101,7 @@ help_at() {
 	if ! wait_for 'replay finished' 30; then fail "$size: the demo did not finish"; return; fi
 	keys '?'
 	if ! wait_for '┌─ stwtop keys' 5; then fail "$size: no help"; return; fi
+	settle 5
 	: >"$TMPD/all"
 	while :; do
 		cat "$TMPD/screen" >>"$TMPD/all"
@@ -111,6 +112,7 @@ help_at() {
 		[ -n "$where" ] || { fail "$size: cut, but the title does not say where"; break; }
 		keys NPage
 		wait_gone "$where" 5 || { fail "$size: PgDn did not scroll from $where"; break; }
+		settle 5
 		pages=$((pages + 1))
 		[ $pages -le 20 ] || { fail "$size: more than 20 pages"; break; }
 	done

@@ -41,6 +41,20 @@ wait_for() {
 		sleep 0.05
 	done
 }
+# settle [SECONDS]: wait until two captures 100 ms apart are the same (a frame being
+# written shows half drawn: under ASan a frame takes long enough to be caught mid-way);
+# leaves the settled screen in $TMPD/screen
+settle() {
+	local deadline=$(( $(now_ms) + ${1:-5} * 1000 ))
+	screen
+	while :; do
+		cp "$TMPD/screen" "$TMPD/screen.prev"
+		sleep 0.1
+		screen
+		cmp -s "$TMPD/screen" "$TMPD/screen.prev" && return 0
+		[ "$(now_ms)" -ge "$deadline" ] && return 1
+	done
+}
 # wait_gone REGEX [SECONDS]: true once the screen no longer matches
 wait_gone() {
 	local re=$1 deadline=$(( $(now_ms) + ${2:-15} * 1000 ))
