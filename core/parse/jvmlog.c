@@ -3,7 +3,7 @@
  * state shared by the other jvmlog*.c files.
  *
  * Decorations mirror HotSpot logging/logDecorations.cpp and
- * logFileStreamOutput.cpp (see ../shared/FORMATS.md (a)): each selected
+ * logFileStreamOutput.cpp: each selected
  * decorator is "[%-*s]" in the fixed order time, utctime, uptime, timemillis,
  * uptimemillis, timenanos, uptimenanos, hostname, pid, tid, level, tags, then
  * one space and the message. Padding only grows within a file, so brackets are

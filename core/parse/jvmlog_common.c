@@ -1,7 +1,7 @@
 /* jvmlog_common.c — helpers every JVM log era parser uses (jvmlog.c's
  * unified decorations, jvmlog_unified.c, jvmlog_jdk8.c, jvmlog_safepoint.c):
  * event output, collector and release facts, and the number, size, heap and
- * bracket readers of HotSpot's printf formats (FORMATS.md). Numbers come from
+ * bracket readers of HotSpot's printf formats. Numbers come from
  * untrusted lines, so every conversion here saturates instead of overflowing. */
 #include "jvmlog_internal.h"
 

@@ -9,7 +9,7 @@
  * JDK 8 shapes mirror gc_implementation/shared/gcTraceTime.cpp (prefix
  * "date: uptime: [title", end ", %3.7f secs]"), g1CollectorPolicy.cpp
  * print_detailed_heap_transition() ("[Eden: ... Heap: A(B)->C(D)]") and
- * runtime/safepoint.cpp print_statistics(); see ../shared/FORMATS.md (d)-(f).
+ * runtime/safepoint.cpp print_statistics().
  * The stamps of a JDK 8 pause line are written when the pause *starts*; the
  * event gets start + duration. A statistics row's stamp is the safepoint's
  * begin (SafepointSynchronize::begin() sets _ts_of_current_safepoint). */

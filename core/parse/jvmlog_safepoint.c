@@ -4,8 +4,8 @@
  * time for which application threads were stopped"
  * (services/runtimeService.cpp, JDK 8 and unified 9-12), statistics rows
  * (JDK 8/11 -XX:+PrintSafepointStatistics in ms, -Xlog:safepoint+stats in ns)
- * and -XX:+SafepointTimeout reports (print_safepoint_timeout()). See
- * ../shared/FORMATS.md (d) and (e). */
+ * and -XX:+SafepointTimeout reports (print_safepoint_timeout(); HotSpot
+ * safepoint.cpp, JDK 8-25). */
 #include "jvmlog_internal.h"
 
 #include "stwtop/util.h"
@@ -27,7 +27,7 @@ static void sp_vals_init(struct sp_vals *f)
 }
 
 /* The general reading: ", Name: <n> ns" fields in any order and subset, any
- * spacing, unknown names skipped (FORMATS.md (d)). i is just past the op's
+ * spacing, unknown names skipped. i is just past the op's
  * closing quote. */
 static void sp_general(const char *m, size_t n, size_t i, struct sp_vals *f)
 {
@@ -129,8 +129,7 @@ static inline bool sp_skip(const char *m, size_t n, size_t *i, const char *name,
 
 #define SP_SKIP(m, n, i, name, tail) sp_skip((m), (n), (i), (name), sizeof(name) - 1, (tail), sizeof(tail) - 1)
 
-/* The line as SafepointTracing::end() writes it, in its order (FORMATS.md
- * (d)): Time since last, Reaching safepoint, [Cleanup], At safepoint,
+/* The line as SafepointTracing::end() writes it, in its order: Time since last, Reaching safepoint, [Cleanup], At safepoint,
  * [Leaving safepoint], Total, [Threads: N runnable, M total], nothing after.
  * That covers all four shapes and is most of a safepoint log; for such a line
  * the general reading gives exactly these values. Any other order, spacing,

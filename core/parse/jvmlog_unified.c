@@ -2,7 +2,7 @@
  * decorations already removed by jvmlog.c), also used for lines logged with
  * decorations "none".
  *
- * Formats mirror ../shared/FORMATS.md (b) and (c): GCTraceTime end lines
+ * Formats mirror HotSpot's GCTraceTime end lines
  * "<title> (<cause>) A->B(C) d.dddms" (gc/shared/gcTraceTime.cpp), G1 pause
  * types (g1GCPauseType.hpp), Shenandoah pause titles (shenandoahUtils.cpp),
  * ZGC cycle and phase lines (zStat.cpp: "Garbage Collection (%s) %zuM(%.0f%%)->
