@@ -27,26 +27,11 @@ wait_for() { local end=$(( $(date +%s%N) / 1000000 + $1 * 1000 )); shift
 for c in javac java nginx curl jq python3; do
 	command -v $c >/dev/null || [ -x /usr/sbin/$c ] || { echo "SKIP: $c not installed"; exit 77; }
 done
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 javac -d "$T/classes" "$D/fixtures/java/HelloService.java" || { echo "FAIL: javac"; exit 1; }
 BASE=$(( 20000 + $$ % 20000 ))
 NPORT=$BASE; JPORT=$((BASE + 1))
-LAB='$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time urt=$upstream_response_time rt=$request_time'
-mkdir -p "$T/logs"
-cat >"$T/nginx.conf" <<EOF
-worker_processes 1;
-error_log $T/logs/error.log;
-events { worker_connections 256; }
-http {
-	log_format lab '$LAB';
-	access_log $T/logs/access.log lab;
-	server {
-		listen 127.0.0.1:$NPORT;
-		location / { proxy_pass http://127.0.0.1:$JPORT; proxy_connect_timeout 1s; proxy_read_timeout 2s; }
-	}
-}
-EOF
-"$NGINX" -p "$T" -c "$T/nginx.conf" -g "pid $T/nginx.pid;" || { echo "FAIL: nginx did not start"; exit 1; }
+. "$(dirname "$0")/lib/nginx.bash"
+start_nginx "$T" "$NPORT" "$JPORT" 1s 2s
 
 # one run: start the JVM, stwtop, the load; end the JVM with SIGNAL; leave the files in $T/$NAME
 run() { # NAME SIGNAL

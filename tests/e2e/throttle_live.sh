@@ -40,22 +40,8 @@ mkdir "$CG" && echo 100000 >"$CG/cpu.cfs_period_us" && echo 100000 >"$CG/cpu.cfs
 javac -d "$T/classes" "$D/fixtures/java/HelloService.java" || { echo "FAIL: javac"; exit 1; }
 BASE=$(( 20000 + ($$ * 7) % 20000 ))
 NPORT=$BASE; JPORT=$((BASE + 1))
-LAB='$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time urt=$upstream_response_time rt=$request_time'
-mkdir -p "$T/logs"
-cat >"$T/nginx.conf" <<EOF
-worker_processes 1;
-error_log $T/logs/error.log;
-events { worker_connections 512; }
-http {
-	log_format lab '$LAB';
-	access_log $T/logs/access.log lab;
-	server {
-		listen 127.0.0.1:$NPORT;
-		location / { proxy_pass http://127.0.0.1:$JPORT; proxy_connect_timeout 5s; proxy_read_timeout 10s; }
-	}
-}
-EOF
-"$NGINX" -p "$T" -c "$T/nginx.conf" -g "pid $T/nginx.pid;" || { echo "FAIL: nginx did not start"; exit 1; }
+. "$(dirname "$0")/lib/nginx.bash"
+start_nginx "$T" "$NPORT" "$JPORT" 5s 10s
 ( cd "$T" && echo $BASHPID >"$CG/cgroup.procs" && exec java -Xmx96m -XX:+UseG1GC \
 	"-Xlog:gc*,safepoint:file=$T/gc.log:time,uptime,level,tags" -cp classes HelloService "$JPORT" 5 ) \
 	>"$T/console.log" 2>&1 &
