@@ -2,7 +2,7 @@
 # prom_rules.sh BIN — the deployment side of the metrics (docs/fleet.md): the Prometheus alert
 # rules, their unit tests, the Kubernetes sidecar example and the log shipper's snippet.
 #  1. promtool check rules deploy/prometheus/stwtop-alerts.yml
-#  2. deploy/prometheus/stwtop-alerts.test.yml is what tests/tools/prom-rules-tests.py writes,
+#  2. deploy/prometheus/stwtop-alerts.test.yml is what tests/tools/prom-rules-tests.py writes (as YAML),
 #     and promtool test rules passes on it (every alert fires where it must, with its labels and
 #     texts, and stays silent where it must not)
 #  3. tests/tools/check-deploy.py static: a crit alert for every verdict that can be crit
@@ -39,8 +39,10 @@ S=$D/samples/combined/throttle-stop
 # 1-2. the rules and their unit tests
 promtool check rules "$ROOT/deploy/prometheus/stwtop-alerts.yml" >"$T/check" 2>&1 && ok ||
 	bad "promtool check rules: $(cat "$T/check")"
+# (compared as YAML: another PyYAML may wrap lines differently)
 python3 "$D/tools/prom-rules-tests.py" "$ROOT/deploy/prometheus/stwtop-alerts.yml" >"$T/gen.yml" &&
-	cmp -s "$T/gen.yml" "$ROOT/deploy/prometheus/stwtop-alerts.test.yml" && ok ||
+	python3 -c 'import sys, yaml; sys.exit(yaml.safe_load(open(sys.argv[1])) != yaml.safe_load(open(sys.argv[2])))' \
+		"$T/gen.yml" "$ROOT/deploy/prometheus/stwtop-alerts.test.yml" && ok ||
 	bad "stwtop-alerts.test.yml is not what tests/tools/prom-rules-tests.py writes: regenerate it (its head says how)"
 (cd "$ROOT/deploy/prometheus" && promtool test rules stwtop-alerts.test.yml) >"$T/test" 2>&1 && ok ||
 	bad "promtool test rules: $(head -c 4000 "$T/test")"
