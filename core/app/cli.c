@@ -13,7 +13,7 @@ enum {
 	O_GC = 256, O_SAFEPOINT, O_NGINX, O_NGINX_FORMAT, O_NGINX_CONF, O_PID, O_CGROUP, O_CPUSTAT,
 	O_RECORD, O_REPLAY, O_INTERVAL, O_THEME, O_NO_COLOR, O_PLAIN, O_JSON, O_REPORT, O_DEMO,
 	O_HELP, O_VERSION, O_JVM_START, O_CONFIG, O_HELP_CONFIG, O_SCHEDLOG, O_VMSTATLOG, O_HSERR,
-	O_VERBOSE, O_DEMO_SPEED, O_BRIEF
+	O_VERBOSE, O_DEMO_SPEED, O_BRIEF, O_TZ
 };
 
 static const struct option opts[] = {
@@ -46,6 +46,7 @@ static const struct option opts[] = {
 	{"config", required_argument, NULL, O_CONFIG},
 	{"help-config", no_argument, NULL, O_HELP_CONFIG},
 	{"verbose", no_argument, NULL, O_VERBOSE},
+	{"tz", required_argument, NULL, O_TZ},
 	{NULL, 0, NULL, 0},
 };
 
@@ -87,6 +88,8 @@ void cli_usage(FILE *out)
 	      "  --json                       with --report: the report as JSON; with --plain: NDJSON\n"
 	      "  --brief                      with --report: at most 12 lines, no colour: each incident's\n"
 	      "                               headline verdict, one line of numbers, what was not checked\n"
+	      "  --tz utc|local|Area/City     the zone times are shown in, with their offset (default utc;\n"
+	      "                               the z key switches utc/local on the screen); JSON stays UTC\n"
 	      "  --theme NAME|FILE            colour theme (dark, light, mono, or a JSON file)\n"
 	      "  --no-color                   no colours (also when NO_COLOR is set and not empty)\n"
 	      "  --config FILE                override verdict thresholds (JSON); --help-config lists them\n"
@@ -297,6 +300,10 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			break;
 		case O_CONFIG:
 			c->config = optarg;
+			break;
+		case O_TZ:
+			if (util_tz_set(optarg, err, errlen) < 0)
+				return 2;
 			break;
 		case O_VERBOSE:
 			c->verbose = true;
