@@ -6,6 +6,8 @@
 #                           glyphs: static glibc finds no UTF-8 locale), temp files gone at exit
 #   TERM=xterm-kitty     -> the same (a type the pod has never heard of)
 #   TERM=dumb            -> line mode
+#   no /proc             -> a log is followed; --pid and discovery say /proc is not mounted
+#   no /tmp              -> the terminfo fallback says why it failed and the fix (TMPDIR)
 # Needs root (chroot). Usage: scripts/check-static.sh [BUILD_DIR] (default build-static)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,4 +53,27 @@ run dumb
 wait_for 'TERM=dumb cannot move the cursor; using line mode'
 wait_for 'crit new +cpu-throttled-during-stop'
 wait_for 'EXITED rc=0'
+# no /proc in the chroot: following a log works (the inotify descriptor is checked
+# without /proc); finding the JVM says /proc is missing, not that the process is
+$T kill-server 2>/dev/null
+T="tmux -L stwtop-static-$$-noproc -f /dev/null"
+cp "$R/demo/throttle-stop/gc.log" "$R/tmp/gc.log"
+$T new-session -d -s s -x 160 -y 40 "env -i TERM=dumb TMPDIR=/tmp $CHROOT '$R' /bin/stwtop --plain --gc /tmp/gc.log; echo EXITED rc=\$?; sleep 600"
+wait_for 'warn new +ttsp-spike'
+$T send-keys -t s:0.0 C-c
+wait_for 'EXITED rc=0'
+for args in "--pid 1 --plain" "--plain"; do
+	$T kill-server 2>/dev/null
+	T="tmux -L stwtop-static-$$-noproc${args// /} -f /dev/null"
+	$T new-session -d -s s -x 200 -y 40 "env -i TERM=dumb $CHROOT '$R' /bin/stwtop $args; echo EXITED rc=\$?; sleep 600"
+	wait_for '/proc is not mounted here: finding the JVM'
+	wait_for 'EXITED rc=[12]'
+done
+rm -f "$R/tmp/gc.log"
+# no /tmp at all (a pod whose /tmp is not there or not writable): the reason and the fix
+rmdir "$R/tmp"
+$T kill-server 2>/dev/null
+T="tmux -L stwtop-static-$$-notmp -f /dev/null"
+$T new-session -d -s s -x 250 -y 40 "env -i TERM=xterm-kitty STWTOP_DEMO_DIR=/demo $CHROOT '$R' /bin/stwtop --demo --demo-speed 40; echo EXITED rc=\$?; sleep 600"
+wait_for 'could not be written to /tmp: No such file or directory \(set TMPDIR to a writable directory\)'
 [ $fails = 0 ] && echo "check-static: all passed" || { echo "check-static: $fails failed"; exit 1; }

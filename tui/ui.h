@@ -55,6 +55,8 @@ struct ui_seen {
 struct ui_term {
 	char ti_dir[512];        /* temporary terminfo dir of the embedded fallback, "" if none */
 	char log_path[512];      /* where stderr goes while curses owns the screen */
+	long log_from;           /* its size before this run: this run's messages start there */
+	long log_hdr;            /* bytes of this run's header line in it */
 	int saved_stderr;        /* -1 when not redirected */
 	char fallback_from[64];  /* $TERM that had no entry when the built-in one is used, else "" */
 	SCREEN *scr;

@@ -6,9 +6,13 @@
  * compiled in and written to a temporary TERMINFO dir when $TERM has no entry.
  * TERM unset or "dumb", no tty, or no cursor addressing: the caller runs line
  * mode instead. libinotifytools prints to stderr, which would scribble over the
- * screen, so fd 2 goes to a log file while curses owns the terminal.
+ * screen, so fd 2 goes to a log file while curses owns the terminal: one per
+ * user ($XDG_STATE_HOME/stwtop/stwtop.log, else ~/.local/state/...), each run
+ * appending, bounded (moved to stwtop.log.1 past 1 MiB); a run that wrote
+ * nothing leaves the file as it found it.
  */
 #include "ui.h"
+#include "stwtop/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +29,40 @@ static const char *tmpdir(void)
 {
 	const char *t = getenv("TMPDIR");
 	return t && t[0] == '/' ? t : "/tmp";
+}
+
+#define LOG_MAX ((off_t)1 << 20)
+
+/* mkdir -p of a path under a directory that exists; 0 when it exists after */
+static int mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0700);
+		*p = '/';
+		if (rc != 0 && errno != EEXIST)
+			return -1;
+	}
+	return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* the user's log: $XDG_STATE_HOME/stwtop/stwtop.log or ~/.local/state/stwtop/stwtop.log;
+ * $TMPDIR/stwtop-UID.log when neither can be made */
+static void log_path_of(char *buf, size_t len)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char dir[400] = "";
+	if (x && x[0] == '/')
+		snprintf(dir, sizeof dir, "%s/stwtop", x);
+	else if (home && home[0] == '/')
+		snprintf(dir, sizeof dir, "%s/.local/state/stwtop", home);
+	if (dir[0] && mkdirs(dir) == 0 && access(dir, W_OK) == 0) {
+		snprintf(buf, len, "%s/stwtop.log", dir);
+		return;
+	}
+	snprintf(buf, len, "%s/stwtop-%u.log", tmpdir(), (unsigned)getuid());
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -113,8 +151,14 @@ int ui_term_probe(struct ui_term *t, char *why, size_t whylen)
 	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
 		/* no entry for $TERM (or no database: a static binary in a pod): use ours */
 		if (write_terminfo(t->ti_dir, sizeof t->ti_dir) != 0) {
+			int e = errno;
 			remove_terminfo(t->ti_dir);
-			snprintf(why, whylen, "no terminfo entry for TERM=%s", tname);
+			if (embed_terminfo_xterm256_len == 0)
+				snprintf(why, whylen, "no terminfo entry for TERM=%s", tname);
+			else /* a pod with a read-only or no /tmp: say so, and the way out */
+				snprintf(why, whylen, "no terminfo entry for TERM=%s, and the built-in xterm-256color could "
+					 "not be written to %s: %s (set TMPDIR to a writable directory)", tname, tmpdir(),
+					 strerror(e));
 			return -1;
 		}
 		setenv("TERMINFO", t->ti_dir, 1);
@@ -140,8 +184,23 @@ int ui_term_probe(struct ui_term *t, char *why, size_t whylen)
 
 static void stderr_to_log(struct ui_term *t)
 {
-	snprintf(t->log_path, sizeof t->log_path, "%s/stwtop-%d.log", tmpdir(), (int)getpid());
-	int fd = open(t->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	struct stat st;
+	log_path_of(t->log_path, sizeof t->log_path);
+	if (stat(t->log_path, &st) == 0 && st.st_size > LOG_MAX) {
+		char old[sizeof t->log_path + 2];
+		snprintf(old, sizeof old, "%s.1", t->log_path);
+		rename(t->log_path, old);
+	}
+	int fd = open(t->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+	t->log_from = fd >= 0 && fstat(fd, &st) == 0 ? (long)st.st_size : 0;
+	if (fd >= 0) {
+		/* which run wrote what follows; taken back at the end if nothing does */
+		char hdr[96], iso[32];
+		int n = snprintf(hdr, sizeof hdr, "--- stwtop pid %d, %s\n", (int)getpid(),
+				 util_fmt_iso_ms(util_now_ms(), iso, sizeof iso));
+		if (write_all(fd, (const unsigned char *)hdr, (size_t)n) == 0)
+			t->log_hdr = (long)n;
+	}
 	if (fd < 0) {
 		t->log_path[0] = '\0';
 		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -166,11 +225,16 @@ static void stderr_back(struct ui_term *t)
 	if (!t->log_path[0])
 		return;
 	struct stat st;
-	if (stat(t->log_path, &st) == 0 && st.st_size > 0)
-		fprintf(stderr, "stwtop: messages written while the dashboard was on screen are in %s\n",
-			t->log_path);
-	else
+	if (stat(t->log_path, &st) != 0)
+		return;
+	if (st.st_size > t->log_from + t->log_hdr) {
+		fprintf(stderr, "stwtop: messages written while the dashboard was on screen are at the end of %s "
+			"(after the line \"--- stwtop pid %d\")\n", t->log_path, (int)getpid());
+	} else if (t->log_from == 0) {
 		unlink(t->log_path);
+	} else if (truncate(t->log_path, (off_t)t->log_from) != 0) {
+		/* the header stays: harmless */
+	}
 }
 
 int ui_term_start(struct ui_term *t, char *why, size_t whylen)

@@ -329,12 +329,30 @@ static void not_jvm_message(const char *root, int pid, char *out, size_t len)
 		 k > 0 ? "Java processes here: " : "no Java process runs here", others, hint);
 }
 
+/* A chroot, a minimal container or a static binary's pod may have no /proc:
+ * say that, not that the process does not exist. */
+static bool proc_missing(const char *root, char *msg, size_t msglen)
+{
+	char path[DISCOVER_PATH];
+	struct stat st;
+	/* a root given (tests, a container's root): its proc directory */
+	procfile_join(path, sizeof path, root, root && root[0] ? "/proc" : "/proc/self/stat");
+	if (stat(path, &st) == 0)
+		return false;
+	procfile_join(path, sizeof path, root, "/proc");
+	snprintf(msg, msglen, "%s is not mounted here: finding the JVM (--pid, or no arguments) needs it; "
+		 "mount proc (mount -t proc proc /proc), or give the logs (--gc FILE, --nginx FILE ...)", path);
+	return true;
+}
+
 int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t msglen)
 {
 	int pids[64];
 	size_t o = 0;
 	if (msglen)
 		msg[0] = '\0';
+	if (proc_missing(root, msg, msglen))
+		return -ENOENT;
 	if (want_pid > 0) {
 		char path[DISCOVER_PATH];
 		proc_path(path, sizeof path, root, want_pid, "stat");

@@ -252,17 +252,25 @@ static bool name_matches(const struct tail_file *f, const char *name)
 
 /* ------------------------------------------------------- the library's fd */
 
+/* Is fd an inotify instance? The kernel checks that before it looks the path
+ * up, so a watch on "" fails with ENOENT on an inotify descriptor and with
+ * EINVAL on any other: no side effect, and no /proc needed (a static binary
+ * in a chroot or a pod may have none). what: what it is instead. */
 static bool fd_is_inotify(int fd, char *what, size_t whatlen)
 {
+	if (inotify_add_watch(fd, "", IN_MODIFY) >= 0) /* cannot happen: "" names nothing */
+		return true;
+	int e = errno;
+	if (e == ENOENT)
+		return true;
 	char link[64];
 	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
 	ssize_t n = readlink(link, what, whatlen - 1);
-	if (n < 0) {
-		snprintf(what, whatlen, "%s", strerror(errno));
-		return false;
-	}
-	what[n] = '\0';
-	return strcmp(what, "anon_inode:inotify") == 0;
+	if (n < 0)
+		snprintf(what, whatlen, "%s", strerror(e));
+	else
+		what[n] = '\0';
+	return false;
 }
 
 /* The library cannot forget a watch the kernel dropped (its directory was
@@ -304,7 +312,7 @@ static int lib_start(char *err, size_t errlen)
 	char what[128];
 	if (!fd_is_inotify(tail_lib.fd, what, sizeof what)) {
 		snprintf(err, errlen, "libinotifytools: its inotify descriptor is not fd %d "
-			 "(/proc/self/fd/%d is \"%s\"): was the library initialised elsewhere, "
+			 "(fd %d is \"%s\"): was the library initialised elsewhere, "
 			 "or from another thread?", tail_lib.fd, tail_lib.fd, what);
 		return -EBADF;
 	}
