@@ -54,6 +54,33 @@ static bool is_java_name(const char *s, size_t n)
 	return bl == 4 && memcmp(b, "java", 4) == 0;
 }
 
+/* JDK tools are JVMs too (libjvm.so mapped), and an on-call engineer runs
+ * them beside the service: jcmd, jstat, jps, javac, jshell, jfr ... Their
+ * launcher is the JDK's bin/<tool>, never bin/java; jshell runs its snippets
+ * in a java process whose main class is RemoteExecutionControl. None is the
+ * service to watch, so discovery passes them over. */
+#define DISCOVER_JDK_TOOL 2 /* check_java(): a JDK tool, not a service */
+
+static bool is_jdk_tool(const char *exe, size_t exe_n, const char *cmdline, size_t cmd_n)
+{
+	static const char *const tools[] = {
+		"jcmd", "jstat", "jps", "jinfo", "jmap", "jstack", "jhsdb", "jstatd", "javac", "javap",
+		"javadoc", "jshell", "jfr", "jconsole", "jdb", "jar", "jarsigner", "jlink", "jdeps",
+		"jdeprscan", "jimage", "jmod", "jpackage", "jrunscript", "jwebserver", "keytool",
+		"rmiregistry", "serialver", "jjs", "jvisualvm", "jmc", "jaotc", "javah",
+	};
+	size_t bl;
+	const char *b = base_name(exe, exe_n, &bl);
+	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++)
+		if (bl == strlen(tools[i]) && memcmp(b, tools[i], bl) == 0)
+			return true;
+	static const char remote[] = "jdk.jshell.execution.RemoteExecutionControl";
+	for (size_t i = 0; i < cmd_n; i += strnlen(cmdline + i, cmd_n - i) + 1)
+		if (strncmp(cmdline + i, remote, cmd_n - i) == 0)
+			return true;
+	return false;
+}
+
 static bool file_exists(const char *path)
 {
 	struct stat st;
@@ -167,18 +194,16 @@ static int check_java(const char *root, int pid)
 	if (len == 0)
 		return 0; /* kernel thread or zombie */
 	size_t a0 = strnlen(b, len);
-	if (is_java_name(b, a0))
-		return 1;
 	proc_path(path, sizeof path, root, pid, "exe");
 	ssize_t t = readlink(path, target, sizeof target - 1);
-	if (t > 0) {
-		target[t] = '\0';
-		char *del = strstr(target, " (deleted)");
-		if (del)
-			*del = '\0';
-		if (is_java_name(target, strlen(target)))
-			return 1;
-	}
+	target[t > 0 ? t : 0] = '\0';
+	char *del = strstr(target, " (deleted)");
+	if (del)
+		*del = '\0';
+	if (is_jdk_tool(target, strlen(target), b, len) || is_jdk_tool(b, a0, b, len))
+		return DISCOVER_JDK_TOOL;
+	if (is_java_name(b, a0) || is_java_name(target, strlen(target)))
+		return 1;
 	/* an embedded JVM (jpackage launcher, custom binary): libjvm.so is mapped */
 	proc_path(path, sizeof path, root, pid, "maps");
 	return maps_have_libjvm(path) ? 1 : 0;
@@ -361,7 +386,11 @@ int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t ms
 			return -ESRCH;
 		}
 		*pid = want_pid;
-		if (check_java(root, want_pid) != 1)
+		int k = check_java(root, want_pid);
+		if (k == DISCOVER_JDK_TOOL)
+			snprintf(msg, msglen, "process %d is a JDK tool (jcmd, jstat, javac, jshell ...), not a service: "
+				 "its threads and cgroup are polled, but it has no GC log to follow", want_pid);
+		else if (k != 1)
 			not_jvm_message(root, want_pid, msg, msglen);
 		return 0;
 	}

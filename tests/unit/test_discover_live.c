@@ -81,6 +81,51 @@ static bool has_thread(const struct sched_thread *t, int n, const char *comm)
 	return false;
 }
 
+/* A JDK tool run beside the service (jstat watching it, as an on-call engineer
+ * does) is a JVM too; discovery passes it over. The real /proc files of both
+ * processes are copied into a root of their own, so other JVMs on the machine
+ * (parallel test runs) cannot change the answer. */
+static void jdk_tool_beside(char *msg, size_t msglen)
+{
+	char cmd[1024], jpid[16], root[300];
+	if (!have("jstat")) {
+		print_message("no jstat on PATH: the JDK-tool part is not checked\n");
+		return;
+	}
+	snprintf(jpid, sizeof jpid, "%d", (int)g_jvm);
+	pid_t tool = fork();
+	assert_true(tool >= 0);
+	if (tool == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execlp("jstat", "jstat", "-gcutil", jpid, "1000", (char *)NULL);
+		_exit(4);
+	}
+	/* the tool is a JVM once libjvm.so is mapped */
+	snprintf(cmd, sizeof cmd, "grep -q libjvm.so /proc/%d/maps 2>/dev/null", (int)tool);
+	int64_t end = util_mono_ms() + 20000;
+	while (system(cmd) != 0 && util_mono_ms() < end)
+		sleep_ms(50);
+	snprintf(root, sizeof root, "%s/root", g_tmp);
+	snprintf(cmd, sizeof cmd,
+		 "for p in %d %d; do d='%s'/proc/$p; mkdir -p $d && for f in cmdline stat status maps; do "
+		 "cat /proc/$p/$f > $d/$f || exit 1; done && ln -s \"$(readlink /proc/$p/exe)\" $d/exe || exit 1; done",
+		 (int)g_jvm, (int)tool, root);
+	assert_int_equal(system(cmd), 0);
+	kill(tool, SIGKILL);
+	waitpid(tool, NULL, 0);
+	int pids[8], pid = 0;
+	assert_int_equal(discover_java_pids(root, pids, 8), 1);
+	assert_int_equal(pids[0], g_jvm);
+	assert_int_equal(discover_pick(root, 0, &pid, msg, msglen), 0);
+	assert_int_equal(pid, g_jvm);
+	/* asked for by pid, it is said to be a tool */
+	assert_int_equal(discover_pick(root, (int)tool, &pid, msg, msglen), 0);
+	assert_non_null(strstr(msg, "is a JDK tool"));
+}
+
 static void test_live_jvm(void **state)
 {
 	(void)state;
@@ -152,6 +197,7 @@ static void test_live_jvm(void **state)
 		assert_int_equal(pid, g_jvm);
 		assert_string_equal(msg, "");
 	}
+	jdk_tool_beside(msg, sizeof msg);
 
 	struct jvm_proc j;
 	assert_int_equal(discover_inspect("", g_jvm, &j, err, sizeof err), 0);
