@@ -76,6 +76,13 @@ void rules_set_listener(struct rules *r, rules_change_fn fn, void *ctx)
 	r->fnctx = ctx;
 }
 
+uint64_t rules_raised(const struct rules *r, int id, int severity)
+{
+	if (id < 0 || id >= V_COUNT || severity < SEV_INFO || severity > SEV_CRIT)
+		return 0;
+	return r->raised[id][severity];
+}
+
 size_t rules_count(const struct rules *r)
 {
 	return r->nv;
