@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# metrics_http.sh BIN — --metrics and --metrics-textfile under a live `--plain --json` run
+# with no terminal (a sidecar): 404/405/HEAD/OpenMetrics, parallel scrapes, silent and
+# half-request clients, a 100 KB request line, a log truncated and one rotated while
+# scraped (no counter goes down, the end equals the report), the textfile complete at
+# every read (tests/tools/metrics_http.py); then the dashboard (tmux) and --demo serve too,
+# and a port already taken exits 2 with the reason.
+set -u
+BIN=${1:?usage: metrics_http.sh path/to/stwtop}
+D=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+"$BIN" --help | grep -q -- '--metrics \[ADDR:\]PORT' || { echo "FAIL --help lacks --metrics"; exit 1; }
+command -v curl >/dev/null || { echo "curl is not installed"; exit 77; }
+rc=0
+python3 "$D/tools/metrics_http.py" "$BIN" "$D/samples/combined/throttle-stop" || rc=1
+
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/stwtop-metrics.XXXXXX")
+SOCK=stwtop-metrics-$$
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	tmux -L "$SOCK" kill-server 2>/dev/null
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# scraped N: true once /metrics on port N answers with stops_total > 0
+scraped() {
+	local i
+	for i in $(seq 1 100); do
+		curl -sf --max-time 1 "http://127.0.0.1:$1/metrics" | grep -Eq '^stwtop_stops_total [1-9]' && return 0
+		sleep 0.1
+	done
+	return 1
+}
+S=$D/samples/combined/throttle-stop
+
+# the dashboard, in a terminal
+P=$(port)
+tmux -L "$SOCK" -f /dev/null new-session -d -s m -x 120 -y 40 \
+	"$BIN --gc $S/gc.log --metrics 127.0.0.1:$P; sleep 60"
+if scraped "$P"; then echo "PASS the dashboard serves /metrics"; else echo "FAIL the dashboard serves /metrics"; rc=1; fi
+tmux -L "$SOCK" kill-server 2>/dev/null
+
+# the demo replay
+P=$(port)
+"$BIN" --demo --demo-speed 50 --plain --metrics ":$P" >"$TMPD/demo.out" 2>&1 &
+pids+=($!)
+if scraped "$P"; then echo "PASS --demo serves /metrics"; else echo "FAIL --demo serves /metrics"; rc=1; fi
+
+# a port in use: exit 2, the reason named
+python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(1)
+open(sys.argv[1],"w").write(str(s.getsockname()[1])); time.sleep(20)' "$TMPD/taken" &
+pids+=($!)
+for i in $(seq 1 50); do [ -s "$TMPD/taken" ] && break; sleep 0.1; done
+timeout 10 "$BIN" --plain --gc "$S/gc.log" --metrics "127.0.0.1:$(cat "$TMPD/taken")" >"$TMPD/taken.out" 2>&1
+r=$?
+if [ $r = 2 ] && grep -q "cannot listen: Address already in use" "$TMPD/taken.out"; then
+	echo "PASS a port in use: exit 2 with the reason"
+else
+	echo "FAIL a port in use: rc $r: $(cat "$TMPD/taken.out")"; rc=1
+fi
+# a directory that cannot hold the textfile: exit 2
+timeout 10 "$BIN" --plain --gc "$S/gc.log" --metrics-textfile /nonexistent/dir/m.prom >"$TMPD/tf.out" 2>&1
+r=$?
+if [ $r = 2 ] && grep -q -- "--metrics-textfile /nonexistent/dir/m.prom: No such file or directory" "$TMPD/tf.out"; then
+	echo "PASS an unwritable textfile: exit 2 with the reason"
+else
+	echo "FAIL an unwritable textfile: rc $r: $(cat "$TMPD/tf.out")"; rc=1
+fi
+exit $rc
