@@ -259,11 +259,6 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 	return s;
 }
 
-static int64_t metrics_clock(void *ctx)
-{
-	return live_clock(ctx);
-}
-
 int app_run_live(const struct cli *c, const struct rules_config *rc)
 {
 	char err[2048];
@@ -319,8 +314,6 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 			.addr = c->metrics,
 			.textfile = c->metrics_textfile,
 			.interval_ms = c->interval_ms,
-			.clock = metrics_clock,
-			.clock_ctx = l,
 		};
 		ms = metrics_srv_new(live_loop(l), s, &mo, err, sizeof err);
 		if (!ms) {

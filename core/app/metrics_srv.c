@@ -37,11 +37,6 @@ struct metrics_srv {
 	uint64_t scrapes;
 };
 
-static int64_t now_of(const struct metrics_srv *m)
-{
-	return m->o.clock ? m->o.clock(m->o.clock_ctx) : EV_TIME_NONE;
-}
-
 int metrics_parse_addr(const char *arg, struct sockaddr_storage *ss, socklen_t *len, char *err, size_t errlen)
 {
 	char host[64] = METRICS_DEFAULT_HOST;
@@ -103,7 +98,7 @@ static void write_file(struct metrics_srv *m)
 {
 	/* a failure (disk full, directory gone) is retried at the next interval;
 	 * the file keeps its last complete content meanwhile */
-	(void)metrics_write_file(m->textfile, m->s, now_of(m));
+	(void)metrics_write_file(m->textfile, m->s);
 }
 
 static void on_file_timer(void *ctx)
@@ -161,7 +156,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	enum metrics_format f =
 		metrics_format_for_accept(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	struct metrics_buf b = {0};
-	if (metrics_render(&b, m->s, f, now_of(m)) != 0) {
+	if (metrics_render(&b, m->s, f) != 0) {
 		metrics_buf_fini(&b);
 		return answer_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
 	}
@@ -300,7 +295,7 @@ struct metrics_srv *metrics_srv_new(struct loop *l, const struct session *s, con
 #endif
 	if (o->textfile) {
 		m->textfile = strdup(o->textfile);
-		int rc = m->textfile ? metrics_write_file(m->textfile, s, now_of(m)) : -ENOMEM;
+		int rc = m->textfile ? metrics_write_file(m->textfile, s) : -ENOMEM;
 		if (rc != 0) {
 			snprintf(err, errlen, "--metrics-textfile %s: %s", o->textfile, strerror(-rc));
 			goto fail;

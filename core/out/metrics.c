@@ -202,11 +202,12 @@ static bool verdict_active(const struct verdict *v, int64_t now_ms)
 	return end == EV_TIME_NONE || now_ms == EV_TIME_NONE || now_ms - end < METRICS_ACTIVE_MS;
 }
 
-static void put_verdicts(struct metrics_buf *b, const struct session *s, enum metrics_format f, int64_t now_ms)
+static void put_verdicts(struct metrics_buf *b, const struct session *s, enum metrics_format f)
 {
 	const struct rules *r = session_rules(s);
+	int64_t now_ms = session_timeline(s)->newest_ms;
 	family(b, f, "verdicts", M_COUNTER,
-	       "Verdicts raised by id and severity (a verdict whose severity rises counts again at the new one).");
+	       "Verdicts by id and severity: an incident's once it is final, a whole-run one when raised or risen.");
 	for (int id = 0; id < V_COUNT; id++)
 		for (int sev = SEV_INFO; sev <= SEV_CRIT; sev++)
 			putf(b, "stwtop_verdicts_total{id=\"%s\",severity=\"%s\"} %llu\n", verdict_id_name(id),
@@ -220,7 +221,7 @@ static void put_verdicts(struct metrics_buf *b, const struct session *s, enum me
 			active[v->id][v->severity]++;
 	}
 	family(b, f, "verdict_active", M_GAUGE,
-	       "Verdicts holding now: not cleared, evidence ended under 5 minutes ago (whole-run: not cleared).");
+	       "Verdicts holding: not cleared, evidence ended under 5 minutes before the newest data (whole-run: not cleared).");
 	for (int id = 0; id < V_COUNT; id++)
 		for (int sev = SEV_INFO; sev <= SEV_CRIT; sev++)
 			putf(b, "stwtop_verdict_active{id=\"%s\",severity=\"%s\"} %u\n", verdict_id_name(id),
@@ -248,7 +249,7 @@ static void put_sources(struct metrics_buf *b, const struct session *s, enum met
 	}
 }
 
-int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_format f, int64_t now_ms)
+int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_format f)
 {
 	if (f == METRICS_OPENMETRICS)
 		puts_(b, "# HELP stwtop_build stwtop's version.\n# TYPE stwtop_build info\n");
@@ -264,7 +265,7 @@ int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_
 		put_cgroup(b, s, f);
 	if (have_kind(s, SRC_NGINX) || sm->requests)
 		put_nginx(b, s, f);
-	put_verdicts(b, s, f, now_ms);
+	put_verdicts(b, s, f);
 	put_sources(b, s, f);
 	if (f == METRICS_OPENMETRICS)
 		puts_(b, "# EOF\n");
@@ -308,10 +309,10 @@ const char *metrics_content_type(enum metrics_format f)
 	return f == METRICS_OPENMETRICS ? METRICS_CT_OPENMETRICS : METRICS_CT_PROMETHEUS;
 }
 
-int metrics_write_file(const char *path, const struct session *s, int64_t now_ms)
+int metrics_write_file(const char *path, const struct session *s)
 {
 	struct metrics_buf b = {0};
-	int rc = metrics_render(&b, s, METRICS_PROMETHEUS, now_ms);
+	int rc = metrics_render(&b, s, METRICS_PROMETHEUS);
 	if (rc != 0) {
 		metrics_buf_fini(&b);
 		return rc;

@@ -25,8 +25,10 @@ enum metrics_format {
 #define METRICS_CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 /* A verdict counts in stwtop_verdict_active while it is not cleared and its
- * evidence ended less than this long before now (whole-run verdicts: while
- * not cleared): an incident of an hour ago is not happening now. */
+ * evidence ended less than this long before the newest data (whole-run
+ * verdicts: while not cleared): an incident of an hour ago is not happening
+ * now. The data's clock, as the rules judge on it (live.c data_clock): a
+ * recording appended now is judged like the report of it. */
 #define METRICS_ACTIVE_MS (5 * 60 * 1000)
 
 /* A growing buffer; zero it before the first use, metrics_buf_fini after. */
@@ -38,9 +40,8 @@ struct metrics_buf {
 void metrics_buf_reset(struct metrics_buf *b);   /* len 0, memory kept */
 void metrics_buf_fini(struct metrics_buf *b);
 
-/* Append the whole exposition of s to b. now_ms: the clock verdict_active is
- * judged on (live: the wall clock; a replay: its clock). 0 or -ENOMEM. */
-int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_format f, int64_t now_ms);
+/* Append the whole exposition of s to b. 0 or -ENOMEM. */
+int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_format f);
 
 /* The format an HTTP Accept header asks for (NULL: none): OpenMetrics when it
  * names application/openmetrics-text with a q above 0, else the text format. */
@@ -51,6 +52,6 @@ const char *metrics_content_type(enum metrics_format f);
  * directory renamed over path (a reader sees the old file or the new one,
  * never a part; not fsync'd: metrics are not worth a disk flush a second,
  * and after a crash the next write replaces them). 0 or -errno. */
-int metrics_write_file(const char *path, const struct session *s, int64_t now_ms);
+int metrics_write_file(const char *path, const struct session *s);
 
 #endif

@@ -37,9 +37,6 @@ struct metrics_srv_opts {
 	const char *addr;             /* --metrics, NULL: no HTTP */
 	const char *textfile;         /* --metrics-textfile, NULL: none */
 	int interval_ms;              /* how often the file is rewritten */
-	/* the clock verdict_active is judged on (live: wall, demo: the replay's) */
-	int64_t (*clock)(void *ctx);
-	void *clock_ctx;
 };
 
 struct metrics_srv;
