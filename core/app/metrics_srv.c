@@ -145,14 +145,26 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 {
 	(void)version;
 	(void)upload_data;
-	(void)upload_data_size;
-	(void)con_cls;
 	struct metrics_srv *m = cls;
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0, head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+	/* errors are answered at once (and the connection closed: a body we
+	 * refuse is not read) */
 	if (strcmp(url, "/metrics") != 0)
 		return answer_text(c, MHD_HTTP_NOT_FOUND, "not found: stwtop serves /metrics\n");
 	if (!get && !head)
 		return answer_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: GET or HEAD\n");
+	/* a scrape on the second call, once the request is whole: a response
+	 * queued on the first call makes libmicrohttpd close the connection,
+	 * and Prometheus keeps its connection from one scrape to the next */
+	static int whole;
+	if (*con_cls != &whole) {
+		*con_cls = &whole;
+		return MHD_YES;
+	}
+	if (*upload_data_size != 0) {
+		*upload_data_size = 0; /* a body on a GET: ignored */
+		return MHD_YES;
+	}
 	enum metrics_format f =
 		metrics_format_for_accept(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	struct metrics_buf b = {0};

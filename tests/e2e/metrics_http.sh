@@ -59,6 +59,14 @@ if [ $r = 2 ] && grep -q "cannot listen: Address already in use" "$TMPD/taken.ou
 else
 	echo "FAIL a port in use: rc $r: $(cat "$TMPD/taken.out")"; rc=1
 fi
+# not for --report: exit 2 with the reason
+timeout 10 "$BIN" --report --gc "$S/gc.log" --metrics :9404 >"$TMPD/rep.out" 2>&1
+r=$?
+if [ $r = 2 ] && grep -q -- "--metrics is for live mode" "$TMPD/rep.out"; then
+	echo "PASS --report --metrics: exit 2"
+else
+	echo "FAIL --report --metrics: rc $r: $(cat "$TMPD/rep.out")"; rc=1
+fi
 # a directory that cannot hold the textfile: exit 2
 timeout 10 "$BIN" --plain --gc "$S/gc.log" --metrics-textfile /nonexistent/dir/m.prom >"$TMPD/tf.out" 2>&1
 r=$?

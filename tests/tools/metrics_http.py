@@ -119,6 +119,16 @@ try:
     st, h, body = req(port)
     check(h.get('Content-Type') == 'text/plain; version=0.0.4; charset=utf-8', 'text format by default')
 
+    # one connection for several scrapes, as Prometheus keeps it
+    c = http.client.HTTPConnection('127.0.0.1', port, timeout=5)
+    codes = []
+    for _ in range(3):
+        c.request('GET', '/metrics')
+        r = c.getresponse()
+        codes.append((r.status, complete(r.read().decode())))
+    c.close()
+    check(codes == [(200, True)] * 3, 'three scrapes on one kept-alive connection: %s' % codes)
+
     # 20 scrapes at once
     res = [None] * 20
 
