@@ -166,6 +166,10 @@ static void test_equals_report(void **state)
 			snprintf(series, sizeof series, "stwtop_verdicts_total{id=\"%s\",severity=\"%s\"}",
 				 verdict_id_name(id), severity_name(sev));
 			assert_true(sample(t, series) == n);
+			/* all of the recording's 46 s are within METRICS_ACTIVE_MS of its end */
+			snprintf(series, sizeof series, "stwtop_verdict_active{id=\"%s\",severity=\"%s\"}",
+				 verdict_id_name(id), severity_name(sev));
+			assert_true(sample(t, series) == n);
 		}
 	assert_true(sample(t, "stwtop_verdicts_total{id=\"cpu-throttled-during-stop\",severity=\"crit\"}") +
 		    sample(t, "stwtop_verdicts_total{id=\"cpu-throttled-during-stop\",severity=\"warn\"}") >= 1);
@@ -277,6 +281,35 @@ static void test_label_escaping(void **state)
 	session_free(s);
 }
 
+/* verdict_active holds the verdicts of the last 5 minutes of data only;
+ * verdicts_total keeps every one */
+static void test_active_window(void **state)
+{
+	(void)state;
+	char err[256], line[300];
+	struct session_opts o = {.jvm_start_ms = EV_TIME_NONE};
+	struct session *s = session_new(&o, err, sizeof err);
+	int src = session_add_source(s, SRC_JVM, "gen.log", err, sizeof err);
+	assert_true(src >= 0);
+	/* ten 600 ms pauses (long-gc-pause warn at 500 ms), 70 s apart: the
+	 * newest at +630 s, so those ending after +330 s are recent: 5 of them */
+	for (int i = 0; i < 10; i++) {
+		int n = snprintf(line, sizeof line, "[2026-11-28T01:%02d:%02d.000+0000][%d.000s][info][gc] GC(%d) Pause "
+				 "Young (Normal) (G1 Evacuation Pause) 300M->100M(1024M) 600.000ms",
+				 i * 70 / 60, i * 70 % 60, 100 + 70 * i, i);
+		session_feed_line(s, src, line, (size_t)n, 0, EV_TIME_NONE);
+	}
+	session_eval(s, session_timeline(s)->newest_ms, true);
+	struct metrics_buf b = {0};
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_true(sample(b.s, "stwtop_verdicts_total{id=\"long-gc-pause\",severity=\"warn\"}") == 10);
+	assert_true(sample(b.s, "stwtop_verdict_active{id=\"long-gc-pause\",severity=\"warn\"}") == 5);
+	assert_true(sample(b.s, "stwtop_gc_pause_seconds_bucket{le=\"0.5\"}") == 0);
+	assert_true(sample(b.s, "stwtop_gc_pause_seconds_bucket{le=\"1\"}") == 10);
+	metrics_buf_fini(&b);
+	session_free(s);
+}
+
 static void addr_is(const char *arg, int family, const char *host, int port)
 {
 	struct sockaddr_storage ss;
@@ -324,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_promtool),
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_label_escaping),
+		cmocka_unit_test(test_active_window),
 		cmocka_unit_test(test_addr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
