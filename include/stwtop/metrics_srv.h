@@ -6,9 +6,10 @@
  * scrape reads the session between two events, without a lock.
  *
  * The HTTP side answers GET and HEAD of /metrics; any other path 404, any
- * other method 405. At most METRICS_SRV_MAX_CONN connections, each closed
- * after METRICS_SRV_TIMEOUT_S without progress; a request whose line and
- * headers do not fit METRICS_SRV_MEM bytes is refused (414/431) and closed.
+ * other method 405. At most METRICS_SRV_MAX_CONN connections (more wait in
+ * the listen queue), each closed after METRICS_SRV_TIMEOUT_S without
+ * progress; a request whose line and headers do not fit METRICS_SRV_MEM
+ * bytes is refused (414/431) and closed.
  */
 #ifndef STWTOP_METRICS_SRV_H
 #define STWTOP_METRICS_SRV_H

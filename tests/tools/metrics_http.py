@@ -9,7 +9,8 @@ Checks (each prints PASS/FAIL; exit 1 on any FAIL):
   - 20 parallel scrapes all answer 200 with the whole text;
   - a client that connects and sends nothing, and one that sends half a request,
     do not slow a scrape (answered under 0.5 s), and are closed by the server
-    after its timeout;
+    after its timeout; 40 silent clients (over the limit of 32) delay a scrape
+    at most until that timeout, and the loop goes on meanwhile;
   - a 100 KB request line gets an error status (or a close), never a 200, and
     the next scrape answers;
   - the access log truncated (copytruncate) and the GC log rotated (mv + new
@@ -171,6 +172,25 @@ try:
     c1 = closed_by_server(silent, 9)
     c2 = closed_by_server(half, 9)
     check(c1 and c2, 'idle clients closed by the server after its timeout (%.1f s)' % (time.time() - t0))
+
+    # more silent clients than the connection limit (32): the loop goes on (status lines
+    # keep coming every 200 ms) and a scrape waits in the kernel's queue until the server's
+    # timeout frees places, then answers
+    flood = [socket.create_connection(('127.0.0.1', port)) for _ in range(40)]
+    holders += flood
+    n0 = sum(1 for _ in open(os.path.join(tmp, 'stdout')))
+    t0 = time.time()
+    try:
+        st, _h, body = req(port, timeout=9)
+    except Exception as e:  # noqa
+        st, body = str(e), b''
+    dt = time.time() - t0
+    n1 = sum(1 for _ in open(os.path.join(tmp, 'stdout')))
+    check(st == 200 and complete(body.decode()) and dt < 7,
+          '40 silent connections (over the limit of 32): a scrape still answers, in %.1f s' % dt)
+    check(n1 - n0 >= 5, 'and the loop went on meanwhile: %d status lines in %.1f s' % (n1 - n0, dt))
+    for f in flood:
+        f.close()
 
     # a 100 KB request line
     big = socket.create_connection(('127.0.0.1', port))
