@@ -3,8 +3,8 @@
 # with no terminal (a sidecar): 404/405/HEAD/OpenMetrics, parallel scrapes, silent and
 # half-request clients, a 100 KB request line, a log truncated and one rotated while
 # scraped (no counter goes down, the end equals the report), the textfile complete at
-# every read (tests/tools/metrics_http.py); then the dashboard (tmux) and --demo serve too,
-# and a port already taken exits 2 with the reason.
+# every read (tests/tools/metrics_http.py); then the dashboard (tmux), --demo and a live
+# --replay serve too, and a port already taken exits 2 with the reason.
 set -u
 BIN=${1:?usage: metrics_http.sh path/to/stwtop}
 D=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -46,6 +46,39 @@ P=$(port)
 "$BIN" --demo --demo-speed 50 --plain --metrics ":$P" >"$TMPD/demo.out" 2>&1 &
 pids+=($!)
 if scraped "$P"; then echo "PASS --demo serves /metrics"; else echo "FAIL --demo serves /metrics"; rc=1; fi
+
+# live --replay of a recording (stwtop's own NDJSON samples, made here from the sample's
+# cpu.stat log): the throttling counters are the report's of the same recording
+python3 - "$S/cpustat.log" "$TMPD/rec.ndjson" <<'PY'
+import datetime, json, sys
+out = open(sys.argv[2], 'w')
+out.write('{"v":1,"t":1795980218000,"kind":"meta","tool":"stwtop","version":"0.1.0","note":"from cpustat.log"}\n')
+for ln in open(sys.argv[1]):
+    f = ln.split()
+    t = datetime.datetime.strptime(f[0][:23], '%Y-%m-%dT%H:%M:%S.%f').replace(tzinfo=datetime.timezone.utc)
+    kv = dict(zip(f[1::2], map(int, f[2::2])))
+    out.write(json.dumps({'v': 1, 't': int(t.timestamp() * 1000), 'kind': 'cpu', 'nr_periods': kv['nr_periods'],
+                          'nr_throttled': kv['nr_throttled'], 'throttled_us': kv['throttled_time'] // 1000,
+                          'usage_us': -1, 'quota_us': -1, 'period_us': 100000, 'psi_some_avg10': -1.0,
+                          'cg_version': 1}, separators=(',', ':')) + '\n')
+PY
+want=$("$BIN" --report --json --replay "$TMPD/rec.ndjson" | jq -r '"\(.summary.throttle.nr_throttled) \(.summary.throttle.throttled_ms / 1000)"')
+P=$(port)
+"$BIN" --plain --replay "$TMPD/rec.ndjson" --metrics "$P" >"$TMPD/replay.out" 2>&1 &
+pids+=($!)
+got=
+for i in $(seq 1 100); do
+	got=$(curl -sf --max-time 1 "http://127.0.0.1:$P/metrics" |
+		awk '/^stwtop_cgroup_throttled_periods_total / { p = $2 } /^stwtop_cgroup_throttled_seconds_total / { s = $2 }
+		     END { if (p != "") print p, s }')
+	[ -n "$got" ] && awk -v g="$got" -v w="$want" 'BEGIN { split(g, a); split(w, b); exit !(a[1] == b[1] && a[2] - b[2] < 1e-6 && b[2] - a[2] < 1e-6) }' && break
+	sleep 0.1
+done
+if [ -n "$got" ] && awk -v g="$got" -v w="$want" 'BEGIN { split(g, a); split(w, b); exit !(a[1] == b[1] && a[1] > 0 && a[2] - b[2] < 1e-6 && b[2] - a[2] < 1e-6) }'; then
+	echo "PASS live --replay serves the report's throttling: $got"
+else
+	echo "FAIL live --replay: metrics '$got', the report '$want'"; rc=1
+fi
 
 # a port in use: exit 2, the reason named
 python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(1)
