@@ -17,7 +17,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config \
   libncurses-dev libinotifytools0-dev inotify-tools libjansson-dev zlib1g-dev libzstd-dev libcmocka-dev libmicrohttpd-dev \
-  tmux jq python3 procps zstd curl nginx-light openjdk-17-jdk-headless strace prometheus \
+  tmux jq python3 procps zstd curl nginx-light openjdk-17-jdk-headless strace prometheus python3-yaml tzdata \
   clang libclang-rt-14-dev valgrind >/dev/null
 # the Debian nginx package starts a system nginx on port 80 where systemd runs;
 # the tests run their own nginx from their own prefix and never need it.

@@ -39,7 +39,20 @@ struct plain {
 	char told[PLAIN_NOTES][SESSION_NOTE_LEN];
 	size_t ntold;
 	struct report_status_mark mark;   /* the request seconds the status lines have told */
+	/* the time the last printed line led with: lines never go back in time
+	 * (a verdict is printed when it is raised, its window beside it) */
+	int64_t last_ms;
 };
+
+/* t, or the last printed time when t is older: a line's leading time is when
+ * it was printed on the input's clock, which only moves forward */
+static int64_t line_time(struct plain *p, int64_t t)
+{
+	if (t == EV_TIME_NONE || (p->last_ms != EV_TIME_NONE && t < p->last_ms))
+		return p->last_ms;
+	p->last_ms = t;
+	return t;
+}
 
 static void put_sanitised(FILE *out, const char *prefix, const char *text)
 {
@@ -83,14 +96,17 @@ static void print_verdict(struct plain *p, struct seen *s, const struct verdict 
 			free(txt);
 		}
 	} else {
-		char t[16];
+		char t[UTIL_HMS_LEN], a[UTIL_HMS_LEN], b[UTIL_HMS_LEN];
 		const char *col = "", *rst = "";
 		if (p->color) {
 			col = v->severity == SEV_CRIT ? "\033[1;31m" : v->severity == SEV_WARN ? "\033[1;33m" : "\033[1;36m";
 			rst = "\033[0m";
 		}
-		printf("%s %s%-4s%s %-7s %s\n", util_fmt_hms_ms(v->start_ms, t, sizeof t), col,
-		       severity_name(v->severity), rst, what, verdict_id_name(v->id));
+		int64_t at = line_time(p, session_timeline(p->s)->newest_ms);
+		int64_t end = v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms;
+		printf("%s %s%-4s%s %-7s %-28s %s-%s\n", util_fmt_hms_ms(at, t, sizeof t), col,
+		       severity_name(v->severity), rst, what, verdict_id_name(v->id),
+		       util_fmt_hms_ms(v->start_ms, a, sizeof a), util_fmt_hms_ms(end, b, sizeof b));
 		put_sanitised(stdout, "    ", v->title);
 		if (full) {
 			for (int i = 0; i < v->nevidence; i++)
@@ -201,7 +217,7 @@ static void on_tick(void *ctx, int64_t now)
 		}
 	} else {
 		char line[512];
-		report_status_line(p->s, now, &p->mark, line, sizeof line);
+		report_status_line(p->s, line_time(p, now), &p->mark, line, sizeof line);
 		puts(line);
 	}
 	fflush(stdout);
@@ -248,7 +264,7 @@ static bool write_until(int fd, const char *buf, size_t len, int64_t deadline)
 int plain_run(struct live *l, struct session *s, const struct cli *c, struct app_health *h)
 {
 	struct plain p = {
-		.l = l, .s = s, .c = c, .health = h, .json = c->json,
+		.l = l, .s = s, .c = c, .health = h, .json = c->json, .last_ms = EV_TIME_NONE,
 		.color = !app_no_color(c) && isatty(1) && !c->json,
 	};
 	static const struct live_view view = {

@@ -571,7 +571,7 @@ char *ui_fmt_time(const struct ui *ui, int64_t t, int decimals, char *buf, size_
 		snprintf(buf, len, "--:--:--");
 		return buf;
 	}
-	char hms[16];
+	char hms[UTIL_HMS_LEN];
 	util_fmt_hms_ms(t, hms, sizeof hms);
 	/* "HH:MM:SS.mmm" cut to the decimals wanted */
 	size_t keep = decimals <= 0 ? 8 : (size_t)(9 + (decimals > 3 ? 3 : decimals));

@@ -14,7 +14,7 @@ enum {
 	O_GC = 256, O_SAFEPOINT, O_NGINX, O_NGINX_FORMAT, O_NGINX_CONF, O_PID, O_CGROUP, O_CPUSTAT,
 	O_RECORD, O_REPLAY, O_INTERVAL, O_THEME, O_NO_COLOR, O_PLAIN, O_JSON, O_REPORT, O_DEMO,
 	O_HELP, O_VERSION, O_JVM_START, O_CONFIG, O_HELP_CONFIG, O_SCHEDLOG, O_VMSTATLOG, O_HSERR,
-	O_VERBOSE, O_DEMO_SPEED, O_BRIEF, O_METRICS, O_METRICS_TEXTFILE
+	O_VERBOSE, O_DEMO_SPEED, O_BRIEF, O_TZ, O_METRICS, O_METRICS_TEXTFILE
 };
 
 static const struct option opts[] = {
@@ -47,6 +47,7 @@ static const struct option opts[] = {
 	{"config", required_argument, NULL, O_CONFIG},
 	{"help-config", no_argument, NULL, O_HELP_CONFIG},
 	{"verbose", no_argument, NULL, O_VERBOSE},
+	{"tz", required_argument, NULL, O_TZ},
 	{"metrics", required_argument, NULL, O_METRICS},
 	{"metrics-textfile", required_argument, NULL, O_METRICS_TEXTFILE},
 	{NULL, 0, NULL, 0},
@@ -90,6 +91,8 @@ void cli_usage(FILE *out)
 	      "  --json                       with --report: the report as JSON; with --plain: NDJSON\n"
 	      "  --brief                      with --report: at most 12 lines, no colour: each incident's\n"
 	      "                               headline verdict, one line of numbers, what was not checked\n"
+	      "  --tz utc|local|Area/City     the zone times are shown in, with their offset (default utc;\n"
+	      "                               the z key switches utc/local on the screen); JSON stays UTC\n"
 	      "  --theme NAME|FILE            colour theme (dark, light, mono, or a JSON file)\n"
 	      "  --no-color                   no colours (also when NO_COLOR is set and not empty)\n"
 	      "  --config FILE                override verdict thresholds (JSON); --help-config lists them\n"
@@ -306,6 +309,10 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			break;
 		case O_CONFIG:
 			c->config = optarg;
+			break;
+		case O_TZ:
+			if (util_tz_set(optarg, err, errlen) < 0)
+				return 2;
 			break;
 		case O_VERBOSE:
 			c->verbose = true;

@@ -314,6 +314,13 @@ size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], siz
 				 (unsigned long long)st->lines);
 			continue;
 		}
+		if (k->jvm && st->lost && !st->error) {
+			/* first_error of a JVM source is only ever a record given up on */
+			snprintf(out[n++], SESSION_NOTE_LEN, "%s: %llu lines of GC records were dropped and counted "
+				 "as unparsed (first at line %llu: %s)", src->name, (unsigned long long)st->lost,
+				 (unsigned long long)st->first_error_line, st->first_error);
+			continue;
+		}
 		if (st->error || st->lines == 0 || !k->unread || (k->jvm && jvm_parsed))
 			continue;
 		char why[260] = "";
@@ -482,6 +489,33 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 }
 
 /* count the line and parse it into the given queue */
+/* Lines the JVM parser gave up on after reading them as parsed (a JDK 8
+ * record whose duration never came): counted as unparsed, told in the
+ * report (first_unparsed, NOTES) and to --verbose. Never silent. */
+static void count_lost(struct session *s, int i)
+{
+	struct source *src = s->src[i];
+	uint64_t first = 0;
+	const char *why = NULL;
+	uint64_t k = jvmlog_take_lost(src->jvm, &first, &why);
+	if (!k)
+		return;
+	k = k < src->st.parsed ? k : src->st.parsed;
+	src->st.parsed -= k;
+	src->st.unparsed += k;
+	src->st.lost += k;
+	if (!src->st.first_error[0] && why) {
+		util_strlcpy_n(src->st.first_error, sizeof src->st.first_error, why, strlen(why));
+		src->st.first_error_line = first;
+	}
+	if (s->o.verbose && s->o.on_unparsed && why) {
+		char msg[300];
+		snprintf(msg, sizeof msg, "%s: %llu lines from line %llu counted as unparsed", why,
+			 (unsigned long long)k, (unsigned long long)first);
+		s->o.on_unparsed(s->o.unparsed_ctx, i, src->name, first, msg);
+	}
+}
+
 static int parse_counted(struct session *s, int i, const char *line, size_t len, unsigned flags,
 			 struct event *out, int cap)
 {
@@ -494,6 +528,8 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 	int n = parse(s, i, line, len, out, cap, why, sizeof why, verbose || !src->st.first_error[0]);
 	if (n < 0) {
 		src->st.unparsed++;
+		if (src->jvm)
+			count_lost(s, i);
 		/* what a log stwtop does not read looks like, from its first unread lines */
 		if (src->ops->jvm && !src->looks && src->st.unparsed <= 256)
 			src->looks = jvmlog_foreign_shape(line, len);
@@ -508,6 +544,8 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 		return 0;
 	}
 	src->st.parsed++;
+	if (src->jvm)
+		count_lost(s, i);
 	for (int k = 0; k < n; k++)
 		out[k].line = src->st.lines;
 	return n;
@@ -558,6 +596,8 @@ void session_source_eof(struct session *s, int i)
 		struct event ev[QCAP];
 		src->flushed = true;
 		int n = k->flush(src, ev, QCAP);
+		if (src->jvm)
+			count_lost(s, i);
 		for (int j = 0; j < n; j++) {
 			ev[j].line = src->st.lines;
 			emit(s, i, &ev[j]);
@@ -596,6 +636,8 @@ static void refill(struct session *s, int i)
 				/* what waited for a later line */
 				src->flushed = true;
 				int n = k->flush(src, src->q, QCAP);
+				if (src->jvm)
+					count_lost(s, i);
 				for (int j = 0; j < n; j++)
 					src->q[j].line = src->st.lines;
 				src->qhead = 0;

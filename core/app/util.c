@@ -5,8 +5,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -74,33 +77,55 @@ size_t util_parse_i64(const char *s, size_t n, int64_t *out)
 	return i + k;
 }
 
+/* The digits are gathered as an integer and divided once by a power of ten:
+ * one division instead of a multiply-add chain per fractional digit (this
+ * is the hottest function of a JDK 8 replay), and the result is the
+ * correctly rounded value whenever the digits fit in 2^53 (15 of them), which
+ * every number in a GC or access log does. Longer runs of digits fall back
+ * to a plain accumulation. */
+static const double pow10_tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+	1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static double slow_digits(const char *s, size_t a, size_t b, size_t point)
+{
+	double v = 0, scale = 0.1;
+	size_t i;
+	for (i = a; i < point; i++)
+		v = v * 10 + (s[i] - '0');
+	for (i = point + 1; i < b; i++) {
+		v += (s[i] - '0') * scale;
+		scale *= 0.1;
+	}
+	return v;
+}
+
 size_t util_parse_double(const char *s, size_t n, bool comma_ok, double *out)
 {
-	size_t i = 0;
+	size_t i = 0, a, point, frac = 0;
 	bool neg = false;
-	double v = 0;
-	size_t digits = 0;
+	uint64_t m = 0;
+	double v;
 	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
 		neg = s[0] == '-';
 		i = 1;
 	}
-	while (i < n && is_digit(s[i])) {
-		v = v * 10 + (s[i] - '0');
-		i++;
-		digits++;
-	}
+	a = i;
+	while (i < n && is_digit(s[i]))
+		m = m * 10 + (uint64_t)(s[i++] - '0');
+	point = i;
 	if (i < n && (s[i] == '.' || (comma_ok && s[i] == ',')) && i + 1 < n && is_digit(s[i + 1])) {
-		double scale = 0.1;
 		i++;
 		while (i < n && is_digit(s[i])) {
-			v += (s[i] - '0') * scale;
-			scale *= 0.1;
-			i++;
-			digits++;
+			m = m * 10 + (uint64_t)(s[i++] - '0');
+			frac++;
 		}
 	}
-	if (digits == 0)
+	if (i == a)
 		return 0;
+	if ((point - a) + frac <= 15)
+		v = (double)m / pow10_tab[frac];
+	else
+		v = slow_digits(s, a, i, frac ? point : i);
 	*out = neg ? -v : v;
 	return i;
 }
@@ -265,17 +290,134 @@ char *util_fmt_iso_ms(int64_t epoch_ms, char *buf, size_t len)
 	return buf;
 }
 
+/* --- the display zone --- */
+
+static enum util_tz_kind tz_kind = UTIL_TZ_UTC;
+static char tz_name[128] = "UTC";
+
+/* Offsets change only at a zone's transitions, a few a year: a small cache by
+ * quarter hour keeps the TZ switch below (it re-reads the zone file) off the
+ * path of a frame's or a report's many times. */
+#define TZ_CACHE 64
+static struct { int64_t q; int64_t off; } tz_cache[TZ_CACHE];
+
+static int64_t tz_offset_uncached(time_t t)
+{
+	struct tm tm;
+	if (tz_kind == UTIL_TZ_LOCAL)
+		return localtime_r(&t, &tm) ? (int64_t)tm.tm_gmtoff * 1000 : 0;
+	/* a named zone: glibc has no per-zone call, so TZ is switched for the
+	 * conversion and put back (this process has one thread) */
+	const char *old = getenv("TZ");
+	char saved[256];
+	bool had = old != NULL;
+	if (had)
+		util_strlcpy_n(saved, sizeof saved, old, strlen(old));
+	setenv("TZ", tz_name, 1);
+	tzset();
+	int64_t off = localtime_r(&t, &tm) ? (int64_t)tm.tm_gmtoff * 1000 : 0;
+	if (had)
+		setenv("TZ", saved, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	return off;
+}
+
+int64_t util_tz_offset_ms(int64_t epoch_ms)
+{
+	if (tz_kind == UTIL_TZ_UTC || epoch_ms == INT64_MIN)
+		return 0;
+	int64_t q = epoch_ms >= 0 ? epoch_ms / 900000 : (epoch_ms - 899999) / 900000;
+	unsigned h = (unsigned)((uint64_t)q * 0x9E3779B97F4A7C15ULL >> 58) % TZ_CACHE;
+	if (tz_cache[h].q != q + 1) { /* q + 1: an empty slot (0) matches nothing */
+		/* transitions fall on quarter hours in every zone in use */
+		tz_cache[h].off = tz_offset_uncached((time_t)(q * 900));
+		tz_cache[h].q = q + 1;
+	}
+	return tz_cache[h].off;
+}
+
+int util_tz_set(const char *spec, char *err, size_t errlen)
+{
+	memset(tz_cache, 0, sizeof tz_cache);
+	if (!spec || !strcasecmp(spec, "utc") || !strcmp(spec, "Z") || !strcmp(spec, "Etc/UTC")) {
+		tz_kind = UTIL_TZ_UTC;
+		snprintf(tz_name, sizeof tz_name, "UTC");
+		return 0;
+	}
+	if (!strcmp(spec, "local")) {
+		tz_kind = UTIL_TZ_LOCAL;
+		snprintf(tz_name, sizeof tz_name, "local");
+		tzset();
+		return 0;
+	}
+	/* glibc takes an unknown name silently as UTC: look for the file first */
+	const char *dir = getenv("TZDIR");
+	char path[512];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "/usr/share/zoneinfo", spec);
+	if (strlen(spec) >= sizeof tz_name || spec[0] == '/' || strstr(spec, "..") ||
+	    stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "--tz: unknown time zone '%s' (not in %s; give utc, local or an Area/City "
+			 "such as Europe/Berlin)", spec, dir && *dir ? dir : "/usr/share/zoneinfo");
+		return -1;
+	}
+	tz_kind = UTIL_TZ_NAMED;
+	snprintf(tz_name, sizeof tz_name, "%s", spec);
+	return 0;
+}
+
+enum util_tz_kind util_tz_kind(void) { return tz_kind; }
+const char *util_tz_name(void) { return tz_name; }
+const char *util_tz_display_name(void) { return tz_kind == UTIL_TZ_LOCAL ? "local time" : tz_name; }
+
+char *util_tz_fmt_offset(int64_t epoch_ms, char *buf, size_t len)
+{
+	if (tz_kind == UTIL_TZ_UTC) {
+		snprintf(buf, len, "Z");
+		return buf;
+	}
+	int64_t off = util_tz_offset_ms(epoch_ms) / 60000;
+	char sign = off < 0 ? '-' : '+';
+	if (off < 0)
+		off = -off;
+	snprintf(buf, len, "%c%02d:%02d", sign, (int)(off / 60), (int)(off % 60));
+	return buf;
+}
+
+char *util_fmt_iso_disp(int64_t epoch_ms, char *buf, size_t len)
+{
+	if (tz_kind == UTIL_TZ_UTC || epoch_ms == INT64_MIN)
+		return util_fmt_iso_ms(epoch_ms, buf, len);
+	char o[8];
+	util_fmt_iso_ms(epoch_ms + util_tz_offset_ms(epoch_ms), buf, len);
+	size_t n = strlen(buf);
+	if (n > 0 && buf[n - 1] == 'Z')
+		buf[n - 1] = '\0';
+	size_t k = strlen(buf);
+	snprintf(buf + k, len - k, "%s", util_tz_fmt_offset(epoch_ms, o, sizeof o));
+	return buf;
+}
+
 char *util_fmt_hms_ms(int64_t epoch_ms, char *buf, size_t len)
 {
 	if (epoch_ms == INT64_MIN) {
 		snprintf(buf, len, "--:--:--.---");
 		return buf;
 	}
-	time_t sec = (time_t)(epoch_ms >= 0 ? epoch_ms / 1000 : (epoch_ms - 999) / 1000);
-	int ms = (int)(epoch_ms - (int64_t)sec * 1000);
+	int64_t local = epoch_ms + util_tz_offset_ms(epoch_ms);
+	time_t sec = (time_t)(local >= 0 ? local / 1000 : (local - 999) / 1000);
+	int ms = (int)(local - (int64_t)sec * 1000);
 	struct tm tm;
 	gmtime_r(&sec, &tm);
-	snprintf(buf, len, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+	if (tz_kind == UTIL_TZ_UTC) {
+		snprintf(buf, len, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+	} else {
+		char o[8];
+		snprintf(buf, len, "%02d:%02d:%02d.%03d%s", tm.tm_hour, tm.tm_min, tm.tm_sec, ms,
+			 util_tz_fmt_offset(epoch_ms, o, sizeof o));
+	}
 	return buf;
 }
 

@@ -171,8 +171,10 @@ static void put_range(FILE *out, const struct session *s)
 	else if (session_uptime_axis(s))
 		add(&l, "JVM uptime %.3f s .. %.3f s (no wall clock)", tl->oldest_ms / 1000.0, tl->newest_ms / 1000.0);
 	else
-		add(&l, "%s .. %s (%.0f s)", util_fmt_iso_ms(tl->oldest_ms, a, sizeof a),
-		    util_fmt_iso_ms(tl->newest_ms, b, sizeof b), (tl->newest_ms - tl->oldest_ms) / 1000.0);
+		/* the ISO times carry the zone ("Z", "+01:00"), and every time below
+		 * carries its offset unless the zone is UTC */
+		add(&l, "%s .. %s (%.0f s)", util_fmt_iso_disp(tl->oldest_ms, a, sizeof a),
+		    util_fmt_iso_disp(tl->newest_ms, b, sizeof b), (tl->newest_ms - tl->oldest_ms) / 1000.0);
 	add(&l, "; sources:");
 	for (int i = 0; i < session_nsources(s); i++) {
 		const char *p = session_source_path(s, i), *base = strrchr(p, '/');

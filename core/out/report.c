@@ -549,7 +549,7 @@ static void interval_facts(const struct session *s, int64_t now, struct report_s
 /* " | nginx 81 requests started 19:24:05, 35 slow connects, 0 5xx" */
 static size_t status_line_requests(const struct interval *iv, char *buf, size_t len)
 {
-	char a[16], b[16];
+	char a[UTIL_HMS_LEN], b[UTIL_HMS_LEN];
 	size_t o = (size_t)snprintf(buf, len, " | nginx %llu requests", (unsigned long long)iv->req);
 	if (iv->from_sec == EV_TIME_NONE) {
 		if (o < len)
@@ -575,7 +575,7 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 			size_t len)
 {
 	struct interval iv;
-	char t[16];
+	char t[UTIL_HMS_LEN];
 	interval_facts(s, now_ms, m, &iv);
 	const struct summary *sm = session_summary(s);
 	size_t o = (size_t)snprintf(buf, len, "%s stops %d", util_fmt_hms_ms(now_ms, t, sizeof t), iv.stops);
@@ -901,7 +901,7 @@ static void text_sources(FILE *out, const struct session *s, bool color)
 			"(add --jvm-start or --pid for wall-clock times)\n");
 	} else if (session_jvm_anchor(s) != EV_TIME_NONE && session_unanchored(s) == 0) {
 		char t[40];
-		fprintf(out, "  JVM start  %s (from %s)\n", util_fmt_iso_ms(session_jvm_anchor(s), t, sizeof t),
+		fprintf(out, "  JVM start  %s (from %s)\n", util_fmt_iso_disp(session_jvm_anchor(s), t, sizeof t),
 			safe(sb, sizeof sb, session_jvm_anchor_how(s)));
 	} else if (session_unanchored(s)) {
 		fprintf(out, "  JVM start  unknown: %llu uptime-only events not placed on the clock "
@@ -920,8 +920,9 @@ int report_text(FILE *out, const struct session *s, bool color)
 		fprintf(out, "  JVM uptime %.3f s .. %.3f s (the log has no wall clock)", tl->oldest_ms / 1000.0,
 			tl->newest_ms / 1000.0);
 	else if (tl->oldest_ms != EV_TIME_NONE)
-		fprintf(out, "  %s .. %s (%.0f s)", util_fmt_iso_ms(tl->oldest_ms, a, sizeof a),
-			util_fmt_iso_ms(tl->newest_ms, b, sizeof b), (tl->newest_ms - tl->oldest_ms) / 1000.0);
+		fprintf(out, "  %s .. %s (%.0f s, times in %s)", util_fmt_iso_disp(tl->oldest_ms, a, sizeof a),
+			util_fmt_iso_disp(tl->newest_ms, b, sizeof b), (tl->newest_ms - tl->oldest_ms) / 1000.0,
+			util_tz_display_name());
 	fputs("\n\n", out);
 
 

@@ -66,6 +66,17 @@ const char *jvmlog_why(const struct jvmlog *p)
 	return p ? p->why : NULL;
 }
 
+uint64_t jvmlog_take_lost(struct jvmlog *p, uint64_t *first_line, const char **why)
+{
+	uint64_t k = p ? p->lost_lines : 0;
+	if (k) {
+		*first_line = p->lost_first;
+		*why = p->lost_why;
+		p->lost_lines = 0;
+	}
+	return k;
+}
+
 int64_t jvmlog_anchor(const struct jvmlog *p)
 {
 	return p ? p->anchor_ms : EV_TIME_NONE;
@@ -151,7 +162,8 @@ static void restart(struct jvmlog *p)
 		p->anchor_learnt = false;
 	}
 	p->rep.open = false;
-	p->g8.open = p->g8.await_heap = false;
+	jl_g8_abandon(p, "a JDK 8 GC record was cut by the start of a new JVM in the same log", false);
+	p->g8.await_heap = false;
 	p->histo = false;
 	p->stats_pending = false;
 	p->evac_fail_gc_id = p->zcap_gc_id = -1;
@@ -774,6 +786,7 @@ int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct eve
 	if (!p || !out || (!line && len))
 		return JVMLOG_UNKNOWN;
 	p->why = NULL;
+	p->nlines++;
 	if (!line)
 		line = "";
 	if (len && line[len - 1] == '\r')

@@ -61,6 +61,7 @@ struct jl_g8 {
 				 * starting now is nested in it (-XX:+CMSScavengeBeforeRemark) */
 	int depth;              /* bracket depth while open */
 	size_t bytes;           /* bytes of the lines read while open (JL_G8_MAX_BYTES) */
+	uint64_t first_line;    /* jvmlog.nlines of the line that opened it */
 	int64_t wall_ms;        /* stamps of the line that opened it (= pause start) */
 	int64_t up_us;
 	struct event ev;        /* the pause (t_ms/up_us filled when it closes) */
@@ -118,6 +119,11 @@ struct jvmlog {
 	bool histo;                /* a JDK 8 "[Class Histogram" is being printed */
 
 	/* why the last line returned JVMLOG_UNKNOWN, when more than "not a JVM line" */
+	/* lines of JDK 8 records given up on (returned as parsed when read):
+	 * jvmlog_take_lost() hands them to the caller to count as unparsed */
+	uint64_t nlines;        /* lines fed so far (the source's line numbers) */
+	uint64_t lost_lines, lost_first;
+	const char *lost_why;
 	const char *why;
 };
 
@@ -248,6 +254,7 @@ bool jl_report_shape(const char *m, size_t n);
 /* ---- jvmlog_jdk8.c ---- */
 /* A line without unified decorations (JDK 8 gc log, stdout, console). */
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o);
+void jl_g8_abandon(struct jvmlog *p, const char *why, bool with_current);
 void jl_g8_flush(struct jvmlog *p, struct jl_out *o);
 
 #endif

@@ -131,11 +131,29 @@ static void g8_emit(struct jvmlog *p, struct jl_out *o)
 	jl_push_copy(o, &e);
 }
 
+/* A record whose duration never came cannot be shown: its lines, read as
+ * parsed, are handed back as lost (jvmlog_take_lost) with the reason, so the
+ * loss is counted and told instead of silent. with_current: the line being
+ * read belongs to it. */
+void jl_g8_abandon(struct jvmlog *p, const char *why, bool with_current)
+{
+	if (!p->g8.open)
+		return;
+	p->g8.open = false;
+	uint64_t k = p->nlines - p->g8.first_line + (with_current ? 1 : 0);
+	if (k == 0)
+		return;
+	if (!p->lost_lines)
+		p->lost_first = p->g8.first_line;
+	p->lost_lines += k;
+	p->lost_why = why;
+}
+
 void jl_g8_flush(struct jvmlog *p, struct jl_out *o)
 {
 	if (p->g8.await_heap)
 		g8_emit(p, o);
-	p->g8.open = false; /* a pause whose duration never came cannot be shown */
+	jl_g8_abandon(p, "a JDK 8 GC record was still open at the end of the log (no \", <n> secs]\" came)", true);
 }
 
 /* The duration before s[i] == ']': "..., 0.0124023 secs]" -> ms; -1 if absent. */
@@ -341,6 +359,7 @@ static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 
 	g->open = true;
 	g->depth = 0;
+	g->first_line = p->nlines;
 	/* "[GC (CMS Final Remark) [YG occupancy: ...]{Heap before GC invocations=22 (full 13):"
 	 * (-XX:+CMSScavengeBeforeRemark -XX:+PrintHeapAtGC): the scavenge that follows
 	 * on its own lines runs inside this pause */
@@ -456,7 +475,7 @@ static void g8_continue(struct jvmlog *p, const char *s, size_t n, struct jl_out
 	if (g8_scan(p, s, n, &times, o))
 		g8_closed(p, times, o);
 	else if (p->g8.depth == 0)
-		p->g8.open = false;
+		jl_g8_abandon(p, "a JDK 8 GC record closed its brackets without a duration", true);
 	stop_inside(p, s, n, 0, o);
 }
 
@@ -790,16 +809,18 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		if ((start && p->g8.heap_before) ||
 		    (!start && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')))) {
 			if (n >= JL_G8_MAX_BYTES - p->g8.bytes) {
-				p->g8.open = false;
 				p->why = "a JDK 8 GC record grew past 32 MiB without its closing \", <n> secs]\": "
 					 "the record is dropped";
+				jl_g8_abandon(p, p->why, false);
 				return JVMLOG_UNKNOWN;
 			}
 			p->g8.bytes += n + 1;
 			g8_continue(p, s, n, o);
 			return o->n;
 		}
-		p->g8.open = false;
+		jl_g8_abandon(p, start ? "a JDK 8 GC record was cut by the next pause before its duration"
+				       : "a JDK 8 GC record was cut by another line before its duration",
+			      false);
 	}
 	if (jl_blank(s, n)) {
 		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,

@@ -14,7 +14,7 @@ void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struc
 	double worst_total = f->worst_total;
 	const struct tl_cpu_delta cd = f->cd;
 	bool throttled = f->throttled;
-	char t1[16], t2[16], t3[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN], t3[UTIL_HMS_LEN];
 	char d1[32];
 	/* ---- cpu-throttled-during-stop ---- */
 	if (ws != EV_TIME_NONE && throttled) {
@@ -118,7 +118,7 @@ void judge_sched_delay(struct rules *r, const struct rules_ctx *c, const struct 
 	bool have_cd = f->have_cd;
 	const struct tl_cpu_delta cd = f->cd;
 	bool throttled = f->throttled;
-	char t1[16], t2[16], t3[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN], t3[UTIL_HMS_LEN];
 	char d1[32], d2[32];
 	/* ---- sched-delay-during-stop (run-queue contention, not throttling) ----
 	 * Judged stop by stop, in the schedstat intervals around each stop: over
@@ -250,7 +250,7 @@ void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, const stru
 	int64_t ws = f->ws;
 	int64_t we = f->we;
 	double worst_total = f->worst_total;
-	char t1[16], t2[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	char d1[32];
 	/* ---- direct-reclaim ---- */
 	if (ws != EV_TIME_NONE && c->have_vmstat) {

@@ -80,7 +80,7 @@ static bool memory_tight(const struct timeline *tl, int64_t t, double *pct, int6
 
 static void how_it_ended(struct rules *r, const struct rules_ctx *c, const struct jvm_end *x, struct vdraft *v)
 {
-	char t1[16], t2[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	if (x->crashed) {
 		vevid(v, "%s: %s, problematic frame %s", x->crash.path[0] ? x->crash.path : rl_sname(c, x->crash_src),
 		      x->crash.signal[0] ? x->crash.signal : "a crash", x->crash.frame[0] ? x->crash.frame : "(not given)");
@@ -107,7 +107,7 @@ static void how_it_ended(struct rules *r, const struct rules_ctx *c, const struc
 
 static void cost(struct rules *r, const struct rules_ctx *c, int64_t t, struct vdraft *v, struct tl_req_sum *q)
 {
-	char t1[16];
+	char t1[UTIL_HMS_LEN];
 	memset(q, 0, sizeof *q);
 	if (!c->have_nginx)
 		return;
@@ -133,7 +133,7 @@ void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 		return;
 	struct vdraft v;
 	struct tl_req_sum q;
-	char t1[16];
+	char t1[UTIL_HMS_LEN];
 	vinit(&v, V_JVM_EXITED, 0, SEV_WARN);
 	v.start_ms = v.jump_ms = t;
 	v.end_ms = x->gone_ms != EV_TIME_NONE && x->gone_ms > t ? x->gone_ms : t;

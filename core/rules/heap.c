@@ -24,7 +24,7 @@ static void on_pause(struct rules *r, const struct rules_ctx *c, const struct ev
 		r->last_periodic_line = e->line;
 		r->last_periodic_committed = p->committed_kb >= 0 ? p->committed_kb / 1024.0 : -1;
 		if (r->skips_in_row > 0) {
-			char t[16];
+			char t[UTIL_HMS_LEN];
 			char why[160];
 			snprintf(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
 				 rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), p->title,
@@ -76,7 +76,7 @@ static void on_skip(struct rules *r, const struct rules_ctx *c, const struct eve
 static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
 {
 	struct vdraft v;
-	char t1[16], t2[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	/* info: skipping under load is what periodic GC is designed to do; it
 	 * explains why memory is not returned, it is not an alarm */
 	vinit(&v, V_PERIODIC_SKIPPED, 0, SEV_INFO);
@@ -178,12 +178,12 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	bool shrank = r->plateau_since_ms != EV_TIME_NONE &&
 		      committed <= r->plateau_committed * (1.0 - r->cfg.shrink_drop);
 	if (shrank) {
-		char t[16], why[200];
+		char t[UTIL_HMS_LEN], why[200];
 		/* periodic-gc-shrank: the shrink follows a periodic collection */
 		if (r->last_periodic_ms != EV_TIME_NONE && e->t_ms - r->last_periodic_ms <= (int64_t)r->cfg.periodic_link_ms) {
 			struct verdict *old = rv_find(r, V_PERIODIC_SHRANK, 0);
 			struct vdraft v;
-			char t1[16];
+			char t1[UTIL_HMS_LEN];
 			vinit(&v, V_PERIODIC_SHRANK, 0, SEV_INFO);
 			if (old)
 				vdraft_of(&v, old);
@@ -266,7 +266,7 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	} else if (rv_active(r, V_G1_NOT_SHRINKING, 0) && r->plateau_since_ms == r->g1snap.since_ms &&
 		   r->plateau_committed < r->cfg.shrink_ratio * r->plateau_max_used) {
 		/* live data grew into the heap: the memory is used now, not idle */
-		char t[16], why[220];
+		char t[UTIL_HMS_LEN], why[220];
 		g1_not_shrinking_verdict(r, c, r->g1snap_ms); /* its last state, then the clear */
 		snprintf(why, sizeof why, "%s:%llu %s used after GC %.0f MB of %.0f MB committed: the heap is in "
 			 "use now", rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t),
@@ -297,7 +297,7 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	if (old && old->cleared_ms != EV_TIME_NONE && old->cleared_ms >= g->since_ms)
 		return; /* cleared by the shrink that started this plateau */
 	struct vdraft v;
-	char t1[16], t2[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	int sev = SEV_INFO;
 	double floor_mb = s->heap_min_kb >= 0 ? s->heap_min_kb / 1024.0 : -1;
 	bool xms_floor = floor_mb > 0 && floor_mb >= committed * 0.98;

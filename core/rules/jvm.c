@@ -40,7 +40,7 @@ static void zgc_stall_verdict(struct rules *r, const struct rules_ctx *c)
 		return;
 	const struct summary *s = c->sum;
 	struct vdraft v;
-	char t1[16], t2[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	vinit(&v, V_ZGC_STALL, 0, r->stall_max_ms >= r->cfg.stall_crit_ms ? SEV_CRIT : SEV_WARN);
 	v.start_ms = r->stall_first_ms;
 	v.end_ms = r->stall_last_ms;
@@ -76,7 +76,7 @@ static void on_hserr(struct rules *r, const struct rules_ctx *c, const struct ev
 	if (strcmp(h->signal, "SIGILL") != 0 || !strstr(h->frame, "AdapterBlob"))
 		return;
 	struct vdraft v;
-	char t[16];
+	char t[UTIL_HMS_LEN];
 	r->hserr_seen = true;
 	vinit(&v, V_AOT_SIGILL, e->line, SEV_CRIT);
 	v.start_ms = v.end_ms = v.jump_ms = e->t_ms;

@@ -70,7 +70,7 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 	int64_t longest_at = u.at_ms;
 	const char *op = u.op;
 	if (nstop > 0 && (!c->have_cpu || !c->have_sched || !c->have_vmstat)) {
-		char d[32], t[16], miss[300] = "";
+		char d[32], t[UTIL_HMS_LEN], miss[300] = "";
 		size_t ml = 0;
 		rl_fmt_ms(longest, d, sizeof d);
 		if (!c->have_cpu)
@@ -97,8 +97,8 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			rl_hms(r, r->evicted_from_ms, t1);
 			rl_hms(r, r->evicted_to_ms, t2);
 		} else {
-			util_fmt_iso_ms(r->evicted_from_ms, t1, sizeof t1);
-			util_fmt_iso_ms(r->evicted_to_ms, t2, sizeof t2);
+			util_fmt_iso_disp(r->evicted_from_ms, t1, sizeof t1);
+			util_fmt_iso_disp(r->evicted_to_ms, t2, sizeof t2);
 		}
 		snprintf(out[n++], RULES_NOTE_LEN,
 			 "%llu verdicts of older incidents (from %s to %s) were let go to keep the newest %d; the "

@@ -189,7 +189,7 @@ static void try_close(struct rules *r, const struct rules_ctx *c, double t)
 		return;
 	double when = clear_time(r, o->newest_end, t);
 	ov_verdict(r, c); /* the clear keeps its latest state */
-	char why[160], tb[16];
+	char why[160], tb[UTIL_HMS_LEN];
 	int64_t ms = (int64_t)ceil(when);
 	snprintf(why, sizeof why, "%s the JVM was paused less than %.0f %% of the last %.1f s: cleared",
 		 rl_hms(r, ms, tb), r->cfg.overhead_share * 100, w / 1000);
@@ -332,7 +332,7 @@ static void ov_verdict(struct rules *r, const struct rules_ctx *c)
 		span = 1;
 	double share = st->paused_ms / span;
 	struct vdraft v;
-	char t1[16], t2[16], t3[16], lb[24], causes[200];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN], t3[UTIL_HMS_LEN], lb[24], causes[200];
 	vinit(&v, V_GC_OVERHEAD, o->episode, share >= r->cfg.overhead_crit_share ? SEV_CRIT : SEV_WARN);
 	v.start_ms = v.jump_ms = (int64_t)floor(o->start);
 	v.end_ms = (int64_t)ceil(o->end);

@@ -250,7 +250,7 @@ void rv_index_rebuild(struct rules *r);                  /* after verdicts were 
 
 /* formatting for evidence */
 const char *rl_sname(const struct rules_ctx *c, uint16_t src);
-const char *rl_hms(const struct rules *r, int64_t t, char *buf);   /* buf of 16 */
+const char *rl_hms(const struct rules *r, int64_t t, char *buf);   /* buf of UTIL_HMS_LEN */
 double rl_mb10(int32_t v);
 void rl_fmt_ms(double ms, char *buf, size_t len);
 

@@ -56,7 +56,7 @@ void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struc
 	bool have_cd = f->have_cd;
 	const struct tl_cpu_delta cd = f->cd;
 	bool throttled = f->throttled;
-	char t1[16], t2[16], t3[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN], t3[UTIL_HMS_LEN];
 	char d1[32], d2[32];
 	/* ---- long-gc-pause ---- */
 	if (wp) {
@@ -139,7 +139,7 @@ void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct i
 	bool have_cd = f->have_cd;
 	const struct tl_cpu_delta cd = f->cd;
 	bool throttled = f->throttled;
-	char t1[16], t2[16], t3[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN], t3[UTIL_HMS_LEN];
 	char d1[32], d2[32];
 	/* ---- ttsp-spike ---- */
 	if (sp.worst_ttsp) {

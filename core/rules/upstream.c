@@ -59,7 +59,7 @@ void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct
 	int64_t xs = f->xs;
 	int64_t xe = f->xe;
 	bool throttled = f->throttled;
-	char t1[16], t2[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	if (!f->have_uw)
 		return;
 	const struct upstream_window *u = &f->uw;
@@ -139,7 +139,7 @@ void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct 
 	const struct timeline *tl = c->tl;
 	const struct incident *in = f->in;
 	int64_t ws = f->ws;
-	char t1[16], t2[16];
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	if (!f->have_uw)
 		return;
 	const struct upstream_window *u = &f->uw;

@@ -318,7 +318,7 @@ const char *rl_sname(const struct rules_ctx *c, uint16_t src)
 	return n ? n : "?";
 }
 
-/* a time for evidence: the clock (UTC), or "+12.345s" when the only clock is
+/* a time for evidence (buf: UTIL_HMS_LEN bytes): the clock (display zone), or "+12.345s" when the only clock is
  * the JVM's uptime (an uptime-only log with nothing else to line it up with) */
 const char *rl_hms(const struct rules *r, int64_t t, char *buf)
 {
@@ -328,7 +328,7 @@ const char *rl_hms(const struct rules *r, int64_t t, char *buf)
 			buf[15] = '\0';
 		return buf;
 	}
-	return util_fmt_hms_ms(t, buf, 16);
+	return util_fmt_hms_ms(t, buf, UTIL_HMS_LEN);
 }
 
 double rl_mb10(int32_t v)

@@ -38,6 +38,13 @@ int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct eve
  * line the parser had to give up on (e.g. a JDK 8 record longer than its
  * bound), for --verbose; NULL when the line simply is not a JVM line. */
 const char *jvmlog_why(const struct jvmlog *p);
+/* Lines of GC records the parser gave up on since the last call: a JDK 8
+ * record cut by another line or by the end of the log before its
+ * ", <n> secs]", or past its bound. They were returned as parsed when read
+ * (a record is read as it streams by); the caller counts them as unparsed.
+ * Returns their number (0: none), *first_line the 1-based number, among the
+ * lines given to this parser, of the first one, *why the reason (static). */
+uint64_t jvmlog_take_lost(struct jvmlog *p, uint64_t *first_line, const char **why);
 /* What a line stwtop did not read as a JVM log looks like, when it is the
  * output of something stwtop knows it does not read (OpenJ9/IBM verbose GC
  * XML, JRockit, a Go GC trace, binary data): "an OpenJ9 / IBM J9 verbose GC

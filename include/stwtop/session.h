@@ -31,6 +31,7 @@ const char *src_kind_name(enum src_kind k);   /* "jvm", "nginx", "cpustat", "rec
 
 struct source_stats {
 	uint64_t lines, parsed, unparsed, cut, events;
+	uint64_t lost;             /* of unparsed: lines of JVM records given up on (jvmlog_take_lost) */
 	char first_error[200];     /* first unparsed line's reason (nginx), "" if none */
 	uint64_t first_error_line;
 	char note[200];            /* last tailer note: waiting, rotated, error ... */

@@ -90,9 +90,34 @@ size_t util_parse_clf_time(const char *s, size_t n, int64_t *epoch_ms);
 /* local (TZ) broken-down time to epoch seconds; -1 on failure. DST-aware (mktime). */
 int64_t util_local_to_epoch(int y, int mon, int day, int h, int mi, int sec);
 
-/* format epoch ms as 2026-11-29T19:23:15.471Z into buf (>= 25 bytes); returns buf */
+/* format epoch ms as 2026-11-29T19:23:15.471Z into buf (>= 25 bytes), always
+ * UTC (JSON, --record, what a machine reads); returns buf */
 char *util_fmt_iso_ms(int64_t epoch_ms, char *buf, size_t len);
-/* HH:MM:SS.mmm (UTC) into buf (>= 13 bytes) */
+
+/* The zone every time a person reads is shown in (--tz, the z key): UTC (the
+ * default), the machine's local zone, or an Area/City of the tz database.
+ * Times in it carry their offset ("20:24:06.088+01:00"); in UTC they stay as
+ * they always were ("19:24:06.088", ISO with "Z") and the report's first line
+ * says "UTC". The process's own TZ is left alone (parsers read local times
+ * of logs with it). */
+enum util_tz_kind { UTIL_TZ_UTC, UTIL_TZ_LOCAL, UTIL_TZ_NAMED };
+/* "utc" (or "UTC", "Z"), "local", or an Area/City found under
+ * /usr/share/zoneinfo ($TZDIR): 0, or -1 with err ("unknown time zone ...") */
+int util_tz_set(const char *spec, char *err, size_t errlen);
+enum util_tz_kind util_tz_kind(void);
+const char *util_tz_name(void);   /* "UTC", "local", "Europe/Berlin" */
+/* for a header: "UTC", "local time", "Europe/Berlin" */
+const char *util_tz_display_name(void);
+/* the offset from UTC at that instant in the display zone, in ms (0 for UTC) */
+int64_t util_tz_offset_ms(int64_t epoch_ms);
+/* "+01:00" (or "Z" in UTC) into buf (>= 8 bytes) */
+char *util_tz_fmt_offset(int64_t epoch_ms, char *buf, size_t len);
+/* ISO 8601 in the display zone: ...T19:23:15.471Z in UTC, ...T20:23:15.471+01:00
+ * otherwise (buf >= 30 bytes) */
+char *util_fmt_iso_disp(int64_t epoch_ms, char *buf, size_t len);
+/* HH:MM:SS.mmm in the display zone, its offset after it unless UTC
+ * ("20:24:06.088+01:00"); buf >= UTIL_HMS_LEN bytes */
+#define UTIL_HMS_LEN 24
 char *util_fmt_hms_ms(int64_t epoch_ms, char *buf, size_t len);
 
 int64_t util_now_ms(void);       /* CLOCK_REALTIME */

@@ -10,6 +10,7 @@
 # in part and says "truncated" (exit 0: what was read stands, as for a file
 # truncated while read); corrupt gzip data is an error (exit 1); one stdin
 # source only (exit 2); live mode does not follow a gzip (the source's error).
+# A log that ends inside a JDK 8 record counts its lines unparsed, with the reason.
 set -u
 BIN=${1:?usage: inputs.sh path/to/stwtop}
 S=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}/samples
@@ -155,6 +156,28 @@ for _ in $(seq 100); do grep -q 'gzip-compressed' "$T/live.err" 2>/dev/null && b
 kill -INT $pid; wait $pid; rc=$?
 [ $rc = 1 ] && grep -q "could not read $T/full.gz: a gzip-compressed file: it does not grow" "$T/live.err" && ok \
 	|| fail "live gzip: exit $rc: $(cat "$T/live.err")"
+
+# a log that ends inside a JDK 8 record (the JVM killed while writing it, a copy
+# taken mid-write): the first k lines of a real 24.6 s heap-dump Full GC. The
+# record's lines are counted unparsed with the reason, in NOTES and the JSON;
+# through gzip and a pipe the same. Never "0 unparsed" over a lost pause.
+FX=$S/../fixtures/jvm/jdk8/g1-heapdump-histogram.log
+for k in 1 5 8; do
+	head -n $k "$FX" >"$T/cut.log"
+	"$BIN" --report --json --gc "$T/cut.log" >"$T/cut.json" 2>/dev/null
+	[ "$(jq '.sources[0].unparsed' "$T/cut.json")" = $k ] && [ "$(jq '.sources[0].parsed' "$T/cut.json")" = 0 ] &&
+		jq -r '.sources[0].first_unparsed' "$T/cut.json" | grep -q '^line 1: a JDK 8 GC record was still open at the end' &&
+		[ "$(jq '.sources[0].checked' "$T/cut.json")" != '"read"' ] && ok || fail "cut at line $k: $(jq -c .sources "$T/cut.json")"
+	"$BIN" --report --gc "$T/cut.log" >"$T/cut.txt" 2>/dev/null
+	grep -q "cut.log: $k lines of GC records were dropped and counted as unparsed" "$T/cut.txt" && ok ||
+		fail "cut at line $k: no NOTE: $(sed -n '/NOTES/,/SUMMARY/p' "$T/cut.txt")"
+	gzip -c "$T/cut.log" | "$BIN" --report --json --gc - >"$T/cutz.json" 2>/dev/null
+	[ "$(jq '.sources[0].unparsed' "$T/cutz.json")" = $k ] && ok || fail "cut at line $k through a gzip pipe"
+done
+# the whole record: read, nothing lost
+"$BIN" --report --json --gc "$FX" >"$T/whole.json"
+[ "$(jq '.sources[0].unparsed' "$T/whole.json")" = 0 ] && [ "$(jq '.summary.gc_pauses' "$T/whole.json")" = 1 ] && ok ||
+	fail "whole record: $(jq -c '[.sources, .summary.gc_pauses]' "$T/whole.json")"
 
 echo "inputs: $n passed, $fails failed"
 [ $fails = 0 ]

@@ -6,7 +6,8 @@
 #  - no format at all: the escape=json (with "" for unset variables), tab-, '|'-separated and
 #    escape=none logs are detected, request and status counts equal the files';
 #  - the mixed file without a config: the combined lines are unparsed, NOTES names the format;
-#  - $upstream_response_time percentiles in the JSON and in the Upstream pane (tmux).
+#  - $upstream_response_time percentiles in the JSON and in the Upstream pane (tmux);
+#  - lines starting with a quoted X-Forwarded-For list (tests/fixtures/nginx/xff): alone, mixed.
 source "$(dirname "$0")/lib/tmux.bash" "$@"
 D=$TESTS/fixtures/nginx/deployed
 L=$D/logs
@@ -83,6 +84,27 @@ max=$(awk '$(NF-2) ~ /^[0-9]/ && $(NF-2) + 0 > m {m = $(NF-2) + 0} END {printf "
   && ok "ingress: urt max $max as awk's" || fail "ingress: urt max $(jq '.summary.nginx.upstream_response_time.max' "$TMPD/r.json") vs $max"
 [ "$(jq '[.summary.nginx.per_second[] | select(.urt_p99 != null)] | length' "$TMPD/r.json")" -gt 0 ] \
   && ok "ingress: per-second urt_p99" || fail "ingress: no per-second urt"
+
+# lines that start with a quoted X-Forwarded-For list (tests/fixtures/nginx/xff, its run.sh):
+# detected without a format; in a file shared with `main` lines, those are unparsed and named
+# without the conf, read with it; the uct/status counts equal awk's
+X=$TESTS/fixtures/nginx/xff
+xn=$(wc -l <"$X/logs/xff.log")
+report --nginx "$X/logs/xff.log"
+[ "$(jq '.summary.nginx.requests' "$TMPD/r.json")/$(jq '.sources[0].unparsed' "$TMPD/r.json")" = "$xn/0" ] \
+  && ok "xff: detected, $xn requests (wc -l)" || fail "xff: $(jq -c '.sources' "$TMPD/r.json")"
+uct=$(grep -c 'uct="0\.' "$X/logs/xff.log")
+[ "$(jq '.summary.nginx.uct_buckets["0"]' "$TMPD/r.json")" = "$uct" ] \
+  && ok "xff: $uct connect times" || fail "xff: uct 0-second bucket $(jq -c '.summary.nginx.uct_buckets' "$TMPD/r.json") vs grep $uct"
+main=$(grep -c '^[0-9]' "$X/logs/xff-mixed.log"); xm=$(wc -l <"$X/logs/xff-mixed.log")
+report --nginx "$X/logs/xff-mixed.log"
+[ "$(jq '.sources[0].unparsed' "$TMPD/r.json")" = "$main" ] && \
+  jq -r '.notes[]' "$TMPD/r.json" | grep -q "xff-mixed.log: holds a second log_format: $main of $xm lines" \
+  && ok "xff-mixed: the $main main lines unparsed and named" || fail "xff-mixed: $(jq -c '[.sources, .notes]' "$TMPD/r.json")"
+report --nginx "$X/logs/xff-mixed.log" --nginx-conf "$X/nginx.conf"
+[ "$(jq '.summary.nginx.requests' "$TMPD/r.json")/$(jq '.sources[0].unparsed' "$TMPD/r.json")" = "$xm/0" ] && \
+  jq -r '.notes[]' "$TMPD/r.json" | grep -q "$main of $xm lines are in 'main'" \
+  && ok "xff-mixed: with the conf every line read, 'main' named" || fail "xff-mixed conf: $(jq -c '[.sources, .notes]' "$TMPD/r.json")"
 
 start 120 40 "TERM=tmux-256color '$BIN' --nginx '$L/ingress.log' --nginx-conf '$D/nginx.conf'"
 expect "138 requests, 10 5xx" 15

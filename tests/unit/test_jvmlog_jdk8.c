@@ -190,6 +190,77 @@ static void test_record_bound_bytes(void **state)
 	/* after the record was dropped its remaining rows are not JVM lines we read */
 	assert_true(t.unknown >= 1);
 	assert_int_equal(t.pauses, 0);
+	/* the lines read as part of the record before the bound are handed back as
+	 * lost: its 3 first lines and the rows before the one that hit the bound */
+	uint64_t first = 0;
+	const char *why = NULL;
+	assert_int_equal(jvmlog_take_lost(p, &first, &why), 3 + (uint64_t)unknown_at);
+	assert_int_equal(first, 1);
+	assert_non_null(strstr(why, "32 MiB"));
+	assert_int_equal(jvmlog_take_lost(p, &first, &why), 0); /* taken once */
+	jvmlog_free(p);
+}
+
+/* A record the log ends in the middle of (the JVM killed while writing it,
+ * a copy taken mid-write): the first k lines of the real heap-dump Full GC,
+ * then the end. Its lines were read as parsed; at the end they are handed
+ * back as lost, with the reason, never silently dropped. */
+static void test_record_cut_at_end(void **state)
+{
+	size_t n;
+	(void)state;
+	for (int k = 1; k <= 9; k += 4) {
+		struct jvmlog *p = jvmlog_new();
+		struct tally t;
+		uint64_t first = 0;
+		const char *why = NULL;
+		tally_init(&t, EV_GC_PAUSE);
+		for (int j = 1; j <= k; j++) {
+			char *l = fixture_line(FIX "g1-heapdump-histogram.log", j, &n);
+			assert_true(tally_line(p, &t, l, n) >= 0);
+			free(l);
+		}
+		assert_int_equal(jvmlog_take_lost(p, &first, &why), 0); /* still open, not lost */
+		tally_end(p, &t);
+		assert_int_equal(t.pauses, 0);
+		assert_int_equal(jvmlog_take_lost(p, &first, &why), (uint64_t)k);
+		assert_int_equal(first, 1);
+		assert_non_null(strstr(why, "end of the log"));
+		jvmlog_free(p);
+	}
+}
+
+/* The same record cut by the next pause (a log whose writer restarted its
+ * output mid-record, or lines lost on the way): the cut record's lines are
+ * lost, the next pause (the record read whole) still counts. */
+static void test_record_cut_by_next(void **state)
+{
+	struct jvmlog *p = jvmlog_new();
+	struct tally t;
+	size_t n;
+	uint64_t first = 0;
+	const char *why = NULL;
+	(void)state;
+	tally_init(&t, EV_GC_PAUSE);
+	for (int j = 1; j <= 5; j++) {
+		char *l = fixture_line(FIX "g1-heapdump-histogram.log", j, &n);
+		tally_line(p, &t, l, n);
+		free(l);
+	}
+	for (int j = 1; j <= 20; j++) {
+		char *l = fixture_line(FIX "g1-heapdump-histogram.log", j, &n);
+		assert_true(tally_line(p, &t, l, n) >= 0);
+		free(l);
+		if (j == 1) {
+			assert_int_equal(jvmlog_take_lost(p, &first, &why), 5);
+			assert_int_equal(first, 1);
+			assert_non_null(strstr(why, "cut by the next pause"));
+		}
+	}
+	tally_end(p, &t);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.keep[0].u.pause.dur_ms, 24572.7654);
+	assert_int_equal(jvmlog_take_lost(p, &first, &why), 0);
 	jvmlog_free(p);
 }
 
@@ -260,6 +331,8 @@ int main(void)
 		cmocka_unit_test(test_long_record_rset_stats),
 		cmocka_unit_test(test_long_record_fls_stats),
 		cmocka_unit_test(test_record_bound_bytes),
+		cmocka_unit_test(test_record_cut_at_end),
+		cmocka_unit_test(test_record_cut_by_next),
 		cmocka_unit_test(test_cms_remark_nested_scavenge),
 		cmocka_unit_test(test_stop_after_concurrent_phase),
 		cmocka_unit_test(test_stop_two_stamps),

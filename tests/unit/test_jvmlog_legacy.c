@@ -99,6 +99,34 @@ static void test_parnew_glued_date(void **state)
 
 /* "10.392: [GC" alone on its line, "Desired survivor size ..." and the
  * " [PSYoungGen: ...], 0.1992940 secs]" that closes it */
+/* GCViewer's SampleSun1_5_0/1_6_0AdaptiveSizePolicy: -XX:+PrintAdaptiveSizePolicy
+ * without the cause glues "[GC" to "AdaptiveSizePolicy::compute_survivor_space...";
+ * the record closes four lines later on " [PSYoungGen: ...], 0.0109211 secs]". */
+static void test_parallel_glued_adaptive_size(void **state)
+{
+	struct tally t;
+	(void)state;
+	expect(FIX "parallel-glued-adaptivesize-jdk6.log", &t, 10, 149.9968, GC_PARALLEL);
+	assert_near(t.keep[0].u.pause.dur_ms, 10.9211);
+	expect_heap(&t.keep[0], 16420, 15919, 62848);
+	expect(FIX "parallel-glued-adaptivesize-jdk5.log", &t, 6, 102.4222, GC_PARALLEL);
+	assert_near(t.keep[0].u.pause.dur_ms, 4.5523);
+	expect_heap(&t.keep[0], 5437, 5238, 64640);
+}
+
+/* GCViewer's SampleSun1_7_0CmsPrintFlsStats1: -XX:PrintFLSStatistics=1 glues "[GC"
+ * to "Before GC:" and the free-list statistics; the second record is a ParNew
+ * promotion failure into a CMS foreground collection, 33.9 ms in all. */
+static void test_cms_glued_before_gc(void **state)
+{
+	struct tally t;
+	(void)state;
+	expect(FIX "cms-glued-before-gc-flsstats.log", &t, 2, 36.9203, GC_CMS);
+	assert_near(t.keep[0].u.pause.dur_ms, 3.0039);
+	expect_heap(&t.keep[0], 69671, 68647, 98300);
+	assert_near(t.keep[1].u.pause.dur_ms, 33.9164);
+}
+
 static void test_parallel_gc_at_line_end(void **state)
 {
 	struct tally t;
@@ -138,6 +166,8 @@ int main(void)
 		cmocka_unit_test(test_cms_defnew_glued_uptime),
 		cmocka_unit_test(test_parnew_glued_date),
 		cmocka_unit_test(test_parallel_gc_at_line_end),
+		cmocka_unit_test(test_parallel_glued_adaptive_size),
+		cmocka_unit_test(test_cms_glued_before_gc),
 		cmocka_unit_test(test_heap_before_gc_lowercase),
 		cmocka_unit_test(test_g1_old_heap_line),
 	};

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# prom_rules.sh BIN — the deployment side of the metrics (docs/fleet.md): the Prometheus alert
+# rules, their unit tests, the Kubernetes sidecar example and the log shipper's snippet.
+#  1. promtool check rules deploy/prometheus/stwtop-alerts.yml
+#  2. deploy/prometheus/stwtop-alerts.test.yml is what tests/tools/prom-rules-tests.py writes (as YAML),
+#     and promtool test rules passes on it (every alert fires where it must, with its labels and
+#     texts, and stays silent where it must not)
+#  3. tests/tools/check-deploy.py static: a crit alert for every verdict that can be crit
+#     (docs/verdicts.md), metric names of the contract, every stwtop option used in deploy/ and
+#     docs/fleet.md listed by --help (or --metrics/--metrics-textfile, being added), the
+#     sidecar's volumes and paths (stwtop reads the files the JVM and nginx write), scrape
+#     annotations, limits; every yaml block of docs/fleet.md parses
+#  4. the sidecar's pieces run: the JVM container's cpu.stat loop writes lines stwtop parses,
+#     the ConfigMap's log_format reads a real nginx log (and nginx -t accepts the config when
+#     nginx is installed), the stwtop container's command runs over a real recording
+#  5. the Vector snippet reads only fields and values stwtop writes (real NDJSON output); the
+#     alerts' grep pattern finds the verdicts in it
+# Needs promtool (Debian package prometheus) and python3 with yaml (python3-yaml): without
+# them it is skipped (exit 77) saying so, as other tests do for missing tools.
+set -u
+BIN=${1:?usage: prom_rules.sh path/to/stwtop}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+D=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$D/.." && pwd)
+command -v promtool >/dev/null || { echo "SKIP: promtool not installed (Debian package prometheus, scripts/install-deps.sh)"; exit 77; }
+python3 -c 'import yaml' 2>/dev/null || { echo "SKIP: python3 has no yaml module (Debian package python3-yaml)"; exit 77; }
+T=$(mktemp -d)
+PG=""
+cleanup() {
+	[ -n "$PG" ] && kill -TERM -- "-$PG" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+pass=0 failc=0
+ok() { pass=$((pass + 1)); }
+bad() { failc=$((failc + 1)); echo "FAIL $*"; }
+S=$D/samples/combined/throttle-stop
+
+# 1-2. the rules and their unit tests
+promtool check rules "$ROOT/deploy/prometheus/stwtop-alerts.yml" >"$T/check" 2>&1 && ok ||
+	bad "promtool check rules: $(cat "$T/check")"
+# (compared as YAML: another PyYAML may wrap lines differently)
+python3 "$D/tools/prom-rules-tests.py" "$ROOT/deploy/prometheus/stwtop-alerts.yml" >"$T/gen.yml" &&
+	python3 -c 'import sys, yaml; sys.exit(yaml.safe_load(open(sys.argv[1])) != yaml.safe_load(open(sys.argv[2])))' \
+		"$T/gen.yml" "$ROOT/deploy/prometheus/stwtop-alerts.test.yml" && ok ||
+	bad "stwtop-alerts.test.yml is not what tests/tools/prom-rules-tests.py writes: regenerate it (its head says how)"
+(cd "$ROOT/deploy/prometheus" && promtool test rules stwtop-alerts.test.yml) >"$T/test" 2>&1 && ok ||
+	bad "promtool test rules: $(head -c 4000 "$T/test")"
+n=$(grep -c 'alertname:' "$ROOT/deploy/prometheus/stwtop-alerts.test.yml")
+[ "$n" -ge 100 ] && ok || bad "only $n alert checks in stwtop-alerts.test.yml"
+
+# 3. static checks
+"$BIN" --help >"$T/help" 2>&1
+python3 "$D/tools/check-deploy.py" static "$ROOT" "$T/help" "$T/x" >"$T/static" 2>&1 && ok ||
+	bad "check-deploy.py static: $(grep -v '^check-deploy:' "$T/static")"
+tail -n1 "$T/static"
+[ -s "$T/x/jvm.sh" ] && [ -s "$T/x/stwtop.sh" ] || { echo "FAIL the sidecar's commands were not extracted"; exit 1; }
+
+# 4a. the JVM container's script with its paths moved under $T and java replaced by a sleep:
+# its loop writes a cpu.stat line a second, which stwtop must read whole
+mkdir -p "$T/logs" "$T/cg" "$T/nginxlogs" "$T/conf"
+printf 'usage_usec 7000\nuser_usec 4000\nsystem_usec 3000\nnr_periods 40\nnr_throttled 3\nthrottled_usec 120000\nnr_bursts 0\nburst_usec 0\n' >"$T/cg/cpu.stat"
+sed -e "s#/sys/fs/cgroup#$T/cg#g; s#/logs/#$T/logs/#g" "$T/x/jvm.sh" |
+	awk '/^exec java/ { print "exec sleep 30"; skip = 1 } !skip' >"$T/jvm.sh"
+grep -q 'cpustat.log' "$T/jvm.sh" && ok || bad "the JVM container's script writes no cpustat.log"
+setsid sh "$T/jvm.sh" </dev/null >"$T/jvm.out" 2>&1 &
+PG=$!
+sleep 3.5
+kill -TERM -- "-$PG" 2>/dev/null
+PG=""
+lines=$(grep -c . "$T/logs/cpustat.log" 2>/dev/null || echo 0)
+[ "$lines" -ge 2 ] && ok || bad "the cpu.stat loop wrote $lines lines in 3.5 s: $(cat "$T/jvm.out")"
+"$BIN" --report --json --cpustat-log "$T/logs/cpustat.log" >"$T/cpu.json" 2>"$T/cpu.err"
+python3 - "$T/cpu.json" "$lines" <<'EOF' && ok || bad "stwtop does not read every line the loop wrote: $(head -c 300 "$T/logs/cpustat.log")"
+import json, sys
+src = json.load(open(sys.argv[1]))["sources"][0]
+sys.exit(0 if src["parsed"] == int(sys.argv[2]) and src["unparsed"] == 0 else 1)
+EOF
+
+# 4b. the ConfigMap's nginx.conf: its log_format reads the real nginx log of the recording
+# (the same variables), and nginx itself accepts the config
+head -n 2000 "$S/logs/access.log" >"$T/access.log"
+"$BIN" --report --json --nginx "$T/access.log" --nginx-conf "$T/x/nginx.conf:stwtop" >"$T/ngx.json" 2>"$T/ngx.err"
+python3 - "$T/ngx.json" <<'EOF' && ok || bad "the ConfigMap's log_format does not read a real nginx log: $(cat "$T/ngx.err")"
+import json, sys
+src = json.load(open(sys.argv[1]))["sources"][0]
+sys.exit(0 if src["parsed"] == 2000 and src["unparsed"] == 0 else 1)
+EOF
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+if [ -x "$NGINX" ]; then
+	sed -e "s#/var/log/nginx#$T/nginxlogs#g; s#/tmp/nginx.pid#$T/nginx.pid#g" "$T/x/nginx.conf" >"$T/nginx-t.conf"
+	"$NGINX" -t -p "$T" -c "$T/nginx-t.conf" >"$T/nginx-t.out" 2>&1 && ok || bad "nginx -t: $(cat "$T/nginx-t.out")"
+else
+	echo "note: nginx not installed: the ConfigMap's nginx.conf is not checked by nginx -t"
+fi
+
+# 4c. the stwtop container's command over the recording's files placed where the pod has them
+cp "$S/gc.log" "$S/cpustat.log" "$T/logs/"
+cp "$S/logs/access.log" "$T/nginxlogs/access.log"
+cp "$T/x/nginx.conf" "$T/conf/nginx.conf"
+SOURCES=$(sed -e "s#/logs/#$T/logs/#g; s#/var/log/nginx/#$T/nginxlogs/#g; s#/etc/stwtop/nginx/#$T/conf/#g" "$T/x/sources")
+CMD=$(sed -e "s#exec stwtop #exec $BIN #" "$T/x/stwtop.sh")
+PORT=""
+if grep -q -- '--metrics ' "$T/help"; then
+	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	CMD=$(printf '%s' "$CMD" | sed -e "s#--metrics 0\.0\.0\.0:[0-9]*#--metrics 127.0.0.1:$PORT#")
+else
+	echo "note: this stwtop has no --metrics yet: the sidecar's command is run without it"
+	CMD=$(printf '%s' "$CMD" | sed -e 's#--metrics [^ ]*##')
+fi
+STWTOP_SOURCES=$SOURCES TZ=UTC timeout -s TERM 6 sh -c "$CMD" </dev/null >"$T/side.out" 2>"$T/side.err" &
+SIDE=$!
+if [ -n "$PORT" ]; then
+	# the metrics the rules use, scraped while it runs (those this recording must have)
+	sleep 4
+	if curl -sf "http://127.0.0.1:$PORT/metrics" >"$T/scrape"; then
+		ok
+		for m in stwtop_build_info stwtop_source_up stwtop_stops_total stwtop_stop_seconds_sum \
+			stwtop_gc_pause_seconds_sum stwtop_cgroup_throttled_seconds_total stwtop_verdicts_total; do
+			grep -qE "^$m[{ ]" "$T/scrape" && ok || bad "the scrape has no $m, which the alert rules use"
+		done
+		promtool check metrics <"$T/scrape" >"$T/lint" 2>&1 && ok || bad "promtool check metrics: $(head -c 1000 "$T/lint")"
+	else
+		bad "no answer on 127.0.0.1:$PORT/metrics: $(cat "$T/side.err")"
+	fi
+fi
+wait "$SIDE"
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 124 ] && ok || bad "the sidecar's command exited $rc: $(cat "$T/side.err")"
+grep -qi 'error' "$T/side.err" && bad "the sidecar's command says: $(grep -i error "$T/side.err")" || ok
+for id in cpu-throttled-during-stop accept-queue-overflow; do
+	# the alerts' own pattern: kubectl logs POD -c stwtop | grep '"id":"ID"'
+	grep "\"id\":\"$id\"" "$T/side.out" | grep -q '"event":"new"' && ok ||
+		bad "the sidecar's command over throttle-stop printed no new $id (grep '\"id\":\"$id\"')"
+done
+
+# 5. the Vector snippet against real NDJSON: the sidecar's, and one with a note (a log_format
+# that does not match the log)
+TZ=UTC timeout 2 "$BIN" --plain --json --interval 200 --nginx "$T/access.log" \
+	--nginx-format '$remote_addr [$time_local] "$request" $status' </dev/null >"$T/note.out" 2>/dev/null
+python3 "$D/tools/check-deploy.py" ndjson "$ROOT" "$T/side.out" "$T/note.out" >"$T/nd" 2>&1 && ok ||
+	bad "check-deploy.py ndjson: $(grep -v '^check-deploy:' "$T/nd")"
+tail -n1 "$T/nd"
+
+echo "prom_rules: $pass passed, $failc failed"
+[ "$failc" -eq 0 ]
