@@ -2,10 +2,12 @@
 # install-deps.sh — everything stwtop needs to build and to run its whole test
 # suite on Debian 12 (bookworm). Uses sudo only when not already root.
 #   build:  cmake, a C compiler, pkg-config, ncursesw, libinotifytools, jansson, zlib (gzip logs),
-#           libzstd (zstd logs; optional: without it a .zst is refused with a hint)
+#           libzstd (zstd logs; optional: without it a .zst is refused with a hint),
+#           libmicrohttpd (the --metrics HTTP server)
 #   tests:  cmocka; tmux (end-to-end screens), jq (report checks), strace (read-only check), python3
 #           (replay/checker tools), nginx-light + curl (real nginx logs),
-#           openjdk-17-jdk-headless (real JVM logs and discovery), inotify-tools
+#           openjdk-17-jdk-headless (real JVM logs and discovery), inotify-tools,
+#           prometheus (promtool check metrics, and a real Prometheus scraping --metrics)
 #   fuzz:   clang + libclang-rt-14-dev (libFuzzer, ASan/UBSan)
 set -eu
 SUDO=""
@@ -14,8 +16,10 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config \
-  libncurses-dev libinotifytools0-dev inotify-tools libjansson-dev zlib1g-dev libzstd-dev libcmocka-dev \
+  libncurses-dev libinotifytools0-dev inotify-tools libjansson-dev zlib1g-dev libzstd-dev libcmocka-dev libmicrohttpd-dev \
   tmux jq python3 procps zstd curl nginx-light openjdk-17-jdk-headless strace prometheus python3-yaml tzdata \
   clang libclang-rt-14-dev valgrind >/dev/null
 # the Debian nginx package starts a system nginx on port 80 where systemd runs;
 # the tests run their own nginx from their own prefix and never need it.
+# Likewise the prometheus package's own server (:9090): the metrics tests start
+# theirs on a free port with a temporary config and storage.

@@ -2,6 +2,7 @@
 #include "app.h"
 
 #include "stwtop/discover.h"
+#include "stwtop/metrics_srv.h"
 #include "stwtop/util.h"
 
 #include <errno.h>
@@ -307,6 +308,23 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 		session_free(s);
 		return 1;
 	}
+	struct metrics_srv *ms = NULL;
+	if (c->metrics || c->metrics_textfile) {
+		struct metrics_srv_opts mo = {
+			.addr = c->metrics,
+			.textfile = c->metrics_textfile,
+			.interval_ms = c->interval_ms,
+		};
+		ms = metrics_srv_new(live_loop(l), s, &mo, err, sizeof err);
+		if (!ms) {
+			/* a port taken or a directory not writable: the command line asked
+			 * for something this machine cannot give, as a bad argument */
+			fprintf(stderr, "stwtop: %s\n", err);
+			live_free(l);
+			session_free(s);
+			return 2;
+		}
+	}
 	int rc_run;
 	char why[256] = "";
 	if (c->plain) {
@@ -341,6 +359,7 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 			fprintf(stderr, "stwtop: could not read %s\n", safe);
 			rc_run = 1;
 		}
+	metrics_srv_free(ms);   /* the file's last write: the run's final state */
 	live_free(l);
 	session_free(s);
 	return rc_run;

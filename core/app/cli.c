@@ -1,6 +1,7 @@
 /* cli.c — command-line parsing (cli.h). Every error is one line naming the
  * option; the caller prints it and exits 2. */
 #include "stwtop/cli.h"
+#include "stwtop/metrics_srv.h"
 #include "stwtop/reader.h"
 #include "stwtop/util.h"
 
@@ -13,7 +14,7 @@ enum {
 	O_GC = 256, O_SAFEPOINT, O_NGINX, O_NGINX_FORMAT, O_NGINX_CONF, O_PID, O_CGROUP, O_CPUSTAT,
 	O_RECORD, O_REPLAY, O_INTERVAL, O_THEME, O_NO_COLOR, O_PLAIN, O_JSON, O_REPORT, O_DEMO,
 	O_HELP, O_VERSION, O_JVM_START, O_CONFIG, O_HELP_CONFIG, O_SCHEDLOG, O_VMSTATLOG, O_HSERR,
-	O_VERBOSE, O_DEMO_SPEED, O_BRIEF, O_TZ
+	O_VERBOSE, O_DEMO_SPEED, O_BRIEF, O_TZ, O_METRICS, O_METRICS_TEXTFILE
 };
 
 static const struct option opts[] = {
@@ -47,6 +48,8 @@ static const struct option opts[] = {
 	{"help-config", no_argument, NULL, O_HELP_CONFIG},
 	{"verbose", no_argument, NULL, O_VERBOSE},
 	{"tz", required_argument, NULL, O_TZ},
+	{"metrics", required_argument, NULL, O_METRICS},
+	{"metrics-textfile", required_argument, NULL, O_METRICS_TEXTFILE},
 	{NULL, 0, NULL, 0},
 };
 
@@ -95,6 +98,12 @@ void cli_usage(FILE *out)
 	      "  --config FILE                override verdict thresholds (JSON); --help-config lists them\n"
 	      "  --demo-speed X               demo pace (default 4 = four times real time)\n"
 	      "  --verbose                    say why lines did not parse\n"
+	      "  --metrics [ADDR:]PORT        serve Prometheus metrics at http://ADDR:PORT/metrics from\n"
+	      "                               the live run (--plain, the dashboard, --demo); ADDR defaults\n"
+	      "                               to 127.0.0.1 (PORT or :PORT); 0.0.0.0:PORT for every address,\n"
+	      "                               [::1]:PORT for IPv6 (docs/metrics.md)\n"
+	      "  --metrics-textfile FILE      write the same metrics to FILE every interval and at exit,\n"
+	      "                               atomically (for node_exporter's textfile collector)\n"
 	      "  --help, --version\n"
 	      "\n"
 	      "Exit codes: 0 ok, 1 a source could not be read, 2 usage error.\n",
@@ -308,6 +317,21 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		case O_VERBOSE:
 			c->verbose = true;
 			break;
+		case O_METRICS: {
+			struct sockaddr_storage ss;
+			socklen_t sl;
+			if (metrics_parse_addr(optarg, &ss, &sl, err, errlen) != 0)
+				return 2;
+			c->metrics = optarg;
+			break;
+		}
+		case O_METRICS_TEXTFILE:
+			if (!optarg[0]) {
+				snprintf(err, errlen, "--metrics-textfile: the file name is empty");
+				return 2;
+			}
+			c->metrics_textfile = optarg;
+			break;
 		case ':':
 			snprintf(err, errlen, "%s needs a value", argv[optind - 1]);
 			return 2;
@@ -359,6 +383,11 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		}
 		if (c->plain) {
 			snprintf(err, errlen, "--plain is for live mode; --report already prints text");
+			return 2;
+		}
+		if (c->metrics || c->metrics_textfile) {
+			snprintf(err, errlen, "%s is for live mode (--plain, the dashboard, --demo); --report "
+				 "prints its numbers once (--json)", c->metrics ? "--metrics" : "--metrics-textfile");
 			return 2;
 		}
 		if (c->record) {

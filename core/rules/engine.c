@@ -76,6 +76,13 @@ void rules_set_listener(struct rules *r, rules_change_fn fn, void *ctx)
 	r->fnctx = ctx;
 }
 
+uint64_t rules_raised(const struct rules *r, int id, int severity)
+{
+	if (id < 0 || id >= V_COUNT || severity < SEV_INFO || severity > SEV_CRIT)
+		return 0;
+	return r->raised[id][severity];
+}
+
 size_t rules_count(const struct rules *r)
 {
 	return r->nv;
@@ -350,6 +357,23 @@ void rules_keep_from(const struct rules *r, const struct rules_ctx *c, struct tl
 	keep->from_ms = t;
 }
 
+/* An incident's verdicts are counted (rules_raised) once it is final: their
+ * severity and whether they hold no longer change then, so the count by
+ * severity is the report's, which judges each incident once, when final. A
+ * count taken when raised would say warn and crit for one verdict that rose
+ * (live judges eagerly), and would count one cleared at the end that the
+ * report never raises. */
+static void count_final(struct rules *r, const struct incident *in)
+{
+	for (int id = 0; id < V_COUNT; id++) {
+		if (!verdict_is_incident(id))
+			continue;
+		const struct verdict *v = rv_find_c(r, id, in->id);
+		if (v && v->cleared_ms == EV_TIME_NONE && v->severity >= SEV_INFO && v->severity <= SEV_CRIT)
+			r->raised[id][v->severity]++;
+	}
+}
+
 void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 {
 	r->uptime_axis = c->uptime_axis;
@@ -367,6 +391,7 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		judge(r, c, in, becomes_final);
 		if (becomes_final) {
 			in->final = true;
+			count_final(r, in);
 			if (in->has_stop && !(r->judged_mask & rl_stop_verdicts_mask()))
 				rl_count_unexplained(r, c->tl, in, &r->unexplained);
 		}

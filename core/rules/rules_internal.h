@@ -122,6 +122,9 @@ struct rules {
 	bool eager;                    /* judge open incidents at every evaluation (live) */
 	bool uptime_axis;              /* times are JVM uptime: say so in evidence */
 	uint64_t evicted;              /* verdicts of old final incidents let go to keep the newest */
+	/* verdicts raised, and severities reached by a rise, since the start:
+	 * kept here because the verdicts themselves may be evicted (rules_raised) */
+	uint64_t raised[V_COUNT][SEV_CRIT + 1];
 	int64_t evicted_from_ms, evicted_to_ms;
 	uint64_t judging_key;          /* the incident being judged, 0 none */
 	bool judging_final;            /* ... for the last time (no more data will change it) */

@@ -271,8 +271,11 @@ void rv_commit(struct rules *r, const struct vdraft *nv_in)
 	if (old && verdict_is_incident(nv->id) && old->severity > tidied.severity)
 		tidied.severity = old->severity;
 	if (old) {
+		int was = old->severity;
 		if (same_content(old, nv) || !vpack(r, old, nv))
 			return;
+		if (old->severity > was && !verdict_is_incident(old->id))
+			r->raised[old->id][old->severity]++;
 		old->version++;
 		if (r->fn)
 			r->fn(r->fnctx, old, false);
@@ -285,6 +288,8 @@ void rv_commit(struct rules *r, const struct vdraft *nv_in)
 	if (!vpack(r, slot, nv))
 		return;
 	r->nv++;
+	if (!verdict_is_incident(slot->id)) /* an incident's: counted when final (rules_eval) */
+		r->raised[slot->id][slot->severity]++;
 	slot->version = 1;
 	vidx_insert(r, r->nv - 1);
 	if (r->fn)

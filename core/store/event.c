@@ -20,6 +20,21 @@ const char *ev_kind_name(enum ev_kind k)
 	return (unsigned)k < EV_KIND_COUNT && names[k] ? names[k] : "?";
 }
 
+const char *pause_type_name(enum pause_type t)
+{
+	switch (t) {
+	case PAUSE_YOUNG: return "young";
+	case PAUSE_MIXED: return "mixed";
+	case PAUSE_FULL: return "full";
+	case PAUSE_REMARK: return "remark";
+	case PAUSE_CLEANUP: return "cleanup";
+	case PAUSE_INIT_MARK: return "init-mark";
+	case PAUSE_RELOCATE: return "relocate";
+	case PAUSE_DEGENERATED: return "degenerated";
+	default: return "other";
+	}
+}
+
 const char *jvm_collector_name(enum jvm_collector c)
 {
 	switch (c) {

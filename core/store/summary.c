@@ -5,6 +5,33 @@
 #include <stdio.h>
 #include <string.h>
 
+/* 1 ms to 30 s in a 1-2-5 ladder. Below 1 ms a stop is healthy whatever it
+ * is (a G1 young pause of a small heap, a cleanup safepoint), so finer
+ * buckets would only add series. At 30 s a stop has already failed every
+ * health check (Kubernetes' default liveness probe gives up after 3 x 10 s);
+ * longer ones are in +Inf, their count and sum still exact. The ladder holds every default threshold of
+ * the verdicts (rules config.c): ttsp 100 ms (warn) and 1 s (crit), a long
+ * pause 500 ms (warn) and 2 s (crit), and G1's default pause goal of 200 ms,
+ * so "how many stops were over the threshold" is a bucket, not an
+ * interpolation. The same bounds serve nginx $request_time: a request held by
+ * a stop takes as long as the stop. */
+const double summary_le_s[SUMMARY_LE_N] = {
+	0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30,
+};
+
+void summary_le_add(struct summary_le *h, double seconds)
+{
+	if (!(seconds >= 0))
+		return; /* unknown (-1) or NaN */
+	h->n++;
+	h->sum_s += seconds;
+	for (int i = 0; i < SUMMARY_LE_N; i++)
+		if (seconds <= summary_le_s[i]) {
+			h->b[i]++;
+			return;
+		}
+}
+
 void summary_init(struct summary *s)
 {
 	memset(s, 0, sizeof *s);
@@ -123,6 +150,12 @@ void summary_add(struct summary *s, const struct event *e)
 			s->max_gc_pause_ms = p->dur_ms;
 		if (p->type == PAUSE_FULL)
 			s->full_gcs++;
+		{
+			unsigned c = p->collector ? p->collector : (unsigned)s->collector;
+			unsigned t = p->type;
+			s->pauses_by[c < SUMMARY_COLLECTORS ? c : 0][t < SUMMARY_PAUSE_TYPES ? t : 0]++;
+		}
+		summary_le_add(&s->gc_pause_le, p->dur_ms / 1000.0);
 		if (p->flags & PAUSE_F_PERIODIC)
 			s->periodic_gc_collections++;
 		if (p->collector && !s->collector)
@@ -163,6 +196,8 @@ void summary_add(struct summary *s, const struct event *e)
 			s->max_stop_ms = sp->total_ms;
 		if (sp->ttsp_ms > s->max_ttsp_ms)
 			s->max_ttsp_ms = sp->ttsp_ms;
+		summary_le_add(&s->stop_le, sp->total_ms / 1000.0);
+		summary_le_add(&s->ttsp_le, sp->ttsp_ms / 1000.0);
 		break;
 	}
 	case EV_SP_TIMEOUT:
@@ -201,8 +236,10 @@ void summary_add(struct summary *s, const struct event *e)
 			s->lacks_uht++;
 		if (h->lacks & EV_HTTP_NO_URT)
 			s->lacks_urt++;
-		if (h->rt_ms >= 0)
+		if (h->rt_ms >= 0) {
 			hist_add(&s->rt, (uint64_t)(h->rt_ms * 1000 + 0.5));
+			summary_le_add(&s->rt_le, h->rt_ms / 1000.0);
+		}
 		if (h->uht_ms >= 0)
 			hist_add(&s->uht, (uint64_t)(h->uht_ms * 1000 + 0.5));
 		if (h->urt_ms >= 0)

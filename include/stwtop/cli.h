@@ -34,6 +34,8 @@ struct cli {
 	int64_t jvm_start_ms;       /* EV_TIME_NONE unless --jvm-start */
 	const char *demo_name;      /* --demo[=NAME] */
 	double demo_speed;          /* --demo-speed X (1 = real time) */
+	const char *metrics;        /* --metrics ADDR:PORT (checked by metrics_parse_addr) */
+	const char *metrics_textfile;   /* --metrics-textfile FILE */
 };
 
 /* Parse argv. 0 on success; 2 on a usage error with a one-line message in err

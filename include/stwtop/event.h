@@ -254,6 +254,7 @@ struct event {
 
 const char *ev_kind_name(enum ev_kind k);
 const char *jvm_collector_name(enum jvm_collector c);  /* "G1", ..., NULL for unknown */
+const char *pause_type_name(enum pause_type t);        /* "young", "full", ..., "other" */
 
 /* Fill *e with kind and "unknown" defaults (-1 everywhere a -1 means unknown). */
 void ev_init(struct event *e, enum ev_kind kind);

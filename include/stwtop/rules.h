@@ -190,6 +190,13 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final);
 size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)[RULES_NOTE_LEN], size_t max);
 
 size_t rules_count(const struct rules *r);
+/* Verdicts of this id with this severity since the start: a running count
+ * that eviction (or anything else) never lowers, for counters (metrics.h).
+ * An incident's verdicts count once the incident is final (horizon_ms after
+ * its end, or at the end of input), with the severity they end with, so the
+ * counts equal the report's over the same input, live or not; a whole-run
+ * verdict counts when raised, and again at each severity it rises to. */
+uint64_t rules_raised(const struct rules *r, int id, int severity);
 /* verdicts in order of first appearance */
 const struct verdict *rules_at(const struct rules *r, size_t i);
 

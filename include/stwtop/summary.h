@@ -27,6 +27,24 @@ struct summary_counter {
 
 #define SUMMARY_FLAGS_MAX 16
 
+/* Durations counted in fixed buckets, for the Prometheus histograms of
+ * metrics.h (a quantile of struct hist cannot be turned back into "how many
+ * were <= 0.5 s", and Prometheus needs exactly that). The upper bounds, in
+ * seconds, are summary_le_s[]; a value equal to a bound is in its bucket (as
+ * Prometheus' le says); longer than the last one: only in n. Why these
+ * bounds: core/store/summary.c. */
+#define SUMMARY_LE_N 14
+extern const double summary_le_s[SUMMARY_LE_N];
+struct summary_le {
+	uint64_t n;                    /* every value */
+	double sum_s;
+	uint64_t b[SUMMARY_LE_N];      /* values in (le[i-1], le[i]]: not cumulative */
+};
+void summary_le_add(struct summary_le *h, double seconds);
+
+#define SUMMARY_PAUSE_TYPES 9          /* enum pause_type */
+#define SUMMARY_COLLECTORS 8           /* enum jvm_collector */
+
 struct summary {
 	/* jvm */
 	int collector;                 /* enum jvm_collector */
@@ -43,6 +61,9 @@ struct summary {
 	uint64_t gc_pauses;
 	double max_gc_pause_ms, total_gc_pause_ms;
 	uint64_t full_gcs;
+	/* by the collector the pause line names (else the log's) and its enum pause_type */
+	uint64_t pauses_by[SUMMARY_COLLECTORS][SUMMARY_PAUSE_TYPES];
+	struct summary_le gc_pause_le;       /* every pause, seconds */
 	/* the time the JVM log covers: its first event's start to its last
 	 * event's end, by the JVM's uptime and by the clock (-1 / EV_TIME_NONE
 	 * unknown); summary_jvm_span_ms() picks */
@@ -50,6 +71,7 @@ struct summary {
 	int64_t jvm_first_ms, jvm_last_ms;
 	uint64_t stops;
 	double total_stop_ms, max_stop_ms, max_ttsp_ms;
+	struct summary_le stop_le, ttsp_le;  /* every safepoint: its whole stop, its time to safepoint */
 	uint64_t periodic_gc_skips, periodic_gc_collections;
 	bool heap_known;
 	double committed_max_mb, committed_last_mb, used_after_gc_last_mb;
@@ -67,6 +89,7 @@ struct summary {
 	 * $upstream_header_time: their times are unknown, not 0 and not "-" */
 	uint64_t lacks_rt, lacks_uct, lacks_uht, lacks_urt;
 	struct hist rt, uht, urt;           /* whole-run percentiles */
+	struct summary_le rt_le;            /* $request_time of the requests that log it */
 	/* cgroup cpu samples */
 	uint64_t throttle_samples;     /* every EV_CPU, with or without throttling counters */
 	struct summary_counter nr_throttled, throttled_us;

@@ -1,0 +1,346 @@
+/* metrics_srv.c — --metrics and --metrics-textfile (metrics_srv.h).
+ *
+ * Why libmicrohttpd: it is made to be embedded in a program that has its own
+ * event loop (its "external select" modes hand us an epoll descriptor and a
+ * timeout and do the work when we call MHD_run), it bounds what a client may
+ * cost (connection limit, per-connection timeout, a memory pool per
+ * connection that a long request line cannot grow), it is packaged by Debian
+ * (libmicrohttpd-dev) and kept up by GNU. A hand-written HTTP/1.1 parser would
+ * be less code to link and more code to get wrong. */
+#include "stwtop/metrics_srv.h"
+#include "stwtop/metrics.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef STWTOP_HAVE_MHD
+#include <microhttpd.h>
+#endif
+
+struct metrics_srv {
+	struct loop *loop;
+	const struct session *s;
+	struct metrics_srv_opts o;
+	char *textfile;
+	int file_timer;
+#ifdef STWTOP_HAVE_MHD
+	struct MHD_Daemon *d;
+	int epfd;
+	int mhd_timer;
+#endif
+	uint64_t scrapes;
+};
+
+int metrics_parse_addr(const char *arg, struct sockaddr_storage *ss, socklen_t *len, char *err, size_t errlen)
+{
+	char host[64] = METRICS_DEFAULT_HOST;
+	const char *port = arg;
+	const char *colon = strrchr(arg, ':');
+	if (arg[0] == '[') {
+		const char *close = strchr(arg, ']');
+		if (!close || close[1] != ':' || (size_t)(close - arg - 1) >= sizeof host) {
+			snprintf(err, errlen, "--metrics '%s': an IPv6 address is written [ADDR]:PORT", arg);
+			return -EINVAL;
+		}
+		memcpy(host, arg + 1, (size_t)(close - arg - 1));
+		host[close - arg - 1] = '\0';
+		port = close + 2;
+	} else if (colon) {
+		size_t hl = (size_t)(colon - arg);
+		if (hl >= sizeof host) {
+			snprintf(err, errlen, "--metrics '%s': the address is too long", arg);
+			return -EINVAL;
+		}
+		if (hl > 0) {
+			memcpy(host, arg, hl);
+			host[hl] = '\0';
+		}
+		port = colon + 1;
+	}
+	char *end;
+	errno = 0;
+	long p = strtol(port, &end, 10);
+	if (!port[0] || *end || errno || p < 1 || p > 65535) {
+		snprintf(err, errlen, "--metrics '%s': not ADDR:PORT (a port 1..65535, e.g. :9404 or 0.0.0.0:9404)",
+			 arg);
+		return -EINVAL;
+	}
+	if (strcmp(host, "localhost") == 0)
+		snprintf(host, sizeof host, "%s", METRICS_DEFAULT_HOST);
+	memset(ss, 0, sizeof *ss);
+	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)p);
+		*len = sizeof *v4;
+	} else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)p);
+		*len = sizeof *v6;
+	} else {
+		snprintf(err, errlen, "--metrics '%s': '%s' is not a numeric IPv4/IPv6 address (or localhost)", arg,
+			 host);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --- the file --- */
+
+static void write_file(struct metrics_srv *m)
+{
+	/* a failure (disk full, directory gone) is retried at the next interval;
+	 * the file keeps its last complete content meanwhile */
+	(void)metrics_write_file(m->textfile, m->s);
+}
+
+static void on_file_timer(void *ctx)
+{
+	write_file(ctx);
+}
+
+/* --- HTTP --- */
+
+#ifdef STWTOP_HAVE_MHD
+
+bool metrics_srv_http_available(void)
+{
+	return true;
+}
+
+static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const char *ctype, char *body,
+			      size_t len)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	enum MHD_Result rc = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned status, const char *text)
+{
+	char *body = strdup(text);
+	if (!body)
+		return MHD_NO;
+	return answer(c, status, "text/plain; charset=utf-8", body, strlen(body));
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+				  const char *version, const char *upload_data, size_t *upload_data_size,
+				  void **con_cls)
+{
+	(void)version;
+	(void)upload_data;
+	struct metrics_srv *m = cls;
+	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0, head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+	/* errors are answered at once (and the connection closed: a body we
+	 * refuse is not read) */
+	if (strcmp(url, "/metrics") != 0)
+		return answer_text(c, MHD_HTTP_NOT_FOUND, "not found: stwtop serves /metrics\n");
+	if (!get && !head)
+		return answer_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: GET or HEAD\n");
+	/* a scrape on the second call, once the request is whole: a response
+	 * queued on the first call makes libmicrohttpd close the connection,
+	 * and Prometheus keeps its connection from one scrape to the next */
+	static int whole;
+	if (*con_cls != &whole) {
+		*con_cls = &whole;
+		return MHD_YES;
+	}
+	if (*upload_data_size != 0) {
+		*upload_data_size = 0; /* a body on a GET: ignored */
+		return MHD_YES;
+	}
+	enum metrics_format f =
+		metrics_format_for_accept(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	struct metrics_buf b = {0};
+	if (metrics_render(&b, m->s, f) != 0) {
+		metrics_buf_fini(&b);
+		return answer_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+	}
+	m->scrapes++;
+	/* the body goes to MHD, which frees it after sending (MUST_FREE) */
+	return answer(c, MHD_HTTP_OK, metrics_content_type(f), b.s, b.len);
+}
+
+/* MHD has work at its next timeout (idle connections to close, a response
+ * still to send): one one-shot timer, re-armed after every run */
+static void rearm(struct metrics_srv *m)
+{
+	MHD_UNSIGNED_LONG_LONG to;
+	if (MHD_get_timeout(m->d, &to) == MHD_YES)
+		loop_set_timer(m->loop, m->mhd_timer, (int64_t)(to < 1000000 ? to : 1000000), 0);
+	else
+		loop_set_timer(m->loop, m->mhd_timer, -1, 0);
+}
+
+static void on_mhd_fd(void *ctx, int fd, short revents)
+{
+	(void)fd;
+	(void)revents;
+	struct metrics_srv *m = ctx;
+	MHD_run(m->d);
+	rearm(m);
+}
+
+static void on_mhd_timer(void *ctx)
+{
+	struct metrics_srv *m = ctx;
+	MHD_run(m->d);
+	rearm(m);
+}
+
+/* the listening socket is ours: bind's own errno makes the message
+ * ("Address already in use"), which MHD_start_daemon does not report */
+static int listen_on(const struct sockaddr_storage *ss, socklen_t sl)
+{
+	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, (const struct sockaddr *)ss, sl) != 0 || listen(fd, 64) != 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+static int http_open(struct metrics_srv *m, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	if (metrics_parse_addr(m->o.addr, &ss, &sl, err, errlen) != 0)
+		return -EINVAL;
+	int lfd = listen_on(&ss, sl);
+	if (lfd < 0) {
+		snprintf(err, errlen, "--metrics %s: cannot listen: %s", m->o.addr, strerror(-lfd));
+		return lfd;
+	}
+	unsigned flags = MHD_USE_EPOLL;
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	/* the daemon owns lfd from here (MHD_stop_daemon closes it) */
+	m->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, m,
+				MHD_OPTION_LISTEN_SOCKET, (MHD_socket)lfd,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)METRICS_SRV_MAX_CONN,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)METRICS_SRV_TIMEOUT_S,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)METRICS_SRV_MEM,
+				MHD_OPTION_END);
+	if (!m->d) {
+		close(lfd);
+		snprintf(err, errlen, "--metrics %s: the HTTP server did not start", m->o.addr);
+		return -EIO;
+	}
+	const union MHD_DaemonInfo *di = MHD_get_daemon_info(m->d, MHD_DAEMON_INFO_EPOLL_FD);
+	m->epfd = di ? di->epoll_fd : -1;
+	m->mhd_timer = loop_add_timer(m->loop, -1, 0, on_mhd_timer, m);
+	if (m->epfd < 0 || m->mhd_timer < 0 || loop_add_fd(m->loop, m->epfd, POLLIN, on_mhd_fd, m) != 0) {
+		snprintf(err, errlen, "--metrics %s: cannot add the server to the event loop", m->o.addr);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void http_close(struct metrics_srv *m)
+{
+	if (!m->d)
+		return;
+	if (m->epfd >= 0)
+		loop_del_fd(m->loop, m->epfd);
+	if (m->mhd_timer >= 0)
+		loop_del_timer(m->loop, m->mhd_timer);
+	MHD_stop_daemon(m->d);
+	m->d = NULL;
+}
+
+#else /* built without libmicrohttpd (the static build) */
+
+bool metrics_srv_http_available(void)
+{
+	return false;
+}
+
+static int http_open(struct metrics_srv *m, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--metrics %s: this stwtop was built without libmicrohttpd (a static build); "
+		 "use --metrics-textfile FILE", m->o.addr);
+	return -ENOTSUP;
+}
+
+static void http_close(struct metrics_srv *m)
+{
+	(void)m;
+}
+
+#endif
+
+struct metrics_srv *metrics_srv_new(struct loop *l, const struct session *s, const struct metrics_srv_opts *o,
+				    char *err, size_t errlen)
+{
+	struct metrics_srv *m = calloc(1, sizeof *m);
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	m->loop = l;
+	m->s = s;
+	m->o = *o;
+	m->file_timer = -1;
+#ifdef STWTOP_HAVE_MHD
+	m->epfd = m->mhd_timer = -1;
+#endif
+	if (o->textfile) {
+		m->textfile = strdup(o->textfile);
+		int rc = m->textfile ? metrics_write_file(m->textfile, s) : -ENOMEM;
+		if (rc != 0) {
+			snprintf(err, errlen, "--metrics-textfile %s: %s", o->textfile, strerror(-rc));
+			goto fail;
+		}
+		int iv = o->interval_ms > 0 ? o->interval_ms : 1000;
+		m->file_timer = loop_add_timer(l, iv, iv, on_file_timer, m);
+	}
+	if (o->addr && http_open(m, err, errlen) != 0)
+		goto fail;
+	return m;
+fail:
+	http_close(m);
+	if (m->file_timer >= 0)
+		loop_del_timer(l, m->file_timer);
+	free(m->textfile);
+	free(m);
+	return NULL;
+}
+
+void metrics_srv_free(struct metrics_srv *m)
+{
+	if (!m)
+		return;
+	http_close(m);
+	if (m->textfile)
+		write_file(m);
+	if (m->file_timer >= 0)
+		loop_del_timer(m->loop, m->file_timer);
+	free(m->textfile);
+	free(m);
+}
+
+uint64_t metrics_srv_scrapes(const struct metrics_srv *m)
+{
+	return m->scrapes;
+}

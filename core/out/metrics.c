@@ -1,0 +1,354 @@
+/* metrics.c — the session as Prometheus metrics (metrics.h). The formats
+ * mirror the Prometheus "Exposition formats" page (text format 0.0.4) and
+ * the OpenMetrics 1.0 specification: in OpenMetrics a counter's family is
+ * named without "_total" (its sample keeps it), build info is an info
+ * family, and the exposition ends with "# EOF". */
+#include "stwtop/metrics.h"
+#include "stwtop/rules.h"
+#include "stwtop/summary.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+void metrics_buf_reset(struct metrics_buf *b)
+{
+	b->len = 0;
+	b->oom = false;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+void metrics_buf_fini(struct metrics_buf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+static bool grow(struct metrics_buf *b, size_t need)
+{
+	if (b->oom)
+		return false;
+	if (b->len + need + 1 <= b->cap)
+		return true;
+	size_t cap = b->cap ? b->cap : 16384;
+	while (cap < b->len + need + 1)
+		cap *= 2;
+	char *s = realloc(b->s, cap);
+	if (!s) {
+		b->oom = true;
+		return false;
+	}
+	b->s = s;
+	b->cap = cap;
+	return true;
+}
+
+static void put(struct metrics_buf *b, const char *s, size_t n)
+{
+	if (!grow(b, n))
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void puts_(struct metrics_buf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+__attribute__((format(printf, 2, 3)))
+static void putf(struct metrics_buf *b, const char *fmt, ...)
+{
+	char small[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		put(b, small, (size_t)n);
+		return;
+	}
+	if (!grow(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* a label value: backslash, double quote and newline escaped (both formats) */
+static void put_label(struct metrics_buf *b, const char *v)
+{
+	const char *run = v;
+	for (const char *p = v; *p; p++) {
+		const char *esc = *p == '\\' ? "\\\\" : *p == '"' ? "\\\"" : *p == '\n' ? "\\n" : NULL;
+		if (!esc)
+			continue;
+		put(b, run, (size_t)(p - run));
+		puts_(b, esc);
+		run = p + 1;
+	}
+	puts_(b, run);
+}
+
+enum mtype { M_COUNTER, M_GAUGE, M_HISTOGRAM };
+
+/* "# HELP" and "# TYPE" of a family; name is the sample name without a
+ * counter's "_total" */
+static void family(struct metrics_buf *b, enum metrics_format f, const char *name, enum mtype t, const char *help)
+{
+	static const char *const tn[] = {"counter", "gauge", "histogram"};
+	const char *suffix = t == M_COUNTER && f == METRICS_PROMETHEUS ? "_total" : "";
+	putf(b, "# HELP stwtop_%s%s %s\n# TYPE stwtop_%s%s %s\n", name, suffix, help, name, suffix, tn[t]);
+}
+
+static void histogram(struct metrics_buf *b, enum metrics_format f, const char *name, const char *help,
+		      const struct summary_le *h)
+{
+	family(b, f, name, M_HISTOGRAM, help);
+	uint64_t cum = 0;
+	for (int i = 0; i < SUMMARY_LE_N; i++) {
+		cum += h->b[i];
+		putf(b, "stwtop_%s_bucket{le=\"%g\"} %llu\n", name, summary_le_s[i], (unsigned long long)cum);
+	}
+	putf(b, "stwtop_%s_bucket{le=\"+Inf\"} %llu\nstwtop_%s_sum %.17g\nstwtop_%s_count %llu\n", name,
+	     (unsigned long long)h->n, name, h->sum_s, name, (unsigned long long)h->n);
+}
+
+static bool have_kind(const struct session *s, enum src_kind k)
+{
+	for (int i = 0; i < session_nsources(s); i++)
+		if (session_source_kind(s, i) == k)
+			return true;
+	return false;
+}
+
+static void put_jvm(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+{
+	const struct summary *sm = session_summary(s);
+	family(b, f, "stops", M_COUNTER, "Safepoints (stops of every application thread) in the JVM logs.");
+	putf(b, "stwtop_stops_total %llu\n", (unsigned long long)sm->stops);
+	histogram(b, f, "stop_seconds", "Safepoint durations, whole stop (reaching it, the operation, leaving).",
+		  &sm->stop_le);
+	histogram(b, f, "ttsp_seconds", "Time to safepoint: from the request until every thread stopped.",
+		  &sm->ttsp_le);
+	family(b, f, "gc_pauses", M_COUNTER, "GC pauses by collector and kind.");
+	for (int c = 0; c < SUMMARY_COLLECTORS; c++)
+		for (int t = 0; t < SUMMARY_PAUSE_TYPES; t++) {
+			if (!sm->pauses_by[c][t])
+				continue;
+			const char *cn = jvm_collector_name((enum jvm_collector)c);
+			putf(b, "stwtop_gc_pauses_total{collector=\"%s\",kind=\"%s\"} %llu\n", cn ? cn : "unknown",
+			     pause_type_name((enum pause_type)t), (unsigned long long)sm->pauses_by[c][t]);
+		}
+	histogram(b, f, "gc_pause_seconds", "GC pause durations.", &sm->gc_pause_le);
+	if (sm->heap_known) {
+		family(b, f, "heap_committed_bytes", M_GAUGE, "Heap committed after the last GC that printed it.");
+		putf(b, "stwtop_heap_committed_bytes %.17g\n", sm->committed_last_mb * 1048576.0);
+		family(b, f, "heap_used_after_gc_bytes", M_GAUGE, "Heap used after the last GC that printed it.");
+		putf(b, "stwtop_heap_used_after_gc_bytes %.17g\n", sm->used_after_gc_last_mb * 1048576.0);
+	}
+}
+
+static void put_cgroup(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+{
+	const struct summary *sm = session_summary(s);
+	family(b, f, "cgroup_throttled_seconds", M_COUNTER,
+	       "Growth of cpu.stat throttled_time since the first sample (a re-created cgroup adds on).");
+	putf(b, "stwtop_cgroup_throttled_seconds_total %.17g\n", summary_throttled_ms(sm) / 1000.0);
+	family(b, f, "cgroup_throttled_periods", M_COUNTER, "Growth of cpu.stat nr_throttled since the first sample.");
+	putf(b, "stwtop_cgroup_throttled_periods_total %lld\n", (long long)summary_nr_throttled(sm));
+}
+
+static void put_nginx(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+{
+	const struct summary *sm = session_summary(s);
+	uint64_t cls[6] = {0};          /* 1xx..5xx, other */
+	for (int c = 0; c < SUMMARY_STATUS_MAX; c++)
+		cls[c >= 100 ? c / 100 - 1 : 5] += sm->status[c];
+	cls[5] += sm->status_other;
+	family(b, f, "nginx_requests", M_COUNTER, "Requests in the nginx access logs by status class.");
+	static const char *const cn[6] = {"1xx", "2xx", "3xx", "4xx", "5xx", "other"};
+	for (int k = 0; k < 6; k++)
+		if (k < 5 || cls[k])
+			putf(b, "stwtop_nginx_requests_total{status_class=\"%s\"} %llu\n", cn[k],
+			     (unsigned long long)cls[k]);
+	family(b, f, "nginx_upstream_connect", M_COUNTER,
+	       "Requests by $upstream_connect_time rounded to whole seconds (none: never connected).");
+	static const char *const bn[5] = {"0", "1", "2", "3", "4+"};
+	for (int k = 0; k < 5; k++)
+		putf(b, "stwtop_nginx_upstream_connect_total{bucket=\"%s\"} %llu\n", bn[k],
+		     (unsigned long long)sm->uct_buckets[k]);
+	putf(b, "stwtop_nginx_upstream_connect_total{bucket=\"none\"} %llu\n", (unsigned long long)sm->uct_none);
+	histogram(b, f, "nginx_request_seconds", "nginx $request_time of the requests that log it.", &sm->rt_le);
+}
+
+static bool verdict_active(const struct verdict *v, int64_t now_ms)
+{
+	if (v->cleared_ms != EV_TIME_NONE)
+		return false;
+	if (!verdict_is_incident(v->id))
+		return true;
+	int64_t end = v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms;
+	return end == EV_TIME_NONE || now_ms == EV_TIME_NONE || now_ms - end < METRICS_ACTIVE_MS;
+}
+
+static void put_verdicts(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+{
+	const struct rules *r = session_rules(s);
+	int64_t now_ms = session_timeline(s)->newest_ms;
+	family(b, f, "verdicts", M_COUNTER,
+	       "Verdicts by id and severity: an incident's once it is final, a whole-run one when raised or risen.");
+	for (int id = 0; id < V_COUNT; id++)
+		for (int sev = SEV_INFO; sev <= SEV_CRIT; sev++)
+			putf(b, "stwtop_verdicts_total{id=\"%s\",severity=\"%s\"} %llu\n", verdict_id_name(id),
+			     severity_name(sev), (unsigned long long)rules_raised(r, id, sev));
+	unsigned active[V_COUNT][SEV_CRIT + 1];
+	memset(active, 0, sizeof active);
+	for (size_t i = 0; i < rules_count(r); i++) {
+		const struct verdict *v = rules_at(r, i);
+		if (v->id >= 0 && v->id < V_COUNT && v->severity >= SEV_INFO && v->severity <= SEV_CRIT &&
+		    verdict_active(v, now_ms))
+			active[v->id][v->severity]++;
+	}
+	family(b, f, "verdict_active", M_GAUGE,
+	       "Verdicts holding: not cleared, evidence ended under 5 minutes before the newest data (whole-run: not cleared).");
+	for (int id = 0; id < V_COUNT; id++)
+		for (int sev = SEV_INFO; sev <= SEV_CRIT; sev++)
+			putf(b, "stwtop_verdict_active{id=\"%s\",severity=\"%s\"} %u\n", verdict_id_name(id),
+			     severity_name(sev), active[id][sev]);
+}
+
+static void put_sources(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+{
+	int n = session_nsources(s);
+	family(b, f, "source_lines", M_COUNTER, "Lines read per source: parsed into events, or not understood.");
+	for (int i = 0; i < n; i++) {
+		const struct source_stats *st = session_source_stats(s, i);
+		for (int k = 0; k < 2; k++) {
+			puts_(b, "stwtop_source_lines_total{source=\"");
+			put_label(b, session_source_path(s, i));
+			putf(b, "\",state=\"%s\"} %llu\n", k ? "unparsed" : "parsed",
+			     (unsigned long long)(k ? st->unparsed : st->parsed));
+		}
+	}
+	family(b, f, "source_up", M_GAUGE, "1 while the source can be read, 0 when it could not (see the notes).");
+	for (int i = 0; i < n; i++) {
+		puts_(b, "stwtop_source_up{source=\"");
+		put_label(b, session_source_path(s, i));
+		putf(b, "\"} %d\n", session_source_stats(s, i)->error ? 0 : 1);
+	}
+}
+
+int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+{
+	if (f == METRICS_OPENMETRICS)
+		puts_(b, "# HELP stwtop_build stwtop's version.\n# TYPE stwtop_build info\n");
+	else
+		puts_(b, "# HELP stwtop_build_info stwtop's version.\n# TYPE stwtop_build_info gauge\n");
+	puts_(b, "stwtop_build_info{version=\"");
+	put_label(b, STWTOP_VERSION);
+	puts_(b, "\"} 1\n");
+	const struct summary *sm = session_summary(s);
+	if (have_kind(s, SRC_JVM) || sm->stops || sm->gc_pauses)
+		put_jvm(b, s, f);
+	if (sm->throttle_samples || have_kind(s, SRC_CPUSTAT))
+		put_cgroup(b, s, f);
+	if (have_kind(s, SRC_NGINX) || sm->requests)
+		put_nginx(b, s, f);
+	put_verdicts(b, s, f);
+	put_sources(b, s, f);
+	if (f == METRICS_OPENMETRICS)
+		puts_(b, "# EOF\n");
+	return b->oom ? -ENOMEM : 0;
+}
+
+/* "application/openmetrics-text; version=1.0.0, text/plain;q=0.5": the first
+ * media range naming openmetrics with q > 0 wins; anything else is text */
+enum metrics_format metrics_format_for_accept(const char *accept)
+{
+	if (!accept)
+		return METRICS_PROMETHEUS;
+	for (const char *p = accept; *p;) {
+		size_t n = strcspn(p, ",");
+		const char *mt = p;
+		while (mt < p + n && (*mt == ' ' || *mt == '\t'))
+			mt++;
+		static const char om[] = "application/openmetrics-text";
+		if ((size_t)(p + n - mt) >= sizeof om - 1 && strncasecmp(mt, om, sizeof om - 1) == 0) {
+			const char *q = NULL;
+			for (const char *x = mt; x + 2 < p + n; x++)
+				if (x[0] == ';' ) {
+					const char *y = x + 1;
+					while (*y == ' ')
+						y++;
+					if ((y[0] == 'q' || y[0] == 'Q') && y[1] == '=')
+						q = y + 2;
+				}
+			if (!q || strtod(q, NULL) > 0)
+				return METRICS_OPENMETRICS;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return METRICS_PROMETHEUS;
+}
+
+const char *metrics_content_type(enum metrics_format f)
+{
+	return f == METRICS_OPENMETRICS ? METRICS_CT_OPENMETRICS : METRICS_CT_PROMETHEUS;
+}
+
+int metrics_write_file(const char *path, const struct session *s)
+{
+	struct metrics_buf b = {0};
+	int rc = metrics_render(&b, s, METRICS_PROMETHEUS);
+	if (rc != 0) {
+		metrics_buf_fini(&b);
+		return rc;
+	}
+	/* node_exporter reads every *.prom of its directory: the temporary name
+	 * must not end so ("name.prom.tmp.PID" is ignored) */
+	size_t pl = strlen(path);
+	char *tmp = malloc(pl + 32);
+	if (!tmp) {
+		metrics_buf_fini(&b);
+		return -ENOMEM;
+	}
+	snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	for (size_t off = 0; off < b.len;) {
+		ssize_t w = write(fd, b.s + off, b.len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
+out:
+	free(tmp);
+	metrics_buf_fini(&b);
+	return rc;
+}
