@@ -156,6 +156,19 @@ static void draw_footer(struct ui *ui, int y, int w)
 	else
 		zw = 0;
 	int avail = w - zw;
+	if (ui->prompt) {
+		/* the search prompt: what is typed, where the next character goes, how to end it */
+		char safe[sizeof ui->query * 4 + 2];
+		safe[0] = '/';
+		util_sanitize(safe + 1, sizeof safe - 1, ui->query, strlen(ui->query));
+		const char *tail = "  Enter: search the Lines pane, Esc: cancel";
+		int x = ui_text(ui, y, 1, avail - 1, TR_KEY, safe) + 1;
+		if (x < avail)
+			x += ui_text(ui, y, x, 1, TR_CURSOR, " ");
+		if (x + ui_text_width(ui, tail) < avail)
+			ui_text(ui, y, x, avail - x, TR_STATUS, tail);
+		return;
+	}
 	if (ui->msg[0] && ui_mono() < ui->msg_until) {
 		char safe[sizeof ui->msg + 32];
 		util_sanitize(safe, sizeof safe, ui->msg, strlen(ui->msg));
