@@ -4,7 +4,8 @@
 # demo's two incidents, their starts read from `stwtop --report` over the same
 # files (the earliest start of the verdicts under "-- incident N --"); the
 # Verdicts pane selects the incident's first verdict; past the last one the
-# bottom line says so. g / G: the oldest / newest data.
+# bottom line says so. g / G: the oldest / newest data. The Verdicts pane has
+# the report's "-- incident N --" headings (and "-- whole run --") from 100x32.
 source "$(dirname "$0")/lib/tmux.bash" "$@"
 
 DEMO=$(cd "$TESTS/../data/demo/gc-stop" && pwd -P)
@@ -29,6 +30,28 @@ col() { awk -v t="$1" 'BEGIN { split(t, a, ":"); ms = int(a[3] * 1000 + 0.5); ms
 
 start 120 40 "TERM=tmux-256color '$BIN' --demo=gc-stop --demo-speed 40"
 expect 'replay finished' 30
+# the Verdicts pane separates the incidents as the report does, newest first:
+# under each heading the verdict whose start the report lists under it
+settle
+verdicts_rows() { sed -n '/^─ Verdicts /,/^─ Stops /p' "$TMPD/screen" | sed '1d;$d'; }
+verdicts_rows | grep -A1 -x ' -- incident 2 -- *' | grep -Eq "^▸ CRIT .*${S2:0:8} long-gc-pause" \
+	&& ok "Verdicts: incident 2's heading over its verdicts" || fail "Verdicts: no incident 2 heading over its verdicts"
+verdicts_rows | grep -A1 -x ' -- incident 1 -- *' | grep -Eq "^[ ●] WARN .*${S1:0:8} long-gc-pause" \
+	&& ok "Verdicts: incident 1's heading over its verdict" || fail "Verdicts: no incident 1 heading over its verdict"
+[ "$(verdicts_rows | grep -n -- '-- incident' | cut -d: -f2 | tr -d ' \n')" = "--incident2----incident1--" ] \
+	&& ok "Verdicts: newest incident first" || fail "Verdicts: incident headings out of order"
+# the verdict about the whole run does not sit under incident 1
+keys j j j j
+expect '^▸ WARN .*serial-gc-selected' 5
+verdicts_rows | grep -B1 -E '^▸ WARN .*serial-gc-selected' | head -1 | grep -qx ' -- whole run -- *' \
+	&& ok "Verdicts: the whole-run verdict under its own heading" || fail "Verdicts: whole-run verdict not under '-- whole run --'"
+# 80x24 keeps its few Verdicts rows for verdicts
+resize 80 24
+expect '^─ Verdicts .{0,70}─$' 5
+settle
+verdicts_rows | grep -q -- '-- incident' && fail "80x24 spends rows on headings" || ok "80x24: no headings"
+resize 120 40
+expect '^ -- incident 1 --' 5
 keys g
 settle
 home=$(cursor_times | cut -d' ' -f1)
