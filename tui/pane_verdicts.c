@@ -205,13 +205,7 @@ static void draw_verdict_row(const struct pane_ctx *pc, int y, int w, size_t vi)
 		snprintf(title + strlen(title), sizeof title - strlen(title), " (cleared %s)",
 			 ui_fmt_time(ui, v->cleared_ms, 0, c, sizeof c));
 	}
-	int room = w - x - 1;
-	if (ui_text_width(ui, title) > room && room > 1) {
-		int used = ui_text(ui, y, x, room - 1, base, title);
-		ui_text(ui, y, x + used, 1, base, ui->utf8 ? "…" : "~");
-	} else {
-		ui_text(ui, y, x, room, base, title);
-	}
+	ui_text_cut(ui, y, x, w - x - 1, base, title);
 }
 
 struct note_draw {
@@ -291,13 +285,7 @@ void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
 		char txt[SESSION_NOTE_LEN * 4 + 32], safe[SESSION_NOTE_LEN * 4];
 		util_sanitize(safe, sizeof safe, notes[0], strnlen(notes[0], SESSION_NOTE_LEN));
 		snprintf(txt, sizeof txt, "note%s: %s", nn > 1 ? "s (1 of more)" : "", safe);
-		int room = r->w - 5;
-		if (ui_text_width(ui, txt) > room && room > 1) {
-			int used = ui_text(ui, y0 + body, 2, room - 1, TR_VERDICT_WARN, txt);
-			ui_text(ui, y0 + body, 2 + used, 1, TR_VERDICT_WARN, ui->utf8 ? "…" : "~");
-		} else {
-			ui_text(ui, y0 + body, 2, room, TR_VERDICT_WARN, txt);
-		}
+		ui_text_cut(ui, y0 + body, 2, r->w - 5, TR_VERDICT_WARN, txt);
 	}
 	struct rows *rs = build(pc, r->w);
 	if (!rs)

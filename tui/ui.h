@@ -168,6 +168,11 @@ void ui_apply_theme(struct ui *ui);
 int ui_text(struct ui *ui, int y, int x, int w, int role, const char *s);
 int ui_textf(struct ui *ui, int y, int x, int w, int role, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* Text in w columns, cut where a word ends with an ellipsis when it does not
+ * fit (never inside a number); returns columns used. */
+int ui_text_cut(struct ui *ui, int y, int x, int w, int role, const char *s);
+/* where ui_text_cut cuts s for w columns (the ellipsis' column included): bytes kept */
+size_t ui_cut_at_word(const struct ui *ui, const char *s, int w);
 /* the display width of UTF-8 text (as ui_text would draw it) */
 int ui_text_width(const struct ui *ui, const char *s);
 /* text in one role's foreground on another role's background (a badge on the header bar) */

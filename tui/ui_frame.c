@@ -193,12 +193,8 @@ static void draw_header(struct ui *ui, int w)
 	}
 	int lx = ui_text2(ui, 0, 0, left_w, TR_TITLE, TR_HEADER, brand);
 	int room = left_w - lx - 1;
-	if (ui_text_width(ui, safe) <= room) {
-		ui_text(ui, 0, lx, room, TR_HEADER, safe);
-	} else if (room > 1) {
-		int used = ui_text(ui, 0, lx, room - 1, TR_HEADER, safe);
-		ui_text(ui, 0, lx + used, 1, TR_HEADER, ui->utf8 ? "…" : "~");
-	}
+	if (room > 1)
+		ui_text_cut(ui, 0, lx, room, TR_HEADER, safe);
 }
 
 static void draw_footer(struct ui *ui, int y, int w)
@@ -228,7 +224,7 @@ static void draw_footer(struct ui *ui, int y, int w)
 	if (ui->msg[0] && ui_mono() < ui->msg_until) {
 		char safe[sizeof ui->msg + 32];
 		util_sanitize(safe, sizeof safe, ui->msg, strlen(ui->msg));
-		ui_text(ui, y, 1, avail - 1, ui->msg_error ? TR_ERROR : TR_STATUS, safe);
+		ui_text_cut(ui, y, 1, avail - 1, ui->msg_error ? TR_ERROR : TR_STATUS, safe);
 		return;
 	}
 	/* the key table's rows with a footer form, in its order; on a tiny screen
@@ -378,7 +374,7 @@ const struct pane_def pane_defs[PANE_COUNT] = {
 			   .grow_rank = 2, .drop_rank = -1, .spare_rank = -1, .chart = true,
 			   .draw = pane_upstream_draw},
 	/* an expanded verdict takes the rows the heap and the raw lines would like */
-	[PANE_HEAP] = {.name = "Heap", .min = 1, .want_full = 4, .want_compact = 2, .want_expanded = 1,
+	[PANE_HEAP] = {.name = "Heap", .min = 2, .want_full = 4, .want_compact = 2, .want_expanded = 1,
 		       .grow_rank = 5, .drop_rank = 1, .spare_rank = -1, .chart = true, .draw = pane_heap_draw},
 	[PANE_LINES] = {.name = "Lines", .min = 1, .want_full = 6, .want_compact = 2, .want_expanded = 1,
 			.grow_rank = 4, .drop_rank = 0, .spare_rank = 0, .axis_above = true, .draw = pane_lines_draw},
