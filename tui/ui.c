@@ -438,9 +438,14 @@ static void act_page(struct ui *ui, int dir)
 	move_cursor(ui, dir * (ui->axis.ncols > 1 ? ui->axis.ncols - 1 : 10));
 }
 
+/* the oldest data; the newest, and on with it as it comes (the live end) */
 static void act_edge(struct ui *ui, int dir)
 {
 	ui_set_cursor(ui, dir < 0 ? oldest_time(ui) : newest_time(ui), false);
+	if (dir > 0) {
+		ui->follow = true;
+		ui->lines_back = 0;
+	}
 }
 
 static void act_zoom(struct ui *ui, int dir)
@@ -533,7 +538,8 @@ const struct ui_key ui_keys[] = {
 	 .keys = {{UI_FN(KEY_SLEFT), -10}, {UI_FN(KEY_SRIGHT), 10}, {'H', -10}, {'L', 10}}},
 	{.label = "PgUp PgDn", .label_ascii = "PgUp PgDn", .what = "move the cursor one screen", .act = act_page,
 	 .keys = {{UI_FN(KEY_PPAGE), -1}, {UI_FN(KEY_NPAGE), 1}}},
-	{.label = "Home End  g G", .label_ascii = "Home End  g G", .what = "cursor to the oldest / newest data",
+	{.label = "Home End  g G", .label_ascii = "Home End  g G",
+	 .what = "cursor to the oldest / newest data; End and G then follow what comes (as f)",
 	 .act = act_edge, .keys = {{UI_FN(KEY_HOME), -1}, {UI_FN(KEY_END), 1}, {'g', -1}, {'G', 1}}},
 	{.label = "[ ]", .label_ascii = "[ ]",
 	 .what = "previous / next incident: every pane's cursor to its start (numbered as --report numbers them)",

@@ -73,11 +73,12 @@ expect "incident 1 of 2: $S1-" 5
 expect_cursor "$(col "$S1")"
 keys '['
 expect 'no incident before the cursor \(2 in all; \] goes on\)' 5
-# g / G: the oldest and the newest data, wherever the cursor was
+# g / G: the oldest and the newest data (the live end: following it), wherever the cursor was
+grep -q ' CURSOR ' "$TMPD/screen" && ok "[ and ] leave follow" || fail "[ and ] still follow"
 keys G
-wait_gone "▲$(col "$S1")" 5
+expect '^ stwtop .* FOLLOW ' 5
 end=$(cursor_times | cut -d' ' -f1)
-[ "$end" \> "$(col "$S2")" ] && ok "G: the newest data ($end)" || fail "G went to $end"
+[ "$end" \> "$(col "$S2")" ] && ok "G: the newest data ($end), following" || fail "G went to $end"
 keys g
 expect_cursor "$home"
 keys q
