@@ -171,10 +171,6 @@ int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_
 	return 0;
 }
 
-/* Build the sources of a live run. Without any, find the JVM and its logs.
- * NULL with *code 1 when no JVM could be found or inspected, 2 when the
- * options cannot make a session (a bad --nginx-conf or --nginx-format), as
- * --report says for the same options. */
 /* what the header says about the JVM: its main class, a jar by its file name */
 static void jvm_brief(const struct jvm_proc *j, struct ui_info *info)
 {
@@ -189,6 +185,10 @@ static void jvm_brief(const struct jvm_proc *j, struct ui_info *info)
 	}
 }
 
+/* Build the sources of a live run. Without any, find the JVM and its logs.
+ * NULL with *code 1 when no JVM could be found or inspected, 2 when the
+ * options cannot make a session (a bad --nginx-conf or --nginx-format), as
+ * --report says for the same options. */
 static struct session *live_session(const struct cli *c, const struct rules_config *rc, int *pid,
 				    char *hs_dir, size_t hs_len, struct ui_info *info, int *code, char *err,
 				    size_t errlen)
@@ -214,8 +214,7 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 		if (discover_inspect("", *pid, &j, why, sizeof why) == 0) {
 			have_j = true;
 			jvm_brief(&j, info);
-		}
-		else if (c->nsrc == 0) {
+		} else if (c->nsrc == 0) {
 			snprintf(err, errlen, "%s", why);
 			return NULL;
 		}
