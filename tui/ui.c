@@ -32,6 +32,7 @@ int64_t ui_mono(void)
 	return util_mono_ms();
 }
 
+__attribute__((format(printf, 4, 0)))
 static void vmessage(struct ui *ui, int64_t ms, bool error, const char *fmt, va_list ap)
 {
 	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
