@@ -172,12 +172,27 @@ int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_
 	return 0;
 }
 
+/* what the header says about the JVM: its main class, a jar by its file name */
+static void jvm_brief(const struct jvm_proc *j, struct ui_info *info)
+{
+	info->pid = j->pid;
+	info->jvm_start_ms = j->start_ms;
+	const char *m = j->main;
+	if (strncmp(m, "-jar ", 5) == 0) {
+		const char *slash = strrchr(m + 5, '/');
+		snprintf(info->jvm_main, sizeof info->jvm_main, "-jar %s", slash ? slash + 1 : m + 5);
+	} else {
+		snprintf(info->jvm_main, sizeof info->jvm_main, "%s", m);
+	}
+}
+
 /* Build the sources of a live run. Without any, find the JVM and its logs.
  * NULL with *code 1 when no JVM could be found or inspected, 2 when the
  * options cannot make a session (a bad --nginx-conf or --nginx-format), as
  * --report says for the same options. */
 static struct session *live_session(const struct cli *c, const struct rules_config *rc, int *pid,
-				    char *hs_dir, size_t hs_len, int *code, char *err, size_t errlen)
+				    char *hs_dir, size_t hs_len, struct ui_info *info, int *code, char *err,
+				    size_t errlen)
 {
 	*code = 1;
 	struct jvm_proc j;
@@ -197,9 +212,10 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 	}
 	if (*pid > 0) {
 		char why[512];
-		if (discover_inspect("", *pid, &j, why, sizeof why) == 0)
+		if (discover_inspect("", *pid, &j, why, sizeof why) == 0) {
 			have_j = true;
-		else if (c->nsrc == 0) {
+			jvm_brief(&j, info);
+		} else if (c->nsrc == 0) {
 			snprintf(err, errlen, "%s", why);
 			return NULL;
 		}
@@ -291,7 +307,7 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 		info.demo_title = spec.title[0] ? spec.title : name;
 	} else {
 		int pid = 0, code = 1;
-		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, &code, err, sizeof err);
+		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, &info, &code, err, sizeof err);
 		if (!s) {
 			fprintf(stderr, "stwtop: %s\n", err);
 			return code;

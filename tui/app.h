@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stwtop/cli.h"
 #include "stwtop/live.h"
@@ -44,6 +45,10 @@ int plain_run(struct live *l, struct session *s, const struct cli *c, struct app
 struct ui_info {
 	const char *demo_title;     /* NULL unless --demo */
 	struct app_health *health;  /* the view's notes go here */
+	/* the JVM watched, as discovery knows it (--pid, or the one found) */
+	int pid;                    /* 0: none known */
+	char jvm_main[256];         /* its main class, "-jar app.jar" or "-m mod/cls"; "" unknown */
+	int64_t jvm_start_ms;       /* its start, UTC epoch ms; 0 unknown */
 };
 int ui_run(struct live *l, struct session *s, const struct cli *c, const struct ui_info *info,
 	   char *why, size_t whylen);

@@ -66,6 +66,29 @@ static void draw_title(const struct pane_ctx *pc, const struct rect *r, int64_t 
 	}
 }
 
+static int cmp_shown(const void *x, const void *y)
+{
+	const struct view_line *a = x, *b = y;
+	if (a->t_ms != b->t_ms)
+		return a->t_ms < b->t_ms ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* The line a search found (ui_go.c) is in the cursor's column but may not be
+ * among the few a busy column shows: it takes the oldest one's place. */
+static void keep_match(struct ui *ui, const struct timeline *tl, int64_t lo, int64_t hi, struct view_line *out,
+		       int *got, int want)
+{
+	if (ui->match_t == EV_TIME_NONE || ui->match_t < lo || ui->match_t >= hi || !timeline_line(tl, ui->match_ref))
+		return;
+	for (int i = 0; i < *got; i++)
+		if (out[i].idx == ui->match_ref)
+			return;
+	int at = *got < want ? (*got)++ : 0;
+	out[at] = (struct view_line){.idx = ui->match_ref, .t_ms = ui->match_t, .in_window = true};
+	qsort(out, (size_t)*got, sizeof *out, cmp_shown);
+}
+
 void pane_lines_draw(const struct pane_ctx *pc, const struct rect *r)
 {
 	struct ui *ui = pc->ui;
@@ -95,6 +118,7 @@ void pane_lines_draw(const struct pane_ctx *pc, const struct rect *r)
 		return;
 	}
 	int got = view_lines(tl, lo, hi, ui->lines_src, out, want);
+	keep_match(ui, tl, lo, hi, out, &got, want);
 	if (ui->lines_back > 0 && ui->lines_back >= got)
 		ui->lines_back = got > 0 ? got - 1 : 0;
 	int shown = got - ui->lines_back;
@@ -145,7 +169,10 @@ void pane_lines_draw(const struct pane_ctx *pc, const struct rect *r)
 		const struct drow *dr = &drows[k];
 		const struct view_line *vl = &out[dr->line];
 		const struct tl_line *l = timeline_line(tl, vl->idx);
-		int role = vl->in_window ? TR_TEXT : TR_DIM;
+		bool match = ui->match_t != EV_TIME_NONE && vl->idx == ui->match_ref;
+		int role = match ? TR_SELECTED : vl->in_window ? TR_TEXT : TR_DIM;
+		if (match)
+			ui_fill(ui, y, pw + 1, r->w - pw - 1, TR_SELECTED);
 		if (dr->first && l) {
 			char p[64];
 			snprintf(p, sizeof p, "%s:%llu", ui_src_name(pc->s, l->src), (unsigned long long)l->line);

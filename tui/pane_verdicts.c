@@ -5,8 +5,10 @@
  * of every pane jumps to the verdict's moment (ui.c). All text is sanitised:
  * titles quote log content (thread names, operation names). */
 #include "ui.h"
+#include "stwtop/report.h"
 #include "stwtop/util.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,8 @@
 #define MAX_ROWS 400
 
 struct vrow {
-	int kind;               /* 0 verdict, 1 detail text, 2 heading */
-	size_t vi;              /* position in ui->vorder */
+	int kind;               /* 0 verdict, 1 detail text, 2 heading, 3 evidence, 4 advice */
+	size_t vi;              /* position in ui->vorder; a heading: the incident's number, UINT_MAX whole run */
 	const char *s;
 	size_t n;
 	int role, indent;
@@ -94,6 +96,26 @@ void pane_verdicts_free(struct ui *ui)
 	ui->vscratch = NULL;
 }
 
+/* The report's "-- incident N --" over each incident's verdicts (N as the
+ * report numbers it: report_incidents), and "-- whole run --" over verdicts
+ * about the whole run, which would otherwise look like part of the incident
+ * above them. 0: no heading before position i of ui->vorder. */
+static unsigned heading_before(const struct ui *ui, const struct session *s, const struct report_incident *inc,
+			       size_t ninc, size_t i)
+{
+	const struct verdict *v = rules_at(session_rules(s), ui->vorder[i]);
+	const struct verdict *p = i > 0 ? rules_at(session_rules(s), ui->vorder[i - 1]) : NULL;
+	bool vi = verdict_is_incident(v->id), pi = p && verdict_is_incident(p->id);
+	if (!vi)
+		return ninc > 0 && (!p || pi) ? UINT_MAX : 0;
+	if (pi && p->key == v->key)
+		return 0;
+	for (size_t k = 0; k < ninc; k++)
+		if (inc[k].key == v->key)
+			return inc[k].number;
+	return 0;
+}
+
 static struct rows *build(const struct pane_ctx *pc, int w)
 {
 	struct ui *ui = pc->ui;
@@ -102,13 +124,25 @@ static struct rows *build(const struct pane_ctx *pc, int w)
 		return NULL;
 	struct rows *rs = &sc->rows;
 	rs->n = 0;
+	/* headings where rows are not scarce: a stacked screen (80x24) keeps its
+	 * few Verdicts rows for verdicts */
+	bool headings = ui->layout == LAYOUT_FULL;
+	size_t cap = headings ? rules_count(session_rules(pc->s)) : 0;
+	struct report_incident *inc = cap ? calloc(cap, sizeof *inc) : NULL;
+	size_t ninc = inc ? view_incidents(pc->s, inc, cap) : 0;
 	for (size_t i = 0; i < ui->nv && rs->n < MAX_ROWS; i++) {
+		unsigned h = headings ? heading_before(ui, pc->s, inc, ninc, i) : 0;
+		if (h)
+			rs->r[rs->n++] = (struct vrow){.kind = 2, .vi = h};
+		if (rs->n >= MAX_ROWS)
+			break;
 		rs->r[rs->n++] = (struct vrow){.kind = 0, .vi = i};
 		if (ui->vexpand && i == ui->vsel) {
 			const struct verdict *v = rules_at(session_rules(pc->s), ui->vorder[i]);
 			add_detail(ui, rs, v, w, sc->ev, sc->advice, sizeof sc->advice, sc->span, sizeof sc->span);
 		}
 	}
+	free(inc);
 	return rs;
 }
 
@@ -117,10 +151,13 @@ int pane_verdicts_want(const struct pane_ctx *pc, int w)
 	const struct ui *ui = pc->ui;
 	if (ui->nv == 0)
 		return 2;
-	if (!ui->vexpand)
-		return ui->nv < 6 ? (int)ui->nv : 6;
 	struct rows *rs = build(pc, w);
-	return rs ? rs->n : (int)ui->nv;
+	int n = rs ? rs->n : (int)ui->nv;
+	/* collapsed: six verdicts, and the incident headings between them */
+	int most = ui->layout == LAYOUT_FULL ? 9 : 6;
+	if (!ui->vexpand)
+		return n < most ? n : most;
+	return n;
 }
 
 static int sev_role(int sev)
@@ -168,13 +205,7 @@ static void draw_verdict_row(const struct pane_ctx *pc, int y, int w, size_t vi)
 		snprintf(title + strlen(title), sizeof title - strlen(title), " (cleared %s)",
 			 ui_fmt_time(ui, v->cleared_ms, 0, c, sizeof c));
 	}
-	int room = w - x - 1;
-	if (ui_text_width(ui, title) > room && room > 1) {
-		int used = ui_text(ui, y, x, room - 1, base, title);
-		ui_text(ui, y, x + used, 1, base, ui->utf8 ? "…" : "~");
-	} else {
-		ui_text(ui, y, x, room, base, title);
-	}
+	ui_text_cut(ui, y, x, w - x - 1, base, title);
 }
 
 struct note_draw {
@@ -254,13 +285,7 @@ void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
 		char txt[SESSION_NOTE_LEN * 4 + 32], safe[SESSION_NOTE_LEN * 4];
 		util_sanitize(safe, sizeof safe, notes[0], strnlen(notes[0], SESSION_NOTE_LEN));
 		snprintf(txt, sizeof txt, "note%s: %s", nn > 1 ? "s (1 of more)" : "", safe);
-		int room = r->w - 5;
-		if (ui_text_width(ui, txt) > room && room > 1) {
-			int used = ui_text(ui, y0 + body, 2, room - 1, TR_VERDICT_WARN, txt);
-			ui_text(ui, y0 + body, 2 + used, 1, TR_VERDICT_WARN, ui->utf8 ? "…" : "~");
-		} else {
-			ui_text(ui, y0 + body, 2, room, TR_VERDICT_WARN, txt);
-		}
+		ui_text_cut(ui, y0 + body, 2, r->w - 5, TR_VERDICT_WARN, txt);
 	}
 	struct rows *rs = build(pc, r->w);
 	if (!rs)
@@ -270,9 +295,14 @@ void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
 	for (int i = 0; i < rs->n; i++)
 		if (rs->r[i].kind == 0 && rs->r[i].vi == ui->vsel) {
 			sel_row = i;
-			for (int k = i + 1; k < rs->n && rs->r[k].kind != 0; k++)
+			for (int k = i + 1; k < rs->n && rs->r[k].kind != 0 && rs->r[k].kind != 2; k++)
 				ndetail++;
 		}
+	/* the heading over the selected verdict stays in view with it */
+	if (sel_row > 0 && rs->r[sel_row - 1].kind == 2) {
+		sel_row--;
+		ndetail++;
+	}
 	if (ui->vscroll > sel_row)
 		ui->vscroll = sel_row;
 	int last = sel_row + ndetail;
@@ -287,6 +317,18 @@ void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
 		int y = y0 + k;
 		if (row->kind == 0) {
 			draw_verdict_row(pc, y, r->w, row->vi);
+			continue;
+		}
+		if (row->kind == 2) {
+			/* a heading with nothing under it in view: the ↓ says there is more */
+			if (k == body - 1)
+				break;
+			char head[40];
+			if (row->vi == UINT_MAX)
+				snprintf(head, sizeof head, " -- whole run --");
+			else
+				snprintf(head, sizeof head, " -- incident %u --", (unsigned)row->vi);
+			ui_text(ui, y, 0, r->w, TR_DIM, head);
 			continue;
 		}
 		char piece[1200];

@@ -32,14 +32,28 @@ int64_t ui_mono(void)
 	return util_mono_ms();
 }
 
+__attribute__((format(printf, 4, 0)))
+static void vmessage(struct ui *ui, int64_t ms, bool error, const char *fmt, va_list ap)
+{
+	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
+	ui->msg_error = error;
+	ui->msg_until = ui_mono() + ms;
+}
+
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
+	vmessage(ui, error ? 15000 : 6000, error, fmt, ap);
 	va_end(ap);
-	ui->msg_error = error;
-	ui->msg_until = ui_mono() + (error ? 15000 : 6000);
+}
+
+void ui_message_for(struct ui *ui, int64_t ms, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(ui, ms, error, fmt, ap);
+	va_end(ap);
 }
 
 /* --- themes --- */
@@ -141,6 +155,9 @@ static void arm_new_timer(struct ui *ui)
 		if (e > now && (next < 0 || e < next))
 			next = e;
 	}
+	/* a message goes away when its time is up, not at the next tick */
+	if (ui->msg[0] && ui->msg_until > now && (next < 0 || ui->msg_until < next))
+		next = ui->msg_until;
 	loop_set_timer(live_loop(ui->l), ui->new_timer, next < 0 ? -1 : next - now + 5, 0);
 }
 
@@ -267,7 +284,7 @@ int ui_cursor_col(const struct ui *ui)
 	return view_col_of(&ui->axis, ui->cursor_ms);
 }
 
-static void ui_set_cursor(struct ui *ui, int64_t t, bool center)
+void ui_set_cursor(struct ui *ui, int64_t t, bool center)
 {
 	int64_t lo = oldest_time(ui), hi = newest_time(ui);
 	if (hi < ui->clock_ms && !ui->demo)
@@ -422,9 +439,14 @@ static void act_page(struct ui *ui, int dir)
 	move_cursor(ui, dir * (ui->axis.ncols > 1 ? ui->axis.ncols - 1 : 10));
 }
 
+/* the oldest data; the newest, and on with it as it comes (the live end) */
 static void act_edge(struct ui *ui, int dir)
 {
 	ui_set_cursor(ui, dir < 0 ? oldest_time(ui) : newest_time(ui), false);
+	if (dir > 0) {
+		ui->follow = true;
+		ui->lines_back = 0;
+	}
 }
 
 static void act_zoom(struct ui *ui, int dir)
@@ -517,8 +539,20 @@ const struct ui_key ui_keys[] = {
 	 .keys = {{UI_FN(KEY_SLEFT), -10}, {UI_FN(KEY_SRIGHT), 10}, {'H', -10}, {'L', 10}}},
 	{.label = "PgUp PgDn", .label_ascii = "PgUp PgDn", .what = "move the cursor one screen", .act = act_page,
 	 .keys = {{UI_FN(KEY_PPAGE), -1}, {UI_FN(KEY_NPAGE), 1}}},
-	{.label = "Home End  g G", .label_ascii = "Home End  g G", .what = "cursor to the oldest / newest data",
+	{.label = "Home End  g G", .label_ascii = "Home End  g G",
+	 .what = "cursor to the oldest / newest data; End and G then follow what comes (as f)",
 	 .act = act_edge, .keys = {{UI_FN(KEY_HOME), -1}, {UI_FN(KEY_END), 1}, {'g', -1}, {'G', 1}}},
+	{.label = "[ ]", .label_ascii = "[ ]",
+	 .what = "previous / next incident: every pane's cursor to its start (numbered as --report numbers them)",
+	 .act = ui_act_incident, .keys = {{'[', -1}, {']', 1}}},
+	{.label = "/  n N", .label_ascii = "/  n N",
+	 .what = "search the lines the Lines pane holds (every source, or the one s picked; case ignored): "
+		 "every pane's cursor to the line's time; n / N: next / previous match",
+	 .act = ui_act_search, .keys = {{'/', 0}, {'n', 1}, {'N', -1}}},
+	{.label = "w", .label_ascii = "w",
+	 .what = "write the report of everything read so far (as --report prints it) to "
+		 "./stwtop-report-<UTC time>.txt, or to $TMPDIR (/tmp) when . is not writable",
+	 .act = ui_act_write, .keys = {{'w', 0}, {'W', 0}}},
 	{.label = "+ -  = _", .label_ascii = "+ -  = _", .what = "zoom in / out (time per column; = and _ do the same)",
 	 .foot = "+-", .foot_ascii = "+-", .foot_what = "zoom", .act = act_zoom,
 	 .keys = {{'+', -1}, {'-', 1}, {'=', -1}, {'_', 1}}},
@@ -590,6 +624,10 @@ static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 		help_key(ui, fkey, ch);
 		return;
 	}
+	if (ui->prompt) {
+		ui_prompt_key(ui, fkey, ch);
+		return;
+	}
 	int code = fkey ? UI_FN(ch) : (int)ch;
 	for (size_t i = 0; i < ui_nkeys; i++)
 		for (const struct ui_binding *b = ui_keys[i].keys; b->code; b++)
@@ -597,6 +635,8 @@ static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 				ui_keys[i].act(ui, b->arg);
 				return;
 			}
+	/* nothing happening looks like a hung screen */
+	ui_message_for(ui, 2000, false, "unknown key: ? for help");
 }
 
 static void on_key(void *ctx, int fd, short revents)
@@ -661,6 +701,7 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 	ui->follow = true;
 	ui->focus = PANE_VERDICTS;
 	ui->lines_src = -1;
+	ui->match_t = EV_TIME_NONE;
 	ui->clock_ms = live_clock(l);
 	ui->cursor_ms = ui->clock_ms;
 	/* what the sources said before the screen existed (a file to wait for, one unreadable) */

@@ -122,6 +122,13 @@ struct ui {
 	int64_t last_frame_mono;
 	bool quit;
 
+	/* search in the Lines pane (ui_go.c) */
+	bool prompt;             /* the footer is the search prompt: keys go to it */
+	char query[128];         /* what is typed at the prompt (UTF-8) */
+	char search[128];        /* the last search made: n and N repeat it */
+	uint64_t match_ref;      /* the line it found (TL_LINE_REF) ... */
+	int64_t match_t;         /* ... at this time, EV_TIME_NONE: none */
+
 	/* a message in the footer until msg_until (monotonic ms) */
 	char msg[240];
 	int64_t msg_until;
@@ -163,6 +170,11 @@ void ui_apply_theme(struct ui *ui);
 int ui_text(struct ui *ui, int y, int x, int w, int role, const char *s);
 int ui_textf(struct ui *ui, int y, int x, int w, int role, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* Text in w columns, cut where a word ends with an ellipsis when it does not
+ * fit (never inside a number); returns columns used. */
+int ui_text_cut(struct ui *ui, int y, int x, int w, int role, const char *s);
+/* where ui_text_cut cuts s for w columns (the ellipsis' column included): bytes kept */
+size_t ui_cut_at_word(const struct ui *ui, const char *s, int w);
 /* the display width of UTF-8 text (as ui_text would draw it) */
 int ui_text_width(const struct ui *ui, const char *s);
 /* text in one role's foreground on another role's background (a badge on the header bar) */
@@ -210,6 +222,22 @@ bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash
 /* cursor column of the shared axis (may be outside [0, ncols) only transiently) */
 int ui_cursor_col(const struct ui *ui);
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* the same for ms milliseconds */
+void ui_message_for(struct ui *ui, int64_t ms, bool error, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Put every pane's cursor at t (clamped to the data), leaving follow; center:
+ * the view moves so t is a third from the left. */
+void ui_set_cursor(struct ui *ui, int64_t t, bool center);
+
+/* --- ui_go.c: the keys that go somewhere or write something --- */
+
+/* [ ] : the previous / next incident (as the report numbers them) */
+void ui_act_incident(struct ui *ui, int dir);
+/* / (0) opens the search prompt; n (1) and N (-1) repeat the last search forward / back */
+void ui_act_search(struct ui *ui, int dir);
+/* a key while the prompt is open: typed, Backspace, Enter searches, Esc cancels */
+void ui_prompt_key(struct ui *ui, bool fkey, wint_t ch);
+/* w: the report of everything read so far into a file */
+void ui_act_write(struct ui *ui, int arg);
 
 /* The key table (ui.c): one row per key or pair of keys, read by the dispatch,
  * the ? help and the footer. */

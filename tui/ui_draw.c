@@ -345,6 +345,71 @@ int ui_title(struct ui *ui, const struct rect *r, const char *title, bool focuse
 	return x + 1;
 }
 
+/* s[0..n) without the separators a cut would leave hanging (", " " · " ": " " (") */
+static size_t trim_cut(const char *s, size_t n)
+{
+	while (n > 0) {
+		unsigned char c = (unsigned char)s[n - 1];
+		if (c == ' ' || c == ',' || c == ';' || c == ':' || c == '(' || c == '-')
+			n--;
+		else if (n >= 2 && c == 0xB7 && (unsigned char)s[n - 2] == 0xC2)   /* "·" */
+			n -= 2;
+		else
+			break;
+	}
+	return n;
+}
+
+/* the last word of s[0..n) holds a digit: a value whose unit or rest was cut away */
+static bool ends_in_number(const char *s, size_t n)
+{
+	for (size_t i = n; i > 0 && s[i - 1] != ' '; i--)
+		if (s[i - 1] >= '0' && s[i - 1] <= '9')
+			return true;
+	return false;
+}
+
+/* How many bytes of s to keep so that they and an ellipsis fit w columns: cut
+ * where a word ends, never inside a word, and not after a number either ("used
+ * 1…" and "on CPU 22…" both read as values, of the wrong size or unit), without
+ * the separator the cut would leave hanging. 0 when nothing fits so. */
+size_t ui_cut_at_word(const struct ui *ui, const char *s, int w)
+{
+	size_t fit = 0, n = strlen(s);
+	char tmp[1024];
+	for (size_t i = 1; i < n && i < sizeof tmp; i++) {
+		if (s[i] != ' ' || s[i - 1] == ' ')
+			continue;
+		memcpy(tmp, s, i);
+		tmp[i] = '\0';
+		if (ui_text_width(ui, tmp) + 1 > w)
+			break;
+		fit = i;
+	}
+	/* back off word by word while the kept text ends in a number */
+	size_t keep = trim_cut(s, fit);
+	while (keep > 0 && ends_in_number(s, keep)) {
+		while (keep > 0 && s[keep - 1] != ' ')
+			keep--;
+		keep = trim_cut(s, keep);
+	}
+	return keep;
+}
+
+int ui_text_cut(struct ui *ui, int y, int x, int w, int role, const char *s)
+{
+	if (ui_text_width(ui, s) <= w)
+		return ui_text(ui, y, x, w, role, s);
+	char t[1024];
+	size_t n = ui_cut_at_word(ui, s, w);
+	if (n >= sizeof t)
+		n = sizeof t - 1;
+	memcpy(t, s, n);
+	t[n] = '\0';
+	snprintf(t + n, sizeof t - n, "%s", ui->utf8 ? "…" : "~");
+	return ui_text(ui, y, x, w, role, t);
+}
+
 void ui_readout(struct ui *ui, const struct rect *r, int xmin, int role, const char *text)
 {
 	char t[400];
@@ -353,13 +418,13 @@ void ui_readout(struct ui *ui, const struct rect *r, int xmin, int role, const c
 	int room = r->x + r->w - 2 - xmin;
 	if (room < 8)
 		return;
-	if (tw <= room) {
-		ui_text(ui, r->y, r->x + r->w - 2 - tw, tw, role, t);
-		return;
+	if (tw > room) {
+		/* cut where a word ends, the ellipsis and a space after it */
+		size_t n = ui_cut_at_word(ui, t, room - 1);
+		snprintf(t + n, sizeof t - n, "%s ", ui->utf8 ? "…" : "~");
+		tw = ui_text_width(ui, t);
 	}
-	int x = r->x + r->w - 2 - room;
-	int used = ui_text(ui, r->y, x, room - 2, role, t);
-	ui_text(ui, r->y, x + used, 2, role, ui->utf8 ? "… " : "~ ");
+	ui_text(ui, r->y, r->x + r->w - 2 - tw, tw, role, t);
 }
 
 static int legend_width(const struct ui *ui, const struct ui_legend *lg, int n, bool brief)

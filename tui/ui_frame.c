@@ -30,17 +30,26 @@ enum { HDR_FULL, HDR_NO_ZONE, HDR_SHORT, HDR_TERSE, HDR_CLOCK };
 
 struct header_state {
 	int crit, warn, info, bad;
+	int waiting;              /* sources whose file does not exist yet */
+	const char *wait_name;    /* the first of them */
 };
 
 static int header_right(struct ui *ui, const struct header_state *hs, int form, int x, int w, bool draw)
 {
-	char clock[24], state[48], counts[3][24], badtxt[48] = "";
+	char clock[24], state[48], counts[3][24], badtxt[48] = "", waittxt[160] = "";
 	ui_fmt_time(ui, ui->clock_ms, 0, clock, sizeof clock);
 	if (form == HDR_CLOCK) {
 		int cw = ui_text_width(ui, clock) + 1;
-		if (draw)
+		/* the one thing the narrowest header keeps besides the clock */
+		if (hs->waiting)
+			snprintf(waittxt, sizeof waittxt, " waiting ");
+		int ww = ui_text_width(ui, waittxt);
+		if (draw) {
 			ui_text(ui, 0, w - cw, cw, TR_HEADER, clock);
-		return cw + 1;
+			if (ww)
+				ui_text2(ui, 0, w - cw - ww, ww, TR_VERDICT_WARN, TR_HEADER, waittxt);
+		}
+		return cw + ww + 1;
 	}
 	if (form == HDR_FULL)
 		snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " %s ",
@@ -62,12 +71,22 @@ static int header_right(struct ui *ui, const struct header_state *hs, int form, 
 	if (hs->bad)
 		snprintf(badtxt, sizeof badtxt, form == HDR_TERSE ? " %d unreadable " : " %d source%s unreadable ",
 			 hs->bad, form != HDR_TERSE && hs->bad != 1 ? "s" : "");
+	/* a path that does not exist must not look like a quiet JVM: named in every form */
+	if (hs->waiting) {
+		char name[100], more[16] = "";
+		util_sanitize(name, sizeof name, hs->wait_name, strlen(hs->wait_name));
+		if (hs->waiting > 1)
+			snprintf(more, sizeof more, " +%d", hs->waiting - 1);
+		snprintf(waittxt, sizeof waittxt, form == HDR_TERSE ? " waiting: %s%s " : " waiting for %s%s ", name, more);
+	}
 	int need = ui_text_width(ui, clock) + ui_text_width(ui, state) + ui_text_width(ui, follow) +
 		   ui_text_width(ui, counts[0]) + ui_text_width(ui, counts[1]) + ui_text_width(ui, counts[2]) + 2 +
-		   ui_text_width(ui, badtxt);
+		   ui_text_width(ui, badtxt) + ui_text_width(ui, waittxt);
 	if (!draw)
 		return need;
 	x = w - need;
+	if (hs->waiting)
+		x += ui_text2(ui, 0, x, w - x, TR_VERDICT_WARN, TR_HEADER, waittxt);
 	if (hs->bad)
 		x += ui_text2(ui, 0, x, w - x, TR_ERROR, TR_HEADER, badtxt);
 	x += ui_text(ui, 0, x, w - x, hs->crit ? TR_VERDICT_CRIT : TR_HEADER, counts[0]);
@@ -80,6 +99,42 @@ static int header_right(struct ui *ui, const struct header_state *hs, int form, 
 	x += 1;
 	ui_text(ui, 0, x, w - x, TR_HEADER, clock);
 	return need;
+}
+
+/* "up 3d4h", "up 2h13m", "up 5m20s", "up 42s" */
+static void fmt_uptime(int64_t ms, char *buf, size_t len)
+{
+	int64_t s = ms / 1000, m = s / 60, h = m / 60, d = h / 24;
+	if (d > 0)
+		snprintf(buf, len, "up %lldd%lldh", (long long)d, (long long)(h % 24));
+	else if (h > 0)
+		snprintf(buf, len, "up %lldh%02lldm", (long long)h, (long long)(m % 60));
+	else if (m > 0)
+		snprintf(buf, len, "up %lldm%02llds", (long long)m, (long long)(s % 60));
+	else
+		snprintf(buf, len, "up %llds", (long long)s);
+}
+
+/* A live run: the JVM (pid, main class or jar, uptime) when one is known,
+ * then the sources by name. */
+static void header_what(const struct ui *ui, char *what, size_t len)
+{
+	const struct ui_info *in = ui->info;
+	size_t o = (size_t)snprintf(what, len, "live:");
+	if (in && in->pid > 0) {
+		o += (size_t)snprintf(what + o, len - o, " pid %d", in->pid);
+		if (in->jvm_main[0] && o < len)
+			o += (size_t)snprintf(what + o, len - o, " %s", in->jvm_main);
+		if (in->jvm_start_ms > 0 && ui->clock_ms >= in->jvm_start_ms && o < len) {
+			char up[32];
+			fmt_uptime(ui->clock_ms - in->jvm_start_ms, up, sizeof up);
+			o += (size_t)snprintf(what + o, len - o, ", %s", up);
+		}
+		if (o < len && session_nsources(ui->s) > 0)
+			o += (size_t)snprintf(what + o, len - o, ";");
+	}
+	for (int i = 0; i < session_nsources(ui->s) && o < len; i++)
+		o += (size_t)snprintf(what + o, len - o, " %s", session_source_name(ui->s, i));
 }
 
 static void draw_header(struct ui *ui, int w)
@@ -99,19 +154,20 @@ static void draw_header(struct ui *ui, int w)
 			hs.info++;
 	}
 	/* a source that cannot be read is news, whatever the layout shows */
-	for (int i = 0; i < session_nsources(ui->s); i++)
-		if (session_source_stats(ui->s, i)->error)
+	for (int i = 0; i < session_nsources(ui->s); i++) {
+		const struct source_stats *st = session_source_stats(ui->s, i);
+		if (st->error)
 			hs.bad++;
-	/* left: what is being watched */
-	char what[400] = "";
-	if (ui->demo) {
-		snprintf(what, sizeof what, "demo: %s", ui->info->demo_title);
-	} else {
-		size_t o = (size_t)snprintf(what, sizeof what, "live:");
-		for (int i = 0; i < session_nsources(ui->s) && o < sizeof what; i++)
-			o += (size_t)snprintf(what + o, sizeof what - o, " %s", session_source_name(ui->s, i));
+		else if (st->waiting && hs.waiting++ == 0)
+			hs.wait_name = session_source_name(ui->s, i);
 	}
-	char safe[400];
+	/* left: what is being watched */
+	char what[700] = "";
+	if (ui->demo)
+		snprintf(what, sizeof what, "demo: %s", ui->info->demo_title);
+	else
+		header_what(ui, what, sizeof what);
+	char safe[800];
 	util_sanitize(safe, sizeof safe, what, strlen(what));
 	const char *brand = " stwtop ";
 	int full_left = ui_text_width(ui, brand) + ui_text_width(ui, safe) + 1;
@@ -137,12 +193,8 @@ static void draw_header(struct ui *ui, int w)
 	}
 	int lx = ui_text2(ui, 0, 0, left_w, TR_TITLE, TR_HEADER, brand);
 	int room = left_w - lx - 1;
-	if (ui_text_width(ui, safe) <= room) {
-		ui_text(ui, 0, lx, room, TR_HEADER, safe);
-	} else if (room > 1) {
-		int used = ui_text(ui, 0, lx, room - 1, TR_HEADER, safe);
-		ui_text(ui, 0, lx + used, 1, TR_HEADER, ui->utf8 ? "…" : "~");
-	}
+	if (room > 1)
+		ui_text_cut(ui, 0, lx, room, TR_HEADER, safe);
 }
 
 static void draw_footer(struct ui *ui, int y, int w)
@@ -156,10 +208,23 @@ static void draw_footer(struct ui *ui, int y, int w)
 	else
 		zw = 0;
 	int avail = w - zw;
+	if (ui->prompt) {
+		/* the search prompt: what is typed, where the next character goes, how to end it */
+		char safe[sizeof ui->query * 4 + 2];
+		safe[0] = '/';
+		util_sanitize(safe + 1, sizeof safe - 1, ui->query, strlen(ui->query));
+		const char *tail = "  Enter: search the Lines pane, Esc: cancel";
+		int x = ui_text(ui, y, 1, avail - 1, TR_KEY, safe) + 1;
+		if (x < avail)
+			x += ui_text(ui, y, x, 1, TR_CURSOR, " ");
+		if (x + ui_text_width(ui, tail) < avail)
+			ui_text(ui, y, x, avail - x, TR_STATUS, tail);
+		return;
+	}
 	if (ui->msg[0] && ui_mono() < ui->msg_until) {
 		char safe[sizeof ui->msg + 32];
 		util_sanitize(safe, sizeof safe, ui->msg, strlen(ui->msg));
-		ui_text(ui, y, 1, avail - 1, ui->msg_error ? TR_ERROR : TR_STATUS, safe);
+		ui_text_cut(ui, y, 1, avail - 1, ui->msg_error ? TR_ERROR : TR_STATUS, safe);
 		return;
 	}
 	/* the key table's rows with a footer form, in its order; on a tiny screen
@@ -309,7 +374,7 @@ const struct pane_def pane_defs[PANE_COUNT] = {
 			   .grow_rank = 2, .drop_rank = -1, .spare_rank = -1, .chart = true,
 			   .draw = pane_upstream_draw},
 	/* an expanded verdict takes the rows the heap and the raw lines would like */
-	[PANE_HEAP] = {.name = "Heap", .min = 1, .want_full = 4, .want_compact = 2, .want_expanded = 1,
+	[PANE_HEAP] = {.name = "Heap", .min = 2, .want_full = 4, .want_compact = 2, .want_expanded = 1,
 		       .grow_rank = 5, .drop_rank = 1, .spare_rank = -1, .chart = true, .draw = pane_heap_draw},
 	[PANE_LINES] = {.name = "Lines", .min = 1, .want_full = 6, .want_compact = 2, .want_expanded = 1,
 			.grow_rank = 4, .drop_rank = 0, .spare_rank = 0, .axis_above = true, .draw = pane_lines_draw},

@@ -125,6 +125,9 @@ static void on_note(void *ctx, int id, enum tail_note what, const char *msg)
 {
 	struct live *l = ctx;
 	int src = (id >= 0 && id < MAX_TAILS && l->tail_src[id]) ? l->tail_src[id] - 1 : l->adding_src;
+	/* before the note, so the view it reaches already knows */
+	if (src >= 0 && what != TAIL_NOTE_OVERFLOW)
+		session_source_waiting(l->s, src, what == TAIL_NOTE_WAITING);
 	note(l, src, msg, what == TAIL_NOTE_ERROR);
 }
 

@@ -184,6 +184,11 @@ void session_source_note(struct session *s, int i, const char *note, bool is_err
 		src->st.error = true;
 }
 
+void session_source_waiting(struct session *s, int i, bool waiting)
+{
+	s->src[i]->st.waiting = waiting;
+}
+
 int session_add_hint(struct session *s, const char *text)
 {
 	for (int i = 0; i < s->nhints; i++)

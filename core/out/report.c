@@ -44,8 +44,35 @@ size_t report_order(const struct session *s, size_t *idx, size_t cap)
 		idx[i] = i;
 	g_sort_rules = r;
 	qsort(idx, n, sizeof idx[0], cmp_verdicts);
-	/* incidents in time order of their start, keeping each incident together */
 	return n;
+}
+
+size_t report_incidents(const struct session *s, const size_t *idx, size_t n, struct report_incident *out,
+			size_t cap)
+{
+	const struct rules *r = session_rules(s);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct verdict *v = rules_at(r, idx[i]);
+		if (!verdict_is_incident(v->id))
+			continue;
+		struct report_incident *cur = k > 0 ? &out[k - 1] : NULL;
+		if (!cur || cur->key != v->key || cur->first + cur->n != i) {
+			if (k == cap)
+				break;
+			cur = &out[k];
+			*cur = (struct report_incident){.number = (unsigned)++k, .key = v->key, .first = i,
+							.start_ms = EV_TIME_NONE, .end_ms = EV_TIME_NONE};
+		}
+		cur->n++;
+		/* EV_TIME_NONE is INT64_MIN: a known time always wins over it */
+		if (v->start_ms != EV_TIME_NONE && (cur->start_ms == EV_TIME_NONE || v->start_ms < cur->start_ms))
+			cur->start_ms = v->start_ms;
+		int64_t end = v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms;
+		if (end > cur->end_ms)
+			cur->end_ms = end;
+	}
+	return k;
 }
 
 /* --- JSON --- */
@@ -749,15 +776,13 @@ static void text_verdicts(FILE *out, const struct session *s, bool color)
 	size_t *idx = calloc(n ? n : 1, sizeof *idx);
 	if (idx) {
 		n = report_order(s, idx, n);
-		uint64_t last_key = 0;
-		unsigned shown_incidents = 0; /* numbered as shown: 1, 2, ... */
+		struct report_incident *inc = calloc(n ? n : 1, sizeof *inc);
+		size_t ninc = inc ? report_incidents(s, idx, n, inc, n) : 0, ki = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct verdict *v = rules_at(r, idx[i]);
 			char t1[24], t2[24], span[60] = "";
-			if (verdict_is_incident(v->id) && v->key != last_key) {
-				fprintf(out, " -- incident %u --\n", ++shown_incidents);
-				last_key = v->key;
-			}
+			if (ki < ninc && inc[ki].first == i)
+				fprintf(out, " -- incident %u --\n", inc[ki++].number);
 			if (v->start_ms != EV_TIME_NONE) {
 				if (up)
 					snprintf(span, sizeof span, "+%.3fs-+%.3fs", v->start_ms / 1000.0,
@@ -776,6 +801,7 @@ static void text_verdicts(FILE *out, const struct session *s, bool color)
 			if (v->advice[0])
 				wrap(out, "      > ", v->advice, 100);
 		}
+		free(inc);
 		free(idx);
 	}
 

@@ -588,6 +588,79 @@ int view_lines(const struct timeline *tl, int64_t lo, int64_t hi, int src_filter
 	return got;
 }
 
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* the line holds needle (n bytes, not empty), ASCII letters in any case */
+static bool line_holds(const struct tl_line *l, const char *needle, size_t n)
+{
+	size_t len = l->len < sizeof l->text ? l->len : sizeof l->text;
+	for (size_t i = 0; i + n <= len; i++) {
+		size_t k = 0;
+		while (k < n && ascii_lower(l->text[i + k]) == ascii_lower(needle[k]))
+			k++;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
+/* the Lines pane's order: time, then where the line is held */
+static int line_cmp(int64_t ta, uint64_t ia, int64_t tb, uint64_t ib)
+{
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return ia < ib ? -1 : ia > ib;
+}
+
+int view_line_find(const struct timeline *tl, const char *needle, size_t n, int src_filter, int64_t from_t,
+		   uint64_t from_ref, int dir, struct view_line *found)
+{
+	if (n == 0)
+		return 0;
+	bool have = false, have_wrap = false;
+	struct view_line best = {0}, wrap = {0};
+	int64_t last_t[LINE_SOURCES];
+	for (int s = 0; s < LINE_SOURCES; s++)
+		last_t[s] = EV_TIME_NONE;
+	for (int k = 0; k < TL_LINE_SOURCES; k++) {
+		const struct ring *r = &tl->lines[k];
+		for (uint64_t i = ring_first(r); i < r->total; i++) {
+			const struct tl_line *l = ring_at(r, i);
+			if (!l || l->src >= LINE_SOURCES)
+				continue;
+			/* a line without a time is shown at its source's previous one (view_lines) */
+			int64_t t = l->t_ms != EV_TIME_NONE ? l->t_ms : last_t[l->src];
+			if (l->t_ms != EV_TIME_NONE)
+				last_t[l->src] = l->t_ms;
+			if (t == EV_TIME_NONE || (src_filter >= 0 && l->src != src_filter) || !line_holds(l, needle, n))
+				continue;
+			struct view_line v = {.idx = TL_LINE_REF(k, i), .t_ms = t, .in_window = true};
+			int side = line_cmp(t, v.idx, from_t, from_ref) * dir;
+			if (side > 0 && (!have || line_cmp(t, v.idx, best.t_ms, best.idx) * dir < 0)) {
+				best = v;
+				have = true;
+			}
+			/* the first match from the other end, for a search that wraps */
+			if (!have_wrap || line_cmp(t, v.idx, wrap.t_ms, wrap.idx) * dir < 0) {
+				wrap = v;
+				have_wrap = true;
+			}
+		}
+	}
+	if (have) {
+		*found = best;
+		return 1;
+	}
+	if (have_wrap) {
+		*found = wrap;
+		return 2;
+	}
+	return 0;
+}
+
 /* --- verdicts --- */
 
 struct vgroup {
@@ -617,22 +690,19 @@ size_t view_verdict_order(const struct session *s, size_t *idx, size_t cap)
 		return 0;
 	}
 	n = report_order(s, ord, n);
-	size_t ng = 0;
+	/* an incident (report_incidents) is one group, a whole-run verdict its own */
+	struct report_incident *inc = calloc(n, sizeof *inc);
+	size_t ninc = inc ? report_incidents(s, ord, n, inc, n) : 0, ng = 0, ki = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct verdict *v = rules_at(r, ord[i]);
-		/* EV_TIME_NONE is INT64_MIN: timeless verdicts sort last */
-		int64_t t = v->start_ms;
-		if (ng > 0 && verdict_is_incident(v->id)) {
-			const struct verdict *prev = rules_at(r, ord[g[ng - 1].first]);
-			if (verdict_is_incident(prev->id) && prev->key == v->key) {
-				g[ng - 1].n++;
-				if (t != EV_TIME_NONE && (g[ng - 1].t == EV_TIME_NONE || t < g[ng - 1].t))
-					g[ng - 1].t = t;
-				continue;
-			}
+		if (ki < ninc && inc[ki].first == i) {
+			g[ng++] = (struct vgroup){.first = i, .n = inc[ki].n, .t = inc[ki].start_ms};
+			i += inc[ki++].n - 1;
+			continue;
 		}
-		g[ng++] = (struct vgroup){.first = i, .n = 1, .t = t};
+		/* EV_TIME_NONE is INT64_MIN: timeless verdicts sort last */
+		g[ng++] = (struct vgroup){.first = i, .n = 1, .t = rules_at(r, ord[i])->start_ms};
 	}
+	free(inc);
 	qsort(g, ng, sizeof *g, cmp_groups);
 	size_t out = 0;
 	for (size_t k = 0; k < ng; k++)
@@ -641,4 +711,33 @@ size_t view_verdict_order(const struct session *s, size_t *idx, size_t cap)
 	free(ord);
 	free(g);
 	return out;
+}
+
+static int cmp_incidents(const void *x, const void *y)
+{
+	const struct report_incident *a = x, *b = y;
+	if (a->start_ms != b->start_ms)
+		return a->start_ms < b->start_ms ? -1 : 1;
+	return a->number < b->number ? -1 : a->number > b->number;
+}
+
+size_t view_incidents(const struct session *s, struct report_incident *out, size_t cap)
+{
+	size_t n = rules_count(session_rules(s));
+	if (n == 0 || cap == 0)
+		return 0;
+	size_t *ord = calloc(n, sizeof *ord);
+	struct report_incident *inc = calloc(n, sizeof *inc);
+	size_t ninc = 0;
+	if (ord && inc) {
+		n = report_order(s, ord, n);
+		ninc = report_incidents(s, ord, n, inc, n);
+		qsort(inc, ninc, sizeof *inc, cmp_incidents);
+		if (ninc > cap)
+			ninc = cap;
+		memcpy(out, inc, ninc * sizeof *inc);
+	}
+	free(ord);
+	free(inc);
+	return ninc;
 }

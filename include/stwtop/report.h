@@ -5,6 +5,7 @@
 #ifndef STWTOP_REPORT_H
 #define STWTOP_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "stwtop/rules.h"
@@ -14,6 +15,20 @@
  * then its cause, then its cost; whole-run verdicts after. Fills idx[] with
  * indexes into session_rules(); returns how many. */
 size_t report_order(const struct session *s, size_t *idx, size_t cap);
+
+/* An incident as the report shows it: its incident verdicts (one key) under
+ * " -- incident N --", numbered 1, 2, ... in report order. Every view that
+ * names or jumps to "incident N" takes it from here. */
+struct report_incident {
+	unsigned number;          /* N of "-- incident N --" */
+	uint64_t key;             /* the key its verdicts share */
+	size_t first, n;          /* its verdicts: idx[first] .. idx[first + n - 1] of report_order */
+	int64_t start_ms, end_ms; /* earliest start and latest end of its verdicts (EV_TIME_NONE: none) */
+};
+/* The incidents of report_order's idx[0..n), in that order; returns how many
+ * (at most cap). */
+size_t report_incidents(const struct session *s, const size_t *idx, size_t n, struct report_incident *out,
+			size_t cap);
 
 int report_json(FILE *out, const struct session *s);
 int report_text(FILE *out, const struct session *s, bool color);

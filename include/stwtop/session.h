@@ -36,6 +36,7 @@ struct source_stats {
 	uint64_t first_error_line;
 	char note[200];            /* last tailer note: waiting, rotated, error ... */
 	bool error;                /* could not be read (report: exit 1) */
+	bool waiting;              /* live: the file (or its directory) does not exist yet */
 };
 
 struct session_opts {
@@ -66,6 +67,8 @@ const char *session_source_path(const struct session *s, int i);
 const char *session_source_name(const struct session *s, int i);   /* basename */
 const struct source_stats *session_source_stats(const struct session *s, int i);
 void session_source_note(struct session *s, int i, const char *note, bool is_error);
+/* live: source i's file does not exist (yet) and is waited for, or is there now */
+void session_source_waiting(struct session *s, int i, bool waiting);
 
 /* Feed one complete line of source i (live mode, or tests). live_now_ms: the
  * wall clock when it was read live (to anchor uptime-only logs being written

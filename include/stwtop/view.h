@@ -129,6 +129,14 @@ int view_lines(const struct timeline *tl, int64_t lo, int64_t hi, int src_filter
 	       int n);
 /* time of the oldest line still held (EV_TIME_NONE if none) */
 int64_t view_lines_oldest(const struct timeline *tl);
+/* Search the held lines (of source src_filter, -1 every source) for needle (n
+ * bytes; ASCII letters match in either case) in the Lines pane's order (time,
+ * then where held; a line without a time at its source's previous one): the
+ * first match after (dir > 0) or before (dir < 0) the place (from_t,
+ * from_ref). 1 found, 2 found only by wrapping round to the other end, 0 no
+ * line holds it. */
+int view_line_find(const struct timeline *tl, const char *needle, size_t n, int src_filter, int64_t from_t,
+		   uint64_t from_ref, int dir, struct view_line *found);
 
 /* --- Verdicts --- */
 
@@ -136,5 +144,9 @@ int64_t view_lines_oldest(const struct timeline *tl);
  * (the stop, its cause, its cost: report_order), whole-run verdicts by their
  * start among them. Fills idx[] with indexes into session_rules(). */
 size_t view_verdict_order(const struct session *s, size_t *idx, size_t cap);
+/* The incidents as the report numbers them (report_incidents), oldest start
+ * first: where "next incident" goes. Returns how many (at most cap). */
+struct report_incident;
+size_t view_incidents(const struct session *s, struct report_incident *out, size_t cap);
 
 #endif

@@ -2,7 +2,8 @@
 # tui_keys.sh BIN — the keys: ? shows help listing every key, Enter expands a
 # verdict (evidence + advice) and Esc collapses it, arrows select, Tab moves the
 # focus, s filters the Lines pane, t cycles the themes (default -> light -> mono,
-# the colours change, mono has none), q exits 0; a bad --theme is a usage error.
+# the colours change, mono has none), q exits 0; a bad --theme is a usage error;
+# a key bound to nothing says "unknown key: ? for help" for a moment.
 source "$(dirname "$0")/lib/tmux.bash" "$@"
 
 start 120 40 "TERM=tmux-256color '$BIN' --demo --demo-speed 20"
@@ -21,6 +22,14 @@ for k in '← →  h l' '\+ -' 'p  space' 'Tab  ⇧Tab' '↑ ↓  k j' 'Enter' '
 done
 keys x    # any key closes it
 expect_gone '─ stwtop keys ' 5
+grep -q 'unknown key' "$TMPD/screen" && fail "the key that closed the help was called unknown" || ok "x closed the help quietly"
+# a key that does nothing says so on the bottom line for a moment (2 s), then the key hints are back
+for k in x F5; do
+	keys $k
+	expect '^ unknown key: \? for help ' 5
+	expect_gone 'unknown key' 5
+	expect '^ ←→ cursor ' 2
+done
 
 # Enter: the selected verdict's evidence and advice; Esc collapses
 keys Enter

@@ -46,7 +46,7 @@ fresh
 start 80 24 "TERM=tmux-256color '$BIN' --demo --demo-speed 20"
 expect 'replay finished' 30
 # 80 columns: the title before the counts (shorter counts), cut with …
-grep -Eq '^ stwtop demo: throttle-stop: CPU quota cut to .*…  ' "$TMPD/screen" && ok "80x24 header: the title comes first" \
+grep -Eq '^ stwtop demo: throttle-stop: CPU quota cut to.*…  ' "$TMPD/screen" && ok "80x24 header: the title comes first" \
 	|| fail "80x24 header: the title is cut short"
 grep -Eq ' 2C  1W  1I ' "$TMPD/screen" && ok "80x24 header: the counts, short" || fail "80x24 header: no counts"
 for title in '─ Verdicts ' '─ Stops ' '─ CPU ' '─ Upstream ' '─ Heap ' '─ Lines '; do

@@ -42,7 +42,7 @@ tail -n +"$csplit" "$S/cpustat.log" >>"$D/cpustat.log"
 tail -n +"$asplit" "$S/logs/access.log" >>"$D/access.log"
 tail -n +"$gsplit" "$S/gc.log" >>"$D/gc.log"
 expect 'ttsp-spike +The 701 ms stop at 19:24:06.088 was spent reaching the safepoint' 15
-expect 'cpu-throttled-during-stop +The 701 ms stop at 19:24:06.088 happened while the cgroup was CPU-thr' 15
+expect 'cpu-throttled-during-stop +The 701 ms stop at 19:24:06.088 happened while the cgroup was' 15
 grep -Eq 'NEW 19:24:06 ttsp-spike' "$TMPD/screen" && ok "ttsp-spike is marked NEW" || fail "ttsp-spike without NEW"
 grep -Eq 'NEW 19:24:0[0-9] cpu-throttled-during-stop' "$TMPD/screen" && ok "cpu-throttled-during-stop is marked NEW" \
 	|| fail "cpu-throttled-during-stop without NEW"

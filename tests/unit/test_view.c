@@ -13,6 +13,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "stwtop/report.h"
 #include "stwtop/rules.h"
 #include "stwtop/session.h"
 #include "stwtop/util.h"
@@ -427,6 +428,80 @@ static void test_verdict_order(void **state)
 	session_free(s);
 }
 
+/* The incidents the report numbers, as [ ] walk them: gc-stop has two, the
+ * second starting where its earliest verdict starts. */
+static void test_incidents(void **state)
+{
+	(void)state;
+	static const struct src gc[] = {
+		{SRC_JVM, "combined/gc-stop/gc.log"},
+		{SRC_CPUSTAT, "combined/gc-stop/cpustat.log"},
+		{SRC_SCHEDLOG, "combined/gc-stop/schedstat.log"},
+		{SRC_NGINX, "combined/gc-stop/logs/access.log"},
+	};
+	struct session *s = report(gc, 4);
+	const struct rules *r = session_rules(s);
+	size_t idx[16], n = report_order(s, idx, 16);
+	struct report_incident inc[16];
+	size_t ni = report_incidents(s, idx, n, inc, 16);
+	assert_int_equal(ni, 2);
+	for (size_t k = 0; k < ni; k++) {
+		assert_int_equal(inc[k].number, k + 1);
+		int64_t lo = INT64_MAX;
+		for (size_t i = inc[k].first; i < inc[k].first + inc[k].n; i++) {
+			const struct verdict *v = rules_at(r, idx[i]);
+			assert_true(verdict_is_incident(v->id));
+			assert_true(v->key == inc[k].key);
+			if (v->start_ms < lo)
+				lo = v->start_ms;
+		}
+		assert_true(inc[k].start_ms == lo);
+		assert_true(inc[k].end_ms >= inc[k].start_ms);
+	}
+	/* every incident verdict of the report is in one of them */
+	size_t covered = inc[0].n + inc[1].n, incident_verdicts = 0;
+	for (size_t i = 0; i < n; i++)
+		incident_verdicts += verdict_is_incident(rules_at(r, idx[i])->id);
+	assert_int_equal(covered, incident_verdicts);
+	assert_true(inc[1].start_ms == at(19, 23, 15, 471));
+	/* oldest first for the screen; a cap of one keeps the oldest */
+	struct report_incident vi[16];
+	assert_int_equal(view_incidents(s, vi, 16), 2);
+	assert_true(vi[0].start_ms < vi[1].start_ms);
+	assert_int_equal(view_incidents(s, vi, 1), 1);
+	assert_true(vi[0].start_ms == inc[0].start_ms);
+	session_free(s);
+}
+
+/* / n N in the Lines pane: the throttle-stop gc.log's "ThreadDump" safepoints */
+static void test_line_find(void **state)
+{
+	(void)state;
+	struct session *s = throttle_stop();
+	const struct timeline *tl = session_timeline(s);
+	struct view_line a, b, c;
+	assert_int_equal(view_line_find(tl, "ThreadDump", 10, -1, INT64_MIN + 1, 0, 1, &a), 1);
+	const struct tl_line *l = timeline_line(tl, a.idx);
+	assert_non_null(l);
+	assert_non_null(strstr(l->text, "ThreadDump"));
+	assert_int_equal(l->src, 0);
+	/* the next one is later; the one before that is the first again */
+	assert_int_equal(view_line_find(tl, "ThreadDump", 10, -1, a.t_ms, a.idx, 1, &b), 1);
+	assert_true(b.t_ms > a.t_ms || (b.t_ms == a.t_ms && b.idx > a.idx));
+	assert_int_equal(view_line_find(tl, "ThreadDump", 10, -1, b.t_ms, b.idx, -1, &c), 1);
+	assert_true(c.idx == a.idx);
+	/* before the first: wraps round to the last */
+	assert_int_equal(view_line_find(tl, "ThreadDump", 10, -1, a.t_ms, a.idx, -1, &c), 2);
+	assert_true(c.t_ms >= b.t_ms);
+	/* case is ignored; another source has none; a word nowhere */
+	assert_int_equal(view_line_find(tl, "threaddump", 10, -1, INT64_MIN + 1, 0, 1, &c), 1);
+	assert_true(c.idx == a.idx);
+	assert_int_equal(view_line_find(tl, "ThreadDump", 10, 4, INT64_MIN + 1, 0, 1, &c), 0);
+	assert_int_equal(view_line_find(tl, "no such text anywhere", 21, -1, INT64_MIN + 1, 0, 1, &c), 0);
+	assert_int_equal(view_line_find(tl, "", 0, -1, INT64_MIN + 1, 0, 1, &c), 0);
+	session_free(s);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -439,6 +514,8 @@ int main(void)
 		cmocka_unit_test(test_heap_from_zgc_cycles),
 		cmocka_unit_test(test_lines_shared_among_sources),
 		cmocka_unit_test(test_verdict_order),
+		cmocka_unit_test(test_incidents),
+		cmocka_unit_test(test_line_find),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
