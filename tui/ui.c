@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -519,6 +520,22 @@ static void act_redraw(struct ui *ui, int arg)
 	clearok(curscr, TRUE);
 }
 
+/* z: the screen's times in UTC, local time, and the zone --tz named (if any),
+ * in turn; the clock in the header names the zone */
+static void act_zone(struct ui *ui, int arg)
+{
+	(void)arg;
+	const char *given = ui->c && ui->c->tz ? ui->c->tz : NULL;
+	enum util_tz_kind k = util_tz_kind();
+	const char *next = k == UTIL_TZ_UTC ? "local"
+			   : k == UTIL_TZ_LOCAL && given && strcmp(given, "local") && strcasecmp(given, "utc") ? given
+											       : "utc";
+	char err[300];
+	if (util_tz_set(next, err, sizeof err) < 0)
+		util_tz_set("utc", err, sizeof err);
+	ui_message(ui, false, "times in %s (z: next zone)", util_tz_display_name());
+}
+
 static void act_help(struct ui *ui, int arg)
 {
 	(void)arg;
@@ -576,6 +593,9 @@ const struct ui_key ui_keys[] = {
 	 .keys = {{'s', 0}, {'S', 0}}},
 	{.label = "t", .label_ascii = "t", .what = "next colour theme", .foot = "t", .foot_ascii = "t", .foot_what = "theme",
 	 .foot_small = 3, .act = act_theme, .keys = {{'t', 0}, {'T', 0}}},
+	{.label = "z", .label_ascii = "z",
+	 .what = "times in UTC / local time / the --tz zone, in turn",
+	 .act = act_zone, .keys = {{'z', 0}, {'Z', 0}}},
 	{.label = "^L", .label_ascii = "^L", .what = "redraw the screen", .act = act_redraw, .keys = {{12, 0}}},
 	{.label = "?", .label_ascii = "?", .what = "this help", .foot = "?", .foot_ascii = "?", .foot_what = "help",
 	 .foot_small = 1, .act = act_help, .keys = {{'?', 0}}},

@@ -211,6 +211,9 @@ void ui_bar(struct ui *ui, int ybottom, int x, int rows, const int *seg, const i
 void ui_ylabel(struct ui *ui, int y, const char *s);
 /* formats */
 char *ui_fmt_time(const struct ui *ui, int64_t t, int decimals, char *buf, size_t len);
+/* the zone of the screen's times, at most 5 columns: "UTC", or the offset at t
+ * ("+01", "+0530", "-05") */
+const char *ui_zone_label(int64_t t, char *buf, size_t len);
 char *ui_fmt_ms(double ms, char *buf, size_t len);      /* "701 ms", "3.1 s", "850 us" */
 char *ui_fmt_count(double v, char *buf, size_t len);    /* "243", "1.2k", "3.4M" */
 char *ui_fmt_ms_short(double ms, char *buf, size_t len); /* at most 5 columns: "930ms", "1.2s" */

@@ -629,6 +629,20 @@ void ui_ylabel(struct ui *ui, int y, const char *s)
 
 /* --- formats --- */
 
+const char *ui_zone_label(int64_t t, char *buf, size_t len)
+{
+	if (util_tz_kind() == UTIL_TZ_UTC)
+		return "UTC";
+	int64_t m = util_tz_offset_ms(t) / 60000;
+	char sign = m < 0 ? '-' : '+';
+	m = m < 0 ? -m : m;
+	if (m % 60)
+		snprintf(buf, len, "%c%02d%02d", sign, (int)(m / 60), (int)(m % 60));
+	else
+		snprintf(buf, len, "%c%02d", sign, (int)(m / 60));
+	return buf;
+}
+
 char *ui_fmt_time(const struct ui *ui, int64_t t, int decimals, char *buf, size_t len)
 {
 	(void)ui;

@@ -51,9 +51,11 @@ static int header_right(struct ui *ui, const struct header_state *hs, int form, 
 		}
 		return cw + ww + 1;
 	}
-	if (form == HDR_FULL)
+	if (form == HDR_FULL) {
+		char zone[16];
 		snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " %s ",
-			 session_uptime_axis(ui->s) ? "uptime" : "UTC");
+			 session_uptime_axis(ui->s) ? "uptime" : ui_zone_label(ui->clock_ms, zone, sizeof zone));
+	}
 	else
 		snprintf(clock + strlen(clock), sizeof clock - strlen(clock), " ");
 	if (ui->demo && form <= HDR_NO_ZONE)
@@ -254,7 +256,9 @@ static void draw_axis(struct ui *ui, int y)
 	int n = a->ncols;
 	if (n <= 0)
 		return;
-	ui_text(ui, y, 0, GUTTER - 1, TR_AXIS, session_uptime_axis(ui->s) ? "up" : "UTC");
+	char zone[16];
+	ui_text(ui, y, 0, GUTTER - 1, TR_AXIS,
+		session_uptime_axis(ui->s) ? "up" : ui_zone_label(ui->cursor_ms, zone, sizeof zone));
 	/* verdict spans under the ticks: the worst severity wins a column */
 	int sev[1024];
 	if (n > 1024)
@@ -307,7 +311,10 @@ static void draw_axis(struct ui *ui, int y)
 		lx = 0;
 	int busy0 = (cc < lx ? cc : lx) - 1, busy1 = (cc > lx + clen - 1 ? cc : lx + clen - 1) + 1;
 	int64_t t0 = view_col_start(a, 0);
-	for (int64_t t = view_floor(t0, step) + (view_floor(t0, step) < t0 ? step : 0); t < a->end_ms; t += step) {
+	/* round times of the zone shown: floored in local time */
+	int64_t off = session_uptime_axis(ui->s) ? 0 : util_tz_offset_ms(t0);
+	int64_t first = view_floor(t0 + off, step) - off;
+	for (int64_t t = first + (first < t0 ? step : 0); t < a->end_ms; t += step) {
 		int c = view_col_of(a, t);
 		if (c < 0 || c >= n)
 			continue;

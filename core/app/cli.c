@@ -313,6 +313,7 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		case O_TZ:
 			if (util_tz_set(optarg, err, errlen) < 0)
 				return 2;
+			c->tz = optarg;
 			break;
 		case O_VERBOSE:
 			c->verbose = true;

@@ -22,6 +22,7 @@ struct cli {
 	enum cli_mode mode;
 	bool json, plain, no_color, verbose;
 	bool brief;                 /* --report --brief */
+	const char *tz;             /* --tz as given (util_tz_set done), NULL: UTC */
 	struct cli_source src[CLI_MAX_SOURCES];
 	int nsrc;
 	const char *nginx_format, *nginx_conf;
