@@ -149,6 +149,10 @@ def verdict_groups(g):
                  (sel(active, warn), "0x5 1 0x60"), (sel(active, crit), "0x6 1x40 0x20")],
                 [(6, name, []), (30, name, [g.expect(name, crit)]), (46, name, [g.expect(name, crit)]),
                  (48, name, [])])
+        # verdict_active is a count: two incidents' crit verdicts active at once give 2
+        g.group("%s: two crit %s verdicts active at once" % (name, vid),
+                [(sel(active, crit), "0x5 2x3 0x30")],
+                [(5, name, []), (7, name, [g.expect(name, crit)])])
         # must not fire: only warn verdicts of this id
         g.group("%s: only warn %s verdicts" % (name, vid),
                 [(sel(total, warn), "0x5 1x10 3x20"), (sel(active, warn), "0x5 1x30"),
