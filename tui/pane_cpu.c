@@ -20,15 +20,34 @@ static int lin(double v, double max, int rows)
 	return e < 1 ? 1 : e > rows * 8 ? rows * 8 : e;
 }
 
-static void quota_text(const struct view_cpu_info *in, char *buf, size_t len)
+static void quota_fmt(int64_t quota_us, int64_t period_us, bool brief, char *buf, size_t len)
 {
-	if (in->quota_us == -1)
-		snprintf(buf, len, "quota: unlimited");
-	else if (in->quota_us > 0 && in->period_us > 0)
-		snprintf(buf, len, "quota: %.2f CPU (%lld/%lld us)", (double)in->quota_us / (double)in->period_us,
-			 (long long)in->quota_us, (long long)in->period_us);
+	if (quota_us == -1)
+		snprintf(buf, len, "unlimited");
+	else if (quota_us > 0 && period_us > 0 && brief)
+		snprintf(buf, len, "%.2f CPU", (double)quota_us / (double)period_us);
+	else if (quota_us > 0 && period_us > 0)
+		snprintf(buf, len, "%.2f CPU (%lld/%lld us)", (double)quota_us / (double)period_us,
+			 (long long)quota_us, (long long)period_us);
 	else
-		snprintf(buf, len, "quota: not in the samples");
+		snprintf(buf, len, "not in the samples");
+}
+
+/* the quota in force at the cursor's time, and the newest one when it differs
+ * (a limit raised during the incident must not read as if it always was) */
+static void quota_text(const struct pane_ctx *pc, const struct view_cpu_info *in, char *buf, size_t len)
+{
+	int64_t q, p;
+	char a[80], b[80];
+	quota_fmt(in->quota_us, in->period_us, false, b, sizeof b);
+	if (!view_cpu_quota_at(session_timeline(pc->s), pc->ui->cursor_ms, &q, &p) ||
+	    (q == in->quota_us && p == in->period_us)) {
+		snprintf(buf, len, "quota: %s", b);
+		return;
+	}
+	quota_fmt(q, p, true, a, sizeof a);
+	quota_fmt(in->quota_us, in->period_us, true, b, sizeof b);
+	snprintf(buf, len, "quota: %s (now %s)", a, b);
 }
 
 /* Write the first of names that fits in the empty cells at the start of a
@@ -202,9 +221,9 @@ void pane_cpu_draw(const struct pane_ctx *pc, const struct rect *r)
 	/* numbers beside the chart */
 	if (pc->side_w > 0) {
 		int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
-		char q[80];
+		char q[200];
 		if (info.have_cpu && y < ymax) {
-			quota_text(&info, q, sizeof q);
+			quota_text(pc, &info, q, sizeof q);
 			ui_text(ui, y++, sx, sw, TR_TEXT, q);
 		}
 		if (info.have_cpu && y < ymax)

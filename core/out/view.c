@@ -299,6 +299,29 @@ static void vmstat_cols(const struct timeline *tl, const struct view_axis *a, st
 	}
 }
 
+bool view_cpu_quota_at(const struct timeline *tl, int64_t t, int64_t *quota_us, int64_t *period_us)
+{
+	const struct ring *r = &tl->cpu;
+	uint64_t lo = ring_first(r), hi = r->total; /* the answer is in [lo - 1, hi) */
+	const struct tl_cpu *c;
+	if (lo >= hi || !(c = ring_at(r, lo)) || c->t_ms > t)
+		return false;
+	while (hi - lo > 1) { /* samples are in time order: c(lo) <= t < c(hi) */
+		uint64_t mid = lo + (hi - lo) / 2;
+		c = ring_at(r, mid);
+		if (c && c->t_ms <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	c = ring_at(r, lo);
+	if (!c)
+		return false;
+	*quota_us = c->quota_us;
+	*period_us = c->period_us;
+	return true;
+}
+
 void view_cpu(const struct timeline *tl, const struct view_axis *a, struct view_cpu_col *cols,
 	      struct view_cpu_info *info)
 {

@@ -71,6 +71,11 @@ struct view_cpu_info {
 	bool have_cpu, have_sched, have_vmstat;
 };
 
+/* The cgroup's quota as the newest sample at or before t said it (a quota
+ * changed during the run: the one in force at the cursor). false: no sample
+ * by then. */
+bool view_cpu_quota_at(const struct timeline *tl, int64_t t, int64_t *quota_us, int64_t *period_us);
+
 /* Cumulative counters are interpolated between samples, so a column narrower
  * than the sampling interval gets its share instead of the whole delta. */
 void view_cpu(const struct timeline *tl, const struct view_axis *a, struct view_cpu_col *cols,
