@@ -20,7 +20,76 @@
 #include <unistd.h>
 
 #ifdef STWTOP_HAVE_MHD
+#include <dlfcn.h>
 #include <microhttpd.h>
+
+/* libmicrohttpd is loaded when --metrics asks for it, not linked: linked, it
+ * and GnuTLS with its half-dozen libraries were mapped and relocated at every
+ * start (2.8 MB of RSS and ~4 M instructions of the dynamic linker, on a
+ * machine that is already in trouble) for an option most runs do not use.
+ * The header still gives the types and constants; the ten calls go through
+ * this table. ABI 12 is libmicrohttpd's since 0.9.x (Debian 11-13). */
+static struct {
+	bool tried, ok;
+	char why[300];
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_run) *run;
+	__typeof__(MHD_get_timeout) *get_timeout;
+	__typeof__(MHD_get_daemon_info) *get_daemon_info;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+} mhd;
+
+static bool mhd_load(void)
+{
+	if (mhd.tried)
+		return mhd.ok;
+	mhd.tried = true;
+	void *h = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		h = dlopen("libmicrohttpd.so", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(mhd.why, sizeof mhd.why, "cannot load libmicrohttpd (%s): install it (Debian: "
+			 "apt-get install libmicrohttpd12), or use --metrics-textfile", dlerror());
+		return false;
+	}
+	struct { void **fn; const char *name; } syms[] = {
+		{(void **)&mhd.start_daemon, "MHD_start_daemon"},
+		{(void **)&mhd.stop_daemon, "MHD_stop_daemon"},
+		{(void **)&mhd.run, "MHD_run"},
+		{(void **)&mhd.get_timeout, "MHD_get_timeout"},
+		{(void **)&mhd.get_daemon_info, "MHD_get_daemon_info"},
+		{(void **)&mhd.create_response_from_buffer, "MHD_create_response_from_buffer"},
+		{(void **)&mhd.add_response_header, "MHD_add_response_header"},
+		{(void **)&mhd.queue_response, "MHD_queue_response"},
+		{(void **)&mhd.destroy_response, "MHD_destroy_response"},
+		{(void **)&mhd.lookup_connection_value, "MHD_lookup_connection_value"},
+	};
+	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+		*syms[i].fn = dlsym(h, syms[i].name);
+		if (!*syms[i].fn) {
+			snprintf(mhd.why, sizeof mhd.why, "libmicrohttpd has no %s: too old a version", syms[i].name);
+			return false;
+		}
+	}
+	mhd.ok = true;
+	return true;
+}
+
+#define MHD_start_daemon (*mhd.start_daemon)
+#define MHD_stop_daemon (*mhd.stop_daemon)
+#define MHD_run (*mhd.run)
+#define MHD_get_timeout (*mhd.get_timeout)
+#define MHD_get_daemon_info (*mhd.get_daemon_info)
+#define MHD_create_response_from_buffer (*mhd.create_response_from_buffer)
+#define MHD_add_response_header (*mhd.add_response_header)
+#define MHD_queue_response (*mhd.queue_response)
+#define MHD_destroy_response (*mhd.destroy_response)
+#define MHD_lookup_connection_value (*mhd.lookup_connection_value)
 #endif
 
 struct metrics_srv {
@@ -227,6 +296,10 @@ static int http_open(struct metrics_srv *m, char *err, size_t errlen)
 	socklen_t sl;
 	if (metrics_parse_addr(m->o.addr, &ss, &sl, err, errlen) != 0)
 		return -EINVAL;
+	if (!mhd_load()) {
+		snprintf(err, errlen, "--metrics %s: %s", m->o.addr, mhd.why);
+		return -ENOENT;
+	}
 	int lfd = listen_on(&ss, sl);
 	if (lfd < 0) {
 		snprintf(err, errlen, "--metrics %s: cannot listen: %s", m->o.addr, strerror(-lfd));

@@ -533,7 +533,7 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 	int n = parse(s, i, line, len, out, cap, why, sizeof why, verbose || !src->st.first_error[0]);
 	if (n < 0) {
 		src->st.unparsed++;
-		if (src->jvm)
+		if (src->jvm_lost && *src->jvm_lost)
 			count_lost(s, i);
 		/* what a log stwtop does not read looks like, from its first unread lines */
 		if (src->ops->jvm && !src->looks && src->st.unparsed <= 256)
@@ -549,7 +549,7 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 		return 0;
 	}
 	src->st.parsed++;
-	if (src->jvm)
+	if (src->jvm_lost && *src->jvm_lost)
 		count_lost(s, i);
 	for (int k = 0; k < n; k++)
 		out[k].line = src->st.lines;
@@ -601,7 +601,7 @@ void session_source_eof(struct session *s, int i)
 		struct event ev[QCAP];
 		src->flushed = true;
 		int n = k->flush(src, ev, QCAP);
-		if (src->jvm)
+		if (src->jvm_lost && *src->jvm_lost)
 			count_lost(s, i);
 		for (int j = 0; j < n; j++) {
 			ev[j].line = src->st.lines;
@@ -641,7 +641,7 @@ static void refill(struct session *s, int i)
 				/* what waited for a later line */
 				src->flushed = true;
 				int n = k->flush(src, src->q, QCAP);
-				if (src->jvm)
+				if (src->jvm_lost && *src->jvm_lost)
 					count_lost(s, i);
 				for (int j = 0; j < n; j++)
 					src->q[j].line = src->st.lines;

@@ -24,6 +24,7 @@ struct source {
 	char namebuf[24];                /* "pipe 63", "fd 3" */
 	struct source_stats st;
 	struct jvmlog *jvm;
+	const uint64_t *jvm_lost;        /* jvmlog_lost_counter(jvm): lines of records given up on */
 	struct nginx_fmt *fmt;
 	bool fmt_detect;                 /* no format given: guess from the first lines */
 	struct nginx_sniff sniff;

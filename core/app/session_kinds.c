@@ -24,6 +24,7 @@ static int jvm_setup(struct session *s, struct source *src, char *err, size_t er
 {
 	(void)err, (void)errlen;
 	src->jvm = jvmlog_new();
+	src->jvm_lost = jvmlog_lost_counter(src->jvm);
 	if (src->jvm && s->clock.anchor_ms != EV_TIME_NONE)
 		jvmlog_set_anchor(src->jvm, s->clock.anchor_ms);
 	return 0;

@@ -66,6 +66,11 @@ const char *jvmlog_why(const struct jvmlog *p)
 	return p ? p->why : NULL;
 }
 
+const uint64_t *jvmlog_lost_counter(const struct jvmlog *p)
+{
+	return p ? &p->lost_lines : NULL;
+}
+
 uint64_t jvmlog_take_lost(struct jvmlog *p, uint64_t *first_line, const char **why)
 {
 	uint64_t k = p ? p->lost_lines : 0;

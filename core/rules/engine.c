@@ -365,9 +365,15 @@ void rules_keep_from(const struct rules *r, const struct rules_ctx *c, struct tl
  * report never raises. */
 static void count_final(struct rules *r, const struct incident *in)
 {
-	for (int id = 0; id < V_COUNT; id++) {
-		if (!verdict_is_incident(id))
-			continue;
+	static int ids[V_COUNT], nids = -1; /* the incident verdicts' ids, from the table once */
+	if (nids < 0) {
+		nids = 0;
+		for (int id = 0; id < V_COUNT; id++)
+			if (verdict_is_incident(id))
+				ids[nids++] = id;
+	}
+	for (int k = 0; k < nids; k++) {
+		int id = ids[k];
 		const struct verdict *v = rv_find_c(r, id, in->id);
 		if (v && v->cleared_ms == EV_TIME_NONE && v->severity >= SEV_INFO && v->severity <= SEV_CRIT)
 			r->raised[id][v->severity]++;

@@ -25,11 +25,20 @@ void summary_le_add(struct summary_le *h, double seconds)
 		return; /* unknown (-1) or NaN */
 	h->n++;
 	h->sum_s += seconds;
-	for (int i = 0; i < SUMMARY_LE_N; i++)
-		if (seconds <= summary_le_s[i]) {
-			h->b[i]++;
-			return;
-		}
+	if (seconds <= summary_le_s[0]) { /* most stops of a healthy JVM */
+		h->b[0]++;
+		return;
+	}
+	int lo = 1, hi = SUMMARY_LE_N; /* the first bound >= seconds; SUMMARY_LE_N: +Inf */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (seconds <= summary_le_s[mid])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo < SUMMARY_LE_N)
+		h->b[lo]++;
 }
 
 void summary_init(struct summary *s)

@@ -45,6 +45,9 @@ const char *jvmlog_why(const struct jvmlog *p);
  * Returns their number (0: none), *first_line the 1-based number, among the
  * lines given to this parser, of the first one, *why the reason (static). */
 uint64_t jvmlog_take_lost(struct jvmlog *p, uint64_t *first_line, const char **why);
+/* Where the parser counts those lines: read it after every line (a load, not
+ * a call) and call jvmlog_take_lost() only when it is not 0. */
+const uint64_t *jvmlog_lost_counter(const struct jvmlog *p);
 /* What a line stwtop did not read as a JVM log looks like, when it is the
  * output of something stwtop knows it does not read (OpenJ9/IBM verbose GC
  * XML, JRockit, a Go GC trace, binary data): "an OpenJ9 / IBM J9 verbose GC
