@@ -61,11 +61,20 @@ static void put_sanitised(FILE *out, const char *prefix, const char *text)
 	fprintf(out, "%s%s\n", prefix, buf);
 }
 
+/* What was printed of the newest PLAIN_SEEN_MAX verdicts (the rules keep at
+ * most 2048: an older one is final, evicted, and never changes again), so a
+ * sidecar printing an incident a minute for weeks stays bounded. Searched
+ * newest first. */
+#define PLAIN_SEEN_MAX 4096
 static struct seen *seen_of(struct plain *p, const struct verdict *v)
 {
-	for (size_t i = 0; i < p->nseen; i++)
+	for (size_t i = p->nseen; i-- > 0;)
 		if (p->seen[i].id == v->id && p->seen[i].key == v->key)
 			return &p->seen[i];
+	if (p->nseen == PLAIN_SEEN_MAX) { /* the oldest half goes */
+		memmove(p->seen, p->seen + PLAIN_SEEN_MAX / 2, (PLAIN_SEEN_MAX / 2) * sizeof *p->seen);
+		p->nseen = PLAIN_SEEN_MAX / 2;
+	}
 	if (p->nseen == p->capseen) {
 		size_t cap = p->capseen ? p->capseen * 2 : 32;
 		struct seen *n = realloc(p->seen, cap * sizeof *n);

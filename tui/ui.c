@@ -104,9 +104,14 @@ static void next_theme(struct ui *ui)
 
 /* --- verdict sightings --- */
 
-static struct ui_seen *seen_of(struct ui *ui, int id, uint64_t key)
+/* Sightings are kept for the newest UI_SEEN_MAX verdicts: the rules keep at
+ * most 2048, so one older than that is final and evicted and never sighted
+ * again (a sidecar raising an incident a minute for weeks must not grow).
+ * Searched newest first: the verdicts that change are the recent ones. */
+#define UI_SEEN_MAX 4096
+static struct ui_seen *seen_of(const struct ui *ui, int id, uint64_t key)
 {
-	for (size_t i = 0; i < ui->nseen; i++)
+	for (size_t i = ui->nseen; i-- > 0;)
 		if (ui->seen[i].id == id && ui->seen[i].key == key)
 			return &ui->seen[i];
 	return NULL;
@@ -115,13 +120,12 @@ static struct ui_seen *seen_of(struct ui *ui, int id, uint64_t key)
 bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash)
 {
 	*flash = false;
-	for (size_t i = 0; i < ui->nseen; i++)
-		if (ui->seen[i].id == v->id && ui->seen[i].key == v->key) {
-			int64_t age = ui_mono() - ui->seen[i].first_mono;
-			*flash = age < UI_FLASH_MS;
-			return age < UI_NEW_MS;
-		}
-	return false;
+	const struct ui_seen *s = seen_of(ui, v->id, v->key);
+	if (!s)
+		return false;
+	int64_t age = ui_mono() - s->first_mono;
+	*flash = age < UI_FLASH_MS;
+	return age < UI_NEW_MS;
 }
 
 static void request_redraw(struct ui *ui, int64_t delay_ms);
@@ -132,6 +136,10 @@ static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
 	struct ui *ui = ctx;
 	(void)is_new;
 	if (!seen_of(ui, v->id, v->key)) {
+		if (ui->nseen == UI_SEEN_MAX) { /* the oldest half goes */
+			memmove(ui->seen, ui->seen + UI_SEEN_MAX / 2, (UI_SEEN_MAX / 2) * sizeof *ui->seen);
+			ui->nseen = UI_SEEN_MAX / 2;
+		}
 		if (ui->nseen == ui->capseen) {
 			size_t cap = ui->capseen ? ui->capseen * 2 : 32;
 			struct ui_seen *n = realloc(ui->seen, cap * sizeof *n);
