@@ -302,11 +302,13 @@ int hsperf_refresh(struct hsperf *h)
 		return -EBADF;
 	if (h->fd >= 0) {
 		struct stat st;
-		if (fstat(h->fd, &st) == 0 && (uint64_t)st.st_size < h->size) {
+		if (fstat(h->fd, &st) < 0)
+			return -errno;
+		if ((uint64_t)st.st_size < h->size) {
 			snprintf(h->why, sizeof h->why, "%s shrank under us: not reading it", h->path);
 			return -ESTALE;
 		}
-		if (fstat(h->fd, &st) == 0 && st.st_nlink == 0) {
+		if (st.st_nlink == 0) {
 			snprintf(h->why, sizeof h->why, "%s was removed: the JVM has exited", h->path);
 			return -ESRCH;
 		}
