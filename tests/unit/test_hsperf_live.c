@@ -499,6 +499,96 @@ static void test_no_perfdata(void **state)
 	assert_non_null(strstr(why, "no process"));
 }
 
+/* ------------------------------------------- a JVM in other namespaces --- */
+
+/* the pid (in our namespace) of the first child of pid, -1 when none */
+static int child_of(int pid)
+{
+	char path[64], b[256];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", pid, pid);
+	FILE *f = fopen(path, "r");
+	int c = -1;
+	if (f && fgets(b, sizeof b, f))
+		c = atoi(b);
+	if (f)
+		fclose(f);
+	return c;
+}
+
+/* A JVM as in a container: its own pid namespace (it is pid 1 there) and mount
+ * namespace with a private /tmp, so its file is only reachable as
+ * /proc/PID/root/tmp/hsperfdata_root/1. Needs unshare(1) and CAP_SYS_ADMIN. */
+static void test_other_namespace(void **state)
+{
+	(void)state;
+	char out[128], script[512], path[1024], why[1280], line[64] = "";
+	struct hsperf h;
+	struct hsperf_sample s;
+	need_jdk();
+	if (!have("unshare") || system("unshare --pid --mount --fork true >/dev/null 2>&1") != 0) {
+		print_message("SKIP: unshare --pid --mount is not permitted here\n");
+		skip();
+	}
+	snprintf(out, sizeof out, "%s/stdout.txt", g_tmp);
+	unlink(out);
+	/* the working directory keeps the classes reachable under the new /tmp (through
+	 * /proc/self/cwd: "." would be resolved again by name, in the new /tmp) */
+	snprintf(script, sizeof script,
+		 "cd '%s' && mount -t tmpfs tmpfs /tmp && exec java -XX:+UseSerialGC -cp /proc/self/cwd HsperfTarget 120",
+		 g_tmp);
+	g_jvm = fork();
+	assert_true(g_jvm >= 0);
+	if (g_jvm == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(3);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execlp("unshare", "unshare", "--pid", "--mount", "--fork", "--kill-child", "sh", "-c", script, (char *)NULL);
+		_exit(4);
+	}
+	int64_t end = util_mono_ms() + 30000;
+	bool ready = false;
+	while (!ready && util_mono_ms() < end) {
+		FILE *f = fopen(out, "r");
+		while (f && fgets(line, sizeof line, f))
+			ready = ready || strncmp(line, "READY", 5) == 0;
+		if (f)
+			fclose(f);
+		sleep_ms(50);
+	}
+	assert_true(ready);
+	assert_string_equal(line, "READY 1\n"); /* pid 1 in its namespace */
+	int jvm = child_of((int)g_jvm);
+	assert_true(jvm > 1);
+	snprintf(path, sizeof path, "/tmp/hsperfdata_root/%d", jvm);
+	assert_int_not_equal(access(path, F_OK), 0); /* not in our /tmp */
+	if (hsperf_find_file("", jvm, path, sizeof path, why, sizeof why) < 0)
+		fail_msg("%s", why);
+	char want[128];
+	snprintf(want, sizeof want, "/proc/%d/root/tmp/hsperfdata_root/1", jvm);
+	assert_string_equal(path, want);
+	end = util_mono_ms() + 10000;
+	int r;
+	while ((r = hsperf_open(&h, path)) == -EAGAIN && util_mono_ms() < end) {
+		hsperf_close(&h);
+		sleep_ms(50);
+	}
+	if (r < 0)
+		fail_msg("%s", h.why);
+	assert_int_equal(hsperf_sample(&h, &s), 0);
+	assert_string_equal(s.policy, "Copy:MSC");
+	assert_true(s.heap_committed > 0 && s.threads_live > 1);
+	print_message("JVM %d (pid 1 in its namespaces): %s, heap %lld/%lld KB, %lld young GCs\n", jvm, path,
+		      (long long)s.heap_used / 1024, (long long)s.heap_committed / 1024, (long long)s.coll[0].invocations);
+	hsperf_close(&h);
+	/* unshare reaps the JVM and exits with it */
+	kill(jvm, SIGKILL);
+	waitpid(g_jvm, NULL, 0);
+	g_jvm = -1;
+}
+
 static int stop_jvm(void **state)
 {
 	(void)state;
@@ -514,6 +604,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_serial, stop_jvm),
 		cmocka_unit_test_teardown(test_zgc, stop_jvm),
 		cmocka_unit_test_teardown(test_no_perfdata, stop_jvm),
+		cmocka_unit_test_teardown(test_other_namespace, stop_jvm),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
