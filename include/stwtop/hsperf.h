@@ -114,10 +114,16 @@ struct hsperf_delta {
 	int64_t interval_ns;      /* between the two reads (our clock) */
 	bool restarted;           /* a counter went backwards: not the same JVM; nothing else is set */
 	int64_t safepoints;
-	int64_t safepoint_op_ns;  /* sun.rt.safepointTime: JDK 17 counts from the end of cleanup
-				     to the end of the safepoint, not the sync */
+	int64_t safepoint_op_ns;  /* sun.rt.safepointTime: JDK 17 counts from the end of the
+				     cleanup to the end of the safepoint (SafepointTracing::end in
+				     safepoint.cpp; seen live: ZGC's sync time exceeds it), so it
+				     excludes the sync */
 	int64_t ttsp_ns;          /* sun.rt.safepointSyncTime: time to safepoint, summed */
-	int64_t stop_ns;          /* op + ttsp: threads stopped during the interval */
+	int64_t stop_ns;          /* op + ttsp: threads stopped during the interval, less the
+				     safepoint cleanups (in neither counter; usually microseconds).
+				     JDK 8 and 11 timed safepointTime from the safepoint's begin,
+				     sync included: there this double-counts the TTSP, and
+				     safepoint_op_ns alone is the stop (not yet told apart here) */
 	struct {
 		int64_t gcs;          /* invocations in the interval */
 		int64_t time_ns;      /* their summed time */
