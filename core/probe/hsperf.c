@@ -256,6 +256,11 @@ static int check_prologue(struct hsperf *h, size_t *eoff, uint32_t *num, size_t 
 		return -EAGAIN;
 	}
 	uint32_t used = rd32(h, 8), entry_offset = rd32(h, 24);
+	h->overflow = rd32(h, 12);
+	uint8_t t[8];
+	for (int i = 0; i < 8; i++)
+		t[i] = rd8(h, 16 + (size_t)i);
+	memcpy(&h->mod_time, t, 8);
 	*num = rd32(h, 28);
 	*limit = used >= HSPERF_PROLOGUE_SIZE && used <= h->size ? used : h->size;
 	if (entry_offset < HSPERF_PROLOGUE_SIZE || entry_offset > *limit) {
@@ -349,11 +354,16 @@ int hsperf_open(struct hsperf *h, const char *path)
 		snprintf(h->why, sizeof h->why, "%s: %s", path, strerror(e));
 		return -e;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		e = S_ISREG(st.st_mode) ? errno : EINVAL;
-		snprintf(h->why, sizeof h->why, "%s: not a regular file", path);
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		snprintf(h->why, sizeof h->why, "%s: %s", path, strerror(e));
 		close(fd);
 		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(h->why, sizeof h->why, "%s: not a regular file", path);
+		close(fd);
+		return -EINVAL;
 	}
 	if ((uint64_t)st.st_size < HSPERF_PROLOGUE_SIZE || (uint64_t)st.st_size > MAX_FILE) {
 		snprintf(h->why, sizeof h->why, "%s is %lld bytes: not an hsperfdata file", path, (long long)st.st_size);

@@ -67,6 +67,9 @@ struct hsperf {
 	struct hsperf_entry *ents;
 	uint32_t nents, cap;
 	uint32_t seen_entries;    /* num_entries when last indexed */
+	uint32_t overflow;        /* bytes of counters that did not fit (-XX:PerfDataMemorySize):
+				     those counters are missing from the file */
+	int64_t mod_time;         /* hrt ticks of the last entry added */
 	bool incomplete;          /* the last entry scanned was still being written */
 	struct hsperf_plan plan;
 	char why[1280];           /* why the last call failed, for a person */
@@ -140,8 +143,9 @@ int hsperf_open_mem(struct hsperf *h, const void *buf, size_t len);
 void hsperf_close(struct hsperf *h);
 
 /* Check the prologue and re-index when the JVM added entries. 0, or -errno
- * (-ESTALE: the file shrank under us; nothing may be read). Called by
- * hsperf_sample(). */
+ * (-ESTALE: the file shrank under us, nothing may be read; -ESRCH: the file was
+ * removed, the JVM has exited: find and open again to follow a new one). Called
+ * by hsperf_sample(). */
 int hsperf_refresh(struct hsperf *h);
 
 /* Lookups in the index (tests and tools; a poll uses the plan). */

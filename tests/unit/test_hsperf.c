@@ -56,6 +56,8 @@ static void test_g1_file(void **state)
 	assert_int_equal(hsperf_open_mem(&h, b, len), 0);
 	assert_int_equal(h.nents, 187);
 	assert_false(h.incomplete);
+	assert_int_equal(h.overflow, 0);
+	assert_int_equal(h.mod_time, 192511573); /* prologue bytes 16-23 */
 	assert_true(hsperf_long(&h, "sun.os.hrt.frequency", &v));
 	assert_int_equal(v, 1000000000);
 	assert_true(hsperf_string(&h, "sun.gc.collector.0.name", str, sizeof str));
