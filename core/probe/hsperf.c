@@ -351,7 +351,8 @@ int hsperf_open(struct hsperf *h, const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (fd < 0) {
 		e = errno;
-		snprintf(h->why, sizeof h->why, "%s: %s", path, strerror(e));
+		snprintf(h->why, sizeof h->why, "%s: %s%s", path, strerror(e),
+			 e == EACCES ? " (it is readable by its owner, the JVM's user, and root only)" : "");
 		return -e;
 	}
 	if (fstat(fd, &st) < 0) {

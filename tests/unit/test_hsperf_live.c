@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,8 +92,9 @@ static void need_jdk(void)
 	}
 }
 
-/* start HsperfTarget with one JVM option (and an environment entry, or NULL); wait for READY */
-static void start_jvm(const char *opt, const char *env)
+/* start HsperfTarget with one JVM option (and an environment entry, or NULL),
+ * as user when not NULL (through setpriv); wait for READY */
+static void start_jvm_as(const char *user, const char *opt, const char *env)
 {
 	char out[128], line[64] = "";
 	snprintf(out, sizeof out, "%s/stdout.txt", g_tmp);
@@ -110,7 +112,14 @@ static void start_jvm(const char *opt, const char *env)
 			putenv((char *)env);
 		else
 			unsetenv("JAVA_TOOL_OPTIONS");
-		execlp("java", "java", opt, "-cp", g_tmp, "HsperfTarget", "120", (char *)NULL);
+		if (user) {
+			char reuid[64];
+			snprintf(reuid, sizeof reuid, "--reuid=%s", user);
+			execlp("setpriv", "setpriv", reuid, "--regid=65534", "--clear-groups", "java", opt, "-cp", g_tmp,
+			       "HsperfTarget", "120", (char *)NULL);
+		} else {
+			execlp("java", "java", opt, "-cp", g_tmp, "HsperfTarget", "120", (char *)NULL);
+		}
 		_exit(4);
 	}
 	int64_t end = util_mono_ms() + 30000;
@@ -127,6 +136,11 @@ static void start_jvm(const char *opt, const char *env)
 		sleep_ms(50);
 	}
 	fail_msg("the JVM (%s) did not print READY in 30 s", opt);
+}
+
+static void start_jvm(const char *opt, const char *env)
+{
+	start_jvm_as(NULL, opt, env);
 }
 
 static int64_t gc_count(const struct hsperf_sample *s)
@@ -589,6 +603,69 @@ static void test_other_namespace(void **state)
 	g_jvm = -1;
 }
 
+/* ------------------------------------------------- a JVM of another user --- */
+
+/* A JVM running as nobody: found in /tmp/hsperfdata_nobody and read by root;
+ * a third user (daemon) is told that only the JVM's user and root may read it. */
+static void test_other_user(void **state)
+{
+	(void)state;
+	char path[1024], why[1280], want[128];
+	struct hsperf h;
+	struct hsperf_sample s;
+	need_jdk();
+	if (geteuid() != 0 || !have("setpriv") || system("id nobody >/dev/null 2>&1 && id daemon >/dev/null 2>&1") != 0) {
+		print_message("SKIP: needs root, setpriv and the users nobody and daemon\n");
+		skip();
+	}
+	assert_int_equal(chmod(g_tmp, 0755), 0); /* nobody reads the classes */
+	start_jvm_as("nobody", "-XX:+UseSerialGC", NULL);
+	if (hsperf_find_file("", (int)g_jvm, path, sizeof path, why, sizeof why) < 0)
+		fail_msg("%s", why);
+	snprintf(want, sizeof want, "/proc/%d/root/tmp/hsperfdata_nobody/%d", (int)g_jvm, (int)g_jvm);
+	assert_string_equal(path, want);
+	int64_t end = util_mono_ms() + 10000;
+	int r;
+	while ((r = hsperf_open(&h, path)) == -EAGAIN && util_mono_ms() < end) {
+		hsperf_close(&h);
+		sleep_ms(50);
+	}
+	if (r < 0)
+		fail_msg("%s", h.why);
+	assert_int_equal(hsperf_sample(&h, &s), 0);
+	assert_string_equal(s.policy, "Copy:MSC");
+	hsperf_close(&h);
+	print_message("JVM %d of nobody, read by root: %s\n", (int)g_jvm, path);
+
+	/* the same from user daemon (uid 1): the answer goes back through a pipe */
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		close(fds[0]);
+		if (setgid(1) < 0 || setuid(1) < 0)
+			_exit(3);
+		int e = hsperf_find_file("", (int)g_jvm, path, sizeof path, why, sizeof why);
+		if (e == 0)
+			e = hsperf_open(&h, path);
+		const char *msg = e == 0 ? "opened" : e == -EACCES ? (h.why[0] ? h.why : why) : "other";
+		if (write(fds[1], msg, strlen(msg)) < 0)
+			_exit(5);
+		_exit(0);
+	}
+	close(fds[1]);
+	char got[1400] = "";
+	ssize_t n = read(fds[0], got, sizeof got - 1);
+	close(fds[0]);
+	waitpid(c, NULL, 0);
+	got[n > 0 ? n : 0] = '\0';
+	print_message("as daemon: %s\n", got);
+	assert_non_null(strstr(got, "Permission denied"));
+	assert_non_null(strstr(got, "the JVM's user, and root only"));
+	kill_jvm();
+}
+
 static int stop_jvm(void **state)
 {
 	(void)state;
@@ -605,6 +682,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_zgc, stop_jvm),
 		cmocka_unit_test_teardown(test_no_perfdata, stop_jvm),
 		cmocka_unit_test_teardown(test_other_namespace, stop_jvm),
+		cmocka_unit_test_teardown(test_other_user, stop_jvm),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
