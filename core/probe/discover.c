@@ -264,20 +264,13 @@ static unsigned read_uid(const char *root, int pid)
 	return uid < 0 ? (unsigned)-1 : (unsigned)uid;
 }
 
-/* name of uid from <root>/etc/passwd (no NSS: works on fixtures and in pods) */
-static void user_name(const char *root, unsigned uid, char *out, size_t len)
+bool discover_passwd_name(const char *passwd, unsigned uid, char *out, size_t len)
 {
-	char path[DISCOVER_PATH];
 	char *text = NULL;
 	size_t tl = 0;
-	if (uid == (unsigned)-1) {
-		snprintf(out, len, "?");
-		return;
-	}
-	snprintf(out, len, "%u", uid);
-	procfile_join(path, sizeof path, root, "/etc/passwd");
-	if (procfile_read_alloc(AT_FDCWD, path, 8u << 20, &text, &tl) < 0)
-		return;
+	bool found = false;
+	if (procfile_read_alloc(AT_FDCWD, passwd, 8u << 20, &text, &tl) < 0)
+		return false;
 	for (size_t i = 0; i < tl;) {
 		const char *line = text + i;
 		const char *nl = memchr(line, '\n', tl - i);
@@ -289,11 +282,26 @@ static void user_name(const char *root, unsigned uid, char *out, size_t len)
 			char name[64];
 			util_strlcpy_n(name, sizeof name, line, (size_t)(c1 - line));
 			util_sanitize(out, len, name, strlen(name));
+			found = true;
 			break;
 		}
 		i += ll + 1;
 	}
 	free(text);
+	return found;
+}
+
+/* name of uid from <root>/etc/passwd (no NSS: works on fixtures and in pods) */
+static void user_name(const char *root, unsigned uid, char *out, size_t len)
+{
+	char path[DISCOVER_PATH];
+	if (uid == (unsigned)-1) {
+		snprintf(out, len, "?");
+		return;
+	}
+	snprintf(out, len, "%u", uid);
+	procfile_join(path, sizeof path, root, "/etc/passwd");
+	discover_passwd_name(path, uid, out, len);
 }
 
 /* "  1234  root  java -Xmx64m -cp ... Main" (sanitised, cut) */

@@ -144,6 +144,10 @@ void discover_fini(struct jvm_proc *j);
  * (whole seconds: up to 1 s early; see tests/samples/throttle/README.md). */
 int discover_start_ms(const char *root, int pid, int64_t now_ms, int64_t *start_ms);
 
+/* The user name of uid in a passwd(5) file (e.g. a container's, through
+ * /proc/PID/root/etc/passwd): false when the file or the uid is not there. No NSS. */
+bool discover_passwd_name(const char *passwd, unsigned uid, char *out, size_t len);
+
 /* The first log output that receives GC pause lines in a file, or NULL. */
 const struct jvm_log *discover_gc_log(const struct jvm_proc *j);
 

@@ -1,0 +1,275 @@
+/* test_hsperf.c — core/probe/hsperf.c on real hsperfdata files copied from
+ * JDK 17 JVMs (tests/fixtures/hsperf/: g1-jdk17.hsperf after two young GCs,
+ * z-jdk17.hsperf before its first cycle), and on copies of them altered the
+ * ways a live or hostile file can be: a JVM still starting, entries added while
+ * we read, an entry half written, names without a NUL, offsets past the end,
+ * another byte order or version. The numbers themselves are compared with jstat
+ * and jcmd on live JVMs in test_hsperf_live.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <errno.h>
+
+#include "stwtop/hsperf.h"
+
+static uint8_t *load(const char *name, size_t *len)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/fixtures/hsperf/%s", STWTOP_TEST_DIR, name);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	uint8_t *b = malloc(1 << 16);
+	assert_non_null(b);
+	*len = fread(b, 1, 1 << 16, f);
+	fclose(f);
+	assert_int_equal(*len, 32768);
+	return b;
+}
+
+static void put32(uint8_t *b, size_t off, uint32_t v)
+{
+	memcpy(b + off, &v, 4);
+}
+
+static uint32_t get32(const uint8_t *b, size_t off)
+{
+	uint32_t v;
+	memcpy(&v, b + off, 4);
+	return v;
+}
+
+static void test_g1_file(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *b = load("g1-jdk17.hsperf", &len);
+	struct hsperf h;
+	struct hsperf_sample s;
+	int64_t v;
+	char str[64];
+	assert_int_equal(hsperf_open_mem(&h, b, len), 0);
+	assert_int_equal(h.nents, 187);
+	assert_false(h.incomplete);
+	assert_int_equal(h.overflow, 0);
+	assert_int_equal(h.mod_time, 192511573); /* prologue bytes 16-23 */
+	assert_true(hsperf_long(&h, "sun.os.hrt.frequency", &v));
+	assert_int_equal(v, 1000000000);
+	assert_true(hsperf_string(&h, "sun.gc.collector.0.name", str, sizeof str));
+	assert_string_equal(str, "G1 young collection pauses");
+	assert_false(hsperf_long(&h, "sun.gc.collector.0.name", &v)); /* a string, not a long */
+	assert_false(hsperf_long(&h, "sun.gc.collector.3.invocations", &v));
+	assert_int_equal(hsperf_sample(&h, &s), 0);
+	assert_string_equal(s.policy, "GarbageFirst");
+	assert_string_equal(s.last_cause, "G1 Evacuation Pause");
+	assert_string_equal(s.gen[0].name, "young");
+	assert_string_equal(s.gen[0].space[0].name, "eden");
+	assert_string_equal(s.gen[1].space[0].name, "space");
+	assert_true(s.coll[0].present && s.coll[1].present && s.coll[2].present && !s.coll[3].present);
+	assert_int_equal(s.coll[0].invocations, 2);
+	assert_int_equal(s.safepoints, 2);
+	assert_int_equal(s.create_vm_begin_ms, 1796225375295LL);
+	/* G1: each generation's maximum is the whole heap; committed is young + old */
+	assert_int_equal(s.heap_max, s.gen[0].max_capacity);
+	assert_int_equal(s.heap_committed, s.gen[0].capacity + s.gen[1].capacity);
+	assert_int_equal(s.heap_used, s.gen[0].space[0].used + s.gen[0].space[1].used + s.gen[0].space[2].used +
+					     s.gen[1].space[0].used);
+	hsperf_close(&h);
+	free(b);
+}
+
+static void test_zgc_file(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *b = load("z-jdk17.hsperf", &len);
+	struct hsperf h;
+	struct hsperf_sample s;
+	assert_int_equal(hsperf_open_mem(&h, b, len), 0);
+	assert_int_equal(hsperf_sample(&h, &s), 0);
+	/* ZGC (JDK 17): one "old" generation, one collector, index 2, and no policy name */
+	assert_false(s.gen[0].present);
+	assert_true(s.gen[1].present);
+	assert_false(s.coll[0].present || s.coll[1].present);
+	assert_string_equal(s.coll[2].name, "Z concurrent cycle pauses");
+	assert_string_equal(s.policy, "");
+	assert_int_equal(s.heap_max, s.gen[1].max_capacity);
+	hsperf_close(&h);
+	free(b);
+}
+
+static void test_prologue(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *b = load("g1-jdk17.hsperf", &len);
+	struct hsperf h;
+	b[7] = 0; /* accessible: the JVM has not finished starting */
+	assert_int_equal(hsperf_open_mem(&h, b, len), -EAGAIN);
+	assert_non_null(strstr(h.why, "not finished starting"));
+	b[7] = 1;
+	b[4] = 0; /* big-endian data */
+	assert_int_equal(hsperf_open_mem(&h, b, len), -EBADMSG);
+	assert_non_null(strstr(h.why, "byte order"));
+	b[4] = 1;
+	b[5] = 1; /* version 1 (JDK 1.4) */
+	assert_int_equal(hsperf_open_mem(&h, b, len), -EBADMSG);
+	b[5] = 2;
+	b[0] = 0; /* magic */
+	assert_int_equal(hsperf_open_mem(&h, b, len), -EBADMSG);
+	assert_non_null(strstr(h.why, "magic"));
+	b[0] = 0xca;
+	put32(b, 24, 40000); /* entry_offset past the end */
+	assert_int_equal(hsperf_open_mem(&h, b, len), -EBADMSG);
+	put32(b, 24, 32);
+	assert_int_equal(hsperf_open_mem(&h, b, 31), -EBADMSG);
+	assert_int_equal(hsperf_open_mem(&h, b, len), 0);
+	hsperf_close(&h);
+	free(b);
+}
+
+/* the entry set grows while the JVM runs: a new entry is counted before it is
+ * written, and the index catches up at the next refresh */
+static void test_growing(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *b = load("g1-jdk17.hsperf", &len);
+	struct hsperf h;
+	struct hsperf_sample s;
+	uint32_t num = get32(b, 28);
+	/* find the offset of entry 100 */
+	size_t off = get32(b, 24);
+	for (int i = 0; i < 100; i++)
+		off += get32(b, off);
+	uint8_t saved[20];
+	memcpy(saved, b + off, 20);
+	memset(b + off, 0, 20); /* entry 100 allocated, not yet written */
+	assert_int_equal(hsperf_open_mem(&h, b, len), 0);
+	assert_int_equal(h.nents, 100);
+	assert_true(h.incomplete);
+	assert_int_equal(hsperf_sample(&h, &s), 0);
+	memcpy(b + off, saved, 20); /* written now */
+	assert_int_equal(hsperf_refresh(&h), 0);
+	assert_int_equal(h.nents, 187);
+	assert_false(h.incomplete);
+	/* fewer entries announced, then more: re-indexed each time */
+	put32(b, 28, 50);
+	assert_int_equal(hsperf_refresh(&h), 0);
+	assert_int_equal(h.nents, 50);
+	put32(b, 28, num);
+	assert_int_equal(hsperf_refresh(&h), 0);
+	assert_int_equal(h.nents, 187);
+	hsperf_close(&h);
+	free(b);
+}
+
+static void test_hostile_entries(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *b = load("g1-jdk17.hsperf", &len);
+	struct hsperf h;
+	struct hsperf_sample s;
+	size_t e0 = get32(b, 24), e1 = e0 + get32(b, e0);
+	/* the second entry's name runs to the end of the entry with no NUL */
+	uint32_t el = get32(b, e1), no = get32(b, e1 + 4);
+	memset(b + e1 + no, 'x', el - no);
+	assert_int_equal(hsperf_open_mem(&h, b, len), 0);
+	assert_int_equal(h.nents, 1);
+	assert_int_equal(hsperf_sample(&h, &s), 0);
+	assert_int_equal(s.safepoints, -1); /* not found: unknown, not 0 */
+	hsperf_close(&h);
+	free(b);
+
+	static const struct { size_t at; uint32_t v; } bad[] = {
+		{0, 0xfffffff0},  /* entry_length past the end */
+		{0, 12},          /* shorter than an entry header */
+		{4, 4000},        /* name_offset past the entry */
+		{16, 4000},       /* data_offset past the entry */
+		{16, 52},         /* a long's data crossing the entry's end */
+		{16, 44},         /* a long's data not 8-aligned: not read */
+		{8, 0x7fffffff},  /* a huge vector length */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		b = load("g1-jdk17.hsperf", &len);
+		put32(b, e0 + bad[i].at, bad[i].v);
+		int r = hsperf_open_mem(&h, b, len);
+		assert_int_equal(r, 0);
+		assert_int_equal(hsperf_sample(&h, &s), 0);
+		assert_true(h.nents <= 187);
+		hsperf_close(&h);
+		free(b);
+	}
+}
+
+static void test_delta(void **state)
+{
+	(void)state;
+	struct hsperf_sample a, b;
+	struct hsperf_delta d;
+	memset(&a, 0, sizeof a);
+	a.hrt_frequency = 1000000000;
+	a.mono_ns = 1000000000;
+	a.safepoints = 10, a.safepoint_time = 5000000, a.safepoint_sync = 100000;
+	a.coll[0] = (struct hsperf_collector){true, "young", 4, 8000000, 900000000, 902000000};
+	a.coll[1] = (struct hsperf_collector){true, "full", 0, 0, 0, 0};
+	a.create_vm_begin_ms = 1;
+	b = a;
+	b.mono_ns += 100000000;
+	b.safepoints = 12, b.safepoint_time = 8000000, b.safepoint_sync = 600000;
+	b.coll[0] = (struct hsperf_collector){true, "young", 5, 10500000, 950000000, 952400000};
+	hsperf_delta(&a, &b, &d);
+	assert_false(d.restarted);
+	assert_int_equal(d.interval_ns, 100000000);
+	assert_int_equal(d.safepoints, 2);
+	assert_int_equal(d.ttsp_ns, 500000);
+	assert_int_equal(d.safepoint_op_ns, 3000000);
+	assert_int_equal(d.stop_ns, 3500000);
+	assert_int_equal(d.coll[0].gcs, 1);
+	assert_int_equal(d.coll[0].time_ns, 2500000);
+	assert_int_equal(d.coll[0].one_gc_ns, 2400000);
+	assert_int_equal(d.coll[1].gcs, 0);
+	assert_int_equal(d.coll[1].one_gc_ns, -1);
+	/* one GC counted but still running (entry after exit): no duration yet */
+	b.coll[0].last_exit = 902000000;
+	hsperf_delta(&a, &b, &d);
+	assert_int_equal(d.coll[0].one_gc_ns, -1);
+	/* two GCs: only their sum */
+	b.coll[0].invocations = 6;
+	b.coll[0].last_exit = 952400000;
+	hsperf_delta(&a, &b, &d);
+	assert_int_equal(d.coll[0].gcs, 2);
+	assert_int_equal(d.coll[0].one_gc_ns, -1);
+	/* another JVM (counters back, or another start time) */
+	b.safepoints = 3;
+	hsperf_delta(&a, &b, &d);
+	assert_true(d.restarted);
+	b.safepoints = 12;
+	b.create_vm_begin_ms = 2;
+	hsperf_delta(&a, &b, &d);
+	assert_true(d.restarted);
+	/* a frequency that is not 1 GHz */
+	a.hrt_frequency = b.hrt_frequency = 3000000;
+	b.create_vm_begin_ms = 1;
+	hsperf_delta(&a, &b, &d);
+	assert_int_equal(d.ttsp_ns, 500000LL * 1000000000 / 3000000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_g1_file),
+		cmocka_unit_test(test_zgc_file),
+		cmocka_unit_test(test_prologue),
+		cmocka_unit_test(test_growing),
+		cmocka_unit_test(test_hostile_entries),
+		cmocka_unit_test(test_delta),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
