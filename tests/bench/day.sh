@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# day.sh BIN [OUTDIR] — a sidecar left running for a day stays bounded (issue 17): a day of
+# the combined/throttle-stop incident's logs (HOURS=24 by default; genlog.py repeats the
+# real gc.log and nginx access.log with every timestamp shifted: one 700 ms TTSP incident
+# every 47 s, ~240 requests/s, so ~1,900 incidents and ~20 M requests a day) is appended
+# at 20 MB/s to files that `stwtop --plain --json --metrics-textfile` follows live. Every
+# second: stwtop's RSS (/proc/PID/status VmRSS), the bytes written so far, and the
+# counters of the textfile. At the end the counters must equal `--report --json` of the
+# same files (stops, GC pauses, requests, connect buckets), and the RSS over the last 90%
+# of the day must not grow by more than 10% (it is bounded by the store's rings, not by
+# the input). Prints a table; exit 1 when a check fails. Needs python3, jq.
+set -euo pipefail
+BIN=$(realpath "${1:?usage: day.sh path/to/stwtop [outdir]}")
+OUT=${2:-/tmp/stwtop-day}
+HOURS=${HOURS:-24}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+S=$top/tests/samples/combined/throttle-stop
+LAB='$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time urt=$upstream_response_time rt=$request_time'
+mkdir -p "$OUT"
+# the same span of both: the sample's gc.log repeats every 47 s, its access.log every 42 s
+gc_mb=$(awk -v h="$HOURS" -v b="$(stat -c %s "$S/gc.log")" 'BEGIN { printf "%d", h * 3600 / 47 * b / 1e6 }')
+ng_mb=$(awk -v h="$HOURS" -v b="$(stat -c %s "$S/logs/access.log")" 'BEGIN { printf "%d", h * 3600 / 42 * b / 1e6 }')
+[ -s "$OUT/gc-day.log" ] && [ "$(cat "$OUT/hours" 2>/dev/null)" = "$HOURS" ] || {
+	python3 "$top/tests/bench/genlog.py" unified "$S/gc.log" "$OUT/gc-day.log" "$gc_mb"
+	python3 "$top/tests/bench/genlog.py" nginx "$S/logs/access.log" "$OUT/access-day.log" "$ng_mb"
+	echo "$HOURS" >"$OUT/hours"
+}
+W=$OUT/live; rm -rf "$W"; mkdir -p "$W"
+: >"$W/gc.log"; : >"$W/access.log"
+"$BIN" --plain --json --interval 1000 --metrics-textfile "$W/metrics.prom" --gc "$W/gc.log" \
+	--nginx "$W/access.log" --nginx-format "$LAB" >"$W/ndjson" 2>"$W/err" &
+spid=$!
+trap 'kill $spid $wpid 2>/dev/null || true' EXIT
+sleep 1
+# the writer: both files in 4 MB steps, the GC log kept level with nginx by share
+python3 - "$OUT/gc-day.log" "$OUT/access-day.log" "$W/gc.log" "$W/access.log" >"$W/writer.log" <<'EOF' &
+import os, sys, time
+gsrc, nsrc, gdst, ndst = sys.argv[1:5]
+gsz, nsz = os.path.getsize(gsrc), os.path.getsize(nsrc)
+step = 4 << 20
+with open(gsrc, 'rb') as gi, open(nsrc, 'rb') as ni, open(gdst, 'ab') as go, open(ndst, 'ab') as no:
+    done = 0
+    while True:
+        b = ni.read(step)
+        if not b:
+            break
+        nl = b.rfind(b'\n') + 1          # whole lines only
+        ni.seek(nl - len(b), 1)
+        no.write(b[:nl]); no.flush()
+        done += nl
+        want = gsz * done // nsz           # the GC log's share of the same time
+        g = gi.read(max(0, want - gi.tell()))
+        gl = g.rfind(b'\n') + 1
+        gi.seek(gl - len(g), 1)
+        go.write(g[:gl]); go.flush()
+        print(done, flush=True)
+        time.sleep(0.2)                    # 20 MB/s: a day in ~90 s, sampled every second
+    go.write(gi.read()); go.flush()
+print("done", flush=True)
+EOF
+wpid=$!
+total=$(stat -c %s "$OUT/access-day.log")
+metric() { awk -v m="$1" '$1 == m { print $2 }' "$W/metrics.prom" 2>/dev/null | tail -1; }
+printf '%8s %7s %10s %10s %10s\n' sec "%read" rss_kb stops requests | tee "$W/table"
+t=0
+while :; do
+	sleep 1; t=$((t + 1))
+	rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$spid/status")
+	w=$(tail -1 "$W/writer.log" 2>/dev/null || echo 0)
+	pct=$([ "$w" = done ] && echo 100 || awk -v a="${w:-0}" -v b="$total" 'BEGIN{printf "%.0f", 100*a/b}')
+	printf '%8d %7s %10s %10s %10s\n' $t "$pct" "$rss" "$(metric stwtop_stops_total)" \
+		"$(awk '$1 ~ /^stwtop_nginx_requests_total/ {s += $2} END {print s+0}' "$W/metrics.prom" 2>/dev/null)" | tee -a "$W/table"
+	[ "$w" = done ] && break
+done
+# let stwtop read what is left, then stop it (the textfile is written once more at exit)
+for _ in $(seq 120); do
+	a=$(metric stwtop_stops_total); sleep 2; b=$(metric stwtop_stops_total)
+	[ "$a" = "$b" ] && break
+done
+kill -TERM $spid; wait $spid || true
+"$BIN" --report --json --gc "$W/gc.log" --nginx "$W/access.log" --nginx-format "$LAB" >"$W/report.json"
+fails=0
+chk() { if [ "$2" = "$3" ]; then echo "ok: $1 = $2"; else echo "FAIL: $1: live $2, report $3"; fails=$((fails + 1)); fi; }
+chk stops "$(metric stwtop_stops_total)" "$(jq .summary.stops "$W/report.json")"
+chk requests "$(awk '$1 ~ /^stwtop_nginx_requests_total/ {s += $2} END {print s}' "$W/metrics.prom")" \
+	"$(jq .summary.nginx.requests "$W/report.json")"
+chk "connect 1 s" "$(awk -F'[ ]' '$1 == "stwtop_nginx_upstream_connect_total{bucket=\"1\"}" {print $2}' "$W/metrics.prom")" \
+	"$(jq '.summary.nginx.uct_buckets["1"]' "$W/report.json")"
+# RSS: the samples after the first 10% of the run
+n=$(($(wc -l <"$W/table") - 1))
+read -r lo hi <<<"$(awk -v n=$n 'NR > 1 + n / 10 { if (!lo || $3 < lo) lo = $3; if ($3 > hi) hi = $3 } END { print lo, hi }' "$W/table")"
+echo "RSS over the last 90% of the run: ${lo}-${hi} kB (peak at start-up included in the table)"
+awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(b <= a * 1.10) }' && echo "ok: RSS flat (within 10%)" ||
+	{ echo "FAIL: RSS grew from $lo to $hi kB"; fails=$((fails + 1)); }
+echo "day.sh: $HOURS h of logs ($(du -m "$W/gc.log" | cut -f1) MB GC, $(du -m "$W/access.log" | cut -f1) MB nginx) in $t s; $fails failed"
+[ $fails = 0 ]
