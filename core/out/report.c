@@ -598,6 +598,10 @@ static size_t status_line_requests(const struct interval *iv, char *buf, size_t 
 	return o;
 }
 
+/* One line: what the last second held (stops, throttling, the JVM threads'
+ * time summed over every thread, so it can be many seconds a second), then what
+ * is counted since the start, then nginx's requests by start time; each part
+ * says which it is. */
 void report_status_line(const struct session *s, int64_t now_ms, struct report_status_mark *m, char *buf,
 			size_t len)
 {
@@ -605,28 +609,26 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 	char t[UTIL_HMS_LEN];
 	interval_facts(s, now_ms, m, &iv);
 	const struct summary *sm = session_summary(s);
-	size_t o = (size_t)snprintf(buf, len, "%s stops %d", util_fmt_hms_ms(now_ms, t, sizeof t), iv.stops);
+	size_t o = (size_t)snprintf(buf, len, "%s last 1 s: stops %d", util_fmt_hms_ms(now_ms, t, sizeof t), iv.stops);
 	if (iv.stops && o < len)
 		o += (size_t)snprintf(buf + o, len - o, " (max %.0f ms, ttsp %.0f ms)", iv.max_stop_ms,
 				      iv.max_ttsp_ms);
+	if (iv.have_cpu && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", throttled %+.0f ms", iv.throttled_ms);
+	if (iv.sched && o < len) {
+		o += (size_t)snprintf(buf + o, len - o, ", JVM threads summed: on CPU %.0f ms, waiting %.0f ms",
+				      iv.sched->oncpu_ms, iv.sched->wait_ms);
+		if (iv.sched->idle_ms >= 0 && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ", idle %.0f ms", iv.sched->idle_ms);
+	}
 	if (o < len)
-		o += (size_t)snprintf(buf + o, len - o, " | gc %llu pauses, heap %.0f/%.0f MB",
+		o += (size_t)snprintf(buf + o, len - o, " | since start: gc %llu pauses, heap %.0f/%.0f MB",
 				      (unsigned long long)sm->gc_pauses, sm->used_after_gc_last_mb,
 				      sm->committed_last_mb);
-	if (iv.have_cpu && o < len)
-		o += (size_t)snprintf(buf + o, len - o, " | throttled %+.0f ms", iv.throttled_ms);
-	if (iv.sched && o < len) {
-		o += (size_t)snprintf(buf + o, len - o, " | threads cpu %.0f wait %.0f", iv.sched->oncpu_ms,
-				      iv.sched->wait_ms);
-		if (iv.sched->idle_ms >= 0 && o < len)
-			o += (size_t)snprintf(buf + o, len - o, " idle %.0f", iv.sched->idle_ms);
-		if (o < len)
-			o += (size_t)snprintf(buf + o, len - o, " ms");
-	}
-	if (sm->requests && o < len)
-		o += status_line_requests(&iv, buf + o, len - o);
 	if (o < len)
-		snprintf(buf + o, len - o, " | verdicts %d crit %d warn %d info", iv.crit, iv.warn, iv.info);
+		o += (size_t)snprintf(buf + o, len - o, ", verdicts %d crit %d warn %d info", iv.crit, iv.warn, iv.info);
+	if (sm->requests && o < len)
+		status_line_requests(&iv, buf + o, len - o);
 }
 
 char *report_note_json(const char *text)

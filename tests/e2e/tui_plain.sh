@@ -10,7 +10,7 @@ rc=$?
 [ $rc = 0 ] && ok "piped demo exits 0" || fail "piped demo exited $rc"
 grep -q 'is not a terminal; using line mode (--plain)' "$TMPD/err" && ok "says why it uses line mode" \
 	|| { fail "no fallback message"; cat "$TMPD/err"; }
-grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} stops [0-9]+.*\| verdicts [0-9]+ crit' "$TMPD/out" && ok "status lines" \
+grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} last 1 s: stops [0-9]+.*\| since start: gc [0-9]+ pauses.*, verdicts [0-9]+ crit' "$TMPD/out" && ok "status lines" \
 	|| { fail "no status line"; head -5 "$TMPD/out"; }
 grep -Eq 'crit new +cpu-throttled-during-stop' "$TMPD/out" && ok "verdict lines" || fail "no verdict line"
 if grep -q $'\e' "$TMPD/out"; then fail "escape sequences written into a pipe"; else ok "no escape sequences in the pipe"; fi
@@ -18,7 +18,7 @@ if grep -q $'\e' "$TMPD/out"; then fail "escape sequences written into a pipe"; 
 # 2. TERM=dumb on a real terminal
 start 100 30 "TERM=dumb '$BIN' --demo --demo-speed 40"
 expect 'stwtop: TERM=dumb cannot move the cursor; using line mode \(--plain\)' 10
-expect 'stops [0-9]+.*\| verdicts' 20
+expect 'stops [0-9]+.*since start: .*verdicts' 20
 expect 'EXITED rc=0' 30
 $T kill-server
 
