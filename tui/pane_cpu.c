@@ -226,6 +226,10 @@ void pane_cpu_draw(const struct pane_ctx *pc, const struct rect *r)
 			quota_text(pc, &info, q, sizeof q);
 			ui_text(ui, y++, sx, sw, TR_TEXT, q);
 		}
+		/* the totals below are of the columns in view, the threads' summed
+		 * over every thread (so a second can hold many seconds of them) */
+		if ((info.have_cpu || info.have_sched) && y < ymax)
+			ui_text(ui, y++, sx, sw, TR_DIM, info.have_sched ? "in view, threads summed:" : "in view:");
 		if (info.have_cpu && y < ymax)
 			ui_textf(ui, y++, sx, sw, tsum > 0 ? TR_CPU_THROTTLED : TR_TEXT, "throttled %s, %.0f periods",
 				 ui_fmt_ms(tsum, b1, sizeof b1), nsum);

@@ -26,4 +26,5 @@ keys g
 expect 'quota: 0\.20 CPU \(now 0\.50 CPU\)' 5
 keys G
 expect 'quota: 0\.50 CPU \(50000/100000 us\)' 5
+expect 'in view:' 5
 finish

@@ -27,4 +27,7 @@ expect 'times in Europe/Berlin' 5
 [ "$(clock)" = "$c_berlin" ] && ok "z: back to the --tz zone" || fail "third z: $(clock)"
 keys '?'
 expect 'times in UTC / local time' 5
+keys x
+expect_gone 'stwtop keys' 5
+expect 'in view, threads summed:' 5
 finish
