@@ -63,7 +63,8 @@ fi
 # the dashboard: q after the error was shown
 start 120 40 "TERM=tmux-256color '$BIN' --gc '$TMPD/later.log' --nginx '$TMPD/adir'"
 expect 'adir: Is a directory' 15
-expect ' 1 source unreadable ' 5
+# the header says it (tersely when a source is also waiting: "waiting: later.log  1 unreadable")
+expect ' 1 (source )?unreadable ' 5
 keys q
 expect 'EXITED rc=1' 10
 expect "^stwtop: could not read $TMPD/adir: Is a directory" 5
