@@ -1,6 +1,6 @@
 /* config.c — the named thresholds of the rules, their defaults and why, and
  * the JSON file that overrides them (--config FILE). The numbers come from
- * FIELD-NOTES.md and the real recordings in tests/samples/; the reasons are
+ * the incident patterns in docs/verdicts.md and the real recordings in tests/samples/; the reasons are
  * printed by --help-config, so they cite docs/verdicts.md, which users have. */
 #include "stwtop/rules.h"
 #include "stwtop/util.h"

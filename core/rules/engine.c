@@ -229,7 +229,7 @@ static void on_pause(struct rules *r, const struct event *e)
 }
 
 /* a slow connect (the 1 s bucket or above: the bucket is the connect time to
- * the nearest second, DESIGN.md, a definition, not a threshold) or a connect
+ * the nearest second, as docs/metrics.md and the JSON report define it, not a threshold) or a connect
  * timeout marks an incident, and the request that shows it best */
 static void on_http(struct rules *r, const struct event *e)
 {

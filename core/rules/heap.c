@@ -313,7 +313,7 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	vinit(&v, V_G1_NOT_SHRINKING, 0, sev);
 	v.start_ms = g->since_ms;
 	v.end_ms = v.jump_ms = g->last_ms;
-	/* FIELD-NOTES 1: a leak shows as used-after-GC growing; then "not a leak"
+	/* a leak shows as used-after-GC growing (docs/verdicts.md, g1-not-shrinking); then "not a leak"
 	 * is not ours to say */
 	double q2 = -1, q4 = -1;
 	bool known;
