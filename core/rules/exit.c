@@ -146,7 +146,14 @@ void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 		return;
 	bool crit = x->crashed || q.s5xx > 0 || (!own_exit && x->gone_ms != EV_TIME_NONE && c->have_jvm);
 	v.severity = crit ? SEV_CRIT : SEV_WARN;
-	const char *how = x->crashed ? "crashed" : own_exit ? "exited" : "was killed or died without a word";
+	/* with no GC log, nothing could have said it was shutting down: the
+	 * difference between an exit and a kill is not in the evidence */
+	bool unknown = !x->crashed && !own_exit && !c->have_jvm;
+	const char *how = x->crashed ? "crashed" : own_exit ? "exited" : unknown ? "ended (exited or was killed: no GC log "
+		"to tell which)" : "was killed or died without a word";
+	if (unknown)
+		vevid(&v, "not checked: whether it shut down on its own (a GC log prints the heap at exit; none was "
+		      "followed); no crash report was seen");
 	char cost_txt[96] = "";
 	if (q.s5xx > 0)
 		snprintf(cost_txt, sizeof cost_txt, ": nginx answered %u of the %u requests after it with 5xx", q.s5xx,
@@ -161,6 +168,11 @@ void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 	if (x->crashed)
 		vadvice(&v, "Read the crash report's header (the problematic frame, the signal) and its thread "
 			"stack; a JVM bug or a native library is the usual cause. ");
+	else if (unknown)
+		vadvice(&v, "Look for who ended it: a deploy or a SIGTERM from the orchestrator, System.exit or "
+			"the end of main in the application log, or a kill from outside (`kubectl describe pod`: "
+			"Last State OOMKilled, exit code 137 = SIGKILL; `dmesg | grep -i 'killed process'` for the "
+			"OOM killer). ");
 	else if (!own_exit)
 		vadvice(&v, "Something outside the JVM ended it: check `kubectl describe pod` (Last State: "
 			"OOMKilled, exit code 137 = SIGKILL), `dmesg | grep -i 'killed process'` for the OOM "
