@@ -288,8 +288,16 @@ int plain_run(struct live *l, struct session *s, const struct cli *c, struct app
 		const char *path = session_source_path(s, i);
 		char safe[1024];
 		util_sanitize(safe, sizeof safe, path, strlen(path)); /* a path is bytes too */
-		fprintf(stderr, "stwtop: %s %s (%s)\n", k == SRC_PROBE ? "polling" : "following", safe,
+		fprintf(stderr, "stwtop: %s %s (%s)", k == SRC_PROBE ? "polling" : "following", safe,
 			src_kind_name(k));
+		/* what it said when it was opened (a probe that found nothing to read, and why) */
+		const struct source_stats *st = session_source_stats(s, i);
+		if (st && st->note[0]) {
+			char nb[1200];
+			util_sanitize(nb, sizeof nb, st->note, strlen(st->note));
+			fprintf(stderr, ": %s", nb);
+		}
+		fputc('\n', stderr);
 	}
 	int rc = live_run(l);
 	session_set_listener(s, NULL, NULL);
