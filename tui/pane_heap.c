@@ -40,7 +40,17 @@ void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r)
 		{TR_HEAP_USED, "used after GC", "used"}, {TR_HEAP_COMMITTED, "committed", "committed"},
 		{TR_HEAP_MARKER, "R Remark F Full", "R F"}, {TR_HEAP_PERIODIC, "P periodic", "P"},
 	};
-	ui_title_row(ui, r, x, lg, 4, TR_TITLE, ro);
+	/* no GC log gave sizes: the JVM's counters, read every interval (used
+	 * includes garbage not yet collected: not "after GC") */
+	static const struct ui_legend lg_ctr[] = {
+		{TR_HEAP_USED, "used (JVM counters)", "used"}, {TR_HEAP_COMMITTED, "committed", "committed"},
+		{TR_HEAP_MARKER, "F Full", "F"},
+	};
+	bool ctr = view_heap_from_counters(tl);
+	if (ctr)
+		ui_title_row(ui, r, x, lg_ctr, 3, TR_TITLE, ro);
+	else
+		ui_title_row(ui, r, x, lg, 4, TR_TITLE, ro);
 	int rows = r->h - 1, ybot = r->y + r->h - 1;
 	if (rows <= 0) {
 		free(cols);
@@ -104,6 +114,20 @@ void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r)
 		if (y < ymax && tl->pauses.total > 0)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "%d GCs in view, %d Remark, %d Full", npauses,
 				 remark, full);
+		if (ctr && !sm->heap_known) {
+			const char *cn = jvm_collector_name(sm->ctr_collector);
+			if (y < ymax)
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "%s: committed %.0f, used %.0f MB now", cn ? cn : "heap",
+					 sm->ctr_heap_committed_mb, sm->ctr_heap_used_mb);
+			if (y < ymax)
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "in view: %d GCs", npauses);
+			if (y < ymax)
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "since start: %llu GCs (%llu Full), %.1f s",
+					 (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs,
+					 sm->ctr_gc_ms / 1000);
+			if (y < ymax)
+				ui_text(ui, y++, sx, sw, TR_DIM, "JVM counters (no GC log)");
+		}
 		if (y < ymax) {
 			uint64_t skips = tl->skips.total;
 			if (periodic && y + 1 < ymax)

@@ -81,19 +81,34 @@ void pane_stops_draw(const struct pane_ctx *pc, const struct rect *r)
 	/* GC pauses stand in for stops only when there are some */
 	bool pauses = view_stops_from_pauses(tl) && tl->pauses.total > 0;
 	bool focused = pc->focus == PANE_STOPS;
-	int x = ui_title(ui, r, pauses ? "Stops (GC pauses)" : "Stops", focused);
+	/* no log gave stops: the JVM's counters, time stopped per read */
+	bool ctr = view_stops_from_counters(tl);
+	int x = ui_title(ui, r, ctr ? "Stops (JVM counters)" : pauses ? "Stops (GC pauses)" : "Stops", focused);
 	const struct view_axis *a = pc->axis;
 	int n = a->ncols;
 	struct view_stop_col *cols = calloc((size_t)(n > 0 ? n : 1), sizeof *cols);
 	if (!cols)
 		return;
-	view_stops(tl, a, cols);
+	if (ctr)
+		view_stops_counters(tl, a, cols);
+	else
+		view_stops(tl, a, cols);
 	int cc = pc->cursor_col;
 	/* readout: the stop under the cursor */
 	char ro[200], t[16];
 	ui_fmt_time(ui, view_col_start(a, cc), a->res_ms < 1000 ? 1 : 0, t, sizeof t);
 	struct view_stop st;
-	if (cc >= 0 && cc < n && cols[cc].total_ms > 0 && view_stop_get(tl, cols[cc].idx, &st)) {
+	if (ctr && cc >= 0 && cc < n && cols[cc].total_ms > 0) {
+		char tot[16], tt[16];
+		ui_fmt_ms(cols[cc].total_ms, tot, sizeof tot);
+		if (cols[cc].ttsp_ms >= 0)
+			snprintf(ro, sizeof ro, "at %s: stopped %s, %s to safepoint (summed)", t, tot,
+				 ui_fmt_ms(cols[cc].ttsp_ms, tt, sizeof tt));
+		else
+			snprintf(ro, sizeof ro, "at %s: stopped %s (summed)", t, tot);
+	} else if (ctr) {
+		snprintf(ro, sizeof ro, "at %s: no stop counted", t);
+	} else if (cc >= 0 && cc < n && cols[cc].total_ms > 0 && view_stop_get(tl, cols[cc].idx, &st)) {
 		char tot[16], tt[16], op[64];
 		util_sanitize(op, sizeof op, st.op, strlen(st.op));
 		ui_fmt_ms(st.total_ms, tot, sizeof tot);
@@ -114,7 +129,11 @@ void pane_stops_draw(const struct pane_ctx *pc, const struct rect *r)
 	static const struct ui_legend lg_pause[] = {
 		{TR_STOP_OP, "GC pause (no safepoint log: TTSP unknown)", "GC pause"},
 	};
-	ui_title_row(ui, r, x, pauses ? lg_pause : lg_stop, pauses ? 1 : 2, TR_TITLE, ro);
+	static const struct ui_legend lg_ctr[] = {
+		{TR_STOP_TTSP, "to safepoint", "ttsp"},
+		{TR_STOP_OP, "stopped per read (JVM counters)", "stopped"},
+	};
+	ui_title_row(ui, r, x, ctr ? lg_ctr : pauses ? lg_pause : lg_stop, pauses && !ctr ? 1 : 2, TR_TITLE, ro);
 	int rows = r->h - 1, ybot = r->y + r->h - 1;
 	if (rows <= 0) {
 		free(cols);
@@ -152,7 +171,7 @@ void pane_stops_draw(const struct pane_ctx *pc, const struct rect *r)
 		ui_ylabel(ui, ybot - row, lab);
 		last_row = row;
 	}
-	if (tl->stops.total == 0 && tl->pauses.total == 0) {
+	if (tl->stops.total == 0 && tl->pauses.total == 0 && !ctr) {
 		char why[200];
 		unsigned long long un = (unsigned long long)session_unanchored(pc->s);
 		bool jvm = false;
@@ -167,6 +186,21 @@ void pane_stops_draw(const struct pane_ctx *pc, const struct rect *r)
 			snprintf(why, sizeof why, "no stops yet: the JVM log needs -Xlog:safepoint (JDK 9+) or GC pause lines");
 		ui_text(ui, r->y + 1 + (rows - 1) / 2, pc->chart_x + 1, pc->chart_w - 2, un ? TR_ERROR : TR_DIM, why);
 	}
-	draw_side(pc, r, pauses);
+	if (ctr) {
+		const struct summary *sm = session_summary(pc->s);
+		if (pc->side_w > 0 && r->h > 3) {
+			int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1;
+			char tt[16];
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "since start: %llu safepoints, stopped %.1f s",
+				 (unsigned long long)sm->ctr_safepoints, sm->ctr_stop_ms / 1000);
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "of it %s reaching the safepoints",
+				 ui_fmt_ms(sm->ctr_ttsp_ms, tt, sizeof tt));
+			ui_text(ui, y++, sx, sw, TR_DIM, "JVM counters: sums per read;");
+			if (y < r->y + r->h)
+				ui_text(ui, y++, sx, sw, TR_DIM, "each stop needs -Xlog:safepoint");
+		}
+	} else {
+		draw_side(pc, r, pauses);
+	}
 	free(cols);
 }

@@ -43,7 +43,9 @@ struct live {
 	struct cgroup_probe *cg;
 	struct sched_probe *sched;
 	struct vmstat_probe *vm;
-	int src_cg, src_sched, src_vm;  /* session sources of the probes */
+	struct hsperf_probe *ctr;       /* the JVM's own counters (hsperfdata) */
+	int src_cg, src_sched, src_vm, src_ctr;  /* session sources of the probes */
+	int ctr_said;                   /* -errno said, 0 none */
 	bool sched_gone;
 	int64_t alive_ms;        /* the last poll that found the process */
 	/* the probe problems last said: a problem is said when it appears or
@@ -279,6 +281,23 @@ static void poll_probes(struct live *l, int64_t now)
 		} else {
 			snprintf(what, sizeof what, "%s/proc/%d/task", l->o.proc_root, l->o.pid);
 			say_errno(l, l->src_sched, &l->sched_said, n, what);
+		}
+	}
+	if (l->ctr) {
+		int n = hsperf_probe_poll(l->ctr, now, &ev[0]);
+		if (n > 0) {
+			record_event(l, &ev[0]);
+			session_feed_event(l->s, l->src_ctr, &ev[0]);
+		}
+		if (n != -EAGAIN && (n < 0 ? n != l->ctr_said : l->ctr_said != 0)) {
+			char msg[1400];
+			if (n < 0)
+				snprintf(msg, sizeof msg, "JVM counters: %s (looked for again every few seconds)",
+					 hsperf_probe_why(l->ctr));
+			else
+				snprintf(msg, sizeof msg, "JVM counters: reading %s", hsperf_probe_path(l->ctr));
+			note(l, l->src_ctr, msg, false);
+			l->ctr_said = n < 0 ? n : 0;
 		}
 	}
 	if (l->vm) {
@@ -688,6 +707,21 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 			note(l, l->src_hs, why, false);
 		open_hserr(l, have_j ? &j : NULL);
 	}
+	/* the JVM's own counters: heap, collections and stops with no log at all */
+	if (have_j && j.is_jvm) {
+		char cwhy[1400];
+		l->ctr = hsperf_probe_open(l->o.proc_root, l->o.pid, cwhy, sizeof cwhy);
+		l->src_ctr = session_add_source(s, SRC_PROBE, "hsperfdata", err, errlen);
+		if (l->ctr && cwhy[0]) {
+			char msg[1500];
+			snprintf(msg, sizeof msg, "no JVM counters: %s "
+				 "(looked for again every few seconds)", cwhy);
+			/* the source's own note is short; the reason in full is said once */
+			note(l, l->src_ctr, "no counters file: looked for again every few seconds", false);
+			note(l, -1, msg, false);
+			l->ctr_said = -ENOENT;
+		}
+	}
 	if (have_j) {
 		add_hints(l, &j);
 		discover_fini(&j);
@@ -717,6 +751,7 @@ void live_free(struct live *l)
 	cgroup_probe_close(l->cg);
 	sched_probe_close(l->sched);
 	vmstat_probe_close(l->vm);
+	hsperf_probe_close(l->ctr);
 	record_close(l->record);
 	loop_free(l->loop);
 	free(l);

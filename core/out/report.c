@@ -338,6 +338,22 @@ static json_t *report_obj(const struct session *s)
 		json_object_set_new(sc, "idle_ms", sm->sched_idle_samples ? round3(sm->sched_idle_ms) : json_null());
 		json_object_set_new(sum, "sched", sc);
 	}
+	if (sm->ctr_samples) {
+		/* the JVM's own counters (docs/report-json.md) */
+		json_t *jc = json_object();
+		json_object_set_new(jc, "samples", json_integer((json_int_t)sm->ctr_samples));
+		json_object_set_new(jc, "interval_ms", round3(sm->ctr_interval_ms));
+		json_object_set_new(jc, "gcs", json_integer((json_int_t)sm->ctr_gcs));
+		json_object_set_new(jc, "full_gcs", json_integer((json_int_t)sm->ctr_full_gcs));
+		json_object_set_new(jc, "gc_ms", round3(sm->ctr_gc_ms));
+		json_object_set_new(jc, "safepoints", json_integer((json_int_t)sm->ctr_safepoints));
+		json_object_set_new(jc, "stopped_ms", round3(sm->ctr_stop_ms));
+		json_object_set_new(jc, "ttsp_ms", round3(sm->ctr_ttsp_ms));
+		json_object_set_new(jc, "heap_used_mb", sm->ctr_heap_used_mb >= 0 ? round3(sm->ctr_heap_used_mb) : json_null());
+		json_object_set_new(jc, "heap_committed_mb",
+				    sm->ctr_heap_committed_mb >= 0 ? round3(sm->ctr_heap_committed_mb) : json_null());
+		json_object_set_new(sum, "jvm_counters", jc);
+	}
 	if (sm->vmstat_samples) {
 		json_t *vm = json_object();
 		json_object_set_new(vm, "samples", json_integer((json_int_t)sm->vmstat_samples));
@@ -484,6 +500,7 @@ struct interval {
 	bool have_cpu;
 	double throttled_ms;
 	const struct tl_sched *sched;  /* the newest schedstat interval, if recent; NULL none */
+	const struct tl_ctr *ctr;      /* the newest read of the JVM's counters, if recent; NULL none */
 	uint64_t req, slow, s5xx;      /* requests started in [from_sec, to_sec], and late ones */
 	uint64_t late;                 /* of req, those that started before from_sec */
 	int64_t from_sec, to_sec;      /* start seconds settled since the last status; EV_TIME_NONE none */
@@ -523,6 +540,13 @@ static void interval_requests(const struct timeline *tl, struct report_status_ma
 	m->to_sec = upto;
 }
 
+/* no stop from any log yet: the counters are all there is */
+static bool tl_stops_none(const struct session *s)
+{
+	const struct timeline *tl = session_timeline(s);
+	return tl->stops.total == 0 && tl->pauses.total == 0;
+}
+
 static void interval_facts(const struct session *s, int64_t now, struct report_status_mark *m,
 			   struct interval *iv)
 {
@@ -557,6 +581,12 @@ static void interval_facts(const struct session *s, int64_t now, struct report_s
 		double span = sc->interval_ms > 0 ? 2.0 * sc->interval_ms : 2000.0;
 		if (sc->t_ms <= now && (double)(now - sc->t_ms) <= span)
 			iv->sched = sc;
+	}
+	if (tl->ctr.total) {
+		const struct tl_ctr *c = ring_at(&tl->ctr, tl->ctr.total - 1);
+		double span = c->interval_ms > 0 ? 2.0 * c->interval_ms : 2000.0;
+		if (c->t_ms <= now && (double)(now - c->t_ms) <= span)
+			iv->ctr = c;
 	}
 	interval_requests(tl, m, iv);
 	const struct rules *r = session_rules(s);
@@ -621,10 +651,22 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 		if (iv.sched->idle_ms >= 0 && o < len)
 			o += (size_t)snprintf(buf + o, len - o, ", idle %.0f ms", iv.sched->idle_ms);
 	}
-	if (o < len)
+	/* no log gave stops: the JVM's counters say how long it was stopped, not in which stops */
+	if (iv.ctr && !iv.stops && tl_stops_none(s) && iv.ctr->stop_ms >= 0 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", stopped %.0f ms (ttsp %.0f ms, JVM counters)",
+				      iv.ctr->stop_ms, iv.ctr->ttsp_ms > 0 ? iv.ctr->ttsp_ms : 0);
+	if (strcmp(summary_jvm_source(sm), "hsperfdata") == 0) {
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o,
+					      " | since start: gc %llu collections (%llu Full) %.1f s, heap %.0f/%.0f MB "
+					      "used/committed (JVM counters)",
+					      (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs,
+					      sm->ctr_gc_ms / 1000, sm->ctr_heap_used_mb, sm->ctr_heap_committed_mb);
+	} else if (o < len) {
 		o += (size_t)snprintf(buf + o, len - o, " | since start: gc %llu pauses, heap %.0f/%.0f MB",
 				      (unsigned long long)sm->gc_pauses, sm->used_after_gc_last_mb,
 				      sm->committed_last_mb);
+	}
 	if (o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", verdicts %d crit %d warn %d info", iv.crit, iv.warn, iv.info);
 	if (sm->requests && o < len)
@@ -669,6 +711,25 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 	} else {
 		json_object_set_new(o, "sched", json_null());
 	}
+	/* where the heap and GC numbers come from (docs/ndjson.md) */
+	json_t *jv = json_object();
+	const char *src = summary_jvm_source(sm);
+	json_object_set_new(jv, "source", json_string(src));
+	if (strcmp(src, "hsperfdata") == 0) {
+		json_object_set_new(jv, "gcs_total", json_integer((json_int_t)sm->ctr_gcs));
+		json_object_set_new(jv, "full_gcs_total", json_integer((json_int_t)sm->ctr_full_gcs));
+		json_object_set_new(jv, "gc_ms_total", round3(sm->ctr_gc_ms));
+		json_object_set_new(jv, "heap_used_mb", round3(sm->ctr_heap_used_mb));
+		json_object_set_new(jv, "heap_committed_mb", round3(sm->ctr_heap_committed_mb));
+	}
+	if (iv.ctr) {
+		json_object_set_new(jv, "interval_ms", round3(iv.ctr->interval_ms));
+		json_object_set_new(jv, "gcs", json_integer(iv.ctr->gcs));
+		json_object_set_new(jv, "gc_ms", round3(iv.ctr->gc_ms));
+		json_object_set_new(jv, "stopped_ms", iv.ctr->stop_ms >= 0 ? round3(iv.ctr->stop_ms) : json_null());
+		json_object_set_new(jv, "ttsp_ms", iv.ctr->ttsp_ms >= 0 ? round3(iv.ctr->ttsp_ms) : json_null());
+	}
+	json_object_set_new(o, "jvm", jv);
 	json_object_set_new(o, "crash_reports", json_integer((json_int_t)sm->hs_errs));
 	json_object_set_new(o, "requests", json_integer((json_int_t)iv.req));
 	json_object_set_new(o, "slow_connects", json_integer((json_int_t)iv.slow));
@@ -895,6 +956,13 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 			fprintf(out, ", %.0f ms idle", sm->sched_idle_ms);
 		fputc('\n', out);
 	}
+	if (sm->ctr_samples)
+		fprintf(out, "  counters   %llu reads over %.0f s (the JVM's hsperfdata): %llu GCs (%llu Full) took %.1f s\n"
+			"             %llu safepoints stopped it %.1f s (%.3f s reaching them); heap at the last read "
+			"%.0f/%.0f MB used/committed\n",
+			(unsigned long long)sm->ctr_samples, sm->ctr_interval_ms / 1000, (unsigned long long)sm->ctr_gcs,
+			(unsigned long long)sm->ctr_full_gcs, sm->ctr_gc_ms / 1000, (unsigned long long)sm->ctr_safepoints,
+			sm->ctr_stop_ms / 1000, sm->ctr_ttsp_ms / 1000, sm->ctr_heap_used_mb, sm->ctr_heap_committed_mb);
 	if (sm->vmstat_samples)
 		fprintf(out, "  vmstat     %llu samples, allocstall %+lld\n", (unsigned long long)sm->vmstat_samples,
 			(long long)(sm->allocstall_last - sm->allocstall_first));

@@ -419,6 +419,83 @@ double view_req_settled_rate(const struct timeline *tl, int n, int64_t *to_sec)
 
 /* --- heap --- */
 
+bool view_stops_from_counters(const struct timeline *tl)
+{
+	return tl->stops.total == 0 && tl->pauses.total == 0 && tl->ctr.total > 0;
+}
+
+int view_stops_counters(const struct timeline *tl, const struct view_axis *a, struct view_stop_col *cols)
+{
+	for (int c = 0; c < a->ncols; c++)
+		cols[c] = (struct view_stop_col){.total_ms = 0, .ttsp_ms = -1};
+	const struct ring *r = &tl->ctr;
+	if (r->total == 0 || a->ncols <= 0)
+		return 0;
+	int64_t w0 = view_col_start(a, 0);
+	int set = 0;
+	for (uint64_t i = timeline_lower_bound(r, w0); i < r->total; i++) {
+		const struct tl_ctr *x = ring_at(r, i);
+		if (!x || x->t_ms < w0)
+			continue;
+		if (x->t_ms >= a->end_ms)
+			break;
+		int c = view_col_of(a, x->t_ms);
+		if (c < 0 || c >= a->ncols || x->stop_ms < 0)
+			continue;
+		struct view_stop_col *col = &cols[c];
+		set += col->total_ms == 0;
+		col->total_ms += x->stop_ms;
+		if (x->ttsp_ms >= 0)
+			col->ttsp_ms = (col->ttsp_ms < 0 ? 0 : col->ttsp_ms) + x->ttsp_ms;
+		col->idx = i;
+	}
+	return set;
+}
+
+bool view_heap_from_counters(const struct timeline *tl)
+{
+	return tl->heap.total == 0 && tl->ctr.total > 0;
+}
+
+/* No GC log gave heap sizes: the JVM's counters, read every interval. Used is
+ * the heap at the read (garbage included, a saw-tooth), not what a collection
+ * left: a column shows its last read; its collections count, Full ones mark. */
+static void heap_from_counters(const struct timeline *tl, const struct view_axis *a, struct view_heap_col *cols)
+{
+	const struct ring *r = &tl->ctr;
+	if (r->total == 0)
+		return;
+	int64_t w0 = view_col_start(a, 0);
+	for (uint64_t i = timeline_lower_bound(r, w0); i < r->total; i++) {
+		const struct tl_ctr *x = ring_at(r, i);
+		if (!x || x->t_ms < w0)
+			continue;
+		if (x->t_ms >= a->end_ms)
+			break;
+		int c = view_col_of(a, x->t_ms);
+		if (c < 0 || c >= a->ncols)
+			continue;
+		cols[c].committed_mb = x->committed_mb;
+		cols[c].used_mb = x->used_mb;
+		cols[c].npauses += x->gcs;
+		if (x->full_gcs)
+			cols[c].marks |= VIEW_HEAP_FULL;
+	}
+	/* a column between two reads (reads every second, columns narrower) shows the last read */
+	float committed = -1, used = -1;
+	int64_t newest = tl->newest_ms;
+	for (int c = 0; c < a->ncols; c++) {
+		if (cols[c].committed_mb >= 0) {
+			committed = cols[c].committed_mb;
+			used = cols[c].used_mb;
+		}
+		if (newest != EV_TIME_NONE && view_col_start(a, c) > newest)
+			break;
+		cols[c].committed_mb = committed;
+		cols[c].used_mb = used;
+	}
+}
+
 void view_heap(const struct timeline *tl, const struct view_axis *a, struct view_heap_col *cols)
 {
 	for (int c = 0; c < a->ncols; c++)
@@ -449,8 +526,10 @@ void view_heap(const struct timeline *tl, const struct view_axis *a, struct view
 	/* sizes: the heap samples (pauses with sizes, and cycle summaries of
 	 * collectors that print none on their pauses) */
 	const struct ring *hr = &tl->heap;
-	if (hr->total == 0)
+	if (hr->total == 0) {
+		heap_from_counters(tl, a, cols);
 		return;
+	}
 	uint64_t i = timeline_lower_bound(hr, w0);
 	/* the heap as the last collection before the window left it */
 	float committed = -1, used = -1;

@@ -63,6 +63,23 @@ static const struct field vm_fields[] = {
 	{"pgscan_direct", F_I64, EV_OFF(vm.pgscan_direct), 0},
 };
 
+static const struct field ctr_fields[] = {
+	{"interval_ms", F_DBL, EV_OFF(ctr.interval_ms), 0},
+	{"heap_used", F_I64, EV_OFF(ctr.heap_used), 0},
+	{"heap_committed", F_I64, EV_OFF(ctr.heap_committed), 0},
+	{"heap_max", F_I64, EV_OFF(ctr.heap_max), 0},
+	{"gcs", F_I32, EV_OFF(ctr.gcs), 0},
+	{"full_gcs", F_I32, EV_OFF(ctr.full_gcs), 0},
+	{"gc_ms", F_DBL, EV_OFF(ctr.gc_ms), 0},
+	{"one_gc_ms", F_DBL, EV_OFF(ctr.one_gc_ms), 0},
+	{"safepoints", F_I32, EV_OFF(ctr.safepoints), 0},
+	{"stop_ms", F_DBL, EV_OFF(ctr.stop_ms), 0},
+	{"ttsp_ms", F_DBL, EV_OFF(ctr.ttsp_ms), 0},
+	{"threads", F_I32, EV_OFF(ctr.threads), 0},
+	{"collector", F_U8, EV_OFF(ctr.collector), 0},
+	{"cause", F_STR, EV_OFF(ctr.cause), EV_SIZE(ctr.cause)},
+};
+
 static const struct field exit_fields[] = {
 	{"pid", F_I32, EV_OFF(exit.pid), 0},
 	{"alive_ms", F_I64, EV_OFF(exit.alive_ms), 0},
@@ -81,6 +98,7 @@ static const struct kind_schema schemas[] = {
 	{EV_SCHED, "sched", sched_fields, ARRAY_LEN(sched_fields)},
 	{EV_VMSTAT, "vmstat", vm_fields, ARRAY_LEN(vm_fields)},
 	{EV_JVM_EXIT, "jvm_exit", exit_fields, ARRAY_LEN(exit_fields)},
+	{EV_JVMCTR, "jvm_counters", ctr_fields, ARRAY_LEN(ctr_fields)},
 };
 
 static const struct kind_schema *schema_of(int kind)

@@ -252,9 +252,14 @@ static void push(struct rules *r, const struct event *e)
 
 void overhead_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
+	if (e->kind == EV_JVMCTR) {
+		overhead_ctr_on_event(r, c, e);
+		return;
+	}
 	if (e->kind != EV_GC_PAUSE)
 		return;
 	struct overhead *o = &r->ov;
+	o->saw_pause = true;
 	double start = (double)e->t_ms - e->u.pause.dur_ms;
 	if (o->head > o->tail && start < o->newest_end)
 		start = o->newest_end; /* as push() places it */
@@ -276,6 +281,15 @@ void overhead_on_event(struct rules *r, const struct rules_ctx *c, const struct 
 }
 
 /* --- the verdict --- */
+
+const char ov_advice[] =
+	"Collections follow each other and the application runs only in between. If used "
+	"after Full GC stays near the max heap, the heap is too small for the live data or "
+	"something leaks: `jcmd PID GC.class_histogram` twice, a minute apart, shows what grows; "
+	"-XX:+HeapDumpOnOutOfMemoryError keeps the heap when it ends in an OutOfMemoryError. In a "
+	"container, check -XX:MaxRAMPercentage (the max heap defaults to 25 % of the memory limit) "
+	"before raising -Xmx. HotSpot's own GC overhead limit (98 % of the time, Parallel only) "
+	"throws long after the callers gave up.";
 
 static void full_causes(const struct overhead *o, const struct ov_stats *st, char *buf, size_t len)
 {
@@ -361,13 +375,7 @@ static void ov_verdict(struct rules *r, const struct rules_ctx *c)
 	rl_fmt_ms(st->longest_ms, lb, sizeof lb);
 	vevid(&v, "the longest pause took %s; without it the share is still %.0f %%: many collections, not "
 	      "one long one", lb, (st->paused_ms - st->longest_ms) / span * 100);
-	vadvice(&v, "Collections follow each other and the application runs only in between. If used "
-		"after Full GC stays near the max heap, the heap is too small for the live data or "
-		"something leaks: `jcmd PID GC.class_histogram` twice, a minute apart, shows what grows; "
-		"-XX:+HeapDumpOnOutOfMemoryError keeps the heap when it ends in an OutOfMemoryError. In a "
-		"container, check -XX:MaxRAMPercentage (the max heap defaults to 25 %% of the memory limit) "
-		"before raising -Xmx. HotSpot's own GC overhead limit (98 %% of the time, Parallel only) "
-		"throws long after the callers gave up.");
+	vadvice(&v, "%s", ov_advice);
 	double max_mb = c->sum->heap_max_kb > 0 ? c->sum->heap_max_kb / 1024.0 : -1;
 	if (st->used_max_mb >= 0 && max_mb > 0 && st->used_max_mb < 0.5 * max_mb)
 		vadvice(&v, " Here used after Full GC stays at most %.0f MB of the %.0f MB max heap: the live "
@@ -379,6 +387,7 @@ static void ov_verdict(struct rules *r, const struct rules_ctx *c)
 void overhead_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 {
 	struct overhead *o = &r->ov;
+	overhead_ctr_refresh(r, c, all);
 	if (o->open && r->eval_final && c->now_ms != EV_TIME_NONE)
 		try_close(r, c, (double)c->now_ms); /* the end of the input */
 	if (o->open && (all || !rv_active(r, V_GC_OVERHEAD, o->episode)))

@@ -55,6 +55,25 @@ struct ov_stats {                      /* the pauses of an episode */
 	uint8_t first_full_cause;
 	uint32_t cause_n[OV_CAUSES + 1];   /* Full GCs by cause (overhead.causes), the last: others */
 };
+/* gc-overhead from the JVM's counters (overhead_ctr.c), when no GC log gives pauses */
+#define OV_CTR_RING 64                 /* reads held (a power of two): a minute at one a second */
+struct ov_read {
+	double end, interval, gc_ms;   /* ms */
+	uint32_t gcs, fulls;
+};
+struct ov_ctr {
+	struct ov_read ring[OV_CTR_RING];
+	uint64_t head;                 /* reads pushed; the last OV_CTR_RING are held */
+	bool open;
+	uint64_t episode;              /* its key (shared numbering with the pause path) */
+	uint64_t first, last;          /* the episode's first read and its last dense one */
+	double start, end;
+	double paused_ms, span_ms;     /* reads first..last */
+	uint32_t gcs, fulls;
+	double interval_max;
+	float used_mb, committed_mb, max_mb;   /* at the last dense read, -1 unknown */
+	char cause[40];                /* the JVM's last GC cause then */
+};
 struct overhead {
 	struct ov_pause ring[OV_RING];
 	uint64_t head, tail;           /* [tail, head): the pauses of the last window */
@@ -69,7 +88,10 @@ struct overhead {
 	struct ov_stats all, at_end;   /* since start; up to end */
 	char causes[OV_CAUSES][48];    /* cause names seen, for ov_pause.cause */
 	int ncauses;
+	bool saw_pause;                /* a GC log gave pauses: the counters open no episode */
+	struct ov_ctr ctr;
 };
+extern const char ov_advice[];
 
 #define MAX_INCIDENTS 512
 #define TREND_BINS 256
@@ -351,5 +373,7 @@ void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all);
 void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all);
 void overhead_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
 void overhead_refresh(struct rules *r, const struct rules_ctx *c, bool all);
+void overhead_ctr_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
+void overhead_ctr_refresh(struct rules *r, const struct rules_ctx *c, bool all);
 
 #endif

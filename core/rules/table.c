@@ -25,7 +25,8 @@ const struct rule rule_table[] = {
 	/* whole run; the JVM's end and gc-overhead first of them: when the JVM is gone or barely
 	 * runs, that is the news */
 	{{V_JVM_EXITED, "jvm-exited", VERDICT_RUN, 8, false}, NULL, exit_on_event, EXIT_ON_KINDS, exit_refresh},
-	{{V_GC_OVERHEAD, "gc-overhead", VERDICT_RUN, 9, false}, NULL, overhead_on_event, 1u << EV_GC_PAUSE,
+	{{V_GC_OVERHEAD, "gc-overhead", VERDICT_RUN, 9, false}, NULL, overhead_on_event,
+	 1u << EV_GC_PAUSE | 1u << EV_JVMCTR,
 	 overhead_refresh},
 	{{V_SERIAL_GC, "serial-gc-selected", VERDICT_RUN, 10 + V_SERIAL_GC, false}, NULL, jvm_on_event,
 	 JVM_ON_KINDS, jvm_refresh_serial},

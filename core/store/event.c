@@ -15,7 +15,7 @@ const char *ev_kind_name(enum ev_kind k)
 		[EV_HSERR] = "hs-err",       [EV_HTTP] = "http",
 		[EV_CPU] = "cpu",            [EV_MEM] = "mem",
 		[EV_SCHED] = "sched",        [EV_VMSTAT] = "vmstat",
-		[EV_JVM_EXIT] = "jvm-exit",
+		[EV_JVM_EXIT] = "jvm-exit",  [EV_JVMCTR] = "jvm-counters",
 	};
 	return (unsigned)k < EV_KIND_COUNT && names[k] ? names[k] : "?";
 }
@@ -95,6 +95,11 @@ void ev_init(struct event *e, enum ev_kind kind)
 		break;
 	case EV_VMSTAT:
 		e->u.vm.allocstall = e->u.vm.pageoutrun = e->u.vm.pgscan_direct = -1;
+		break;
+	case EV_JVMCTR:
+		e->u.ctr.heap_used = e->u.ctr.heap_committed = e->u.ctr.heap_max = -1;
+		e->u.ctr.one_gc_ms = e->u.ctr.stop_ms = e->u.ctr.ttsp_ms = -1;
+		e->u.ctr.safepoints = e->u.ctr.threads = -1;
 		break;
 	case EV_JVM_EXIT:
 		e->u.exit.pid = -1;

@@ -49,6 +49,7 @@ void summary_init(struct summary *s)
 	s->cpus_total = s->cpus_available = -1;
 	s->memory_kb = -1;
 	s->allocstall_first = s->allocstall_last = -1;
+	s->ctr_heap_used_mb = s->ctr_heap_committed_mb = -1;
 	s->jvm_first_up_us = s->jvm_last_up_us = -1;
 	s->jvm_first_ms = s->jvm_last_ms = EV_TIME_NONE;
 	s->nr_throttled.first = s->nr_throttled.last = -1;
@@ -269,6 +270,26 @@ void summary_add(struct summary *s, const struct event *e)
 			s->sched_idle_samples++;
 		}
 		break;
+	case EV_JVMCTR: {
+		const struct ev_jvmctr *c = &e->u.ctr;
+		s->ctr_samples++;
+		s->ctr_interval_ms += c->interval_ms > 0 ? c->interval_ms : 0;
+		s->ctr_gcs += c->gcs > 0 ? (uint64_t)c->gcs : 0;
+		s->ctr_full_gcs += c->full_gcs > 0 ? (uint64_t)c->full_gcs : 0;
+		s->ctr_gc_ms += c->gc_ms > 0 ? c->gc_ms : 0;
+		s->ctr_safepoints += c->safepoints > 0 ? (uint64_t)c->safepoints : 0;
+		s->ctr_stop_ms += c->stop_ms > 0 ? c->stop_ms : 0;
+		s->ctr_ttsp_ms += c->ttsp_ms > 0 ? c->ttsp_ms : 0;
+		if (c->heap_used >= 0)
+			s->ctr_heap_used_mb = (double)c->heap_used / 1048576.0;
+		if (c->heap_committed >= 0)
+			s->ctr_heap_committed_mb = (double)c->heap_committed / 1048576.0;
+		if (c->collector != GC_UNKNOWN)
+			s->ctr_collector = c->collector;
+		if (s->heap_max_kb < 0 && c->heap_max > 0)
+			s->heap_max_kb = c->heap_max / 1024; /* a log's own line, when it has one, is read first */
+		break;
+	}
 	case EV_VMSTAT:
 		if (s->vmstat_samples == 0)
 			s->allocstall_first = e->u.vm.allocstall;
@@ -278,6 +299,13 @@ void summary_add(struct summary *s, const struct event *e)
 	default:
 		break;
 	}
+}
+
+const char *summary_jvm_source(const struct summary *s)
+{
+	if (s->gc_pauses || s->heap_known)
+		return "gclog";
+	return s->ctr_samples ? "hsperfdata" : "none";
 }
 
 int64_t summary_nr_throttled(const struct summary *s)

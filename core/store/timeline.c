@@ -13,7 +13,7 @@
 /* ring capacities (powers of two) */
 enum {
 	CAP_STOPS = 1 << 14, CAP_PAUSES = 1 << 14, CAP_HEAP = 1 << 14, CAP_CPU = 1 << 16, CAP_SCHED = 1 << 14,
-	CAP_VMSTAT = 1 << 13, CAP_MEM = 1 << 14, CAP_REQS = 1 << 17, CAP_TIMEOUTS = 1 << 10,
+	CAP_VMSTAT = 1 << 13, CAP_MEM = 1 << 14, CAP_CTR = 1 << 14, CAP_REQS = 1 << 17, CAP_TIMEOUTS = 1 << 10,
 	CAP_SKIPS = 1 << 12, CAP_STALLS = 1 << 14
 };
 
@@ -98,6 +98,7 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 	ring_setup(&tl->timeouts, sizeof(struct tl_timeout), CAP_TIMEOUTS);
 	ring_setup(&tl->skips, sizeof(struct tl_skip), CAP_SKIPS);
 	ring_setup(&tl->stalls, sizeof(struct tl_stall), CAP_STALLS);
+	ring_setup(&tl->ctr, sizeof(struct tl_ctr), CAP_CTR);
 	for (int k = 0; k < TL_LINE_SOURCES; k++)
 		ring_setup(&tl->lines[k], sizeof(struct tl_line), TL_LINES_PER_SOURCE);
 	for (int i = 0; i < TL_SECONDS; i++)
@@ -115,7 +116,7 @@ int timeline_init(struct timeline *tl, bool keep_lines)
 void timeline_fini(struct timeline *tl)
 {
 	struct ring *rings[] = {&tl->stops, &tl->pauses, &tl->heap, &tl->cpu, &tl->sched, &tl->vmstat, &tl->mem,
-				&tl->reqs, &tl->timeouts, &tl->skips, &tl->stalls};
+				&tl->reqs, &tl->timeouts, &tl->skips, &tl->stalls, &tl->ctr};
 	for (size_t i = 0; i < ARRAY_LEN(rings); i++) {
 		free(rings[i]->buf);
 		rings[i]->buf = NULL;
@@ -434,6 +435,22 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		if (!push_request(tl, e))
 			return;
 		break;
+	case EV_JVMCTR: {
+		struct tl_ctr *c = ring_push(&tl->ctr, tl->keep.from_ms);
+		if (!c)
+			return;
+		const struct ev_jvmctr *x = &e->u.ctr;
+		c->t_ms = e->t_ms;
+		c->interval_ms = (float)x->interval_ms;
+		c->used_mb = x->heap_used >= 0 ? (float)(x->heap_used / 1048576.0) : -1.f;
+		c->committed_mb = x->heap_committed >= 0 ? (float)(x->heap_committed / 1048576.0) : -1.f;
+		c->gc_ms = (float)x->gc_ms;
+		c->stop_ms = (float)x->stop_ms;
+		c->ttsp_ms = (float)x->ttsp_ms;
+		c->gcs = (uint16_t)(x->gcs > 0 ? (x->gcs > UINT16_MAX ? UINT16_MAX : x->gcs) : 0);
+		c->full_gcs = (uint16_t)(x->full_gcs > 0 ? (x->full_gcs > UINT16_MAX ? UINT16_MAX : x->full_gcs) : 0);
+		break;
+	}
 	case EV_SP_TIMEOUT: {
 		struct tl_timeout *t = ring_push(&tl->timeouts, tl->keep.from_ms);
 		if (!t)

@@ -33,6 +33,7 @@ enum ev_kind {
 	EV_SCHED,         /* schedstat summed over a process's threads for one interval */
 	EV_VMSTAT,        /* /proc/vmstat reclaim counters (cumulative) */
 	EV_JVM_EXIT,      /* the followed JVM process is gone (live: the probe found no such pid) */
+	EV_JVMCTR,        /* one interval of the JVM's own counters (hsperfdata), polled */
 	EV_KIND_COUNT
 };
 
@@ -227,6 +228,28 @@ struct ev_vmstat {
 	int64_t pgscan_direct;  /* cumulative, -1 unknown */
 };
 
+/* One interval of the JVM's performance counters (the hsperfdata file jstat
+ * reads): what the JVM itself counted between two of our reads. Per-pause facts
+ * are not in the counters: a pause's exact time and length are known only from
+ * a GC log; here only how many collections ended in the interval and their
+ * summed time. -1 where the JVM has no such counter. */
+struct ev_jvmctr {
+	double interval_ms;     /* between the two reads, our clock */
+	int64_t heap_used;      /* bytes, at the read: live and garbage not yet collected */
+	int64_t heap_committed; /* bytes, at the read */
+	int64_t heap_max;       /* bytes */
+	int32_t gcs;            /* collections that ended in the interval (their pauses) */
+	int32_t full_gcs;       /* of them, full collections (the old generation's collector) */
+	double gc_ms;           /* the summed time of those collections' pauses */
+	double one_gc_ms;       /* exactly one collection in the interval: its own length; else -1 */
+	int32_t safepoints;     /* -1 unknown */
+	double stop_ms;         /* application threads stopped in the interval, -1 unknown */
+	double ttsp_ms;         /* of it, reaching the safepoints (summed), -1 unknown */
+	int32_t threads;        /* live Java threads, -1 unknown */
+	uint8_t collector;      /* enum jvm_collector, from sun.gc.policy.name and the collectors */
+	char cause[40];         /* sun.gc.lastCause: why the last collection ran */
+};
+
 struct event {
 	uint8_t kind;           /* enum ev_kind */
 	uint16_t src;           /* index of the source it came from (set by the session) */
@@ -249,6 +272,7 @@ struct event {
 		struct ev_sched sched;
 		struct ev_vmstat vm;
 		struct ev_jvm_exit exit;
+		struct ev_jvmctr ctr;
 	} u;
 };
 

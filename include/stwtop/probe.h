@@ -94,6 +94,26 @@ uint64_t sched_probe_listings(const struct sched_probe *p);
 
 void sched_probe_close(struct sched_probe *p);
 
+/* --------------------------------------------------------------- hsperf --- */
+
+struct hsperf_probe;
+
+/* The JVM's own counters (its hsperfdata file, hsperf.h), found for pid under
+ * root. NULL only when out of memory. When the file cannot be opened now, err
+ * says why (no such file: -XX:-UsePerfData, -XX:+PerfDisableSharedMem, a
+ * private /tmp, a JVM still starting; unreadable) and polls look for it again
+ * every few seconds; "" when it was opened. */
+struct hsperf_probe *hsperf_probe_open(const char *root, int pid, char *err, size_t errlen);
+/* 1 with an EV_JVMCTR for the interval since the previous read (t_ms = now_ms),
+ * 0 on a baseline read (the first, or the first after the JVM restarted),
+ * -errno when the counters cannot be read now (hsperf_probe_why says why):
+ * -ESRCH/-ESTALE the file went away (the JVM exited); it is looked for again
+ * every few seconds, -EAGAIN while waiting for that. */
+int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out);
+const char *hsperf_probe_path(const struct hsperf_probe *p);   /* "" when not open */
+const char *hsperf_probe_why(const struct hsperf_probe *p);
+void hsperf_probe_close(struct hsperf_probe *p);
+
 /* ---------------------------------------------------------------- hs_err --- */
 
 struct hserr_probe;

@@ -100,7 +100,21 @@ struct summary {
 	uint64_t sched_idle_samples;
 	uint64_t vmstat_samples;
 	int64_t allocstall_first, allocstall_last;
+	/* the JVM's own counters (EV_JVMCTR): the heap at the last read, the
+	 * collections and stops summed over every interval */
+	uint64_t ctr_samples;
+	double ctr_interval_ms;
+	uint64_t ctr_gcs, ctr_full_gcs;
+	double ctr_gc_ms;
+	uint64_t ctr_safepoints;
+	double ctr_stop_ms, ctr_ttsp_ms;
+	double ctr_heap_used_mb, ctr_heap_committed_mb;   /* at the last read, -1 none */
+	int ctr_collector;             /* enum jvm_collector the counters name */
 };
+
+/* Where the heap and GC numbers come from: "gclog" (a GC log gave pauses or
+ * heap sizes), "hsperfdata" (only the JVM's counters did) or "none". */
+const char *summary_jvm_source(const struct summary *s);
 
 void summary_init(struct summary *s);
 void summary_add(struct summary *s, const struct event *e);

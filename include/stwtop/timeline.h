@@ -96,6 +96,15 @@ struct tl_mem {
 	int64_t usage_bytes, limit_bytes;
 };
 
+/* one interval of the JVM's own counters (EV_JVMCTR), ending at t_ms */
+struct tl_ctr {
+	int64_t t_ms;
+	float interval_ms;
+	float used_mb, committed_mb;       /* at t_ms, -1 unknown */
+	float gc_ms, stop_ms, ttsp_ms;    /* in the interval; stop/ttsp -1 unknown */
+	uint16_t gcs, full_gcs;
+};
+
 struct tl_req {                       /* one nginx request (ring ordered by end) */
 	int64_t end_ms, start_ms;
 	float uct_s, uht_s, rt_s, urt_s;  /* -1 unknown/dash */
@@ -163,7 +172,7 @@ struct tl_keep {
 };
 
 struct timeline {
-	struct ring stops, pauses, heap, cpu, sched, vmstat, mem, reqs, timeouts, skips, stalls;
+	struct ring stops, pauses, heap, cpu, sched, vmstat, mem, reqs, timeouts, skips, stalls, ctr;
 	/* raw lines, one ring per source, so a busy access log cannot push the GC
 	 * log's lines out (sources beyond TL_LINE_SOURCES share the last ring) */
 	struct ring lines[TL_LINE_SOURCES];

@@ -52,6 +52,12 @@ bool view_stops_from_pauses(const struct timeline *tl);
 /* Fill cols[0..ncols) (a stop fills every column it overlaps). Returns the
  * number of stops that touch the window. */
 int view_stops(const struct timeline *tl, const struct view_axis *a, struct view_stop_col *cols);
+/* No log gave stops: the JVM's counters (view_stops_from_counters). A column
+ * gets the time stopped in the reads that ended in it (total_ms, ttsp_ms
+ * summed over the interval, not one stop: when each began is only in a log),
+ * nstart their safepoint-free GC count is not known: 0. Returns the columns set. */
+bool view_stops_from_counters(const struct timeline *tl);
+int view_stops_counters(const struct timeline *tl, const struct view_axis *a, struct view_stop_col *cols);
 /* A stop by ring index (from view_stop_col.idx). false when no longer held. */
 bool view_stop_get(const struct timeline *tl, uint64_t idx, struct view_stop *out);
 /* The n longest stops that started in [a, b), longest first. Returns how many. */
@@ -114,7 +120,11 @@ struct view_heap_col {
 	int npauses;
 };
 
+/* Columns from the GC log's heap sizes; when no log gave any, from the JVM's
+ * counters (view_heap_from_counters: used is then the heap at each read,
+ * garbage included, not used after GC; npauses the collections counted). */
 void view_heap(const struct timeline *tl, const struct view_axis *a, struct view_heap_col *cols);
+bool view_heap_from_counters(const struct timeline *tl);
 /* periodic-GC checks that skipped, ended in [a, b) */
 uint64_t view_skips(const struct timeline *tl, int64_t a, int64_t b);
 

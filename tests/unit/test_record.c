@@ -97,6 +97,25 @@ static void test_round_trip_edges(void **state)
 	e.u.exit.alive_ms = 1796212236971LL;
 	round_trip(&e);
 
+	/* the JVM's own counters (hsperfdata), one interval: replayed, the rules judge them */
+	ev_init(&e, EV_JVMCTR);
+	e.t_ms = 1796235531502LL;
+	e.u.ctr.interval_ms = 995.194;
+	e.u.ctr.heap_used = 97970176;
+	e.u.ctr.heap_committed = 100663296;
+	e.u.ctr.heap_max = 100663296;
+	e.u.ctr.gcs = 73;
+	e.u.ctr.full_gcs = 19;
+	e.u.ctr.gc_ms = 974.008;
+	e.u.ctr.one_gc_ms = -1;
+	e.u.ctr.safepoints = 55;
+	e.u.ctr.stop_ms = 1006.354;
+	e.u.ctr.ttsp_ms = 2.266;
+	e.u.ctr.threads = 7;
+	e.u.ctr.collector = GC_G1;
+	snprintf(e.u.ctr.cause, sizeof e.u.ctr.cause, "%s", "G1 Evacuation Pause");
+	round_trip(&e);
+
 	/* a comm cut inside a UTF-8 sequence (prctl keeps 15 bytes): valid JSON, '?' */
 	char line[512], err[128];
 	struct event back;

@@ -1,0 +1,217 @@
+/* probe_hsperf.c — the JVM's own counters as a polled probe (probe.h): finds
+ * and maps the hsperfdata file of a pid (hsperf.h), and turns each pair of
+ * reads into one EV_JVMCTR, so a JVM started with no logging flags at all
+ * still shows its heap, its collections and its stops.
+ *
+ * What the counters can say, and what they cannot: how many collections ended
+ * between two reads and their summed time, the heap at the read, the stopped
+ * time and the time to safepoint summed over the interval. Not when a pause
+ * started nor how long each one was (except when exactly one fell in the
+ * interval): those come only from a GC log, which wins where both exist. */
+#include "stwtop/probe.h"
+
+#include "stwtop/hsperf.h"
+#include "stwtop/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A JVM whose file is not there yet (still starting, or -XX:-UsePerfData) is
+ * looked for again this often: finding it reads /proc and /etc/passwd. */
+#define HSPERF_RETRY_MS 5000
+
+struct hsperf_probe {
+	char root[512];
+	int pid;
+	bool open;
+	struct hsperf h;
+	struct hsperf_sample prev;
+	bool have_prev;
+	bool stop_has_sync;       /* JDK 8-12: sun.rt.safepointTime counts from the safepoint's
+				     begin, the time to reach it included (see hsperf.h) */
+	int64_t next_try_ms;
+	char why[1280];
+};
+
+static int collector_of(const struct hsperf_sample *s)
+{
+	if (strstr(s->policy, "GarbageFirst"))
+		return GC_G1;
+	for (int c = 0; c < HSPERF_MAX_COLLECTORS; c++) {
+		const char *n = s->coll[c].name;
+		if (!s->coll[c].present || !n[0])
+			continue;
+		if (strncmp(n, "G1 ", 3) == 0)
+			return GC_G1;
+		if (strncmp(n, "PS", 2) == 0)
+			return GC_PARALLEL;
+		if (strcmp(n, "Copy") == 0 || strcmp(n, "MSC") == 0 || strcmp(n, "MarkSweepCompact") == 0)
+			return GC_SERIAL;
+		if (strncmp(n, "Z ", 2) == 0)
+			return GC_ZGC;
+		if (strncmp(n, "Shenandoah", 10) == 0)
+			return GC_SHENANDOAH;
+		if (strcmp(n, "ParNew") == 0 || strcmp(n, "PCopy") == 0 || strcmp(n, "CMS") == 0)
+			return GC_CMS;
+		if (strncmp(n, "Epsilon", 7) == 0)
+			return GC_EPSILON;
+	}
+	return GC_UNKNOWN;
+}
+
+/* A collector whose time is pauses. "Z concurrent cycle" (no "pauses") times
+ * a concurrent cycle while the application runs: not a stop. */
+static bool pauses_of(const char *name)
+{
+	return !strstr(name, "concurrent") || strstr(name, "pauses");
+}
+
+/* A collector that collects the whole heap: what jstat counts as FGC. */
+static bool full_of(const char *name)
+{
+	return strstr(name, "full") || strcmp(name, "PSParallelCompact") == 0 || strcmp(name, "MSC") == 0 ||
+	       strcmp(name, "MarkSweepCompact") == 0;
+}
+
+static int try_open(struct hsperf_probe *p)
+{
+	char path[1024];
+	int r = hsperf_find_file(p->root, p->pid, path, sizeof path, p->why, sizeof p->why);
+	if (r < 0)
+		return r;
+	r = hsperf_open(&p->h, path);
+	if (r < 0) {
+		snprintf(p->why, sizeof p->why, "%s", p->h.why);
+		hsperf_close(&p->h);
+		return r;
+	}
+	p->open = true;
+	p->have_prev = false;
+	/* java.vm.specification.version is "1.8" on JDK 8, else the feature release */
+	char spec[16];
+	p->stop_has_sync = false;
+	if (hsperf_string(&p->h, "java.property.java.vm.specification.version", spec, sizeof spec)) {
+		int major = strncmp(spec, "1.", 2) == 0 ? atoi(spec + 2) : atoi(spec);
+		p->stop_has_sync = major > 0 && major < 13;
+	}
+	p->why[0] = '\0';
+	return 0;
+}
+
+struct hsperf_probe *hsperf_probe_open(const char *root, int pid, char *err, size_t errlen)
+{
+	struct hsperf_probe *p = calloc(1, sizeof *p);
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	snprintf(p->root, sizeof p->root, "%s", root ? root : "");
+	p->pid = pid;
+	p->h.fd = -1;
+	err[0] = '\0';
+	if (try_open(p) < 0) {
+		/* a JVM still starting creates it in its first milliseconds; one
+		 * started with -XX:-UsePerfData never does: looked for again */
+		snprintf(err, errlen, "%s", p->why);
+		p->next_try_ms = util_now_ms() + HSPERF_RETRY_MS;
+	}
+	return p;
+}
+
+const char *hsperf_probe_path(const struct hsperf_probe *p)
+{
+	return p->open ? p->h.path : "";
+}
+
+const char *hsperf_probe_why(const struct hsperf_probe *p)
+{
+	return p->why;
+}
+
+static void fill(const struct hsperf_probe *p, const struct hsperf_sample *b, const struct hsperf_delta *d,
+		 int64_t now_ms, struct event *out)
+{
+	ev_init(out, EV_JVMCTR);
+	out->t_ms = now_ms;
+	struct ev_jvmctr *c = &out->u.ctr;
+	c->interval_ms = (double)d->interval_ns / 1e6;
+	c->heap_used = b->heap_used;
+	c->heap_committed = b->heap_committed;
+	c->heap_max = b->heap_max > 0 ? b->heap_max : -1;
+	int64_t gc_ns = 0, one = -1;
+	int gcs = 0, fulls = 0;
+	for (int k = 0; k < HSPERF_MAX_COLLECTORS; k++) {
+		if (!b->coll[k].present || d->coll[k].gcs <= 0 || !pauses_of(b->coll[k].name))
+			continue;
+		gcs += (int)d->coll[k].gcs;
+		if (full_of(b->coll[k].name))
+			fulls += (int)d->coll[k].gcs;
+		if (d->coll[k].time_ns > 0)
+			gc_ns += d->coll[k].time_ns;
+		one = d->coll[k].one_gc_ns;
+	}
+	c->gcs = gcs;
+	c->full_gcs = fulls;
+	c->gc_ms = (double)gc_ns / 1e6;
+	c->one_gc_ms = gcs == 1 && one >= 0 ? (double)one / 1e6 : -1;
+	c->safepoints = d->safepoints >= 0 ? (int32_t)d->safepoints : -1;
+	if (d->ttsp_ns >= 0)
+		c->ttsp_ms = (double)d->ttsp_ns / 1e6;
+	if (d->safepoint_op_ns >= 0)
+		c->stop_ms = p->stop_has_sync ? (double)d->safepoint_op_ns / 1e6 : (double)d->stop_ns / 1e6;
+	c->threads = b->threads_live >= 0 ? (int32_t)b->threads_live : -1;
+	c->collector = (uint8_t)collector_of(b);
+	size_t n = strnlen(b->last_cause, sizeof c->cause - 1);
+	memcpy(c->cause, b->last_cause, n); /* cut: causes are short ("G1 Evacuation Pause") */
+	c->cause[n] = '\0';
+}
+
+int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
+{
+	if (!p->open) {
+		if (now_ms < p->next_try_ms)
+			return -EAGAIN;
+		int r = try_open(p);
+		if (r < 0) {
+			p->next_try_ms = now_ms + HSPERF_RETRY_MS;
+			return r;
+		}
+	}
+	struct hsperf_sample s;
+	int r = hsperf_sample(&p->h, &s);
+	if (r < 0) {
+		snprintf(p->why, sizeof p->why, "%s", p->h.why);
+		if (r == -ESRCH || r == -ESTALE) {
+			/* the file went away or shrank: the JVM exited, or a new one took the pid */
+			hsperf_close(&p->h);
+			p->h.fd = -1;
+			p->open = false;
+			p->have_prev = false;
+			p->next_try_ms = now_ms + HSPERF_RETRY_MS;
+		}
+		return r;
+	}
+	int n = 0;
+	if (p->have_prev) {
+		struct hsperf_delta d;
+		hsperf_delta(&p->prev, &s, &d);
+		if (!d.restarted && d.interval_ns > 0) {
+			fill(p, &s, &d, now_ms, out);
+			n = 1;
+		}
+	}
+	p->prev = s;
+	p->have_prev = true;
+	return n;
+}
+
+void hsperf_probe_close(struct hsperf_probe *p)
+{
+	if (!p)
+		return;
+	if (p->open)
+		hsperf_close(&p->h);
+	free(p);
+}
