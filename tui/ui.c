@@ -740,7 +740,10 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 			break;
 		}
 	}
-	if (ui->term.fallback_from[0])
+	if (ui->term.term_unset)
+		ui_message(ui, false, "TERM is not set: using the built-in xterm-256color; set TERM to match your "
+			   "terminal");
+	else if (ui->term.fallback_from[0])
 		ui_message(ui, false, "no terminfo entry for TERM=%s: using the built-in xterm-256color",
 			   ui->term.fallback_from);
 
