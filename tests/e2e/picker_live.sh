@@ -3,7 +3,8 @@
 #  1. the dashboard puts them on the screen to choose from (pid, user, uptime, main
 #     class or jar); Down + Enter watches the second, its pid and jar in the header;
 #  2. q in the picker gives the terminal back, lists them on stderr, exits 2;
-#  3. --plain and --plain --json list them on stderr (nothing on stdout) and exit 2.
+#  3. --plain, --plain --json and a run without a terminal list them on stderr
+#     (nothing on stdout) and exit 2.
 # The JVMs run in a private pid namespace (unshare --pid --mount-proc) so that other
 # JVMs on the machine cannot change the answer; stwtop runs in it too and sees only
 # them. Skips (77) without java/javac/jar or without the right to make the namespace.
@@ -87,8 +88,9 @@ expect "^  $PB +root +[0-9dhms?]+ +-jar probe\.jar" 2
 stop_ns
 fresh
 
-# 3. --plain, --plain --json: no terminal needed, so no tmux; stdout stays empty
-for mode in "--plain" "--plain --json"; do
+# 3. --plain, --plain --json, and the dashboard without a terminal (a pipe): the list
+#    on stderr, exit 2, stdout empty (--no-color stands for the dashboard: no --plain)
+for mode in "--plain" "--plain --json" "--no-color"; do
 	rm -f "$TMPD/pid.a" "$TMPD/pid.b"
 	"${NS[@]}" bash "$TMPD/ns.sh" "$BIN" $mode >"$TMPD/out" 2>"$TMPD/err" </dev/null
 	rc=$?
