@@ -216,6 +216,13 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 			if (chosen > 0) {
 				info->term = pick_term;
 				rc2 = discover_pick("", chosen, &p, msg, sizeof msg);
+			} else if (chosen == 0) {
+				/* q after a while: the list as it is now (the uptimes moved
+				 * on), unless it no longer needs a choice */
+				char now[sizeof msg];
+				int again = 0;
+				if (discover_pick("", 0, &again, now, sizeof now) == -EEXIST)
+					snprintf(msg, sizeof msg, "%s", now);
 			}
 		}
 		if (rc2 != 0) {

@@ -132,9 +132,7 @@ static int picker_key(struct picker *p, int ch)
 
 int picker_run(struct ui_term *term, const char *root, char *why, size_t whylen)
 {
-	static struct picker p; /* 64 candidates: too big for a comfortable stack frame */
-	memset(&p, 0, sizeof p);
-	p.root = root;
+	struct picker p = {.root = root};
 	picker_load(&p);
 	/* the dashboard's locale rules (ui_run), set before curses starts so that it
 	 * keeps the terminal's codeset when the screen is handed over */
