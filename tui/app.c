@@ -1,5 +1,6 @@
 /* app.c — from the command line to a running session (app.h). */
 #include "app.h"
+#include "ui.h"
 
 #include "stwtop/discover.h"
 #include "stwtop/metrics_srv.h"
@@ -189,10 +190,14 @@ static void jvm_brief(const struct jvm_proc *j, struct ui_info *info)
 /* Build the sources of a live run. Without any, find the JVM and its logs.
  * NULL with *code 1 when no JVM could be found or inspected, 2 when the
  * options cannot make a session (a bad --nginx-conf or --nginx-format), as
- * --report says for the same options. */
+ * --report says for the same options, or when several JVMs run and none was
+ * chosen (err lists them: --pid PID is the way on). With pick_term (the
+ * dashboard), several JVMs are put on the screen to choose from; the chosen
+ * one is watched as --pid would, and the terminal is left started in
+ * info->term. */
 static struct session *live_session(const struct cli *c, const struct rules_config *rc, int *pid,
-				    char *hs_dir, size_t hs_len, struct ui_info *info, int *code, char *err,
-				    size_t errlen)
+				    char *hs_dir, size_t hs_len, struct ui_info *info, struct ui_term *pick_term,
+				    int *code, char *err, size_t errlen)
 {
 	*code = 1;
 	struct jvm_proc j;
@@ -204,8 +209,27 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 	if (c->nsrc == 0 && !c->cgroup) {
 		int p = 0;
 		int rc2 = discover_pick("", c->pid, &p, msg, sizeof msg);
+		if (rc2 == -EEXIST && pick_term) {
+			/* no usable terminal (or q): the list below, as --plain says it */
+			char why[512];
+			int chosen = picker_run(pick_term, "", why, sizeof why);
+			if (chosen > 0) {
+				info->term = pick_term;
+				rc2 = discover_pick("", chosen, &p, msg, sizeof msg);
+			} else if (chosen == 0) {
+				/* q after a while: the list as it is now (the uptimes moved
+				 * on), unless it no longer needs a choice */
+				char now[sizeof msg];
+				int again = 0;
+				if (discover_pick("", 0, &again, now, sizeof now) == -EEXIST)
+					snprintf(msg, sizeof msg, "%s", now);
+			}
+		}
 		if (rc2 != 0) {
 			snprintf(err, errlen, "%s", msg);
+			/* several JVMs and none chosen: the command line must say which */
+			if (rc2 == -EEXIST)
+				*code = 2;
 			return NULL;
 		}
 		*pid = p;
@@ -275,6 +299,15 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 	return s;
 }
 
+/* the picker's terminal, when a run ends before the dashboard takes it over:
+ * given back first, so that the message after it reaches the user */
+static void picked_term_end(struct ui_info *info)
+{
+	if (info->term)
+		ui_term_end(info->term);
+	info->term = NULL;
+}
+
 int app_run_live(const struct cli *c, const struct rules_config *rc)
 {
 	char err[2048];
@@ -290,6 +323,7 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 	struct demo_spec spec;
 	struct app_health health = {{false}};
 	struct ui_info info = {.health = &health};
+	struct ui_term pick_term;
 	if (c->mode == CLI_DEMO) {
 		char dir[PATH_MAX];
 		const char *name = c->demo_name ? c->demo_name : "throttle-stop";
@@ -307,8 +341,10 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 		info.demo_title = spec.title[0] ? spec.title : name;
 	} else {
 		int pid = 0, code = 1;
-		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, &info, &code, err, sizeof err);
+		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, &info, c->plain ? NULL : &pick_term, &code, err,
+				 sizeof err);
 		if (!s) {
+			picked_term_end(&info);
 			fprintf(stderr, "stwtop: %s\n", err);
 			return code;
 		}
@@ -320,6 +356,7 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 	}
 	struct live *l = live_new(s, &lo, err, sizeof err);
 	if (!l) {
+		picked_term_end(&info);
 		fprintf(stderr, "stwtop: %s\n", err);
 		session_free(s);
 		return 1;
@@ -335,6 +372,7 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 		if (!ms) {
 			/* a port taken or a directory not writable: the command line asked
 			 * for something this machine cannot give, as a bad argument */
+			picked_term_end(&info);
 			fprintf(stderr, "stwtop: %s\n", err);
 			live_free(l);
 			session_free(s);

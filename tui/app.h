@@ -40,6 +40,14 @@ void app_health_note(struct app_health *h, int src, bool is_error);
 /* plain.c: verdicts and one status line per interval on stdout */
 int plain_run(struct live *l, struct session *s, const struct cli *c, struct app_health *h);
 
+/* picker.c: several JVMs and no --pid: a full-screen list to choose one from.
+ * Returns the pid chosen (> 0), 0 when the user quit (q, Esc, Ctrl-C, the
+ * terminal gone; the terminal is given back), -1 when there is no usable
+ * terminal (why says). On a choice the terminal stays started in *term, for
+ * ui_run to take over (struct ui_info.term). */
+struct ui_term;
+int picker_run(struct ui_term *term, const char *root, char *why, size_t whylen);
+
 /* ui.c: the curses dashboard. Returns -1 (with a reason in why) when there is no
  * usable terminal, so the caller can fall back to plain mode. */
 struct ui_info {
@@ -49,6 +57,9 @@ struct ui_info {
 	int pid;                    /* 0: none known */
 	char jvm_main[256];         /* its main class, "-jar app.jar" or "-m mod/cls"; "" unknown */
 	int64_t jvm_start_ms;       /* its start, UTC epoch ms; 0 unknown */
+	/* a terminal already started (the picker's): ui_run takes it over and ends
+	 * it, also when it fails; NULL: ui_run starts its own */
+	struct ui_term *term;
 };
 int ui_run(struct live *l, struct session *s, const struct cli *c, const struct ui_info *info,
 	   char *why, size_t whylen);

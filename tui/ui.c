@@ -706,9 +706,14 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 	ui->c = c;
 	ui->info = info;
 	ui->demo = info && info->demo_title;
+	bool handed = info && info->term && info->term->scr;
+	if (handed)
+		ui->term = *info->term; /* the picker's screen: ours to end now */
 	/* a bad theme is a usage error, told before anything is drawn */
 	char err[1024];
 	if (load_theme(&ui->theme, c->theme, err, sizeof err) != 0) {
+		if (handed)
+			ui_term_end(&ui->term);
 		fprintf(stderr, "stwtop: --theme: %s\n", err);
 		free(ui);
 		return 2;
@@ -720,7 +725,7 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 	setlocale(LC_NUMERIC, "C");
 	ui->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 
-	if (ui_term_probe(&ui->term, why, whylen) != 0 || ui_term_start(&ui->term, why, whylen) != 0) {
+	if (!handed && (ui_term_probe(&ui->term, why, whylen) != 0 || ui_term_start(&ui->term, why, whylen) != 0)) {
 		free(ui);
 		return -1;
 	}
@@ -740,7 +745,10 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 			break;
 		}
 	}
-	if (ui->term.fallback_from[0])
+	if (ui->term.term_unset)
+		ui_message(ui, false, "TERM is not set: using the built-in xterm-256color; set TERM to match your "
+			   "terminal");
+	else if (ui->term.fallback_from[0])
 		ui_message(ui, false, "no terminfo entry for TERM=%s: using the built-in xterm-256color",
 			   ui->term.fallback_from);
 

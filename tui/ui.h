@@ -59,6 +59,7 @@ struct ui_term {
 	long log_hdr;            /* bytes of this run's header line in it */
 	int saved_stderr;        /* -1 when not redirected */
 	char fallback_from[64];  /* $TERM that had no entry when the built-in one is used, else "" */
+	bool term_unset;         /* TERM was unset or empty (kubectl exec -it): the built-in one is used */
 	SCREEN *scr;
 };
 

@@ -4,9 +4,11 @@
  * with setupterm() first and use newterm(); a static binary copied into a pod
  * usually finds no terminfo database at all, so the xterm-256color entry is
  * compiled in and written to a temporary TERMINFO dir when $TERM has no entry.
- * TERM unset or "dumb", no tty, or no cursor addressing: the caller runs line
- * mode instead. libinotifytools prints to stderr, which would scribble over the
- * screen, so fd 2 goes to a log file while curses owns the terminal: one per
+ * TERM unset or empty on a tty (`kubectl exec -it` sets none) gets the same
+ * built-in entry: the terminal is there, only its name is missing, and the
+ * terminals on-call engineers use speak xterm's sequences. TERM=dumb, no tty,
+ * or no cursor addressing: the caller runs line mode instead. libinotifytools
+ * prints to stderr, which would scribble over the screen, so fd 2 goes to a log file while curses owns the terminal: one per
  * user ($XDG_STATE_HOME/stwtop/stwtop.log, else ~/.local/state/...), each run
  * appending, bounded (moved to stwtop.log.1 past 1 MiB); a run that wrote
  * nothing leaves the file as it found it.
@@ -137,27 +139,31 @@ int ui_term_probe(struct ui_term *t, char *why, size_t whylen)
 		return -1;
 	}
 	const char *term = getenv("TERM");
-	if (!term || !term[0]) {
-		snprintf(why, whylen, "TERM is not set");
-		return -1;
-	}
-	if (strcmp(term, "dumb") == 0) {
+	t->term_unset = !term || !term[0];
+	if (!t->term_unset && strcmp(term, "dumb") == 0) {
 		snprintf(why, whylen, "TERM=dumb cannot move the cursor");
 		return -1;
 	}
 	char tname[64];
-	snprintf(tname, sizeof tname, "%s", term);
+	snprintf(tname, sizeof tname, "%s", t->term_unset ? "" : term);
+	/* what the user is told when even the built-in entry cannot be used */
+	char said[128];
+	if (t->term_unset)
+		snprintf(said, sizeof said, "TERM is not set");
+	else
+		snprintf(said, sizeof said, "no terminfo entry for TERM=%s", tname);
 	int err = 0;
-	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
-		/* no entry for $TERM (or no database: a static binary in a pod): use ours */
+	if (t->term_unset || setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		/* no entry for $TERM (or no database: a static binary in a pod), or no
+		 * $TERM at all: use ours */
 		if (write_terminfo(t->ti_dir, sizeof t->ti_dir) != 0) {
 			int e = errno;
 			remove_terminfo(t->ti_dir);
 			if (embed_terminfo_xterm256_len == 0)
-				snprintf(why, whylen, "no terminfo entry for TERM=%s", tname);
+				snprintf(why, whylen, "%s", said);
 			else /* a pod with a read-only or no /tmp: say so, and the way out */
-				snprintf(why, whylen, "no terminfo entry for TERM=%s, and the built-in xterm-256color could "
-					 "not be written to %s: %s (set TMPDIR to a writable directory)", tname, tmpdir(),
+				snprintf(why, whylen, "%s, and the built-in xterm-256color could "
+					 "not be written to %s: %s (set TMPDIR to a writable directory)", said, tmpdir(),
 					 strerror(e));
 			return -1;
 		}
@@ -166,11 +172,11 @@ int ui_term_probe(struct ui_term *t, char *why, size_t whylen)
 		err = 0;
 		if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
 			remove_terminfo(t->ti_dir);
-			snprintf(why, whylen, "no terminfo entry for TERM=%s (and the built-in xterm-256color "
-				 "did not load)", tname);
+			snprintf(why, whylen, "%s (and the built-in xterm-256color did not load)", said);
 			return -1;
 		}
-		snprintf(t->fallback_from, sizeof t->fallback_from, "%s", tname);
+		if (!t->term_unset)
+			snprintf(t->fallback_from, sizeof t->fallback_from, "%s", tname);
 	}
 	bool cup = has_cup();
 	del_curterm(cur_term);

@@ -304,30 +304,6 @@ static void user_name(const char *root, unsigned uid, char *out, size_t len)
 	discover_passwd_name(path, uid, out, len);
 }
 
-/* "  1234  root  java -Xmx64m -cp ... Main" (sanitised, cut) */
-static size_t candidate_line(const char *root, int pid, char *out, size_t len)
-{
-	char path[DISCOVER_PATH], b[512], user[32], cmd[160], safe[400];
-	proc_path(path, sizeof path, root, pid, "cmdline");
-	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
-	if (n == -EFBIG)
-		n = (ssize_t)sizeof b - 1;
-	if (n < 0)
-		n = 0;
-	for (ssize_t i = 0; i < n; i++)
-		if (b[i] == '\0')
-			b[i] = ' ';
-	while (n > 0 && b[n - 1] == ' ')
-		n--;
-	util_strlcpy_n(cmd, sizeof cmd, b, (size_t)n);
-	if ((size_t)n >= sizeof cmd - 1)
-		memcpy(cmd + sizeof cmd - 4, "...", 4);
-	util_sanitize(safe, sizeof safe, cmd, strlen(cmd));
-	user_name(root, read_uid(root, pid), user, sizeof user);
-	int k = snprintf(out, len, "  %-7d %-10s %s\n", pid, user, safe);
-	return k < 0 ? 0 : (size_t)k;
-}
-
 /* "process 1 (init) is not a JVM (executable /sbin/init, no libjvm.so mapped): ..." */
 static void not_jvm_message(const char *root, int pid, char *out, size_t len)
 {
@@ -421,11 +397,22 @@ int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t ms
 			*pid = 1; /* a container: its main process is the JVM we are here for */
 			return 0;
 		}
-	int k = snprintf(msg, msglen, "%d Java processes are running; choose one with --pid PID:\n  %-7s %-10s %s\n",
-			 n, "PID", "USER", "COMMAND");
+	struct discover_candidate cand[ARRAY_LEN(pids)];
+	int nc = discover_candidates(root, cand, (int)ARRAY_LEN(cand));
+	if (nc < 0) {
+		snprintf(msg, msglen, "cannot list processes: %s", strerror(-nc));
+		return nc;
+	}
+	int k = snprintf(msg, msglen, "%d Java processes are running; choose one with --pid PID:\n  %-7s %-10s %-7s %s\n",
+			 nc, "PID", "USER", "UPTIME", "MAIN");
 	o = k < 0 ? 0 : (size_t)k;
-	for (int i = 0; i < n && i < (int)ARRAY_LEN(pids) && o < msglen; i++)
-		o += candidate_line(root, pids[i], msg + o, msglen - o);
+	int64_t now = util_now_ms();
+	for (int i = 0; i < nc && o < msglen; i++) {
+		char up[32];
+		discover_fmt_uptime(cand[i].start_ms, now, up, sizeof up);
+		k = snprintf(msg + o, msglen - o, "  %-7d %-10s %-7s %s\n", cand[i].pid, cand[i].user, up, cand[i].main);
+		o += k < 0 ? 0 : (size_t)k;
+	}
 	if (o >= msglen && msglen > 4)
 		memcpy(msg + msglen - 4, "...", 4);
 	return -EEXIST;
@@ -1269,6 +1256,74 @@ nomem:
 	discover_fini(j);
 	snprintf(err, errlen, "out of memory");
 	return -ENOMEM;
+}
+
+/* ---------------------------------------------------------- candidates --- */
+
+/* the command line, spaces for NULs, for a JVM whose main class is not found */
+static void cmdline_text(const struct jvm_proc *j, char *out, size_t len)
+{
+	char cmd[sizeof ((struct discover_candidate *)0)->main];
+	size_t o = 0;
+	cmd[0] = '\0';
+	for (int i = 0; i < j->argc && o + 1 < sizeof cmd; i++) {
+		int k = snprintf(cmd + o, sizeof cmd - o, "%s%s", i ? " " : "", j->argv[i]);
+		o += k > 0 ? (size_t)k : 0;
+	}
+	if (o >= sizeof cmd - 1)
+		memcpy(cmd + sizeof cmd - 4, "...", 4);
+	util_sanitize(out, len, cmd, strlen(cmd));
+}
+
+int discover_candidates(const char *root, struct discover_candidate *out, int max)
+{
+	int pids[64];
+	int n = discover_java_pids(root, pids, (int)ARRAY_LEN(pids));
+	if (n < 0)
+		return n;
+	int k = 0;
+	for (int i = 0; i < n && i < (int)ARRAY_LEN(pids) && k < max; i++) {
+		struct jvm_proc j;
+		char why[256];
+		if (discover_inspect(root, pids[i], &j, why, sizeof why) != 0)
+			continue; /* gone since it was listed */
+		struct discover_candidate *c = &out[k++];
+		c->pid = pids[i];
+		snprintf(c->user, sizeof c->user, "%s", j.user[0] ? j.user : "?");
+		c->start_ms = j.start_ms;
+		if (strncmp(j.main, "-jar ", 5) == 0) {
+			/* the jar's name tells services apart; its directory rarely does */
+			const char *slash = strrchr(j.main + 5, '/');
+			const char *name = slash ? slash + 1 : j.main + 5;
+			char jar[sizeof c->main] = "-jar ";
+			util_strlcpy_n(jar + 5, sizeof jar - 5, name, strnlen(name, sizeof j.main));
+			util_sanitize(c->main, sizeof c->main, jar, strlen(jar));
+		} else if (j.main[0]) {
+			util_sanitize(c->main, sizeof c->main, j.main, strlen(j.main));
+		} else {
+			cmdline_text(&j, c->main, sizeof c->main);
+		}
+		discover_fini(&j);
+	}
+	return k;
+}
+
+char *discover_fmt_uptime(int64_t start_ms, int64_t now_ms, char *buf, size_t len)
+{
+	if (start_ms <= 0 || now_ms < start_ms) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	long long s = (long long)((now_ms - start_ms) / 1000), m = s / 60, h = m / 60, d = h / 24;
+	if (d > 0)
+		snprintf(buf, len, "%lldd%02lldh", d, h % 24);
+	else if (h > 0)
+		snprintf(buf, len, "%lldh%02lldm", h, m % 60);
+	else if (m > 0)
+		snprintf(buf, len, "%lldm%02llds", m, s % 60);
+	else
+		snprintf(buf, len, "%llds", s);
+	return buf;
 }
 
 const struct jvm_log *discover_gc_log(const struct jvm_proc *j)

@@ -125,12 +125,32 @@ struct jvm_proc {
  * found (pids[] gets at most max of them, ascending), or -errno if /proc is unreadable. */
 int discover_java_pids(const char *root, int *pids, int max);
 
+/* One JVM to choose among, as a person tells them apart. */
+struct discover_candidate {
+	int pid;
+	char user[32];                  /* from <root>/etc/passwd, else the uid; "?" unreadable */
+	char main[200];                 /* main class, "-jar app.jar" (the jar's file name) or "-m mod/cls";
+					   the command line when it names none; sanitised, cut */
+	int64_t start_ms;               /* process start, UTC epoch ms; -1 unknown */
+};
+
+/* The JVMs discover_pick chooses among with no pid given (JDK tools left out),
+ * ascending pid, at most max of them in out. Returns how many were written (a
+ * process gone meanwhile is left out), or -errno when /proc cannot be listed.
+ * The -EEXIST message of discover_pick and the dashboard's picker both list these. */
+int discover_candidates(const char *root, struct discover_candidate *out, int max);
+
+/* How long the process has run at now_ms: "3d04h", "2h13m", "5m20s", "42s"; "?"
+ * when start_ms is unknown. Returns buf. */
+char *discover_fmt_uptime(int64_t start_ms, int64_t now_ms, char *buf, size_t len);
+
 /* Choose the JVM: want_pid > 0 must exist (0; msg then warns, one line, when it is
  * not a JVM: "process 1 (init) is not a JVM (executable /sbin/init, no libjvm.so
  * mapped): ... Java processes here: 4242 (stwtop --pid 4242)"; the caller must
  * show it); else the only JVM; else pid 1 when it is one of several JVMs (a
  * container); else -ESRCH (none) or -EEXIST (several), msg holding a human list
- * of candidates "  PID  USER  COMMAND" for the user to pick one with --pid. */
+ * of the candidates "  PID  USER  UPTIME  MAIN" (discover_candidates) for the
+ * user to pick one with --pid. */
 int discover_pick(const char *root, int want_pid, int *pid, char *msg, size_t msglen);
 
 /* Everything above about pid. 0, or -errno with a reason in err (the process is

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tui_plain.sh BIN — no usable terminal means line mode, never a crash: stdout a
-# pipe, TERM=dumb, TERM unset; an unknown TERM gets the built-in xterm-256color
-# entry instead (what a static binary in a pod without terminfo needs).
+# pipe, TERM=dumb. TERM unset (kubectl exec -it) or a TERM with no terminfo entry
+# gets the built-in xterm-256color entry instead (what a static binary in a pod
+# without terminfo needs).
 source "$(dirname "$0")/lib/tmux.bash" "$@"
 
 # 1. stdout is not a terminal (kubectl exec without -t, a pipe to a log shipper)
@@ -22,12 +23,24 @@ expect 'stops [0-9]+.*since start: .*verdicts' 20
 expect 'EXITED rc=0' 30
 $T kill-server
 
-# 3. TERM unset
-T="tmux -L $SOCK-b -f /dev/null"
-start 100 30 "env -u TERM '$BIN' --demo --demo-speed 40"
-expect 'stwtop: TERM is not set; using line mode' 10
-expect 'EXITED rc=0' 30
-$T kill-server
+# 3. TERM unset on a real terminal (`kubectl exec -it` sets none): the dashboard on the
+#    built-in xterm-256color entry, said on the message line, and TMPDIR clean afterwards;
+#    TERM empty is the same
+for how in "env -u TERM" "env TERM="; do
+	T="tmux -L $SOCK-b$((++nb)) -f /dev/null"
+	rm -rf "$TMPD/tmp-b"; mkdir -p "$TMPD/tmp-b"
+	start 120 40 "TMPDIR='$TMPD/tmp-b' $how '$BIN' --demo --demo-speed 20"
+	expect 'TERM is not set: using the built-in xterm-256color; set TERM to match your terminal' 10
+	expect '─ Stops ' 5
+	expect '─ Verdicts ' 5
+	expect '─ Heap ' 5
+	grep -q 'using line mode' "$TMPD/screen" && fail "$how: line mode on a terminal" || ok "$how: the dashboard, not line mode"
+	keys q
+	expect 'EXITED rc=0' 10
+	left=$(ls -A "$TMPD/tmp-b")
+	[ -z "$left" ] && ok "$how: temporary terminfo removed at exit" || fail "$how: left behind in TMPDIR: $left"
+	$T kill-server
+done
 
 # 4. a TERM with no terminfo entry: the built-in xterm-256color entry, in a private
 #    TMPDIR that must be clean again afterwards

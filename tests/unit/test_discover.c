@@ -267,15 +267,58 @@ static void test_several_jvms(void **state)
 	assert_non_null(strstr(msg, "2 Java processes are running; choose one with --pid PID"));
 	assert_non_null(strstr(msg, "PID"));
 	assert_non_null(strstr(msg, "USER"));
-	assert_non_null(strstr(msg, "COMMAND"));
-	assert_non_null(strstr(msg, "  4242    root       java -Xms32m -Xmx64m"));
-	snprintf(cmd, sizeof cmd, "  %-7d root       java -Xms32m", g_jvm);
+	assert_non_null(strstr(msg, "UPTIME"));
+	assert_non_null(strstr(msg, "MAIN"));
+	/* the fixture's /proc/uptime is later than the process start: an uptime, not "?" */
+	struct discover_candidate c[4];
+	assert_int_equal(discover_candidates(g_tmp, c, 4), 2);
+	assert_int_equal(c[0].pid, g_jvm < 4242 ? g_jvm : 4242);
+	assert_int_equal(c[1].pid, g_jvm < 4242 ? 4242 : g_jvm);
+	for (int i = 0; i < 2; i++) {
+		assert_string_equal(c[i].user, "root");
+		assert_string_equal(c[i].main, "ProbeTarget");
+		assert_true(c[i].start_ms > 0);
+	}
+	/* the uptime column may tick between the message and here: the rest of the rows */
+	assert_non_null(strstr(msg, "  4242    root       "));
+	snprintf(cmd, sizeof cmd, "  %-7d root       ", g_jvm);
 	assert_non_null(strstr(msg, cmd));
+	assert_non_null(strstr(msg, " ProbeTarget\n"));
 	/* and none at all */
 	snprintf(cmd, sizeof cmd, "rm -rf %s/proc/4242 %s/proc/%d", g_tmp, g_tmp, g_jvm);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(discover_pick(g_tmp, 0, &pid, msg, sizeof msg), -ESRCH);
 	assert_non_null(strstr(msg, "no Java process found"));
+}
+
+static void test_fmt_uptime(void **state)
+{
+	(void)state;
+	char b[16];
+	int64_t t = 1800000000000;
+	assert_string_equal(discover_fmt_uptime(t - 42000, t, b, sizeof b), "42s");
+	assert_string_equal(discover_fmt_uptime(t - 320000, t, b, sizeof b), "5m20s");
+	assert_string_equal(discover_fmt_uptime(t - (2 * 3600 + 13 * 60) * 1000LL, t, b, sizeof b), "2h13m");
+	assert_string_equal(discover_fmt_uptime(t - (3 * 86400 + 4 * 3600) * 1000LL, t, b, sizeof b), "3d04h");
+	assert_string_equal(discover_fmt_uptime(-1, t, b, sizeof b), "?");
+	assert_string_equal(discover_fmt_uptime(t + 5000, t, b, sizeof b), "?");
+}
+
+/* a candidate started with -jar is named by the jar's file name; one whose main
+ * class is not found, by its command line */
+static void test_candidate_names(void **state)
+{
+	(void)state;
+	struct discover_candidate c[4];
+	const char *jar[] = {"java", "-Xmx64m", "-jar", "/opt/app/lib/orders-1.4.jar", "--port", "8080", NULL};
+	put_list(g_jvm, "cmdline", jar);
+	assert_int_equal(discover_candidates(g_tmp, c, 4), 1);
+	assert_string_equal(c[0].main, "-jar orders-1.4.jar");
+	const char *none[] = {"java", "-Xmx64m", "-version", NULL};
+	put_list(g_jvm, "cmdline", none);
+	assert_int_equal(discover_candidates(g_tmp, c, 4), 1);
+	assert_string_equal(c[0].main, "java -Xmx64m -version");
+	assert_int_equal(discover_candidates(g_tmp, c, 0), 0);
 }
 
 /* synthetic: a jpackage-style launcher, not named java, with libjvm.so mapped */
@@ -508,6 +551,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_real_inspect, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_start_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_several_jvms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fmt_uptime, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_candidate_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_embedded_jvm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_xlog_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argfile_and_env, setup, teardown),
