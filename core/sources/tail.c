@@ -746,8 +746,15 @@ static int gen_read(struct tail *t, struct tail_file *f, struct tail_gen *g, boo
 	if (current && g->regular)
 		gen_check_truncated(t, f, g);
 	for (;;) {
+		/* At most TAIL_CHUNK a read(), not all the room: the buffer is
+		 * max_line + TAIL_CHUNK so that a cut-off line plus a chunk fit, and
+		 * reading it all would touch its pages as far as the largest burst
+		 * ever reached (1 MB of RSS per file, filled over hours). So a
+		 * file's buffer stays at the longest unfinished line + 64 KB. */
 		size_t room;
 		char *p = linebuf_space(&g->lb, &room);
+		if (room > TAIL_CHUNK)
+			room = TAIL_CHUNK;
 		ssize_t n = read(g->fd, p, room);
 		if (n < 0) {
 			if (errno == EINTR)

@@ -10,13 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ring capacities (powers of two) */
-enum {
-	CAP_STOPS = 1 << 14, CAP_PAUSES = 1 << 14, CAP_HEAP = 1 << 14, CAP_CPU = 1 << 16, CAP_SCHED = 1 << 14,
-	CAP_VMSTAT = 1 << 13, CAP_MEM = 1 << 14, CAP_CTR = 1 << 14, CAP_REQS = 1 << 17, CAP_TIMEOUTS = 1 << 10,
-	CAP_SKIPS = 1 << 12, CAP_STALLS = 1 << 14
-};
-
 #define RING_START 256               /* records a ring starts with */
 
 static void ring_setup(struct ring *r, size_t elem, size_t max)
@@ -87,18 +80,18 @@ static void *ring_push(struct ring *r, int64_t keep_from)
 int timeline_init(struct timeline *tl, bool keep_lines)
 {
 	memset(tl, 0, sizeof *tl);
-	ring_setup(&tl->stops, sizeof(struct tl_stop), CAP_STOPS);
-	ring_setup(&tl->pauses, sizeof(struct tl_pause), CAP_PAUSES);
-	ring_setup(&tl->heap, sizeof(struct tl_heap), CAP_HEAP);
-	ring_setup(&tl->cpu, sizeof(struct tl_cpu), CAP_CPU);
-	ring_setup(&tl->sched, sizeof(struct tl_sched), CAP_SCHED);
-	ring_setup(&tl->vmstat, sizeof(struct tl_vmstat), CAP_VMSTAT);
-	ring_setup(&tl->mem, sizeof(struct tl_mem), CAP_MEM);
-	ring_setup(&tl->reqs, sizeof(struct tl_req), CAP_REQS);
-	ring_setup(&tl->timeouts, sizeof(struct tl_timeout), CAP_TIMEOUTS);
-	ring_setup(&tl->skips, sizeof(struct tl_skip), CAP_SKIPS);
-	ring_setup(&tl->stalls, sizeof(struct tl_stall), CAP_STALLS);
-	ring_setup(&tl->ctr, sizeof(struct tl_ctr), CAP_CTR);
+	ring_setup(&tl->stops, sizeof(struct tl_stop), TL_CAP_STOPS);
+	ring_setup(&tl->pauses, sizeof(struct tl_pause), TL_CAP_PAUSES);
+	ring_setup(&tl->heap, sizeof(struct tl_heap), TL_CAP_HEAP);
+	ring_setup(&tl->cpu, sizeof(struct tl_cpu), TL_CAP_CPU);
+	ring_setup(&tl->sched, sizeof(struct tl_sched), TL_CAP_SCHED);
+	ring_setup(&tl->vmstat, sizeof(struct tl_vmstat), TL_CAP_VMSTAT);
+	ring_setup(&tl->mem, sizeof(struct tl_mem), TL_CAP_MEM);
+	ring_setup(&tl->reqs, sizeof(struct tl_req), TL_CAP_REQS);
+	ring_setup(&tl->timeouts, sizeof(struct tl_timeout), TL_CAP_TIMEOUTS);
+	ring_setup(&tl->skips, sizeof(struct tl_skip), TL_CAP_SKIPS);
+	ring_setup(&tl->stalls, sizeof(struct tl_stall), TL_CAP_STALLS);
+	ring_setup(&tl->ctr, sizeof(struct tl_ctr), TL_CAP_CTR);
 	for (int k = 0; k < TL_LINE_SOURCES; k++)
 		ring_setup(&tl->lines[k], sizeof(struct tl_line), TL_LINES_PER_SOURCE);
 	for (int i = 0; i < TL_SECONDS; i++)

@@ -161,6 +161,21 @@ struct tl_sec {
 	int16_t open;                     /* index into the open histogram pool, -1 */
 };
 
+/* Ring capacities, in records (powers of two). These bound live mode's
+ * memory: live keeps every record (keep INT64_MIN), so each ring a source
+ * feeds grows by doubling to its cap and then overwrites its oldest; it never
+ * holds more than cap x its record size (pauses 16384 x 128 B = 2 MB, requests
+ * 131072 x 48 B = 6 MB, the lines of a source TL_LINES_PER_SOURCE x 264 B =
+ * 1 MB). Its pages are touched only as records come, so RSS climbs until the
+ * slowest ring is full: at one G1 pause every 5 s (the throttle-stop sample)
+ * the pauses ring fills after 23 hours (tests/bench/RESULTS.md, "A day live, issue 17 continued"). */
+enum {
+	TL_CAP_STOPS = 1 << 14, TL_CAP_PAUSES = 1 << 14, TL_CAP_HEAP = 1 << 14, TL_CAP_CPU = 1 << 16,
+	TL_CAP_SCHED = 1 << 14, TL_CAP_VMSTAT = 1 << 13, TL_CAP_MEM = 1 << 14, TL_CAP_REQS = 1 << 17,
+	TL_CAP_TIMEOUTS = 1 << 10, TL_CAP_SKIPS = 1 << 12, TL_CAP_STALLS = 1 << 14,
+	TL_CAP_CTR = 1 << 14
+};
+
 #define TL_SECONDS 3600               /* per-second request series: the last hour */
 #define TL_LINE_SOURCES 16
 #define TL_LINES_PER_SOURCE 4096      /* raw lines kept per source (live/demo) */
