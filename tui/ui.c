@@ -128,6 +128,8 @@ bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash
 	return age < UI_NEW_MS;
 }
 
+#define FRAME_GAP_MS 80
+
 static void request_redraw(struct ui *ui, int64_t delay_ms);
 static void jump_to_selected(struct ui *ui);
 
@@ -179,6 +181,8 @@ static void draw_now(struct ui *ui)
 	arm_new_timer(ui);
 }
 
+#define FRAME_GAP_MS 80
+
 static void request_redraw(struct ui *ui, int64_t delay_ms)
 {
 	if (ui->redraw_armed)
@@ -211,9 +215,13 @@ static void on_tick(void *ctx, int64_t now_ms)
 static void on_changed(void *ctx)
 {
 	struct ui *ui = ctx;
-	/* paused: the view stands still; the next key or tick shows what came */
-	if (!ui->paused)
-		request_redraw(ui, 80);
+	/* paused: the view stands still; the next key or tick shows what came.
+	 * At most a frame per FRAME_GAP_MS: new data after a quiet spell is drawn
+	 * at once, a burst when the gap is over. */
+	if (ui->paused)
+		return;
+	int64_t since = ui_mono() - ui->last_frame_mono;
+	request_redraw(ui, since >= FRAME_GAP_MS ? 0 : FRAME_GAP_MS - since);
 }
 
 static void on_signal(void *ctx, int signo)

@@ -38,6 +38,7 @@ struct live {
 	int eval_timer;                 /* one-shot: judge shortly after new data */
 	int demo_timer;
 	bool eval_armed;
+	int64_t last_eval_mono;         /* when data was last judged (eval_soon) */
 	int64_t last_demo_eval;
 	bool caught_up;                 /* the files' existing content has been read */
 	struct cgroup_probe *cg;
@@ -141,22 +142,38 @@ static int64_t data_clock(const struct live *l)
 	return l->o.demo ? l->demo_clock : session_timeline(l->s)->newest_ms;
 }
 
-/* Judge 100 ms after new data rather than on the next tick, so a verdict
- * shows up within a fraction of a second of the line that completes it. */
+/* Judge as soon as new data is in, not at the next tick, so a verdict shows
+ * up with the line that completes it; at most once per EVAL_GAP_MS though: a
+ * busy log wakes us hundreds of times a second, and judging is the costly
+ * part of a wake-up. The first data after a quiet spell is judged at once; in
+ * a burst, the rest is judged when the gap is over (always judged: the timer
+ * holds it). */
+#define EVAL_GAP_MS 100
+
+static void eval_now(struct live *l)
+{
+	l->eval_armed = false;
+	l->last_eval_mono = util_mono_ms();
+	session_eval(l->s, data_clock(l), false);
+	changed(l);
+}
+
 static void eval_soon(struct live *l)
 {
 	if (l->eval_armed || l->eval_timer < 0)
 		return;
-	if (loop_set_timer(l->loop, l->eval_timer, 100, 0) == 0)
+	int64_t since = util_mono_ms() - l->last_eval_mono;
+	if (since >= EVAL_GAP_MS) {
+		eval_now(l);
+		return;
+	}
+	if (loop_set_timer(l->loop, l->eval_timer, (int)(EVAL_GAP_MS - since), 0) == 0)
 		l->eval_armed = true;
 }
 
 static void on_eval_timer(void *ctx)
 {
-	struct live *l = ctx;
-	l->eval_armed = false;
-	session_eval(l->s, data_clock(l), false);
-	changed(l);
+	eval_now(ctx);
 }
 
 static void poll_hserr(struct live *l);
