@@ -540,11 +540,11 @@ static void interval_requests(const struct timeline *tl, struct report_status_ma
 	m->to_sec = upto;
 }
 
-/* no stop from any log yet: the counters are all there is */
+/* no safepoint line from any log: the counters are all there is of the
+ * stops (a log with only GC pauses has not the others, nor any TTSP) */
 static bool tl_stops_none(const struct session *s)
 {
-	const struct timeline *tl = session_timeline(s);
-	return tl->stops.total == 0 && tl->pauses.total == 0;
+	return session_timeline(s)->stops.total == 0;
 }
 
 static void interval_facts(const struct session *s, int64_t now, struct report_status_mark *m,
@@ -643,6 +643,11 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 	if (iv.stops && o < len)
 		o += (size_t)snprintf(buf + o, len - o, " (max %.0f ms, ttsp %.0f ms)", iv.max_stop_ms,
 				      iv.max_ttsp_ms);
+	/* no safepoint log: the JVM's counters say how long it was stopped in every
+	 * safepoint (GC or not) and how long reaching them took, not in which stops */
+	if (iv.ctr && tl_stops_none(s) && iv.ctr->stop_ms >= 0 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", stopped %.0f ms (ttsp %.0f ms, JVM counters)",
+				      iv.ctr->stop_ms, iv.ctr->ttsp_ms > 0 ? iv.ctr->ttsp_ms : 0);
 	if (iv.have_cpu && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", throttled %+.0f ms", iv.throttled_ms);
 	if (iv.sched && o < len) {
@@ -651,10 +656,6 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 		if (iv.sched->idle_ms >= 0 && o < len)
 			o += (size_t)snprintf(buf + o, len - o, ", idle %.0f ms", iv.sched->idle_ms);
 	}
-	/* no log gave stops: the JVM's counters say how long it was stopped, not in which stops */
-	if (iv.ctr && !iv.stops && tl_stops_none(s) && iv.ctr->stop_ms >= 0 && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ", stopped %.0f ms (ttsp %.0f ms, JVM counters)",
-				      iv.ctr->stop_ms, iv.ctr->ttsp_ms > 0 ? iv.ctr->ttsp_ms : 0);
 	if (strcmp(summary_jvm_source(sm), "hsperfdata") == 0) {
 		if (o < len)
 			o += (size_t)snprintf(buf + o, len - o,
