@@ -209,6 +209,24 @@ static json_t *checked_obj(const struct session *s)
 	return o;
 }
 
+/* the JVM's own counters (docs/report-json.md) */
+static json_t *counters_obj(const struct summary *sm)
+{
+	json_t *jc = json_object();
+	json_object_set_new(jc, "samples", json_integer((json_int_t)sm->ctr_samples));
+	json_object_set_new(jc, "interval_ms", round3(sm->ctr_interval_ms));
+	json_object_set_new(jc, "gcs", json_integer((json_int_t)sm->ctr_gcs));
+	json_object_set_new(jc, "full_gcs", json_integer((json_int_t)sm->ctr_full_gcs));
+	json_object_set_new(jc, "gc_ms", round3(sm->ctr_gc_ms));
+	json_object_set_new(jc, "safepoints", json_integer((json_int_t)sm->ctr_safepoints));
+	json_object_set_new(jc, "stopped_ms", round3(sm->ctr_stop_ms));
+	json_object_set_new(jc, "ttsp_ms", round3(sm->ctr_ttsp_ms));
+	json_object_set_new(jc, "heap_used_mb", sm->ctr_heap_used_mb >= 0 ? round3(sm->ctr_heap_used_mb) : json_null());
+	json_object_set_new(jc, "heap_committed_mb",
+			    sm->ctr_heap_committed_mb >= 0 ? round3(sm->ctr_heap_committed_mb) : json_null());
+	return jc;
+}
+
 static json_t *report_obj(const struct session *s)
 {
 	const struct summary *sm = session_summary(s);
@@ -338,22 +356,8 @@ static json_t *report_obj(const struct session *s)
 		json_object_set_new(sc, "idle_ms", sm->sched_idle_samples ? round3(sm->sched_idle_ms) : json_null());
 		json_object_set_new(sum, "sched", sc);
 	}
-	if (sm->ctr_samples) {
-		/* the JVM's own counters (docs/report-json.md) */
-		json_t *jc = json_object();
-		json_object_set_new(jc, "samples", json_integer((json_int_t)sm->ctr_samples));
-		json_object_set_new(jc, "interval_ms", round3(sm->ctr_interval_ms));
-		json_object_set_new(jc, "gcs", json_integer((json_int_t)sm->ctr_gcs));
-		json_object_set_new(jc, "full_gcs", json_integer((json_int_t)sm->ctr_full_gcs));
-		json_object_set_new(jc, "gc_ms", round3(sm->ctr_gc_ms));
-		json_object_set_new(jc, "safepoints", json_integer((json_int_t)sm->ctr_safepoints));
-		json_object_set_new(jc, "stopped_ms", round3(sm->ctr_stop_ms));
-		json_object_set_new(jc, "ttsp_ms", round3(sm->ctr_ttsp_ms));
-		json_object_set_new(jc, "heap_used_mb", sm->ctr_heap_used_mb >= 0 ? round3(sm->ctr_heap_used_mb) : json_null());
-		json_object_set_new(jc, "heap_committed_mb",
-				    sm->ctr_heap_committed_mb >= 0 ? round3(sm->ctr_heap_committed_mb) : json_null());
-		json_object_set_new(sum, "jvm_counters", jc);
-	}
+	if (sm->ctr_samples)
+		json_object_set_new(sum, "jvm_counters", counters_obj(sm));
 	if (sm->vmstat_samples) {
 		json_t *vm = json_object();
 		json_object_set_new(vm, "samples", json_integer((json_int_t)sm->vmstat_samples));

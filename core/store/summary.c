@@ -130,6 +130,59 @@ static void jvm_span(struct summary *s, const struct event *e, double dur_ms)
 	}
 }
 
+/* one interval of the JVM's own counters */
+static void add_counters(struct summary *s, const struct ev_jvmctr *c)
+{
+	s->ctr_samples++;
+	s->ctr_interval_ms += c->interval_ms > 0 ? c->interval_ms : 0;
+	s->ctr_gcs += c->gcs > 0 ? (uint64_t)c->gcs : 0;
+	s->ctr_full_gcs += c->full_gcs > 0 ? (uint64_t)c->full_gcs : 0;
+	s->ctr_gc_ms += c->gc_ms > 0 ? c->gc_ms : 0;
+	s->ctr_safepoints += c->safepoints > 0 ? (uint64_t)c->safepoints : 0;
+	s->ctr_stop_ms += c->stop_ms > 0 ? c->stop_ms : 0;
+	s->ctr_ttsp_ms += c->ttsp_ms > 0 ? c->ttsp_ms : 0;
+	if (c->heap_used >= 0)
+		s->ctr_heap_used_mb = (double)c->heap_used / 1048576.0;
+	if (c->heap_committed >= 0)
+		s->ctr_heap_committed_mb = (double)c->heap_committed / 1048576.0;
+	if (c->collector != GC_UNKNOWN)
+		s->ctr_collector = c->collector;
+	if (s->heap_max_kb < 0 && c->heap_max > 0)
+		s->heap_max_kb = c->heap_max / 1024; /* a log's own line, when it has one, is read first */
+}
+
+/* the polled samples: cgroup cpu, schedstat, the JVM's counters, vmstat */
+static void add_polled(struct summary *s, const struct event *e)
+{
+	switch (e->kind) {
+	case EV_CPU:
+		counter_add(&s->nr_throttled, e->u.cpu.nr_throttled);
+		counter_add(&s->throttled_us, e->u.cpu.throttled_us);
+		s->throttle_samples++;
+		break;
+	case EV_SCHED:
+		s->sched_samples++;
+		s->sched_oncpu_ms += e->u.sched.oncpu_ms;
+		s->sched_wait_ms += e->u.sched.wait_ms;
+		if (e->u.sched.idle_ms >= 0) {
+			s->sched_idle_ms += e->u.sched.idle_ms;
+			s->sched_idle_samples++;
+		}
+		break;
+	case EV_JVMCTR:
+		add_counters(s, &e->u.ctr);
+		break;
+	case EV_VMSTAT:
+		if (s->vmstat_samples == 0)
+			s->allocstall_first = e->u.vm.allocstall;
+		s->allocstall_last = e->u.vm.allocstall;
+		s->vmstat_samples++;
+		break;
+	default:
+		break;
+	}
+}
+
 void summary_add(struct summary *s, const struct event *e)
 {
 	switch (e->kind) {
@@ -256,45 +309,8 @@ void summary_add(struct summary *s, const struct event *e)
 			hist_add(&s->urt, (uint64_t)(h->urt_ms * 1000 + 0.5));
 		break;
 	}
-	case EV_CPU:
-		counter_add(&s->nr_throttled, e->u.cpu.nr_throttled);
-		counter_add(&s->throttled_us, e->u.cpu.throttled_us);
-		s->throttle_samples++;
-		break;
-	case EV_SCHED:
-		s->sched_samples++;
-		s->sched_oncpu_ms += e->u.sched.oncpu_ms;
-		s->sched_wait_ms += e->u.sched.wait_ms;
-		if (e->u.sched.idle_ms >= 0) {
-			s->sched_idle_ms += e->u.sched.idle_ms;
-			s->sched_idle_samples++;
-		}
-		break;
-	case EV_JVMCTR: {
-		const struct ev_jvmctr *c = &e->u.ctr;
-		s->ctr_samples++;
-		s->ctr_interval_ms += c->interval_ms > 0 ? c->interval_ms : 0;
-		s->ctr_gcs += c->gcs > 0 ? (uint64_t)c->gcs : 0;
-		s->ctr_full_gcs += c->full_gcs > 0 ? (uint64_t)c->full_gcs : 0;
-		s->ctr_gc_ms += c->gc_ms > 0 ? c->gc_ms : 0;
-		s->ctr_safepoints += c->safepoints > 0 ? (uint64_t)c->safepoints : 0;
-		s->ctr_stop_ms += c->stop_ms > 0 ? c->stop_ms : 0;
-		s->ctr_ttsp_ms += c->ttsp_ms > 0 ? c->ttsp_ms : 0;
-		if (c->heap_used >= 0)
-			s->ctr_heap_used_mb = (double)c->heap_used / 1048576.0;
-		if (c->heap_committed >= 0)
-			s->ctr_heap_committed_mb = (double)c->heap_committed / 1048576.0;
-		if (c->collector != GC_UNKNOWN)
-			s->ctr_collector = c->collector;
-		if (s->heap_max_kb < 0 && c->heap_max > 0)
-			s->heap_max_kb = c->heap_max / 1024; /* a log's own line, when it has one, is read first */
-		break;
-	}
-	case EV_VMSTAT:
-		if (s->vmstat_samples == 0)
-			s->allocstall_first = e->u.vm.allocstall;
-		s->allocstall_last = e->u.vm.allocstall;
-		s->vmstat_samples++;
+	case EV_CPU: case EV_SCHED: case EV_JVMCTR: case EV_VMSTAT:
+		add_polled(s, e);
 		break;
 	default:
 		break;
