@@ -21,6 +21,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,70 @@
 #endif
 
 #define MAX_FILE (64u << 20)   /* PerfDataMemorySize is 64 KiB by default; refuse absurd sizes */
+
+/* ------------------------------------------------------- the SIGBUS guard ---
+ * Whoever owns the file (the JVM's user) can truncate it while it is mapped: a
+ * read of a page past the new end then raises SIGBUS, which would kill stwtop,
+ * maybe running as root, at the will of an unprivileged user. fstat() before
+ * each read narrows the window; this closes it. Every public function that
+ * reads the mapping runs under a guard: a SIGBUS while one is in force jumps
+ * back to it, and the call fails with -ESTALE ("truncated while read"). A
+ * SIGBUS with no guard in force is not ours: the previous action is put back
+ * and the faulting access, run again, meets it. (stwtop is single-threaded:
+ * one guard pointer.) The mapping is kept, not copied with read(): an aligned
+ * 8-byte load from it is atomic, so a counter is never seen half-updated. */
+static sigjmp_buf *volatile bus_at;  /* volatile: the handler reads it; never a dead store */
+static struct sigaction bus_old;
+static bool bus_installed;
+
+static void on_bus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)sig;
+	(void)si;
+	(void)ctx;
+	if (bus_at)
+		siglongjmp(*bus_at, 1);
+	sigaction(SIGBUS, &bus_old, NULL);
+}
+
+static void bus_install(void)
+{
+	if (bus_installed)
+		return;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_bus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &bus_old) == 0)
+		bus_installed = true;
+}
+
+/* run EXPR (which reads h's mapping) under the guard; on SIGBUS, ON_BUS */
+#define GUARDED(h, EXPR, ON_BUS)                                                              \
+	do {                                                                                  \
+		if (!(h)->mapped) {                                                           \
+			EXPR;                                                                 \
+			break;                                                                \
+		}                                                                             \
+		bus_install();                                                                \
+		sigjmp_buf jb_;                                                               \
+		sigjmp_buf *prev_ = bus_at;                                                   \
+		if (sigsetjmp(jb_, 1)) {                                                      \
+			bus_at = prev_;                                                       \
+			ON_BUS;                                                               \
+			break;                                                                \
+		}                                                                             \
+		bus_at = &jb_;                                                                \
+		EXPR;                                                                         \
+		bus_at = prev_;                                                               \
+	} while (0)
+
+static int truncated(struct hsperf *h)
+{
+	snprintf(h->why, sizeof h->why, "%s was truncated while it was read: not reading it", h->path);
+	return -ESTALE;
+}
 
 /* ------------------------------------------------------------- reading --- */
 
@@ -106,7 +172,9 @@ static const struct hsperf_entry *find_n(const struct hsperf *h, const char *nam
 
 const struct hsperf_entry *hsperf_find(const struct hsperf *h, const char *name)
 {
-	return find_n(h, name, strlen(name));
+	const struct hsperf_entry *volatile e = NULL;
+	GUARDED(h, e = find_n(h, name, strlen(name)), e = NULL);
+	return e;
 }
 
 /* data offset of a long counter, 0 when absent */
@@ -298,7 +366,16 @@ static int reindex(struct hsperf *h, size_t off, uint32_t num, size_t limit)
 	return 0;
 }
 
+static int refresh_body(struct hsperf *h);
+
 int hsperf_refresh(struct hsperf *h)
+{
+	volatile int r = -EFAULT;
+	GUARDED(h, r = refresh_body(h), r = truncated(h));
+	return r;
+}
+
+static int refresh_body(struct hsperf *h)
 {
 	size_t eoff, limit;
 	uint32_t num;
@@ -410,17 +487,26 @@ bool hsperf_long(const struct hsperf *h, const char *name, int64_t *out)
 	const struct hsperf_entry *e = hsperf_find(h, name);
 	if (!e || e->type != 'J' || e->vector_length)
 		return false;
-	*out = plong(h, e->data_off);
-	return true;
+	volatile bool ok = true;
+	int64_t v = 0;
+	GUARDED(h, v = plong(h, e->data_off), ok = false);
+	if (ok)
+		*out = v;
+	return ok;
 }
 
 bool hsperf_string(const struct hsperf *h, const char *name, char *out, size_t cap)
 {
+	if (cap)
+		out[0] = '\0';
 	const struct hsperf_entry *e = hsperf_find(h, name);
 	if (!e || e->type != 'B')
 		return false;
-	pstring(h, e->data_off, e->vector_length, out, cap);
-	return true;
+	volatile bool ok = true;
+	GUARDED(h, pstring(h, e->data_off, e->vector_length, out, cap), ok = false);
+	if (!ok && cap)
+		out[0] = '\0';
+	return ok;
 }
 
 /* -------------------------------------------------------------- sample --- */
@@ -470,9 +556,18 @@ static void sample_heap(const struct hsperf *h, struct hsperf_sample *s)
 	s->heap_max = !any ? -1 : strcmp(s->policy, "GarbageFirst") == 0 ? max_one : max_sum;
 }
 
+static int sample_body(struct hsperf *h, struct hsperf_sample *s);
+
 int hsperf_sample(struct hsperf *h, struct hsperf_sample *s)
 {
-	int r = hsperf_refresh(h);
+	volatile int r = -EFAULT;
+	GUARDED(h, r = sample_body(h, s), r = truncated(h));
+	return r;
+}
+
+static int sample_body(struct hsperf *h, struct hsperf_sample *s)
+{
+	int r = refresh_body(h);
 	if (r < 0)
 		return r;
 	const struct hsperf_plan *p = &h->plan;

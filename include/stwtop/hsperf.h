@@ -8,9 +8,10 @@
  * (src/hotspot/share/runtime/perfMemory.hpp, entries created by
  * PerfData::create_entry in perfData.cpp). Everything read from it is
  * bounds-checked: the JVM writes it while we read, and anyone who owns it can
- * make it say anything. One residual risk stays: an owner who truncates the file
- * while it is mapped makes a read of the lost pages raise SIGBUS; hsperf_refresh()
- * checks the size with fstat() on every poll to make that window small.
+ * make it say anything. An owner who truncates the file while it is mapped
+ * makes a read of the lost pages raise SIGBUS: every call that reads the
+ * mapping runs under a SIGBUS guard (hsperf.c) and fails with -ESTALE (false
+ * for the lookups) instead of killing the process.
  *
  * Use: hsperf_open() once per JVM (builds the name index), then per poll
  * hsperf_sample() (re-indexes by itself when the JVM added counters), and
@@ -152,7 +153,7 @@ int hsperf_refresh(struct hsperf *h);
 const struct hsperf_entry *hsperf_find(const struct hsperf *h, const char *name);
 bool hsperf_long(const struct hsperf *h, const char *name, int64_t *out);
 /* A string ('B') value, printable ASCII only (others become '?'), NUL-terminated.
- * Returns false when absent. */
+ * Returns false (out "") when absent or unreadable. */
 bool hsperf_string(const struct hsperf *h, const char *name, char *out, size_t cap);
 
 /* Read every counter of struct hsperf_sample. 0 or -errno (h->why). */

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <unistd.h>
 
 #include "stwtop/hsperf.h"
 
@@ -261,6 +262,43 @@ static void test_delta(void **state)
 	assert_int_equal(d.ttsp_ns, 500000LL * 1000000000 / 3000000);
 }
 
+/* The file's owner truncates it while it is mapped: reads past the new end
+ * raise SIGBUS. Every call fails cleanly instead of killing the process: the
+ * poll by its size check (-ESTALE), a lookup by the SIGBUS guard; and the
+ * mapping of a file that grows back is read again. */
+static void test_truncated_under_us(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *b = load("g1-jdk17.hsperf", &len);
+	char path[] = "/tmp/stwtop-hsperf-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, len), (ssize_t)len);
+	struct hsperf h;
+	assert_int_equal(hsperf_open(&h, path), 0);
+	int64_t v = -1;
+	assert_true(hsperf_long(&h, "sun.rt.safepoints", &v));
+	assert_int_equal(v, 2);
+	assert_int_equal(ftruncate(fd, 0), 0);
+	struct hsperf_sample smp;
+	assert_int_equal(hsperf_sample(&h, &smp), -ESTALE);           /* the size check */
+	v = -1;
+	assert_false(hsperf_long(&h, "sun.rt.safepoints", &v));       /* the guard: SIGBUS caught */
+	assert_int_equal(v, -1);
+	char str[64] = "x";
+	assert_false(hsperf_string(&h, "sun.gc.policy.name", str, sizeof str));
+	assert_string_equal(str, "");
+	/* the same pages, written back: readable again through the same mapping */
+	assert_int_equal(pwrite(fd, b, len, 0), (ssize_t)len);
+	assert_true(hsperf_long(&h, "sun.rt.safepoints", &v));
+	assert_int_equal(v, 2);
+	hsperf_close(&h);
+	close(fd);
+	unlink(path);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_growing),
 		cmocka_unit_test(test_hostile_entries),
 		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_truncated_under_us),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
