@@ -63,7 +63,13 @@ int vmlog_parse_list(const char *text, size_t len, struct vmlog_output *out, int
 			memset(o, 0, sizeof *o);
 			o->num = (int)num;
 			const char *name = q + 3 + used;
-			const char *sp = memchr(name, ' ', (size_t)(le - name));
+			/* a file name with a space is printed quoted */
+			const char *from = name;
+			if ((size_t)(le - name) > 6 && memcmp(name, "file=\"", 6) == 0) {
+				const char *cq = memchr(name + 6, '"', (size_t)(le - name - 6));
+				from = cq ? cq : name;
+			}
+			const char *sp = memchr(from, ' ', (size_t)(le - from));
 			size_t nk = sp ? (size_t)(sp - name) : (size_t)(le - name);
 			util_strlcpy_n(o->name, sizeof o->name, name, nk);
 			if (nk > 5 && memcmp(name, "file=", 5) == 0) {
