@@ -86,6 +86,7 @@ logging_case() {
 		|| fail "$name: outputs before/after differ: $(cat "$T/$name.before") // $(cat "$T/$name.after")"
 	thread_dump "$name" && fail "$name: a thread dump on the JVM's stdout" || ok "$name: no thread dump on the JVM's stdout"
 	kill -KILL "$JPID" 2>/dev/null
+	rm -f /tmp/stwtop-gc-"$JPID".log*   # the file stwtop leaves by design (case c's is in its tmpfs)
 }
 
 echo "== (a) a JVM with no logging flags"

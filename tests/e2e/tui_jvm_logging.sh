@@ -10,7 +10,7 @@ for c in javac java jcmd; do command -v $c >/dev/null || { echo "SKIP: $c not in
 javac -d "$TMPD/classes" "$TESTS/fixtures/java/HsperfTarget.java" || { echo "FAIL: javac"; exit 1; }
 ( cd "$TMPD" && exec java -Xmx64m -cp classes HsperfTarget 300 ) >"$TMPD/app" 2>&1 &
 JPID=$!
-trap 'kill -KILL $JPID 2>/dev/null; cleanup' EXIT
+trap 'kill -KILL $JPID 2>/dev/null; rm -f /tmp/stwtop-gc-$JPID.log*; cleanup' EXIT
 for i in $(seq 1 100); do grep -q READY "$TMPD/app" && break; sleep 0.1; done
 sleep 1
 outputs() { jcmd $JPID VM.log list 2>&1 | grep -E '^ #[0-9]+:'; }
