@@ -349,6 +349,7 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 			return code;
 		}
 		lo.pid = pid;
+		lo.enable_jvm_logging = c->enable_jvm_logging;
 		if (hs_dir[0]) {
 			lo.hs_err_dir = hs_dir;
 			lo.hs_err_pid = pid;
@@ -390,6 +391,15 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 			fprintf(stderr, "stwtop: %s; using line mode (--plain)\n", why);
 			rc_run = plain_run(l, s, c, &health);
 		}
+	}
+	/* the logging turned on in the JVM is turned off again, and said where the
+	 * user sees it now that the screen is gone */
+	char jmsg[1600];
+	int jrc = live_disable_jvm_logging(l, jmsg, sizeof jmsg);
+	if (jmsg[0]) {
+		char safe[1700];
+		util_sanitize(safe, sizeof safe, jmsg, strlen(jmsg));
+		fprintf(stderr, "stwtop: %s%s\n", jrc < 0 ? "could not turn JVM logging off: " : "", safe);
 	}
 	/* exit 1 when a file source cannot be read as the run ends: said again now
 	 * that the screen is gone, since the dashboard's message may have gone by.

@@ -445,6 +445,33 @@ static void act_quit(struct ui *ui, int arg)
 	live_stop(ui->l);
 }
 
+/* L: ask first; nothing is sent to the JVM without the y */
+static void act_jvm_logging(struct ui *ui, int arg)
+{
+	char path[600];
+	(void)arg;
+	int pid = live_jvm_logging_target(ui->l, path, sizeof path);
+	if (pid <= 0) {
+		ui_message_for(ui, 4000, false, "L: no JVM process is followed, or its logging is on already");
+		return;
+	}
+	ui->confirm_log = true;
+	ui_message_for(ui, 60000, false, "Turn on GC + safepoint logging in JVM %d (VM.log to %s)? y/N", pid, path);
+}
+
+static void confirm_log_key(struct ui *ui, bool fkey, wint_t ch)
+{
+	char msg[1600];
+	ui->confirm_log = false;
+	if (fkey || (ch != 'y' && ch != 'Y')) {
+		ui_message_for(ui, 3000, false, "JVM logging: not turned on");
+		return;
+	}
+	ui_message(ui, false, "turning JVM logging on...");
+	draw_now(ui);
+	live_enable_jvm_logging(ui->l, msg, sizeof msg); /* said by on_note */
+}
+
 static void act_move(struct ui *ui, int cols)
 {
 	move_cursor(ui, cols);
@@ -568,8 +595,8 @@ const struct ui_key ui_keys[] = {
 	{.label = "← →  h l", .label_ascii = "<- ->  h l", .what = "move the cursor (one column; every pane follows it)",
 	 .foot = "←→", .foot_ascii = "<>", .foot_what = "cursor", .act = act_move,
 	 .keys = {{UI_FN(KEY_LEFT), -1}, {UI_FN(KEY_RIGHT), 1}, {'h', -1}, {'l', 1}}},
-	{.label = "⇧← ⇧→  H L", .label_ascii = "S-<- S->  H L", .what = "move the cursor 10 columns", .act = act_move,
-	 .keys = {{UI_FN(KEY_SLEFT), -10}, {UI_FN(KEY_SRIGHT), 10}, {'H', -10}, {'L', 10}}},
+	{.label = "⇧← ⇧→  < >", .label_ascii = "S-<- S->  < >", .what = "move the cursor 10 columns", .act = act_move,
+	 .keys = {{UI_FN(KEY_SLEFT), -10}, {UI_FN(KEY_SRIGHT), 10}, {'<', -10}, {'>', 10}}},
 	{.label = "PgUp PgDn", .label_ascii = "PgUp PgDn", .what = "move the cursor one screen", .act = act_page,
 	 .keys = {{UI_FN(KEY_PPAGE), -1}, {UI_FN(KEY_NPAGE), 1}}},
 	{.label = "Home End  g G", .label_ascii = "Home End  g G",
@@ -583,8 +610,8 @@ const struct ui_key ui_keys[] = {
 		 "every pane's cursor to the line's time; n / N: next / previous match",
 	 .act = ui_act_search, .keys = {{'/', 0}, {'n', 1}, {'N', -1}}},
 	{.label = "w", .label_ascii = "w",
-	 .what = "write the report of everything read so far (as --report prints it) to "
-		 "./stwtop-report-<UTC time>.txt, or to $TMPDIR (/tmp) when . is not writable",
+	 .what = "write the report so far (as --report) to ./stwtop-report-<UTC time>.txt, "
+		 "else in $TMPDIR",
 	 .act = ui_act_write, .keys = {{'w', 0}, {'W', 0}}},
 	{.label = "+ -  = _", .label_ascii = "+ -  = _", .what = "zoom in / out (time per column; = and _ do the same)",
 	 .foot = "+-", .foot_ascii = "+-", .foot_what = "zoom", .act = act_zoom,
@@ -612,6 +639,9 @@ const struct ui_key ui_keys[] = {
 	{.label = "z", .label_ascii = "z",
 	 .what = "times in UTC / local time / the --tz zone, in turn",
 	 .act = act_zone, .keys = {{'z', 0}, {'Z', 0}}},
+	{.label = "L", .label_ascii = "L",
+	 .what = "turn on JVM GC logging (y/N), as --enable-jvm-logging",
+	 .act = act_jvm_logging, .keys = {{'L', 0}}},
 	{.label = "^L", .label_ascii = "^L", .what = "redraw the screen", .act = act_redraw, .keys = {{12, 0}}},
 	{.label = "?", .label_ascii = "?", .what = "this help", .foot = "?", .foot_ascii = "?", .foot_what = "help",
 	 .foot_small = 1, .act = act_help, .keys = {{'?', 0}}},
@@ -662,6 +692,10 @@ static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 	}
 	if (ui->prompt) {
 		ui_prompt_key(ui, fkey, ch);
+		return;
+	}
+	if (ui->confirm_log && !(fkey && ch == KEY_RESIZE)) {
+		confirm_log_key(ui, fkey, ch);
 		return;
 	}
 	int code = fkey ? UI_FN(ch) : (int)ch;

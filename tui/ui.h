@@ -130,6 +130,9 @@ struct ui {
 	uint64_t match_ref;      /* the line it found (TL_LINE_REF) ... */
 	int64_t match_t;         /* ... at this time, EV_TIME_NONE: none */
 
+	/* L asked "Turn on GC + safepoint logging in JVM PID?": y does it, any other key not */
+	bool confirm_log;
+
 	/* a message in the footer until msg_until (monotonic ms) */
 	char msg[240];
 	int64_t msg_until;

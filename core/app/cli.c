@@ -14,7 +14,8 @@ enum {
 	O_GC = 256, O_SAFEPOINT, O_NGINX, O_NGINX_FORMAT, O_NGINX_CONF, O_PID, O_CGROUP, O_CPUSTAT,
 	O_RECORD, O_REPLAY, O_INTERVAL, O_THEME, O_NO_COLOR, O_PLAIN, O_JSON, O_REPORT, O_DEMO,
 	O_HELP, O_VERSION, O_JVM_START, O_CONFIG, O_HELP_CONFIG, O_SCHEDLOG, O_VMSTATLOG, O_HSERR,
-	O_VERBOSE, O_DEMO_SPEED, O_BRIEF, O_TZ, O_METRICS, O_METRICS_TEXTFILE
+	O_VERBOSE, O_DEMO_SPEED, O_BRIEF, O_TZ, O_METRICS, O_METRICS_TEXTFILE,
+	O_ENABLE_JVM_LOGGING
 };
 
 static const struct option opts[] = {
@@ -50,6 +51,7 @@ static const struct option opts[] = {
 	{"tz", required_argument, NULL, O_TZ},
 	{"metrics", required_argument, NULL, O_METRICS},
 	{"metrics-textfile", required_argument, NULL, O_METRICS_TEXTFILE},
+	{"enable-jvm-logging", no_argument, NULL, O_ENABLE_JVM_LOGGING},
 	{NULL, 0, NULL, 0},
 };
 
@@ -104,6 +106,10 @@ void cli_usage(FILE *out)
 	      "                               [::1]:PORT for IPv6 (docs/metrics.md)\n"
 	      "  --metrics-textfile FILE      write the same metrics to FILE every interval and at exit,\n"
 	      "                               atomically (for node_exporter's textfile collector)\n"
+	      "  --enable-jvm-logging         live, with the JVM's pid: turn on its GC + safepoint logging\n"
+	      "                               (attach API, VM.log to /tmp/stwtop-gc-PID.log, 5 x 20 MB)\n"
+	      "                               and follow that file; the output is removed at exit (the L\n"
+	      "                               key does the same after a y/N question)\n"
 	      "  --help, --version\n"
 	      "\n"
 	      "Exit codes: 0 ok, 1 a source could not be read, 2 usage error.\n",
@@ -333,6 +339,9 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			}
 			c->metrics_textfile = optarg;
 			break;
+		case O_ENABLE_JVM_LOGGING:
+			c->enable_jvm_logging = true;
+			break;
 		case ':':
 			snprintf(err, errlen, "%s needs a value", argv[optind - 1]);
 			return 2;
@@ -391,6 +400,11 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				 "prints its numbers once (--json)", c->metrics ? "--metrics" : "--metrics-textfile");
 			return 2;
 		}
+		if (c->enable_jvm_logging) {
+			snprintf(err, errlen, "--enable-jvm-logging is for live mode: it turns logging on in a "
+				 "running JVM and follows the file while stwtop runs");
+			return 2;
+		}
 		if (c->record) {
 			/* a report polls nothing: it would write an empty recording and say nothing */
 			snprintf(err, errlen, "--record is for live mode (it records the samples polled while "
@@ -399,6 +413,10 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		}
 	} else if (demo) {
 		c->mode = CLI_DEMO;
+		if (c->enable_jvm_logging) {
+			snprintf(err, errlen, "--enable-jvm-logging is for live mode with a JVM, not --demo");
+			return 2;
+		}
 	} else {
 		c->mode = CLI_LIVE;
 		if (c->json && !c->plain) {

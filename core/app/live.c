@@ -13,6 +13,7 @@
 #include "stwtop/record.h"
 #include "stwtop/tail.h"
 #include "stwtop/util.h"
+#include "stwtop/vmlog.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -69,6 +70,9 @@ struct live {
 	struct hserr_probe *hs;
 	int hs_timer;
 	int src_hs;
+	/* logging turned on in the JVM (--enable-jvm-logging, the L key) */
+	struct vmlog_on jlog;
+	bool running;                   /* live_run has set up the loop */
 };
 
 static void note(struct live *l, int src, const char *msg, bool is_error)
@@ -491,6 +495,111 @@ static void check_anchor(struct live *l)
 	}
 }
 
+/* --- JVM logging turned on (vmlog.h) --- */
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (strcmp(a, b) == 0)
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* the session source following path as a JVM log, or -1 */
+static int jvm_source_of(const struct live *l, const char *path)
+{
+	for (int i = 0; i < session_nsources(l->s); i++)
+		if (session_source_kind(l->s, i) == SRC_JVM && same_file(session_source_path(l->s, i), path))
+			return i;
+	return -1;
+}
+
+/* Follow path from now on as a JVM log source, as a --gc file is: a source of
+ * the session and a file of the tailer (created, and watched by the loop, if
+ * the run had no file yet). */
+static int follow_jvm_log(struct live *l, const char *path, char *msg, size_t msglen)
+{
+	char err[300];
+	if (!l->tail) {
+		struct tail_callbacks cb = {.line = on_line, .note = on_note, .ctx = l};
+		if (!(l->tail = tail_new(&cb, 1 << 20, err, sizeof err))) {
+			snprintf(msg, msglen, "cannot follow %s: %s", path, err);
+			return -EIO;
+		}
+		if (l->running)
+			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
+	}
+	int i = session_add_source(l->s, SRC_JVM, path, err, sizeof err);
+	if (i < 0) {
+		snprintf(msg, msglen, "cannot follow %s: %s", path, err);
+		return i;
+	}
+	l->adding_src = i;
+	int id = tail_add(l->tail, path, TAIL_FROM_START);
+	l->adding_src = -1;
+	if (id < 0) {
+		snprintf(msg, msglen, "%s: %s", path, strerror(-id));
+		note(l, i, msg, true);
+		return id;
+	}
+	if (id < MAX_TAILS)
+		l->tail_src[id] = i + 1;
+	return 0;
+}
+
+int live_jvm_logging_target(const struct live *l, char *path, size_t len)
+{
+	struct vmlog_on plan;
+	char why[300];
+	if (l->o.demo || l->o.pid <= 0 || l->jlog.active ||
+	    vmlog_plan(l->o.proc_root, l->o.pid, &plan, why, sizeof why) < 0)
+		return 0;
+	snprintf(path, len, "%s", plan.path);
+	return l->o.pid;
+}
+
+int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen)
+{
+	struct vmlog_output have;
+	int rc;
+	if (l->o.demo || l->o.pid <= 0) {
+		snprintf(msg, msglen, "JVM logging: no JVM process is followed (--pid, or the JVM found at start)");
+		rc = -ESRCH;
+	} else if (l->jlog.active) {
+		snprintf(msg, msglen, "JVM logging is on already: %s", l->jlog.path);
+		rc = 0;
+	} else {
+		rc = vmlog_enable(l->o.proc_root, l->o.pid, &l->jlog, &have, msg, msglen);
+	}
+	if (rc == 1) {
+		char fmsg[600];
+		if (follow_jvm_log(l, l->jlog.open_path, fmsg, sizeof fmsg) < 0)
+			note(l, -1, fmsg, true);
+		rc = 0;
+	} else if (rc == 0 && l->o.pid > 0 && !l->o.demo && !l->jlog.active) {
+		/* the JVM logs GC to a file already: followed, if it was not */
+		size_t n = strlen(msg);
+		if (jvm_source_of(l, have.path) >= 0) {
+			snprintf(msg + n, msglen - n, "; stwtop follows it");
+		} else {
+			char fmsg[600];
+			snprintf(msg + n, msglen - n, "; followed from now on");
+			if (follow_jvm_log(l, have.path, fmsg, sizeof fmsg) < 0)
+				note(l, -1, fmsg, true);
+		}
+	}
+	note(l, -1, msg, rc < 0);
+	eval_soon(l);
+	changed(l);
+	return rc;
+}
+
+int live_disable_jvm_logging(struct live *l, char *msg, size_t msglen)
+{
+	msg[0] = '\0';
+	return vmlog_disable(&l->jlog, msg, msglen);
+}
+
 /* --- the clock --- */
 
 static void demo_advance(struct live *l, int64_t wall)
@@ -762,6 +871,8 @@ void live_free(struct live *l)
 {
 	if (!l)
 		return;
+	char msg[600];
+	vmlog_disable(&l->jlog, msg, sizeof msg); /* what the caller has not removed yet */
 	hserr_probe_free(l->hs); /* its directory watches are the tailer's */
 	if (l->tail)
 		tail_free(l->tail);
@@ -850,6 +961,11 @@ int live_run(struct live *l)
 		l->demo_timer = loop_add_timer(l->loop, DEMO_STEP_MS, DEMO_STEP_MS, on_demo_timer, l);
 		loop_add_timer(l->loop, 1, l->o.interval_ms, on_tick, l);
 	} else {
+		if (l->o.enable_jvm_logging) {
+			char msg[1600];
+			live_enable_jvm_logging(l, msg, sizeof msg);
+		}
+		l->running = true;
 		if (l->tail) {
 			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
 			tail_dispatch(l->tail); /* the existing content */

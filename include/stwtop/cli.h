@@ -37,6 +37,7 @@ struct cli {
 	double demo_speed;          /* --demo-speed X (1 = real time) */
 	const char *metrics;        /* --metrics ADDR:PORT (checked by metrics_parse_addr) */
 	const char *metrics_textfile;   /* --metrics-textfile FILE */
+	bool enable_jvm_logging;        /* --enable-jvm-logging (live: VM.log in the JVM, vmlog.h) */
 };
 
 /* Parse argv. 0 on success; 2 on a usage error with a one-line message in err

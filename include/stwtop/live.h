@@ -25,6 +25,8 @@ struct live_opts {
 				       hs_err_pid*); with a pid, every place its JVM may write a crash
 				       report is watched anyway (-XX:ErrorFile, cwd, /tmp: discover.h) */
 	int hs_err_pid;             /* ... of this pid (0: any) */
+	bool enable_jvm_logging;    /* --enable-jvm-logging: turn GC + safepoint logging on in pid
+				       when the run starts (live_enable_jvm_logging) */
 };
 
 struct live_view {
@@ -51,5 +53,19 @@ void live_stop(struct live *l);
 int64_t live_clock(const struct live *l);
 bool live_demo_done(const struct live *l);
 void live_set_paused(struct live *l, bool paused);
+
+/* GC + safepoint logging turned on in the JVM of --pid with the user's consent
+ * (vmlog.h), and its file followed as a JVM log source from then on, like a --gc
+ * file. live_jvm_logging_target: the pid and the file the JVM would write (its
+ * own path), for a question to the user; 0 when there is no JVM pid (demo,
+ * files only) or logging is on already. live_enable_jvm_logging: 0 (msg says
+ * what was done, or that the JVM already logs GC to a file, now followed) or
+ * -errno (msg: why not). Both also say msg as a note. Blocks while the JVM's
+ * attach listener starts (at most seconds). live_disable_jvm_logging: removes
+ * the output that was added (only that one): 1 removed, 0 nothing to do,
+ * -errno; msg says which. live_free does it too, silently. */
+int live_jvm_logging_target(const struct live *l, char *path, size_t len);
+int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen);
+int live_disable_jvm_logging(struct live *l, char *msg, size_t msglen);
 
 #endif

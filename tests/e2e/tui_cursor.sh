@@ -24,7 +24,7 @@ grep -Eq '^─ Upstream .*connect.*1s:' "$TMPD/screen" && ok "Upstream reads slo
 	|| fail "Upstream readout at 19:24:05.0"
 keys h
 expect_cursor 19:24:04.5
-keys L    # 10 columns
+keys '>'    # 10 columns
 expect_cursor 19:24:09.5
 # zoom keeps the cursor's time, and the footer says the scale
 keys +
