@@ -588,6 +588,9 @@ int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen)
 				note(l, -1, fmsg, true);
 		}
 	}
+	/* a GC log is followed now: the hint that said how to get one is done */
+	if (rc == 0 && l->o.pid > 0 && !l->o.demo)
+		session_drop_hints(l->s, "no GC log file");
 	note(l, -1, msg, rc < 0);
 	eval_soon(l);
 	changed(l);

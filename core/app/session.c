@@ -203,6 +203,21 @@ int session_add_hint(struct session *s, const char *text)
 	return 0;
 }
 
+int session_drop_hints(struct session *s, const char *part)
+{
+	int k = 0, dropped = 0;
+	for (int i = 0; i < s->nhints; i++) {
+		if (strstr(s->hints[i], part)) {
+			free(s->hints[i]);
+			dropped++;
+		} else {
+			s->hints[k++] = s->hints[i];
+		}
+	}
+	s->nhints = k;
+	return dropped;
+}
+
 const char *const *session_hints(const struct session *s, int *n)
 {
 	*n = s->nhints;

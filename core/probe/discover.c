@@ -1368,7 +1368,8 @@ int discover_advice(const struct jvm_proc *j, char *buf, size_t len)
 			const char *what = no_periodic_tag ? "gc*,safepoint" : "gc*,safepoint,gc+periodic=debug";
 			SAY("- no GC log file: restart the JVM with "
 			    "-Xlog:%s:file=/tmp/gc-%%p.log:time,uptime,level,tags:filecount=5,filesize=20m, "
-			    "or turn it on now without a restart: jcmd %d VM.log output=file=/tmp/gc-%d.log what=%s "
+			    "or turn it on now without a restart: the L key (or --enable-jvm-logging) does it and "
+			    "removes it at exit; by hand: jcmd %d VM.log output=file=/tmp/gc-%d.log what=%s "
 			    "decorators=time,uptime,level,tags output_options=filecount=5,filesize=20m\n",
 			    what, j->pid, j->pid, what);
 		}

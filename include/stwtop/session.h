@@ -122,6 +122,8 @@ int64_t session_source_last_uptime_us(const struct session *s, int i);
  * TUI shows them, --plain prints them at start (live.h). */
 #define SESSION_MAX_HINTS 8
 int session_add_hint(struct session *s, const char *text);   /* 0, -E2BIG full, -ENOMEM */
+/* forget the hints that contain part (what they advised was done); how many */
+int session_drop_hints(struct session *s, const char *part);
 const char *const *session_hints(const struct session *s, int *n);
 
 const struct summary *session_summary(const struct session *s);

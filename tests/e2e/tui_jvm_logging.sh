@@ -17,6 +17,7 @@ outputs() { jcmd $JPID VM.log list 2>&1 | grep -E '^ #[0-9]+:'; }
 outputs >"$TMPD/before"
 start 160 48 "'$BIN' --pid $JPID 2>'$TMPD/err'"
 expect 'hsperfdata' 15
+expect 'no GC log file' 10
 keys L
 expect "Turn on GC \+ safepoint logging in JVM $JPID \(VM.log to /tmp/stwtop-gc-$JPID.log\)\? y/N" 5
 keys n
@@ -30,6 +31,7 @@ expect "stwtop-gc-$JPID.log" 15
 expect 'Stops .* at [0-9:]+: G1CollectForAllocation' 20
 expect "stwtop-gc-$JPID.log:[0-9]+ .*GC\([0-9]+\) Pause Young" 20
 outputs | grep -q "file=/tmp/stwtop-gc-$JPID.log" && ok "y: VM.log list shows the output" || fail "y: no output listed"
+screen; grep -q 'no GC log file' "$TMPD/screen" && fail "y: the hint to get a GC log is still shown" || ok "y: the hint is gone"
 keys q
 expect 'EXITED rc=0' 15
 grep -Eq "JVM logging turned off again \(output #[0-9]+ removed" "$TMPD/err" && ok "q: said it turned logging off" \
