@@ -76,3 +76,24 @@ save theme-light 120 40
 
 run 120 40 NO_COLOR=1
 save no-color 120 40
+
+# a JVM started with no logging flag at all, thrashing in GC (the gc-overhead recordings'
+# program): the Stops and Heap panes from the JVM's own counters (hsperfdata)
+if command -v javac >/dev/null && command -v java >/dev/null; then
+	javac -d "$WORK/classes" "$ROOT/tests/recordings/programs/HeldCache.java"
+	( cd "$WORK" && exec java -XX:+UseG1GC -Xmx96m -cp classes HeldCache 3 84 4 20 5 50 0 ) >"$WORK/app" 2>&1 &
+	jpid=$!
+	trap 'kill $jpid 2>/dev/null; $T kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+	until grep -q 'phase=lead' "$WORK/app" 2>/dev/null; do sleep 0.1; done
+	$T kill-server 2>/dev/null || true
+	N=$((N + 1))
+	T="tmux -L stwtop-shots-$$-$N -f /dev/null"
+	$T new-session -d -s shot -x 120 -y 40 -e LANG=C.UTF-8 "env TERM=tmux-256color '$BIN' --pid $jpid"
+	until grep -q 'phase=hold' "$WORK/app"; do sleep 0.1; done
+	wait_for 'gc-overhead' 30
+	sleep 6   # part of the episode on the charts
+	save counters-no-flags 120 40
+	kill $jpid 2>/dev/null || true
+else
+	echo "screenshots.sh: no java here: counters-no-flags not made" >&2
+fi

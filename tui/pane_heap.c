@@ -122,9 +122,10 @@ void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r)
 			if (y < ymax)
 				ui_textf(ui, y++, sx, sw, TR_TEXT, "in view: %d GCs", npauses);
 			if (y < ymax)
-				ui_textf(ui, y++, sx, sw, TR_TEXT, "since start: %llu GCs (%llu Full), %.1f s",
-					 (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs,
-					 sm->ctr_gc_ms / 1000);
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu GCs since start, %llu Full",
+					 (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs);
+			if (y < ymax)
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "in GC %.1f s since start", sm->ctr_gc_ms / 1000);
 			if (y < ymax)
 				ui_text(ui, y++, sx, sw, TR_DIM, "JVM counters (no GC log)");
 		}

@@ -191,9 +191,9 @@ void pane_stops_draw(const struct pane_ctx *pc, const struct rect *r)
 		if (pc->side_w > 0 && r->h > 3) {
 			int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1;
 			char tt[16];
-			ui_textf(ui, y++, sx, sw, TR_TEXT, "since start: %llu safepoints, stopped %.1f s",
-				 (unsigned long long)sm->ctr_safepoints, sm->ctr_stop_ms / 1000);
-			ui_textf(ui, y++, sx, sw, TR_TEXT, "of it %s reaching the safepoints",
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu safepoints since start",
+				 (unsigned long long)sm->ctr_safepoints);
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "stopped %.1f s, %s to reach", sm->ctr_stop_ms / 1000,
 				 ui_fmt_ms(sm->ctr_ttsp_ms, tt, sizeof tt));
 			ui_text(ui, y++, sx, sw, TR_DIM, "JVM counters: sums per read;");
 			if (y < r->y + r->h)
