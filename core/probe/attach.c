@@ -29,36 +29,6 @@
 #define NAME_MAX_LEN 16    /* AttachOperation::name_length_max */
 #define ARG_MAX_LEN 1024   /* AttachOperation::arg_length_max */
 
-/* the last number on the line of /proc/PID/status that starts with key
- * (field < 0), or its field-th number (0-based) */
-static bool status_num(const char *b, size_t n, const char *key, int field, int64_t *out)
-{
-	const char *p = util_memmem(b, n, key);
-	if (!p)
-		return false;
-	p += strlen(key);
-	const char *end = b + n, *nl = memchr(p, '\n', (size_t)(end - p));
-	if (!nl)
-		nl = end;
-	bool found = false;
-	for (int k = 0; p < nl; k++) {
-		while (p < nl && (*p == ' ' || *p == '\t'))
-			p++;
-		int64_t v;
-		size_t used = util_parse_i64(p, (size_t)(nl - p), &v);
-		if (!used)
-			break;
-		if (field < 0 || k == field) {
-			*out = v;
-			found = true;
-		}
-		if (k == field)
-			break;
-		p += used;
-	}
-	return found;
-}
-
 int attach_target_read(const char *root, int pid, struct attach_target *t, char *why, size_t whylen)
 {
 	char rel[96], p[1024], b[4096];
@@ -66,17 +36,11 @@ int attach_target_read(const char *root, int pid, struct attach_target *t, char 
 	int64_t nspid = pid, uid = -1, gid = -1;
 	memset(t, 0, sizeof *t);
 	t->pid = pid;
-	snprintf(rel, sizeof rel, "/proc/%d/status", pid);
-	procfile_join(p, sizeof p, root, rel);
-	ssize_t n = procfile_read(AT_FDCWD, p, b, sizeof b);
-	if (n == -EFBIG)
-		n = (ssize_t)strlen(b);
-	if (n < 0) {
-		snprintf(why, whylen, "no process %d (%s: %s)", pid, p, strerror((int)-n));
-		return n == -ENOENT ? -ESRCH : (int)n;
-	}
-	status_num(b, (size_t)n, "\nNSpid:", -1, &nspid);
-	if (!status_num(b, (size_t)n, "\nUid:", 1, &uid) || !status_num(b, (size_t)n, "\nGid:", 1, &gid)) {
+	ssize_t n = procfile_read_status(root, pid, b, sizeof b, p, sizeof p, why, whylen);
+	if (n < 0)
+		return (int)n;
+	procfile_status_num(b, (size_t)n, "\nNSpid:", -1, &nspid);
+	if (!procfile_status_num(b, (size_t)n, "\nUid:", 1, &uid) || !procfile_status_num(b, (size_t)n, "\nGid:", 1, &gid)) {
 		snprintf(why, whylen, "%s: no Uid/Gid line", p);
 		return -EINVAL;
 	}

@@ -654,34 +654,6 @@ void hsperf_delta(const struct hsperf_sample *a, const struct hsperf_sample *b, 
 
 /* ------------------------------------------------------- finding a file --- */
 
-/* the numbers of a "Key:\tN\tN..." line of /proc/PID/status: the idx'th (0-based)
- * or, idx < 0, the last one */
-static bool status_field(const char *b, size_t n, const char *key, int idx, int64_t *out)
-{
-	const char *p = util_memmem(b, n, key), *end = b + n;
-	bool got = false;
-	if (!p)
-		return false;
-	p += strlen(key);
-	for (int i = 0; p < end && *p != '\n'; i++) {
-		int64_t v;
-		size_t k;
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		k = util_parse_i64(p, (size_t)(end - p), &v);
-		if (!k)
-			break;
-		p += k;
-		if (idx < 0 || i == idx) {
-			*out = v;
-			got = true;
-			if (idx >= 0)
-				break;
-		}
-	}
-	return got;
-}
-
 static const char *origin_name(int o)
 {
 	switch (o) {
@@ -773,17 +745,11 @@ int hsperf_find_file(const char *root, int pid, char *path, size_t pathlen, char
 	struct stat st;
 	if (whylen)
 		why[0] = '\0';
-	snprintf(rel, sizeof rel, "/proc/%d/status", pid);
-	procfile_join(p, sizeof p, root, rel);
-	ssize_t n = procfile_read(AT_FDCWD, p, b, sizeof b);
-	if (n == -EFBIG)
-		n = (ssize_t)strlen(b);
-	if (n < 0) {
-		snprintf(why, whylen, "no process %d (%s: %s)", pid, p, strerror((int)-n));
-		return n == -ENOENT ? -ESRCH : (int)n;
-	}
-	status_field(b, (size_t)n, "\nUid:", 1, &euid); /* HotSpot names the directory after geteuid() */
-	status_field(b, (size_t)n, "\nNSpid:", -1, &nspid);
+	ssize_t n = procfile_read_status(root, pid, b, sizeof b, p, sizeof p, why, whylen);
+	if (n < 0)
+		return (int)n;
+	procfile_status_num(b, (size_t)n, "\nUid:", 1, &euid); /* HotSpot names the directory after geteuid() */
+	procfile_status_num(b, (size_t)n, "\nNSpid:", -1, &nspid);
 
 	/* the JVM's /tmp: through /proc/PID/root, which is also right for a private /tmp
 	 * (systemd PrivateTmp) and any other mount namespace; our own when we may not look there */

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,4 +183,46 @@ int procfile_read_stat(const char *path, struct procfile_stat *out)
 	if (s >= end || util_parse_u64(s, (size_t)(end - s), &out->starttime) == 0)
 		return -EINVAL;
 	return 0;
+}
+
+ssize_t procfile_read_status(const char *root, int pid, char *buf, size_t cap, char *path, size_t pathlen,
+			     char *why, size_t whylen)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "/proc/%d/status", pid);
+	procfile_join(path, pathlen, root, rel);
+	ssize_t n = procfile_read(AT_FDCWD, path, buf, cap);
+	if (n == -EFBIG)
+		n = (ssize_t)strlen(buf);
+	if (n < 0) {
+		snprintf(why, whylen, "no process %d (%s: %s)", pid, path, strerror((int)-n));
+		return n == -ENOENT ? -ESRCH : n;
+	}
+	return n;
+}
+
+bool procfile_status_num(const char *b, size_t n, const char *key, int idx, int64_t *out)
+{
+	const char *p = util_memmem(b, n, key), *end = b + n;
+	bool got = false;
+	if (!p)
+		return false;
+	p += strlen(key);
+	for (int i = 0; p < end && *p != '\n'; i++) {
+		int64_t v;
+		size_t k;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		k = util_parse_i64(p, (size_t)(end - p), &v);
+		if (!k)
+			break;
+		p += k;
+		if (idx < 0 || i == idx) {
+			*out = v;
+			got = true;
+			if (idx >= 0)
+				break;
+		}
+	}
+	return got;
 }

@@ -44,4 +44,14 @@ struct procfile_stat {
 /* 0, -ESRCH when the process is gone, -EINVAL when malformed, other -errno. */
 int procfile_read_stat(const char *path, struct procfile_stat *out);
 
+/* <root>/proc/PID/status into buf (its path in path): the bytes read (a status
+ * longer than cap is cut, its first lines kept), or -ESRCH with why saying
+ * "no process PID (...)", or another -errno. */
+ssize_t procfile_read_status(const char *root, int pid, char *buf, size_t cap, char *path, size_t pathlen,
+			     char *why, size_t whylen);
+/* The numbers of a "Key:\tN\tN..." line of a status (key with its leading
+ * "\n", e.g. "\nUid:"): the idx'th (0-based) or, idx < 0, the last one (NSpid:
+ * the pid in the innermost namespace). false when absent. */
+bool procfile_status_num(const char *b, size_t n, const char *key, int idx, int64_t *out);
+
 #endif
