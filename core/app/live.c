@@ -304,12 +304,15 @@ static void poll_probes(struct live *l, int64_t now)
 			say_errno(l, l->src_sched, &l->sched_said, n, what);
 		}
 	}
-	if (l->ctr) {
+	if (l->ctr && !l->sched_gone) { /* the process gone: no JVM to read */
 		int n = hsperf_probe_poll(l->ctr, now, &ev[0]);
 		if (n > 0) {
 			record_event(l, &ev[0]);
 			session_feed_event(l->s, l->src_ctr, &ev[0]);
 		}
+		/* the file removed: the JVM exited, which the schedstat probe says once */
+		if (n == -ESRCH)
+			l->ctr_said = n;
 		if (n != -EAGAIN && (n < 0 ? n != l->ctr_said : l->ctr_said != 0)) {
 			char msg[1400];
 			if (n < 0)
