@@ -285,7 +285,7 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 				named_jvm = true;
 		if (!named_jvm)
 			for (int i = 0; i < j.nlogs; i++)
-				if (j.logs[i].stream == 0 && j.logs[i].open_path[0])
+				if (j.logs[i].open_path[0]) /* a file, or the file stdout goes to */
 					session_add_source(s, SRC_JVM, j.logs[i].open_path, err, errlen);
 		/* hs_err_pid<pid>.log appears next to -XX:ErrorFile, else in the cwd */
 		const char *ef = j.error_open_path[0] ? j.error_open_path : j.error_file;

@@ -897,6 +897,33 @@ static void parse_xlog(const char *root, struct jvm_proc *j, const char *opt, in
 	l->tags = tags_of(l->what);
 }
 
+/* GC logging on stdout/stderr whose fd the JVM's shell pointed at a regular
+ * file (`java ... > app.log`): that file is the GC log, with the application's
+ * own lines in between (they are no GC record, and are passed over). A pipe, a
+ * socket, a terminal or /dev/null is not followed. */
+static void stream_files(const char *root, struct jvm_proc *j)
+{
+	for (int i = 0; i < j->nlogs; i++) {
+		struct jvm_log *l = &j->logs[i];
+		if (l->stream == 0 || !(l->tags & DLOG_GC))
+			continue;
+		char rel[64], fd[DISCOVER_PATH], target[DISCOVER_PATH];
+		snprintf(rel, sizeof rel, "/proc/%d/fd/%d", j->pid, l->stream);
+		procfile_join(fd, sizeof fd, root, rel);
+		ssize_t n = readlink(fd, target, sizeof target - 1);
+		if (n <= 0 || target[0] != '/')
+			continue; /* "pipe:[...]", "socket:[...]", or unreadable */
+		target[n] = '\0';
+		if (n > 10 && strcmp(target + n - 10, " (deleted)") == 0)
+			continue;
+		struct stat st;
+		if (stat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(l->path, sizeof l->path, "%s", target);
+		open_path_of(root, j, l->path, l->open_path, sizeof l->open_path);
+	}
+}
+
 /* JDK 8: -Xloggc:PATH; with rotation the JVM writes PATH.N.current */
 static void parse_xloggc(const char *root, struct jvm_proc *j, const char *opt, int origin, bool rotation,
 			 bool stopped_time, bool details)
@@ -1049,8 +1076,9 @@ static void apply_flags(const char *root, struct jvm_proc *j)
 	}
 	if (xloggc)
 		parse_xloggc(root, j, xloggc, xloggc_origin, rotation, stopped, details);
+	stream_files(root, j);
 	for (int i = 0; i < j->nlogs; i++)
-		j->logs[i].exists = j->logs[i].stream == 0 && file_exists(j->logs[i].open_path);
+		j->logs[i].exists = j->logs[i].open_path[0] && file_exists(j->logs[i].open_path);
 
 	char name[64], rel[DISCOVER_PATH];
 	snprintf(name, sizeof name, "hs_err_pid%d.log", j->pid);
@@ -1329,7 +1357,7 @@ char *discover_fmt_uptime(int64_t start_ms, int64_t now_ms, char *buf, size_t le
 const struct jvm_log *discover_gc_log(const struct jvm_proc *j)
 {
 	for (int i = 0; i < j->nlogs; i++)
-		if (j->logs[i].stream == 0 && (j->logs[i].tags & DLOG_GC))
+		if (j->logs[i].open_path[0] && (j->logs[i].tags & DLOG_GC))
 			return &j->logs[i];
 	return NULL;
 }

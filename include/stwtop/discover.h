@@ -50,7 +50,9 @@ struct jvm_log {
 	char option[256];               /* the option as given (cut at 255 bytes) */
 	char what[256];                 /* its selections ("gc*,safepoint"); merged when several
 					   -Xlog options name the same output */
-	int stream;                     /* 0 file, 1 stdout, 2 stderr */
+	int stream;                     /* 0 file, 1 stdout, 2 stderr; a stream whose fd the JVM
+					   points at a regular file (java ... > app.log) has that
+					   file in path/open_path, and is followed like a file */
 	unsigned tags;                  /* DLOG_* */
 	unsigned decorations;           /* DDECO_* (JDK 8 -Xloggc: 0) */
 	int filecount;                  /* rotated files kept (-Xlog default 5; 0 = no rotation) */
