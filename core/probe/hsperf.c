@@ -20,7 +20,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -761,10 +760,11 @@ int hsperf_find_file(const char *root, int pid, char *path, size_t pathlen, char
 	snprintf(user, sizeof user, "%lld", (long long)euid);
 	snprintf(rel, sizeof rel, "/proc/%d/root/etc/passwd", pid);
 	procfile_join(p, sizeof p, root, rel);
-	if (euid >= 0 && !discover_passwd_name(p, (unsigned)euid, user, sizeof user) && !root[0]) {
-		struct passwd *pw = getpwuid((uid_t)euid);
-		if (pw)
-			util_sanitize(user, sizeof user, pw->pw_name, strlen(pw->pw_name));
+	/* the JVM's own passwd first, then ours; never getpwuid(): NSS would tie the
+	 * static binary to the glibc it was linked with, and scan_dirs covers the rest */
+	if (euid >= 0 && !discover_passwd_name(p, (unsigned)euid, user, sizeof user)) {
+		procfile_join(p, sizeof p, root, "/etc/passwd");
+		discover_passwd_name(p, (unsigned)euid, user, sizeof user);
 	}
 	if ((size_t)snprintf(path, pathlen, "%s/hsperfdata_%s/%lld", tmp, user, (long long)nspid) >= pathlen) {
 		snprintf(why, whylen, "path too long");

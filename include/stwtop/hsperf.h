@@ -162,7 +162,7 @@ void hsperf_delta(const struct hsperf_sample *a, const struct hsperf_sample *b, 
 
 /* Where the file of pid is, as this process opens it: /tmp/hsperfdata_<user>/<pid>,
  * user the owner of /proc/PID (named from the JVM's own /etc/passwd, then
- * getpwuid), or /proc/PID/root/tmp/hsperfdata_<user>/<nspid> for a JVM in another
+ * this machine's /etc/passwd), or /proc/PID/root/tmp/hsperfdata_<user>/<nspid> for a JVM in another
  * mount namespace (nspid: the last NSpid of /proc/PID/status); every
  * hsperfdata_* directory is tried when the name did not give it. root prefixes
  * /proc and /etc ("" live). 0 with path set, or -errno with why saying what
