@@ -548,7 +548,7 @@ static void interval_requests(const struct timeline *tl, struct report_status_ma
  * stops (a log with only GC pauses has not the others, nor any TTSP) */
 static bool tl_stops_none(const struct session *s)
 {
-	return session_timeline(s)->stops.total == 0;
+	return session_timeline(s)->log_stops == 0;
 }
 
 static void interval_facts(const struct session *s, int64_t now, struct report_status_mark *m,
@@ -561,8 +561,8 @@ static void interval_facts(const struct session *s, int64_t now, struct report_s
 	struct tl_stopref st;
 	timeline_stops_begin(&it, tl, a, now, 0);
 	while (timeline_stops_next(&it, &st)) {
-		if (st.end_ms < a || st.end_ms > now)
-			continue;
+		if (st.end_ms < a || st.end_ms > now || (st.stop && (st.stop->flags & TL_STOP_COUNTERS)))
+			continue; /* the counters' stop time is said from them, summed */
 		iv->stops++;
 		if (st.total_ms > iv->max_stop_ms)
 			iv->max_stop_ms = st.total_ms;

@@ -32,7 +32,8 @@ void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struc
 				const struct tl_stop *s = sr.stop;
 				struct tl_cpu_delta sd;
 				nst++;
-				if (!timeline_cpu_delta(tl, s->start_ms, s->end_ms, &sd))
+				/* a stop from the counters began up to one read earlier */
+				if (!timeline_cpu_delta(tl, s->start_ms - (int64_t)s->read_ms, s->end_ms, &sd))
 					continue;
 				if (sd.throttled_us >= (int64_t)(r->cfg.throttle_min_ms * 1000)) {
 					nthr++;
@@ -56,13 +57,20 @@ void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struc
 		double head_total = worst ? worst->total_ms : worst_total;
 		int64_t head_start = worst ? worst->start_ms : f->worst_start_ms;
 		rl_fmt_ms(nthr <= 1 ? head_total : worst_total, d1, sizeof d1);
+		const struct tl_stop *head = worst ? worst : f->sp.worst;
+		char when[64];
+		if (head && (head->flags & TL_STOP_COUNTERS))
+			rl_stop_when(r, head, when, sizeof when);
+		else
+			snprintf(when, sizeof when, "at %s", rl_hms(r, head_start, t3));
 		if (nthr <= 1)
-			vtitle(&v, "The %s stop at %s happened while the cgroup was CPU-throttled: +%.0f ms "
-			       "throttled_time in %s-%s", d1, rl_hms(r, head_start, t3), cd.throttled_us / 1000.0,
-			       rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2));
+			vtitle(&v, "The %s%s stop %s happened while the cgroup was CPU-throttled: +%.0f ms "
+			       "throttled_time in %s-%s", head && (head->flags & TL_STOP_SEVERAL) ? ">= " : "", d1,
+			       when, cd.throttled_us / 1000.0, rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2));
 		if (nthr > 1) {
 			char sfx[48];
-			snprintf(sfx, sizeof sfx, "%.0f ms", r->cfg.stop_ms);
+			snprintf(sfx, sizeof sfx, "%.0f ms%s", r->cfg.stop_ms,
+				 head && (head->flags & TL_STOP_COUNTERS) ? " (from the JVM's counters)" : "");
 			vtitle(&v, "%d stops >= %s happened while the cgroup was CPU-throttled: +%.0f ms "
 			       "throttled_time in %s-%s (worst stop %s)", nthr, sfx, cd.throttled_us / 1000.0,
 			       rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2), d1);
@@ -74,7 +82,11 @@ void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struc
 			vevid(&v, "quota %.2f CPU (cfs_quota_us %lld / cfs_period_us %lld)",
 			      (double)cd.quota_us / (double)cd.period_us, (long long)cd.quota_us,
 			      (long long)cd.period_us);
-		if (worst) {
+		if (worst && (worst->flags & TL_STOP_COUNTERS)) {
+			rl_counter_stop_evid(&v, r, c, worst);
+			vevid(&v, "throttled_time %+.0f ms in %s-%s, around that stop", worst_thr,
+			      rl_hms(r, worst_from, t1), rl_hms(r, worst_to, t2));
+		} else if (worst) {
 			vevid(&v, "%s:%llu %s safepoint \"%s\" total %.1f ms (reaching %.1f ms): throttled_time "
 			      "%+.0f ms in %s-%s", rl_sname(c, worst->src), (unsigned long long)worst->line,
 			      rl_hms(r, worst->end_ms, t3), worst->op, worst->total_ms, worst->ttsp_ms, worst_thr,

@@ -273,6 +273,12 @@ void rv_index_rebuild(struct rules *r);                  /* after verdicts were 
 /* formatting for evidence */
 const char *rl_sname(const struct rules_ctx *c, uint16_t src);
 const char *rl_hms(const struct rules *r, int64_t t, char *buf);   /* buf of UTIL_HMS_LEN */
+/* "at HH:MM:SS.mmm" of a logged stop's start; for one from the JVM's counters
+ * (TL_STOP_COUNTERS), which ended between two reads, "ending between A and B" */
+const char *rl_stop_when(const struct rules *r, const struct tl_stop *s, char *buf, size_t len);
+/* the evidence line of a stop from the JVM's counters */
+void rl_counter_stop_evid(struct vdraft *v, const struct rules *r, const struct rules_ctx *c,
+			  const struct tl_stop *s);
 double rl_mb10(int32_t v);
 void rl_fmt_ms(double ms, char *buf, size_t len);
 

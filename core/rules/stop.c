@@ -151,12 +151,23 @@ void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct i
 		v.jump_ms = s->start_ms;
 		rl_fmt_ms(s->ttsp_ms, d1, sizeof d1);
 		rl_fmt_ms(s->total_ms, d2, sizeof d2);
-		vtitle(&v, "The %s stop at %s was spent reaching the safepoint (%s), not in the operation "
-		       "\"%s\"%s", d2, rl_hms(r, s->start_ms, t1), d1, s->op,
-		       throttled ? ", while the cgroup was CPU-throttled" : "");
-		vevid(&v, "%s:%llu %s safepoint \"%s\": reaching %.1f ms, at safepoint %.1f ms, total %.1f ms",
-		      rl_sname(c, s->src), (unsigned long long)s->line, rl_hms(r, s->end_ms, t2), s->op, s->ttsp_ms,
-		      s->op_ms, s->total_ms);
+		bool ctr = s->flags & TL_STOP_COUNTERS;
+		char when[64];
+		if (ctr) {
+			const char *least = s->flags & TL_STOP_SEVERAL ? "at least " : "";
+			vtitle(&v, "The JVM stopped %s%s in a stop %s, %s%s of it reaching the safepoint%s (its "
+			       "counters: no safepoint log names the operation)", least, d2,
+			       rl_stop_when(r, s, when, sizeof when), least, d1,
+			       throttled ? ", while the cgroup was CPU-throttled" : "");
+			rl_counter_stop_evid(&v, r, c, s);
+		} else {
+			vtitle(&v, "The %s stop at %s was spent reaching the safepoint (%s), not in the operation "
+			       "\"%s\"%s", d2, rl_hms(r, s->start_ms, t1), d1, s->op,
+			       throttled ? ", while the cgroup was CPU-throttled" : "");
+			vevid(&v, "%s:%llu %s safepoint \"%s\": reaching %.1f ms, at safepoint %.1f ms, total %.1f ms",
+			      rl_sname(c, s->src), (unsigned long long)s->line, rl_hms(r, s->end_ms, t2), s->op,
+			      s->ttsp_ms, s->op_ms, s->total_ms);
+		}
 		if (s->spin_ms >= 0)
 			vevid(&v, "spin %.0f ms (threads running Java code), block %.0f ms (threads in VM code)",
 			      s->spin_ms, s->block_ms);
@@ -257,6 +268,10 @@ void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct i
 		if (shown == 0)
 			vadvice(&v, " -XX:+SafepointTimeout -XX:SafepointTimeoutDelay=%.0f names the late threads "
 				"in the log.", r->cfg.ttsp_warn_ms * 5);
+		if (ctr)
+			vadvice(&v, " A safepoint log times each stop and names its operation: -Xlog:safepoint, or "
+				"without a restart `jcmd PID VM.log output=FILE what=safepoint` (stwtop's L key or "
+				"--enable-jvm-logging does it and follows the file).");
 		if (!throttled)
 			rl_missing_sources_advice(&v, c, false);
 		rv_commit(r, &v);

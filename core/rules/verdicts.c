@@ -331,6 +331,34 @@ const char *rl_hms(const struct rules *r, int64_t t, char *buf)
 	return util_fmt_hms_ms(t, buf, UTIL_HMS_LEN);
 }
 
+const char *rl_stop_when(const struct rules *r, const struct tl_stop *s, char *buf, size_t len)
+{
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
+	if (s->flags & TL_STOP_COUNTERS)
+		snprintf(buf, len, "ending between %s and %s", rl_hms(r, s->end_ms - (int64_t)s->read_ms, t1),
+			 rl_hms(r, s->end_ms, t2));
+	else
+		snprintf(buf, len, "at %s", rl_hms(r, s->start_ms, t1));
+	return buf;
+}
+
+void rl_counter_stop_evid(struct vdraft *v, const struct rules *r, const struct rules_ctx *c,
+			  const struct tl_stop *s)
+{
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
+	const char *a = rl_hms(r, s->end_ms - (int64_t)s->read_ms, t1), *b = rl_hms(r, s->end_ms, t2);
+	if (s->flags & TL_STOP_SEVERAL)
+		vevid(v, "%s, reads at %s and %s: the longest of up to %u safepoints that ended between them "
+		      "stopped the JVM at least %.1f ms, at least %.1f ms of it reaching the safepoint (the "
+		      "counters sum the stops; a safepoint log has each one)", rl_sname(c, s->src), a, b,
+		      (unsigned)s->count, s->total_ms, s->ttsp_ms);
+	else
+		vevid(v, "%s, reads at %s and %s: one safepoint ended between them; it stopped the JVM "
+		      "%.1f ms, %.1f ms of it reaching the safepoint (the JVM's counters: when it began is "
+		      "known to %.1f s and its operation is not named)", rl_sname(c, s->src), a, b, s->total_ms,
+		      s->ttsp_ms, s->read_ms / 1000.0);
+}
+
 double rl_mb10(int32_t v)
 {
 	return v / 10.0;

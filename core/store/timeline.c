@@ -300,6 +300,16 @@ static bool push_stop(struct timeline *tl, const struct event *e)
 	s->block_ms = (float)e->u.sp.block_ms;
 	s->src = e->src;
 	s->line = e->line;
+	s->flags = 0;
+	s->count = 1;
+	s->read_ms = 0;
+	if (e->u.sp.form == SP_COUNTERS) {
+		s->flags = TL_STOP_COUNTERS | (e->u.sp.count > 1 ? TL_STOP_SEVERAL : 0);
+		s->read_ms = (float)e->u.sp.read_ms;
+		s->count = (uint16_t)(e->u.sp.count > UINT16_MAX ? UINT16_MAX : e->u.sp.count);
+	} else {
+		tl->log_stops++;
+	}
 	memcpy(s->op, e->u.sp.op, sizeof s->op);
 	if (s->end_ms - s->start_ms > tl->stop_span_max_ms)
 		tl->stop_span_max_ms = s->end_ms - s->start_ms;
@@ -522,7 +532,12 @@ uint64_t timeline_lower_bound(const struct ring *r, int64_t t)
 
 bool timeline_stops_are_pauses(const struct timeline *tl)
 {
-	return tl->stops.total == 0;
+	return tl->log_stops == 0 && (tl->pauses.total > 0 || tl->stops.total == 0);
+}
+
+bool timeline_stops_from_counters(const struct timeline *tl)
+{
+	return tl->log_stops == 0 && tl->pauses.total == 0 && tl->stops.total > 0;
 }
 
 static void stopref_of(const struct timeline *tl, bool pauses, uint64_t idx, const void *rec,

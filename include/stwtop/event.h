@@ -109,7 +109,10 @@ struct ev_cycle {
 enum sp_form {
 	SP_UNIFIED = 1,   /* JDK 13+ "Safepoint \"op\", Time since last: ..., Total: N ns" */
 	SP_STOPPED,       /* "Total time for which application threads were stopped" (JDK 8-12) */
-	SP_STATS          /* JDK 8/11 -XX:+PrintSafepointStatistics row, or -Xlog:safepoint+stats row */
+	SP_STATS,         /* JDK 8/11 -XX:+PrintSafepointStatistics row, or -Xlog:safepoint+stats row */
+	SP_COUNTERS       /* made by the session from two reads of the JVM's counters (hsperfdata),
+			     never parsed nor recorded: the stops that ended between them, see
+			     session.c counter_stop() */
 };
 
 struct ev_safepoint {
@@ -123,6 +126,11 @@ struct ev_safepoint {
 	int32_t threads_running;/* initially running (JDK 8) / runnable (JDK 25); -1 unknown */
 	uint8_t form;           /* enum sp_form */
 	char op[40];            /* VM operation, "" for SP_STOPPED */
+	/* SP_COUNTERS only (0 otherwise): the interval between the two reads, and
+	 * how many safepoints may have ended in it (1: total and ttsp are that
+	 * one stop's; more: what the longest of them took at least) */
+	double read_ms;
+	int32_t count;
 };
 
 /* SafepointTimeout report, emitted when "(End of list)" is read. */

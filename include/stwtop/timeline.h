@@ -44,10 +44,21 @@ struct tl_stop {
 	int64_t start_ms, end_ms;
 	float total_ms, ttsp_ms, op_ms;   /* ttsp/op -1 when unknown */
 	float spin_ms, block_ms;          /* -1 unknown */
+	float read_ms;                    /* TL_STOP_COUNTERS: the reads' interval, the precision
+					     of start and end; 0 for a logged stop */
 	uint16_t src;
+	uint8_t flags;                    /* TL_STOP_* */
+	uint16_t count;                   /* TL_STOP_SEVERAL: how many may have ended (at most) */
 	uint64_t line;
 	char op[40];
 };
+
+/* a stop known from the JVM's counters (SP_COUNTERS), not from a log line:
+ * the stop time that ended between two reads, placed at the later read */
+#define TL_STOP_COUNTERS 0x01
+/* ...and the reads held several safepoints: total_ms and ttsp_ms are what the
+ * longest of them took at least, op names how many */
+#define TL_STOP_SEVERAL  0x02
 
 struct tl_pause {
 	int64_t t_ms;                     /* end */
@@ -195,6 +206,7 @@ struct timeline {
 	struct { int64_t sec; struct hist rt, uht, urt; } open[TL_OPEN_SECONDS];
 	int64_t newest_ms;                /* latest event time seen */
 	int64_t oldest_ms;                /* earliest event time seen */
+	uint64_t log_stops;               /* stops pushed from a log (not TL_STOP_COUNTERS) */
 	int64_t stop_span_max_ms;         /* longest stop pushed (end - start): a stop that
 	                                   * overlaps time t starts at or after t minus this */
 	int64_t pause_span_max_ms;        /* the same for GC pauses */
@@ -267,8 +279,12 @@ struct tl_stop_iter {
 	double min_ms;
 };
 
-/* The stops are GC pauses: the log has no safepoint lines. */
+/* The stops are GC pauses: no log has safepoint lines, and a GC log has
+ * pauses (they are exact; stops from the JVM's counters are not). */
 bool timeline_stops_are_pauses(const struct timeline *tl);
+/* The stops are all from the JVM's counters (TL_STOP_COUNTERS): no log gave
+ * safepoints nor pauses. */
+bool timeline_stops_from_counters(const struct timeline *tl);
 /* Every stop at least min_ms long that overlaps [a, b] (end >= a, start <= b),
  * in the order they were logged. Records arrive in the order they end, so
  * starts are sorted only to within the longest stop: the scan begins and ends
