@@ -361,55 +361,34 @@ size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], siz
 /* --- events --- */
 
 /* A JVM followed without a safepoint log (nor a GC log) still tells how long
- * it stopped, through its counters: each pair of reads gives the stop time
- * that ended between them, summed, the time reaching safepoints counted when
- * each was reached, and how many safepoints began. counter_stop turns one
- * pair into one SP_COUNTERS stop placed at the later read, so incidents,
- * ttsp-spike and cpu-throttled-during-stop judge it like a logged one, with
- * the precision it has (the verdicts say which):
- *  - no safepoint began between the reads: exactly one stop ended, the one in
- *    progress at the earlier read, and the sum is its length;
- *  - n began: up to n + 1 ended, and all but the first began and ended between
- *    the reads, so the longest took at least max(sum - interval, sum / (n + 1));
- *  - reaching a safepoint is counted when it is reached, for a long stop some
- *    reads before its end: what exceeds the stop time that ended is carried to
- *    the stop that ends next (only the one in progress can have reached it).
- * Its end is known to one interval; it is never recorded (the counters are)
- * and never counted in the summary's stops (those are logged ones). */
-static bool counter_stop(struct session *s, const struct event *c, struct event *out)
+ * it stopped, through its counters: the probe reads them every HSPERF_STEP_MS
+ * and each interval's event carries the longest stop that ended in it, its
+ * own length and time to safepoint or lower bounds of them (hsperf.h,
+ * hsperf_stops_step). counter_stop turns that into one SP_COUNTERS stop at
+ * the read that saw it end, so incidents, ttsp-spike and
+ * cpu-throttled-during-stop judge it like a logged one, and the verdicts say
+ * where it came from and how exact it is. It is never recorded (the counters
+ * are) nor counted in the summary's stops (those are logged ones); once a
+ * safepoint log gave a stop, the log wins and the counters make none. */
+static bool counter_stop(const struct session *s, const struct event *c, struct event *out)
 {
 	const struct ev_jvmctr *x = &c->u.ctr;
-	if (x->stop_ms < 0 || x->ttsp_ms < 0 || x->safepoints < 0 || x->interval_ms <= 0 || s->tl.log_stops > 0)
+	if (x->stop_max_ms <= 0 || x->stop_max_end < 0 || s->tl.log_stops > 0)
 		return false;
-	double sync = s->ctr_sync_carry + x->ttsp_ms;
-	if (x->stop_ms <= 0) {
-		s->ctr_sync_carry = sync;
-		return false;
-	}
-	double carry_before = s->ctr_sync_carry;
-	s->ctr_sync_carry = sync > x->stop_ms ? sync - x->stop_ms : 0;
 	ev_init(out, EV_SAFEPOINT);
 	out->src = c->src;
 	out->line = 0;
-	out->t_ms = c->t_ms;
+	out->t_ms = x->stop_max_end;
 	struct ev_safepoint *sp = &out->u.sp;
+	bool exact = x->stop_max_exact == 1;
 	sp->form = SP_COUNTERS;
-	sp->read_ms = x->interval_ms;
-	sp->count = x->safepoints + 1;
-	if (x->safepoints == 0) {
-		sp->total_ms = x->stop_ms;
-		sp->ttsp_ms = sync < x->stop_ms ? sync : x->stop_ms;
+	sp->read_ms = x->stop_max_window_ms > 0 ? x->stop_max_window_ms : x->interval_ms;
+	sp->count = exact ? 1 : 2;
+	sp->total_ms = x->stop_max_ms;
+	sp->ttsp_ms = x->stop_max_ttsp_ms >= 0 ? x->stop_max_ttsp_ms : -1;
+	if (exact && sp->ttsp_ms >= 0)
 		sp->at_ms = sp->total_ms - sp->ttsp_ms;
-		snprintf(sp->op, sizeof sp->op, "stop (JVM counters)");
-		return true;
-	}
-	double by_time = x->stop_ms - x->interval_ms, by_count = x->stop_ms / (x->safepoints + 1);
-	double tt = carry_before + (x->ttsp_ms > x->interval_ms ? x->ttsp_ms - x->interval_ms : 0);
-	sp->total_ms = by_time > by_count ? by_time : by_count;
-	if (tt > sp->total_ms)
-		sp->total_ms = tt;
-	sp->ttsp_ms = tt;
-	snprintf(sp->op, sizeof sp->op, "longest of %d (JVM counters)", sp->count);
+	snprintf(sp->op, sizeof sp->op, "%s", exact ? "stop (JVM counters)" : "longest of several (JVM counters)");
 	return true;
 }
 

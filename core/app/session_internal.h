@@ -69,8 +69,6 @@ struct session {
 	struct rules *rules;
 	struct jvmclock clock;
 	int64_t last_eval_ms;
-	double ctr_sync_carry;        /* time to safepoint counted by the JVM's counters for a
-				         stop that had not ended at the read (counter_stop) */
 	bool eval_on_data;
 	unsigned evals_unkept;        /* evaluations since the timeline's keep was set */
 	struct seen_timeout timeouts[TIMEOUT_MEMORY];

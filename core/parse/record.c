@@ -76,6 +76,11 @@ static const struct field ctr_fields[] = {
 	{"stop_ms", F_DBL, EV_OFF(ctr.stop_ms), 0},
 	{"ttsp_ms", F_DBL, EV_OFF(ctr.ttsp_ms), 0},
 	{"threads", F_I32, EV_OFF(ctr.threads), 0},
+	{"stop_max_ms", F_DBL, EV_OFF(ctr.stop_max_ms), 0},
+	{"stop_max_ttsp_ms", F_DBL, EV_OFF(ctr.stop_max_ttsp_ms), 0},
+	{"stop_max_end", F_I64, EV_OFF(ctr.stop_max_end), 0},
+	{"stop_max_window_ms", F_DBL, EV_OFF(ctr.stop_max_window_ms), 0},
+	{"stop_max_exact", F_I32, EV_OFF(ctr.stop_max_exact), 0},
 	{"collector", F_U8, EV_OFF(ctr.collector), 0},
 	{"cause", F_STR, EV_OFF(ctr.cause), EV_SIZE(ctr.cause)},
 };

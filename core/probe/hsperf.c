@@ -718,6 +718,47 @@ static int usable(const char *path, unsigned uid)
 	return 0;
 }
 
+void hsperf_stops_init(struct hsperf_stops *st)
+{
+	memset(st, 0, sizeof *st);
+	st->longest.total_ms = -1;
+}
+
+void hsperf_stops_step(struct hsperf_stops *st, const struct hsperf_delta *d, bool stop_has_sync, int64_t now_ms)
+{
+	if (d->restarted || d->safepoints < 0 || d->safepoint_op_ns < 0 || d->ttsp_ns < 0 || d->interval_ns <= 0) {
+		st->carry_ns = 0;
+		return;
+	}
+	int64_t sync = st->carry_ns + d->ttsp_ns;
+	if (d->safepoint_op_ns == 0) {
+		st->carry_ns = sync; /* reached, not ended: the stop is still on */
+		return;
+	}
+	int64_t ended = stop_has_sync ? d->safepoint_op_ns : sync + d->safepoint_op_ns;
+	struct hsperf_stop s = {.end_ms = now_ms, .window_ms = (double)d->interval_ns / 1e6};
+	if (d->safepoints == 0) {
+		s.exact = true;
+		s.total_ms = (double)ended / 1e6;
+		s.ttsp_ms = (double)(sync < ended ? sync : ended) / 1e6;
+	} else {
+		double e = (double)ended / 1e6, by_time = e - s.window_ms, by_count = e / (double)(d->safepoints + 1);
+		s.total_ms = by_time > by_count ? by_time : by_count;
+		s.ttsp_ms = (double)st->carry_ns / 1e6;
+		if (s.ttsp_ms > s.total_ms)
+			s.total_ms = s.ttsp_ms;
+	}
+	st->carry_ns = 0;
+	if (s.total_ms > st->longest.total_ms)
+		st->longest = s;
+}
+
+void hsperf_stops_take(struct hsperf_stops *st, struct hsperf_stop *out)
+{
+	*out = st->longest;
+	st->longest.total_ms = -1;
+}
+
 /* every <tmp>/hsperfdata_* /<nspid> owned by uid: the JVM named its directory
  * with a name we could not work out (a uid without a passwd entry here) */
 static bool scan_dirs(const char *tmp, int nspid, unsigned uid, char *path, size_t len)

@@ -27,8 +27,11 @@ struct hsperf_probe {
 	int pid;
 	bool open;
 	struct hsperf h;
-	struct hsperf_sample prev;
+	struct hsperf_sample prev;  /* the read the last event started from */
 	bool have_prev;
+	struct hsperf_sample step_prev; /* the last read, every HSPERF_STEP_MS: the stops */
+	bool have_step;
+	struct hsperf_stops stops;
 	bool stop_has_sync;       /* JDK 8-12: sun.rt.safepointTime counts from the safepoint's
 				     begin, the time to reach it included (see hsperf.h) */
 	int64_t next_try_ms;
@@ -89,6 +92,8 @@ static int try_open(struct hsperf_probe *p)
 	}
 	p->open = true;
 	p->have_prev = false;
+	p->have_step = false;
+	hsperf_stops_init(&p->stops);
 	/* java.vm.specification.version is "1.8" on JDK 8, else the feature release */
 	char spec[16];
 	p->stop_has_sync = false;
@@ -168,7 +173,8 @@ static void fill(const struct hsperf_probe *p, const struct hsperf_sample *b, co
 	c->cause[n] = '\0';
 }
 
-int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
+/* a read, and the stops it shows against the one before */
+static int read_step(struct hsperf_probe *p, int64_t now_ms, struct hsperf_sample *s)
 {
 	if (!p->open) {
 		if (now_ms < p->next_try_ms)
@@ -179,8 +185,7 @@ int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
 			return r;
 		}
 	}
-	struct hsperf_sample s;
-	int r = hsperf_sample(&p->h, &s);
+	int r = hsperf_sample(&p->h, s);
 	if (r < 0) {
 		snprintf(p->why, sizeof p->why, "%s", p->h.why);
 		if (r == -ESRCH || r == -ESTALE) {
@@ -193,12 +198,45 @@ int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
 		}
 		return r;
 	}
+	if (p->have_step) {
+		struct hsperf_delta d;
+		hsperf_delta(&p->step_prev, s, &d);
+		hsperf_stops_step(&p->stops, &d, p->stop_has_sync, now_ms);
+	}
+	p->step_prev = *s;
+	p->have_step = true;
+	return 0;
+}
+
+int hsperf_probe_step(struct hsperf_probe *p, int64_t now_ms)
+{
+	struct hsperf_sample s;
+	return read_step(p, now_ms, &s);
+}
+
+int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
+{
+	struct hsperf_sample s;
+	int r = read_step(p, now_ms, &s);
+	if (r < 0)
+		return r;
 	int n = 0;
 	if (p->have_prev) {
 		struct hsperf_delta d;
 		hsperf_delta(&p->prev, &s, &d);
 		if (!d.restarted && d.interval_ns > 0) {
 			fill(p, &s, &d, now_ms, out);
+			struct hsperf_stop m;
+			hsperf_stops_take(&p->stops, &m);
+			if (m.total_ms >= 0) {
+				out->u.ctr.stop_max_ms = m.total_ms;
+				out->u.ctr.stop_max_ttsp_ms = m.ttsp_ms;
+				out->u.ctr.stop_max_end = m.end_ms;
+				out->u.ctr.stop_max_window_ms = m.window_ms;
+				out->u.ctr.stop_max_exact = m.exact;
+			} else if (d.safepoint_op_ns == 0) {
+				out->u.ctr.stop_max_ms = 0; /* known: none ended */
+			}
 			n = 1;
 		}
 	}

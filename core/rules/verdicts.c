@@ -348,15 +348,15 @@ void rl_counter_stop_evid(struct vdraft *v, const struct rules *r, const struct 
 	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	const char *a = rl_hms(r, s->end_ms - (int64_t)s->read_ms, t1), *b = rl_hms(r, s->end_ms, t2);
 	if (s->flags & TL_STOP_SEVERAL)
-		vevid(v, "%s, reads at %s and %s: the longest of up to %u safepoints that ended between them "
-		      "stopped the JVM at least %.1f ms, at least %.1f ms of it reaching the safepoint (the "
-		      "counters sum the stops; a safepoint log has each one)", rl_sname(c, s->src), a, b,
-		      (unsigned)s->count, s->total_ms, s->ttsp_ms);
+		vevid(v, "%s, reads at %s and %s: of the safepoints that ended between them the longest "
+		      "stopped the JVM at least %.1f ms, at least %.1f ms of it reaching the safepoint (others "
+		      "began in that window, and the counters sum the stops; a safepoint log has each one)",
+		      rl_sname(c, s->src), a, b, s->total_ms, s->ttsp_ms);
 	else
 		vevid(v, "%s, reads at %s and %s: one safepoint ended between them; it stopped the JVM "
-		      "%.1f ms, %.1f ms of it reaching the safepoint (the JVM's counters: when it began is "
-		      "known to %.1f s and its operation is not named)", rl_sname(c, s->src), a, b, s->total_ms,
-		      s->ttsp_ms, s->read_ms / 1000.0);
+		      "%.1f ms, %.1f ms of it reaching the safepoint (the JVM's counters: its start and end "
+		      "are known to %.0f ms and its operation is not named)", rl_sname(c, s->src), a, b,
+		      s->total_ms, s->ttsp_ms, s->read_ms);
 }
 
 double rl_mb10(int32_t v)

@@ -100,6 +100,9 @@ void ev_init(struct event *e, enum ev_kind kind)
 		e->u.ctr.heap_used = e->u.ctr.heap_committed = e->u.ctr.heap_max = -1;
 		e->u.ctr.one_gc_ms = e->u.ctr.stop_ms = e->u.ctr.ttsp_ms = -1;
 		e->u.ctr.safepoints = e->u.ctr.threads = -1;
+		e->u.ctr.stop_max_ms = e->u.ctr.stop_max_ttsp_ms = e->u.ctr.stop_max_window_ms = -1;
+		e->u.ctr.stop_max_end = -1;
+		e->u.ctr.stop_max_exact = -1;
 		break;
 	case EV_JVM_EXIT:
 		e->u.exit.pid = -1;

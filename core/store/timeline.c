@@ -301,12 +301,10 @@ static bool push_stop(struct timeline *tl, const struct event *e)
 	s->src = e->src;
 	s->line = e->line;
 	s->flags = 0;
-	s->count = 1;
 	s->read_ms = 0;
 	if (e->u.sp.form == SP_COUNTERS) {
 		s->flags = TL_STOP_COUNTERS | (e->u.sp.count > 1 ? TL_STOP_SEVERAL : 0);
 		s->read_ms = (float)e->u.sp.read_ms;
-		s->count = (uint16_t)(e->u.sp.count > UINT16_MAX ? UINT16_MAX : e->u.sp.count);
 	} else {
 		tl->log_stops++;
 	}

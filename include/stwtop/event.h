@@ -126,9 +126,9 @@ struct ev_safepoint {
 	int32_t threads_running;/* initially running (JDK 8) / runnable (JDK 25); -1 unknown */
 	uint8_t form;           /* enum sp_form */
 	char op[40];            /* VM operation, "" for SP_STOPPED */
-	/* SP_COUNTERS only (0 otherwise): the interval between the two reads, and
-	 * how many safepoints may have ended in it (1: total and ttsp are that
-	 * one stop's; more: what the longest of them took at least) */
+	/* SP_COUNTERS only (0 otherwise): the window between the two reads it
+	 * ended in, and 1 when total and ttsp are that one stop's own, 2 when other
+	 * safepoints began in the window and they are what it took at least */
 	double read_ms;
 	int32_t count;
 };
@@ -254,6 +254,13 @@ struct ev_jvmctr {
 	double stop_ms;         /* application threads stopped in the interval, -1 unknown */
 	double ttsp_ms;         /* of it, reaching the safepoints (summed), -1 unknown */
 	int32_t threads;        /* live Java threads, -1 unknown */
+	/* the longest stop that ended in the interval, from reads every HSPERF_STEP_MS
+	 * (hsperf_stops_step): -1 none ended or not known */
+	double stop_max_ms, stop_max_ttsp_ms;
+	int64_t stop_max_end;   /* epoch ms of the read that saw it end, -1 none */
+	double stop_max_window_ms; /* it ended within this before stop_max_end */
+	int32_t stop_max_exact; /* 1 its own length and TTSP; 0 lower bounds (other safepoints
+				   began in that window); -1 unknown */
 	uint8_t collector;      /* enum jvm_collector, from sun.gc.policy.name and the collectors */
 	char cause[40];         /* sun.gc.lastCause: why the last collection ran */
 };

@@ -160,6 +160,32 @@ bool hsperf_string(const struct hsperf *h, const char *name, char *out, size_t c
 int hsperf_sample(struct hsperf *h, struct hsperf_sample *s);
 void hsperf_delta(const struct hsperf_sample *a, const struct hsperf_sample *b, struct hsperf_delta *d);
 
+/* The stops, from the safepoint counters read often (stwtop: every
+ * HSPERF_STEP_MS). A safepoint is counted when it begins, its time to
+ * safepoint when it is reached, its time (sun.rt.safepointTime) when it ends.
+ * Between two reads where safepoint time ended and no safepoint began,
+ * exactly one stop ended, the one in progress at the earlier read: its time to
+ * safepoint is what was reached since the last stop ended, its length that
+ * plus the ended time (JDK 13+; JDK 8-12 count the sync in the ended time).
+ * Where safepoints began too, up to began + 1 ended, all but the first inside
+ * the window: the longest took at least max(ended - window, ended / (began + 1)),
+ * and at least the time to safepoint carried from earlier reads. */
+struct hsperf_stop {
+	double total_ms, ttsp_ms;   /* the longest stop that ended; total -1: none */
+	int64_t end_ms;             /* the read that saw it end (the caller's clock) */
+	double window_ms;           /* it ended within this before end_ms */
+	bool exact;                 /* its own length and TTSP, not lower bounds */
+};
+struct hsperf_stops {
+	int64_t carry_ns;           /* time to safepoint of a stop that had not ended */
+	struct hsperf_stop longest; /* since the last hsperf_stops_take */
+};
+void hsperf_stops_init(struct hsperf_stops *st);
+/* one more pair of reads (d from hsperf_delta), the later at now_ms */
+void hsperf_stops_step(struct hsperf_stops *st, const struct hsperf_delta *d, bool stop_has_sync, int64_t now_ms);
+/* the longest stop since the last take (total_ms -1: none), and start again */
+void hsperf_stops_take(struct hsperf_stops *st, struct hsperf_stop *out);
+
 /* Where the file of pid is, as this process opens it: /tmp/hsperfdata_<user>/<pid>,
  * user the owner of /proc/PID (named from the JVM's own /etc/passwd, then
  * this machine's /etc/passwd), or /proc/PID/root/tmp/hsperfdata_<user>/<nspid> for a JVM in another

@@ -110,6 +110,11 @@ struct hsperf_probe *hsperf_probe_open(const char *root, int pid, char *err, siz
  * -ESRCH/-ESTALE the file went away (the JVM exited); it is looked for again
  * every few seconds, -EAGAIN while waiting for that. */
 int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out);
+/* A read between polls (every HSPERF_STEP_MS), which only follows the stops:
+ * each stop's end is then known to that step, and most stops on their own
+ * (hsperf_stops_step). 0, or the errors of hsperf_probe_poll. */
+#define HSPERF_STEP_MS 100
+int hsperf_probe_step(struct hsperf_probe *p, int64_t now_ms);
 const char *hsperf_probe_path(const struct hsperf_probe *p);   /* "" when not open */
 const char *hsperf_probe_why(const struct hsperf_probe *p);
 void hsperf_probe_close(struct hsperf_probe *p);

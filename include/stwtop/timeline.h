@@ -48,16 +48,15 @@ struct tl_stop {
 					     of start and end; 0 for a logged stop */
 	uint16_t src;
 	uint8_t flags;                    /* TL_STOP_* */
-	uint16_t count;                   /* TL_STOP_SEVERAL: how many may have ended (at most) */
 	uint64_t line;
 	char op[40];
 };
 
 /* a stop known from the JVM's counters (SP_COUNTERS), not from a log line:
- * the stop time that ended between two reads, placed at the later read */
+ * the longest that ended between two reads, placed at the later read */
 #define TL_STOP_COUNTERS 0x01
-/* ...and the reads held several safepoints: total_ms and ttsp_ms are what the
- * longest of them took at least, op names how many */
+/* ...and other safepoints began between those reads: total_ms and ttsp_ms
+ * are what it took at least */
 #define TL_STOP_SEVERAL  0x02
 
 struct tl_pause {

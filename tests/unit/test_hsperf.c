@@ -299,6 +299,86 @@ static void test_truncated_under_us(void **state)
 	free(b);
 }
 
+/* one 100 ms step of the safepoint counters: began, reached (ttsp) and ended (op) */
+static void step(struct hsperf_stops *st, int64_t began, double ttsp_ms, double op_ms, int64_t now_ms)
+{
+	struct hsperf_delta d;
+	memset(&d, 0, sizeof d);
+	d.interval_ns = 100 * 1000000LL;
+	d.safepoints = began;
+	d.ttsp_ns = (int64_t)(ttsp_ms * 1e6);
+	d.safepoint_op_ns = (int64_t)(op_ms * 1e6);
+	d.stop_ns = d.ttsp_ns + d.safepoint_op_ns;
+	hsperf_stops_step(st, &d, false, now_ms);
+}
+
+static void test_stops(void **state)
+{
+	(void)state;
+	struct hsperf_stops st;
+	struct hsperf_stop m;
+	hsperf_stops_init(&st);
+	/* a 9 s stop: begun, then nothing for 89 steps, reached at 8.9 s and
+	 * ended 100 ms later, no other safepoint began meanwhile: exact */
+	step(&st, 1, 0, 0, 100);
+	for (int i = 2; i <= 89; i++)
+		step(&st, 0, 0, 0, i * 100);
+	step(&st, 0, 8900, 0, 9000);
+	step(&st, 0, 0, 100, 9100);
+	hsperf_stops_take(&st, &m);
+	assert_true(m.exact);
+	assert_true(m.total_ms > 8999.9 && m.total_ms < 9000.1);
+	assert_true(m.ttsp_ms > 8899.9 && m.ttsp_ms < 8900.1);
+	assert_int_equal(m.end_ms, 9100);
+	assert_true(m.window_ms > 99.9 && m.window_ms < 100.1);
+	/* taken: nothing until the next stop ends */
+	hsperf_stops_take(&st, &m);
+	assert_true(m.total_ms < 0);
+
+	/* a 3 s stop reached in 50 ms: the reach is carried to its end */
+	step(&st, 1, 50, 0, 10000);
+	for (int i = 1; i < 30; i++)
+		step(&st, 0, 0, 0, 10000 + i * 100);
+	step(&st, 0, 0, 2950, 13000);
+	hsperf_stops_take(&st, &m);
+	assert_true(m.exact);
+	assert_true(m.total_ms > 2999.9 && m.total_ms < 3000.1);
+	assert_true(m.ttsp_ms > 49.9 && m.ttsp_ms < 50.1);
+
+	/* the long stop ends in a step where 3 short ones began and ended too:
+	 * lower bounds, at least ended - window and the carried reach */
+	step(&st, 1, 1500, 0, 20000);
+	for (int i = 1; i < 20; i++)
+		step(&st, 0, 0, 0, 20000 + i * 100);
+	step(&st, 3, 0.3, 500 + 0.6, 22000);
+	hsperf_stops_take(&st, &m);
+	assert_false(m.exact);
+	assert_true(m.total_ms >= 1500 && m.total_ms <= 2000.9);
+	assert_true(m.ttsp_ms > 1499.9 && m.ttsp_ms < 1500.1);
+
+	/* many short stops in one step: the longest is only known to be
+	 * at least their sum over their count, never their sum */
+	step(&st, 30, 3, 57, 30000);
+	hsperf_stops_take(&st, &m);
+	assert_false(m.exact);
+	assert_true(m.total_ms > 1.9 && m.total_ms < 2.0);
+	/* more stop time than the window holds: one of them began before it */
+	step(&st, 30, 3, 147, 30100);
+	hsperf_stops_take(&st, &m);
+	assert_true(m.total_ms > 49.9 && m.total_ms < 50.1);
+
+	/* JDK 8-12: the ended time includes the reach */
+	hsperf_stops_init(&st);
+	struct hsperf_delta d;
+	memset(&d, 0, sizeof d);
+	d.interval_ns = 100 * 1000000LL;
+	d.ttsp_ns = 700 * 1000000LL;
+	d.safepoint_op_ns = 800 * 1000000LL;
+	hsperf_stops_step(&st, &d, true, 500);
+	hsperf_stops_take(&st, &m);
+	assert_true(m.exact && m.total_ms > 799.9 && m.total_ms < 800.1 && m.ttsp_ms > 699.9 && m.ttsp_ms < 700.1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_entries),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_truncated_under_us),
+		cmocka_unit_test(test_stops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
