@@ -37,6 +37,8 @@ struct live {
 	int tail_src[MAX_TAILS];        /* tail id -> session source + 1 (0: not yet known) */
 	int adding_src;                 /* the source being added: tail_add reads its content */
 	int eval_timer;                 /* one-shot: judge shortly after new data */
+	int tail_timer;                 /* one-shot: the files' descriptor back in the loop
+					   (TAIL_GAP_MS after a pass), -1 none */
 	int demo_timer;
 	bool eval_armed;
 	int64_t last_eval_mono;         /* when data was last judged (eval_soon) */
@@ -182,16 +184,33 @@ static void on_eval_timer(void *ctx)
 
 static void poll_hserr(struct live *l);
 
+/* Lines arrive one write at a time (nginx writes each request): a pass per
+ * write costs a wake-up, poll, epoll_wait, libinotifytools' select, ioctl
+ * and read, and the tail's reads. So after a pass the descriptor leaves the
+ * loop's set for TAIL_GAP_MS and a timer brings it back: writes of that gap
+ * are read in the next pass, which under a steady stream follows the timer at
+ * once (the descriptor is readable: poll does not sleep), one wake-up per gap.
+ * A line waits at most TAIL_GAP_MS, well inside the 50 ms from write to screen. */
+#define TAIL_GAP_MS 20
+
 static void on_inotify(void *ctx, int fd, short revents)
 {
 	struct live *l = ctx;
-	(void)fd;
 	(void)revents;
+	if (l->tail_timer >= 0 && loop_set_timer(l->loop, l->tail_timer, TAIL_GAP_MS, 0) == 0)
+		loop_del_fd(l->loop, fd);
 	tail_dispatch(l->tail);
 	if (l->hs && hserr_probe_woken(l->hs))
 		poll_hserr(l); /* a crash report's directory spoke */
 	eval_soon(l);
 	changed(l);
+}
+
+static void on_tail_timer(void *ctx)
+{
+	struct live *l = ctx;
+	if (l->tail)
+		loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
 }
 
 /* --- probes --- */
@@ -755,6 +774,7 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	l->src_cg = l->src_sched = l->src_vm = l->src_hs = -1;
 	l->adding_src = -1;
 	l->eval_timer = -1;
+	l->tail_timer = -1;
 	l->demo_timer = -1;
 	l->hs_timer = -1;
 	l->pid_start_ms = l->anchor_said = EV_TIME_NONE;
@@ -970,6 +990,7 @@ int live_run(struct live *l)
 	loop_add_signals(l->loop, sigs, 2, on_signal, l);
 	install_stop_signals(l);
 	l->eval_timer = loop_add_timer(l->loop, -1, 0, on_eval_timer, l);
+	l->tail_timer = loop_add_timer(l->loop, -1, 0, on_tail_timer, l);
 	if (l->o.demo) {
 		l->demo_t0 = session_replay_next_time(l->s);
 		l->demo_wall0 = util_mono_ms();
@@ -1001,6 +1022,10 @@ int live_run(struct live *l)
 			loop_add_timer(l->loop, HSPERF_STEP_MS, HSPERF_STEP_MS, on_ctr_step, l);
 	}
 	int rc = loop_run(l->loop);
+	/* what was written before the stop and not read yet (a pass waiting out
+	 * TAIL_GAP_MS, or written since the last one) is read now: no lost line */
+	if (l->tail && l->running)
+		tail_dispatch(l->tail);
 	/* the end of the input, as a report over the same files ends: the rules
 	 * judge with everything in (a gc-overhead episode still open is closed if
 	 * the data has moved on), and the listener hears the last changes before
