@@ -256,7 +256,7 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 static size_t seconds(const char *s, size_t n, double *ms)
 {
 	double v;
-	size_t k = util_parse_double(s, n, true, &v);
+	size_t k = util_parse_double_inl(s, n, true, &v);
 	if (!k || !JL_STARTS(s + k, n - k, " seconds"))
 		return 0;
 	*ms = jl_ms(v * 1000.0);

@@ -169,6 +169,11 @@ static void check_double(const char *s, size_t n, bool comma_ok)
 	size_t ka = util_parse_double(s, n, comma_ok, &a), kb = ref_parse_double(s, n, comma_ok, &b);
 	if (ka != kb || (ka && memcmp(&a, &b, sizeof a) != 0) || (!ka && a != 7))
 		fail_msg("util_parse_double(\"%.*s\", %zu) = %zu/%.17g, want %zu/%.17g", (int)n, s, n, ka, a, kb, b);
+	a = 7;
+	ka = util_parse_double_inl(s, n, comma_ok, &a);
+	if (ka != kb || (ka && memcmp(&a, &b, sizeof a) != 0) || (!ka && a != 7))
+		fail_msg("util_parse_double_inl(\"%.*s\", %zu) = %zu/%.17g, want %zu/%.17g", (int)n, s, n, ka, a, kb,
+			 b);
 }
 
 static void test_double_words(void **state)
@@ -199,6 +204,9 @@ static void test_double_words(void **state)
 						}
 					}
 	check_double("0.0001222 seconds", 17, true);
+	check_double("1234567.1234567 seconds", 23, true);
+	check_double("12345678.1234567 seconds", 24, true);
+	check_double("1234567.12345678 seconds", 24, true);
 	check_double("4683.4]", 7, false);
 	check_double("18446744073709551616.5", 22, false); /* wraps like the one-digit loop */
 }
