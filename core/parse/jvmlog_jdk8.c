@@ -69,7 +69,8 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	return i + 2;
 }
 
-static void parse_stamp(struct jvmlog *p, const char *s, size_t n, struct jl_stamp *st)
+/* ws: the blanks s starts with (jl_skip_ws(s, n, 0), which the caller has) */
+static void parse_stamp(struct jvmlog *p, const char *s, size_t n, size_t ws, struct jl_stamp *st)
 {
 	size_t i = 0, k;
 	int64_t ms;
@@ -85,7 +86,7 @@ static void parse_stamp(struct jvmlog *p, const char *s, size_t n, struct jl_sta
 	}
 	/* JDK 11 statistics rows are "%8.3f: ": leading spaces */
 	if (i == 0) {
-		size_t j = jl_skip_ws(s, n, 0);
+		size_t j = ws;
 		if (j > 0 && j < n && is_digit(s[j]) && (k = uptime_stamp(s + j, n - j, &st->up_us)))
 			i = j + k;
 	} else if ((k = uptime_stamp(s + i, n - i, &st->up_us))) {
@@ -525,9 +526,9 @@ static bool g8_heap_line(struct jvmlog *p, const char *s, size_t n)
 /* "   [ 29M->2589K(59M)]": the heap after the phase tree of a G1 pause in JDK
  * 6 and 7 before 7u2 (g1CollectorPolicy.cpp of those releases printed only
  * " A->B(C)" inside brackets where JDK 8 prints "[Eden: ... Heap: ...]"). */
-static bool g8_heap_line_old(struct jvmlog *p, const char *s, size_t n)
+static bool g8_heap_line_old(struct jvmlog *p, const char *s, size_t n, size_t ws)
 {
-	size_t i = jl_skip_ws(s, n, 0), k;
+	size_t i = ws, k;
 	int64_t b, a, c;
 	struct ev_pause *ps = &p->g8.ev.u.pause;
 	if (!JL_STARTS(s + i, n - i, "[ "))
@@ -806,7 +807,9 @@ static bool g1_stat_row(const char *s, size_t n)
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	struct jl_stamp st;
-	bool lead_ws = n > 0 && (s[0] == ' ' || s[0] == '\t');
+	/* the leading blanks, once: most lines of a PrintGCDetails log are indented */
+	size_t ws = jl_skip_ws(s, n, 0);
+	bool lead_ws = ws > 0;
 
 	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
 	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor
@@ -816,7 +819,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	 * bracket, ends it without a duration. */
 	if (p->g8.open) {
 		struct jl_stamp cs;
-		parse_stamp(p, s, n, &cs);
+		parse_stamp(p, s, n, ws, &cs);
 		bool start = g8_pause_start(s + cs.len, n - cs.len);
 		if ((start && p->g8.heap_before) ||
 		    (!start && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')))) {
@@ -834,18 +837,18 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 				       : "a JDK 8 GC record was cut by another line before its duration",
 			      false);
 	}
-	if (jl_blank(s, n)) {
+	if (ws == n) {
 		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
 		 * print_safepoint_timeout()); it does not end anything */
 		return 0;
 	}
 	if (p->g8.await_heap) {
-		size_t i = jl_skip_ws(s, n, 0);
+		size_t i = ws;
 		if (i > 0 && g1_stat_row(s + i, n - i))
 			return o->n;
 		if (i > 0 && i < n && s[i] == '[') {
 			/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
-			if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n) ||
+			if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n, ws) ||
 			    JL_STARTS(s + i, n - i, "[Times:"))
 				g8_emit(p, o);
 			return o->n;
@@ -876,7 +879,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		}
 	}
 
-	parse_stamp(p, s, n, &st);
+	parse_stamp(p, s, n, ws, &st);
 	if (p->histo) {
 		/* after the pause closed: "[Class Histogram (after full gc):" and its
 		 * rows, ending with ", 4.5682980 secs]" */
@@ -891,7 +894,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 
 	if (st.len == 0 && lead_ws) {
 		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
-		size_t i = jl_skip_ws(s, n, 0);
+		size_t i = ws;
 		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n) || g1_stat_row(s + i, n - i)))
 			return o->n;
 		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[threads:"))
