@@ -160,6 +160,7 @@ struct rules {
 	struct incident *inc;
 	size_t ninc;
 	struct incident inc_store[INCIDENT_STORE];
+	bool inc_moved;                /* made or grown since merge_incidents() last found nothing */
 	int64_t final_end_max;         /* latest end of the incidents below open_from (EV_TIME_NONE) */
 	size_t open_from;              /* every incident below this index is final: the
 	                                * evaluations skip them (512 per second of data) */
