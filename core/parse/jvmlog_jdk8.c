@@ -31,6 +31,8 @@ struct jl_stamp {
 /* "12.345: " (any number of decimals, '.' or ','): µs, chars consumed */
 static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 {
+	/* the decimals kept (at most 6) to µs */
+	static const uint64_t to_us[7] = { 1000000, 100000, 10000, 1000, 100, 10, 1 };
 	size_t i = 0;
 	uint64_t sec = 0, frac = 0;
 	unsigned digits = 0;
@@ -61,8 +63,7 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	}
 	if (i + 1 >= n || s[i] != ':' || s[i + 1] != ' ')
 		return 0;
-	while (digits++ < 6)
-		frac *= 10;
+	frac *= to_us[digits];
 	if (sec > 1000000000ULL)
 		return 0;
 	*up_us = (int64_t)(sec * 1000000 + frac);
@@ -424,7 +425,7 @@ static void stop_inside(struct jvmlog *p, const char *s, size_t n, size_t from, 
 	const char *t;
 	if (from >= n)
 		return;
-	t = JL_FIND(s + from, n - from, "Total time for which application threads were stopped: ");
+	t = JL_FIND(s + from, n - from, JL_SP_STOPPED);
 	if (!t)
 		return;
 	jl_infer_release(p, 8);
@@ -713,7 +714,7 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 		stop_inside(p, m, mn, 1, o);
 		return g8_opened(p, r, o);
 	}
-	if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
+	if (JL_STARTS(m, mn, JL_SP_STOPPED)) {
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
 		jl_sp_stopped(p, m, mn, o);
@@ -762,8 +763,7 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 		}
 		return o->n ? o->n : JVMLOG_UNKNOWN;
 	}
-	if (JL_STARTS(s, n, "Total time for which application threads were stopped: ") &&
-	    jl_sp_stopped(p, s, n, o))
+	if (JL_STARTS(s, n, JL_SP_STOPPED) && jl_sp_stopped(p, s, n, o))
 		return o->n;
 	if (JL_STARTS(s, n, "Application time: "))
 		return o->n;

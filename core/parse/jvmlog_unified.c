@@ -677,7 +677,7 @@ static int untagged(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 		return 1;
 	if (JL_STARTS(m, n, "Safepoint \""))
 		return jl_sp_unified(p, m, n, o);
-	if (JL_STARTS(m, n, "Total time for which application threads were stopped: ")) {
+	if (JL_STARTS(m, n, JL_SP_STOPPED)) {
 		if (!jl_sp_stopped(p, m, n, o))
 			return 0;
 		jl_infer_release(p, 9);
@@ -751,7 +751,7 @@ int jl_unified_message(struct jvmlog *p, enum jl_tag tag, const char *m, size_t 
 	case JL_TAG_SAFEPOINT:
 		if (JL_STARTS(m, n, "Safepoint \"")) {
 			jl_sp_unified(p, m, n, o);
-		} else if (JL_STARTS(m, n, "Total time for which application threads were stopped: ")) {
+		} else if (JL_STARTS(m, n, JL_SP_STOPPED)) {
 			if (jl_sp_stopped(p, m, n, o))
 				jl_infer_release(p, 9); /* removed by JDK-8219436 in JDK 13 */
 		} else if (JL_STARTS(m, n, "Entering safepoint region: ")) {
