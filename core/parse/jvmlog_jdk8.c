@@ -889,7 +889,9 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		if (st.len == 0 && JL_STARTS(s, n, ", ") && secs_before(s, n - 1) >= 0 && s[n - 1] == ']')
 			return o->n;
 	}
-	if (JL_FIND(s, n, "[Class Histogram"))
+	/* a stamp holds no '[' (digits, date and time marks, blanks): the search
+	 * starts after it */
+	if (JL_FIND(s + st.len, n - st.len, "[Class Histogram"))
 		p->histo = true;
 
 	if (st.len == 0 && lead_ws) {
