@@ -99,6 +99,33 @@ static double slow_digits(const char *s, size_t a, size_t b, size_t point)
 	return v;
 }
 
+/* The digits from s[i] on (i <= n) folded into *m as m = m * 10 + digit
+ * would, modulo 2^64 like that loop: eight bytes at a time while they are in
+ * bounds (a safepoint line's "0.0001222" is two steps instead of nine).
+ * Returns the index of the first byte that is not a digit, or n. */
+static inline size_t digit_run(const char *s, size_t i, size_t n, uint64_t *m)
+{
+	static const uint64_t run_pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					   100000000 };
+	uint64_t v = *m;
+	while (n - i >= 8) {
+		uint64_t w = util_load8_le(s + i);
+		unsigned k = util_digits8(w);
+		if (k == 0)
+			break;
+		v = v * run_pow10[k] + util_value8(w, k);
+		i += k;
+		if (k < 8) {
+			*m = v;
+			return i;
+		}
+	}
+	while (i < n && is_digit(s[i]))
+		v = v * 10 + (uint64_t)(s[i++] - '0');
+	*m = v;
+	return i;
+}
+
 size_t util_parse_double(const char *s, size_t n, bool comma_ok, double *out)
 {
 	size_t i = 0, a, point, frac = 0;
@@ -110,15 +137,11 @@ size_t util_parse_double(const char *s, size_t n, bool comma_ok, double *out)
 		i = 1;
 	}
 	a = i;
-	while (i < n && is_digit(s[i]))
-		m = m * 10 + (uint64_t)(s[i++] - '0');
+	i = digit_run(s, i, n, &m);
 	point = i;
 	if (i < n && (s[i] == '.' || (comma_ok && s[i] == ',')) && i + 1 < n && is_digit(s[i + 1])) {
-		i++;
-		while (i < n && is_digit(s[i])) {
-			m = m * 10 + (uint64_t)(s[i++] - '0');
-			frac++;
-		}
+		i = digit_run(s, i + 1, n, &m);
+		frac = i - point - 1;
 	}
 	if (i == a)
 		return 0;

@@ -60,7 +60,7 @@ int jl_feature_release(const char *s, size_t n)
 size_t jl_parse_size_kb(const char *s, size_t n, double *kb)
 {
 	double v;
-	size_t k = util_parse_double(s, n, false, &v);
+	size_t k = util_parse_double_inl(s, n, false, &v);
 	if (k == 0 || k >= n || s[0] == '-' || s[0] == '+')
 		return 0;
 	switch (s[k]) {

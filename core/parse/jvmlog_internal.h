@@ -242,7 +242,9 @@ int jl_pause_summary(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, b
 /* ---- jvmlog_safepoint.c ---- */
 /* "Safepoint \"op\", Time since last: ..." */
 int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
-/* "Total time for which application threads were stopped: ..." */
+/* "Total time for which application threads were stopped: ...": m starts
+ * with JL_SP_STOPPED (every caller has matched it already) */
+#define JL_SP_STOPPED "Total time for which application threads were stopped: "
 int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
 /* A statistics row "<op> [ threads ][ times ] n" (ms_units: JDK 8/11 stdout rows). Sets *ev. */
 bool jl_sp_stats_row(const char *m, size_t n, bool ms_units, struct event *ev);

@@ -31,6 +31,8 @@ struct jl_stamp {
 /* "12.345: " (any number of decimals, '.' or ','): µs, chars consumed */
 static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 {
+	/* the decimals kept (at most 6) to µs */
+	static const uint64_t to_us[7] = { 1000000, 100000, 10000, 1000, 100, 10, 1 };
 	size_t i = 0;
 	uint64_t sec = 0, frac = 0;
 	unsigned digits = 0;
@@ -38,26 +40,38 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	if (!k || k >= n || (s[k] != '.' && s[k] != ','))
 		return 0;
 	i = k + 1;
-	if (i >= n || !is_digit(s[i]))
-		return 0;
-	while (i < n && is_digit(s[i])) {
-		if (digits < 6) {
-			frac = frac * 10 + (uint64_t)(s[i] - '0');
-			digits++;
+	if (n - i >= 8) {
+		/* HotSpot's "%.3f": the decimals in one word when there are 1 to 6 */
+		uint64_t w = util_load8_le(s + i);
+		unsigned f = util_digits8(w);
+		if (f - 1u < 6u) {
+			frac = util_value8(w, f);
+			digits = f;
+			i += f;
 		}
-		i++;
+	}
+	if (digits == 0) {
+		if (i >= n || !is_digit(s[i]))
+			return 0;
+		while (i < n && is_digit(s[i])) {
+			if (digits < 6) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				digits++;
+			}
+			i++;
+		}
 	}
 	if (i + 1 >= n || s[i] != ':' || s[i + 1] != ' ')
 		return 0;
-	while (digits++ < 6)
-		frac *= 10;
+	frac *= to_us[digits];
 	if (sec > 1000000000ULL)
 		return 0;
 	*up_us = (int64_t)(sec * 1000000 + frac);
 	return i + 2;
 }
 
-static void parse_stamp(struct jvmlog *p, const char *s, size_t n, struct jl_stamp *st)
+/* ws: the blanks s starts with (jl_skip_ws(s, n, 0), which the caller has) */
+static void parse_stamp(struct jvmlog *p, const char *s, size_t n, size_t ws, struct jl_stamp *st)
 {
 	size_t i = 0, k;
 	int64_t ms;
@@ -73,7 +87,7 @@ static void parse_stamp(struct jvmlog *p, const char *s, size_t n, struct jl_sta
 	}
 	/* JDK 11 statistics rows are "%8.3f: ": leading spaces */
 	if (i == 0) {
-		size_t j = jl_skip_ws(s, n, 0);
+		size_t j = ws;
 		if (j > 0 && j < n && is_digit(s[j]) && (k = uptime_stamp(s + j, n - j, &st->up_us)))
 			i = j + k;
 	} else if ((k = uptime_stamp(s + i, n - i, &st->up_us))) {
@@ -167,7 +181,7 @@ static double secs_before(const char *s, size_t i)
 	k = j;
 	while (k > 0 && (is_digit(s[k - 1]) || s[k - 1] == '.' || s[k - 1] == ','))
 		k--;
-	if (k == j || !util_parse_double(s + k, j - k, true, &v))
+	if (k == j || !util_parse_double_inl(s + k, j - k, true, &v))
 		return -1;
 	return jl_ms(v * 1000.0);
 }
@@ -411,7 +425,7 @@ static void stop_inside(struct jvmlog *p, const char *s, size_t n, size_t from, 
 	const char *t;
 	if (from >= n)
 		return;
-	t = JL_FIND(s + from, n - from, "Total time for which application threads were stopped: ");
+	t = JL_FIND(s + from, n - from, JL_SP_STOPPED);
 	if (!t)
 		return;
 	jl_infer_release(p, 8);
@@ -513,9 +527,9 @@ static bool g8_heap_line(struct jvmlog *p, const char *s, size_t n)
 /* "   [ 29M->2589K(59M)]": the heap after the phase tree of a G1 pause in JDK
  * 6 and 7 before 7u2 (g1CollectorPolicy.cpp of those releases printed only
  * " A->B(C)" inside brackets where JDK 8 prints "[Eden: ... Heap: ...]"). */
-static bool g8_heap_line_old(struct jvmlog *p, const char *s, size_t n)
+static bool g8_heap_line_old(struct jvmlog *p, const char *s, size_t n, size_t ws)
 {
-	size_t i = jl_skip_ws(s, n, 0), k;
+	size_t i = ws, k;
 	int64_t b, a, c;
 	struct ev_pause *ps = &p->g8.ev.u.pause;
 	if (!JL_STARTS(s + i, n - i, "[ "))
@@ -700,7 +714,7 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 		stop_inside(p, m, mn, 1, o);
 		return g8_opened(p, r, o);
 	}
-	if (JL_STARTS(m, mn, "Total time for which application threads were stopped: ")) {
+	if (JL_STARTS(m, mn, JL_SP_STOPPED)) {
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
 		jl_sp_stopped(p, m, mn, o);
@@ -749,8 +763,7 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 		}
 		return o->n ? o->n : JVMLOG_UNKNOWN;
 	}
-	if (JL_STARTS(s, n, "Total time for which application threads were stopped: ") &&
-	    jl_sp_stopped(p, s, n, o))
+	if (JL_STARTS(s, n, JL_SP_STOPPED) && jl_sp_stopped(p, s, n, o))
 		return o->n;
 	if (JL_STARTS(s, n, "Application time: "))
 		return o->n;
@@ -794,7 +807,9 @@ static bool g1_stat_row(const char *s, size_t n)
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	struct jl_stamp st;
-	bool lead_ws = n > 0 && (s[0] == ' ' || s[0] == '\t');
+	/* the leading blanks, once: most lines of a PrintGCDetails log are indented */
+	size_t ws = jl_skip_ws(s, n, 0);
+	bool lead_ws = ws > 0;
 
 	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
 	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor
@@ -804,7 +819,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	 * bracket, ends it without a duration. */
 	if (p->g8.open) {
 		struct jl_stamp cs;
-		parse_stamp(p, s, n, &cs);
+		parse_stamp(p, s, n, ws, &cs);
 		bool start = g8_pause_start(s + cs.len, n - cs.len);
 		if ((start && p->g8.heap_before) ||
 		    (!start && !(cs.len > 0 && (cs.len >= n || s[cs.len] != '[')))) {
@@ -822,18 +837,18 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 				       : "a JDK 8 GC record was cut by another line before its duration",
 			      false);
 	}
-	if (jl_blank(s, n)) {
+	if (ws == n) {
 		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
 		 * print_safepoint_timeout()); it does not end anything */
 		return 0;
 	}
 	if (p->g8.await_heap) {
-		size_t i = jl_skip_ws(s, n, 0);
+		size_t i = ws;
 		if (i > 0 && g1_stat_row(s + i, n - i))
 			return o->n;
 		if (i > 0 && i < n && s[i] == '[') {
 			/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
-			if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n) ||
+			if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n, ws) ||
 			    JL_STARTS(s + i, n - i, "[Times:"))
 				g8_emit(p, o);
 			return o->n;
@@ -864,7 +879,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		}
 	}
 
-	parse_stamp(p, s, n, &st);
+	parse_stamp(p, s, n, ws, &st);
 	if (p->histo) {
 		/* after the pause closed: "[Class Histogram (after full gc):" and its
 		 * rows, ending with ", 4.5682980 secs]" */
@@ -874,12 +889,14 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		if (st.len == 0 && JL_STARTS(s, n, ", ") && secs_before(s, n - 1) >= 0 && s[n - 1] == ']')
 			return o->n;
 	}
-	if (JL_FIND(s, n, "[Class Histogram"))
+	/* a stamp holds no '[' (digits, date and time marks, blanks): the search
+	 * starts after it */
+	if (JL_FIND(s + st.len, n - st.len, "[Class Histogram"))
 		p->histo = true;
 
 	if (st.len == 0 && lead_ws) {
 		/* detail lines of a PrintGCDetails block, statistics headers, heap at exit */
-		size_t i = jl_skip_ws(s, n, 0);
+		size_t i = ws;
 		if (i < n && (s[i] == '[' || s[i] == '(' || heap_exit_line(s, n) || g1_stat_row(s + i, n - i)))
 			return o->n;
 		if (JL_STARTS(s + i, n - i, "vmop ") && JL_FIND(s, n, "[threads:"))

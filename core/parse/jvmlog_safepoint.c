@@ -256,7 +256,7 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 static size_t seconds(const char *s, size_t n, double *ms)
 {
 	double v;
-	size_t k = util_parse_double(s, n, true, &v);
+	size_t k = util_parse_double_inl(s, n, true, &v);
 	if (!k || !JL_STARTS(s + k, n - k, " seconds"))
 		return 0;
 	*ms = jl_ms(v * 1000.0);
@@ -265,15 +265,14 @@ static size_t seconds(const char *s, size_t n, double *ms)
 
 int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 {
-	static const char lit[] = "Total time for which application threads were stopped: ";
 	static const char took[] = ", Stopping threads took: ";
-	const size_t l = sizeof lit - 1;
+	const size_t l = sizeof JL_SP_STOPPED - 1;
 	const char *t;
 	double total, ttsp;
 	struct event *e;
 	size_t k;
 
-	if (n < l || memcmp(m, lit, l) != 0 || !(k = seconds(m + l, n - l, &total)))
+	if (!(k = seconds(m + l, n - l, &total)))
 		return 0;
 	e = jl_push(o, EV_SAFEPOINT);
 	if (!e)

@@ -221,7 +221,7 @@ int jl_pause_summary(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, b
 	} else {
 		return 0; /* a start line ("gc,start") or something else */
 	}
-	if (util_parse_double(m + j, n - j, true, &dur) == 0)
+	if (util_parse_double_inl(m + j, n - j, true, &dur) == 0)
 		return 0;
 	if (!p || !o)
 		return 1;
@@ -322,7 +322,7 @@ static int zgc_cycle(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, s
 	util_strlcpy_n(e->u.cycle.title, sizeof e->u.cycle.title, m, title_n);
 	util_strlcpy_n(e->u.cycle.cause, sizeof e->u.cycle.cause, cause, cause_n);
 	if (i < n && m[i] == ' ') {
-		k = util_parse_double(m + i + 1, n - i - 1, true, &d);
+		k = util_parse_double_inl(m + i + 1, n - i - 1, true, &d);
 		if (k && JL_EQ(m + i + 1 + k, n - i - 1 - k, "s"))
 			e->u.cycle.dur_ms = jl_ms(d * 1000.0); /* generational ZGC prints seconds */
 		else if (k && JL_EQ(m + i + 1 + k, n - i - 1 - k, "ms"))
@@ -382,7 +382,7 @@ static int alloc_stall(const char *m, size_t n, struct jl_out *o)
 	j = num_start(m, n - 2);
 	if (j < 20 || j == n - 2 || m[j - 1] != ' ' || m[j - 2] != ')')
 		return 0;
-	if (util_parse_double(m + j, n - 2 - j, true, &d) == 0)
+	if (util_parse_double_inl(m + j, n - 2 - j, true, &d) == 0)
 		return 0;
 	e = jl_push(o, EV_ALLOC_STALL);
 	if (!e)
@@ -400,7 +400,7 @@ static bool num_after(const char *m, size_t n, const char *lit, double *v)
 	if (!f)
 		return false;
 	off = (size_t)(f - m) + strlen(lit);
-	k = util_parse_double(m + off, n - off, false, v);
+	k = util_parse_double_inl(m + off, n - off, false, v);
 	return k > 0;
 }
 
@@ -622,7 +622,7 @@ static int gc_message(struct jvmlog *p, const char *m, size_t n, int64_t id, str
 		     JL_STARTS(m, n, "Concurrent cleanup ")) &&
 		    JL_ENDS(m, n, "ms") && n > 4 && is_digit(m[n - 3])) {
 			j = num_start(m, n - 2);
-			if (j == 0 || m[j - 1] != ' ' || !util_parse_double(m + j, n - 2 - j, true, &d))
+			if (j == 0 || m[j - 1] != ' ' || !util_parse_double_inl(m + j, n - 2 - j, true, &d))
 				return 1;
 			if (!(e = jl_push(o, EV_GC_CYCLE)))
 				return 1;
@@ -677,7 +677,7 @@ static int untagged(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 		return 1;
 	if (JL_STARTS(m, n, "Safepoint \""))
 		return jl_sp_unified(p, m, n, o);
-	if (JL_STARTS(m, n, "Total time for which application threads were stopped: ")) {
+	if (JL_STARTS(m, n, JL_SP_STOPPED)) {
 		if (!jl_sp_stopped(p, m, n, o))
 			return 0;
 		jl_infer_release(p, 9);
@@ -751,7 +751,7 @@ int jl_unified_message(struct jvmlog *p, enum jl_tag tag, const char *m, size_t 
 	case JL_TAG_SAFEPOINT:
 		if (JL_STARTS(m, n, "Safepoint \"")) {
 			jl_sp_unified(p, m, n, o);
-		} else if (JL_STARTS(m, n, "Total time for which application threads were stopped: ")) {
+		} else if (JL_STARTS(m, n, JL_SP_STOPPED)) {
 			if (jl_sp_stopped(p, m, n, o))
 				jl_infer_release(p, 9); /* removed by JDK-8219436 in JDK 13 */
 		} else if (JL_STARTS(m, n, "Entering safepoint region: ")) {

@@ -35,6 +35,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	struct rules *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
+	r->inc = r->inc_store;
 	if (cfg)
 		r->cfg = *cfg;
 	else
@@ -101,10 +102,45 @@ void rules_set_eager(struct rules *r, bool eager)
 
 /* --- incidents --- */
 
+/* MAX_INCIDENTS are held: the oldest INCIDENT_DROP_BATCH final ones go (their
+ * verdicts stay), or when every one is open, the oldest. The rest keep their
+ * order. Dropping one by one moved the whole array for each new incident (a
+ * fifth of a 256 MB JDK 8 replay with an incident every 6 s); compacting a
+ * batch still moved 147 KB per 64 incidents. The dropped ones are usually
+ * the front of the window: the window starts after them instead, and only
+ * the open ones among them (if any) move up to the ones kept after. */
+static void drop_oldest(struct rules *r)
+{
+	size_t gone = 0, last = 0, open_from = r->open_from;
+	for (size_t i = 0; i < r->ninc && gone < INCIDENT_DROP_BATCH; i++)
+		if (r->inc[i].final) {
+			gone++;
+			last = i;
+			if (i < open_from)
+				r->open_from--;
+		}
+	if (gone == 0) { /* every one is open: the oldest goes */
+		r->inc++;
+		r->ninc--;
+		if (r->open_from > 0)
+			r->open_from--;
+		return;
+	}
+	/* inc[0..last] holds the gone ones (every final one there) and the open
+	 * ones kept: those move, in order, to end at last */
+	size_t w = last + 1;
+	for (size_t i = last + 1; i-- > 0;)
+		if (!r->inc[i].final && --w != i)
+			r->inc[w] = r->inc[i];
+	r->inc += gone;
+	r->ninc -= gone;
+}
+
 struct incident *rl_incident_for(struct rules *r, int64_t a, int64_t b)
 {
 	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
 	struct incident *hit = NULL;
+	r->inc_moved = true; /* one grows or is made: merge_incidents() looks again */
 	/* a final incident is only hit by something that starts before its end:
 	 * past the latest end of those below open_from, they can be skipped (the
 	 * scan of up to 512 incidents per slow request was 6.8% of an nginx replay
@@ -128,29 +164,13 @@ struct incident *rl_incident_for(struct rules *r, int64_t a, int64_t b)
 			r->final_end_max = hit->end_ms; /* a late event grew a final one */
 		return hit;
 	}
-	if (r->ninc == MAX_INCIDENTS) {
-		/* drop the oldest final incidents (their verdicts stay), a batch at a
-		 * time: one by one, each new incident moved the whole array (a fifth
-		 * of a 256 MB JDK 8 replay with an incident every 6 s) */
-		size_t w = 0, gone = 0, open_from = r->open_from;
-		for (size_t i = 0; i < r->ninc; i++) {
-			if (r->inc[i].final && gone < INCIDENT_DROP_BATCH) {
-				gone++;
-				if (i < open_from)
-					r->open_from--;
-				continue;
-			}
-			if (w != i)
-				r->inc[w] = r->inc[i];
-			w++;
-		}
-		if (gone == 0) { /* every one is open: the oldest goes */
-			memmove(&r->inc[0], &r->inc[1], (r->ninc - 1) * sizeof r->inc[0]);
-			w = r->ninc - 1;
-			if (r->open_from > 0)
-				r->open_from--;
-		}
-		r->ninc = w;
+	if (r->ninc == MAX_INCIDENTS)
+		drop_oldest(r);
+	if (r->inc + r->ninc == r->inc_store + INCIDENT_STORE) {
+		/* the window reached the end of the store: back to its start, once
+		 * per (INCIDENT_STORE - MAX_INCIDENTS) / INCIDENT_DROP_BATCH drops */
+		memmove(r->inc_store, r->inc, r->ninc * sizeof r->inc[0]);
+		r->inc = r->inc_store;
 	}
 	struct incident *in = &r->inc[r->ninc++];
 	memset(in, 0, sizeof *in);
@@ -160,11 +180,17 @@ struct incident *rl_incident_for(struct rules *r, int64_t a, int64_t b)
 	return in;
 }
 
-/* two open incidents that grew into each other become one */
+/* two open incidents that grew into each other become one. Only an incident
+ * made or grown since the last pass (or a merge in it, after which an earlier
+ * pair may overlap) can give a new pair: otherwise the pass, run at every
+ * evaluation (each second of data), would find what it found before, nothing. */
 static void merge_incidents(struct rules *r)
 {
 	int64_t gap = (int64_t)r->cfg.incident_gap_ms;
 	bool removed = false;
+	if (!r->inc_moved)
+		return;
+	r->inc_moved = false;
 	for (size_t i = r->open_from; i < r->ninc; i++) {
 		if (r->inc[i].final)
 			continue; /* most are: skip them here, not once per pair */
@@ -199,6 +225,7 @@ static void merge_incidents(struct rules *r)
 				}
 				memmove(b, b + 1, (r->ninc - j - 1) * sizeof r->inc[0]);
 				r->ninc--;
+				r->inc_moved = true;
 				j = i; /* restart the inner scan */
 			}
 		}

@@ -179,6 +179,8 @@ void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all)
 	}
 	if (!all && rv_active(r, V_SERIAL_GC, 0))
 		return;
+	if (c->sum->collector != GC_SERIAL)
+		return; /* serial_verdict() says nothing: not its 3 KB frame per evaluation */
 	char note[300];
 	bool long_pause = r->last_long_pause >= 0;
 	note[0] = '\0'; /* not 300 bytes zeroed per evaluation */
@@ -189,6 +191,8 @@ void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all)
 
 void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all)
 {
+	if (r->stalls == 0)
+		return; /* zgc_stall_verdict() says nothing: not its 3 KB frame per evaluation */
 	if (all || !rv_active(r, V_ZGC_STALL, 0))
 		zgc_stall_verdict(r, c);
 }

@@ -97,6 +97,7 @@ extern const char ov_advice[];
 #define TREND_BINS 256
 #define SHARED_BUCKETS 256               /* advice texts (a power of two) */
 #define INCIDENT_DROP_BATCH 64
+#define INCIDENT_STORE (2 * MAX_INCIDENTS)  /* room for the window of MAX_INCIDENTS to slide */
 #define MAX_VERDICTS 2048
 #define VIDX_CAP 4096                  /* (id, key) -> verdict slot; a power of two > 2 x MAX_VERDICTS */
 
@@ -153,8 +154,13 @@ struct rules {
 	unsigned judged_mask;          /* incident verdict ids it committed */
 	int64_t whole_built_mono_ms;   /* last refresh of every whole-run verdict */
 	unsigned evals_unbuilt;        /* evaluations since the clock was read for that */
-	struct incident inc[MAX_INCIDENTS];
+	/* the incidents, oldest first: inc[0..ninc) is a window into inc_store
+	 * that slides forward when the oldest final ones are dropped, so they
+	 * are not moved each time (rl_incident_for) */
+	struct incident *inc;
 	size_t ninc;
+	struct incident inc_store[INCIDENT_STORE];
+	bool inc_moved;                /* made or grown since merge_incidents() last found nothing */
 	int64_t final_end_max;         /* latest end of the incidents below open_from (EV_TIME_NONE) */
 	size_t open_from;              /* every incident below this index is final: the
 	                                * evaluations skip them (512 per second of data) */

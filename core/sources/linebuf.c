@@ -55,7 +55,7 @@ static void strip_cr(const char *line, size_t *len)
 		(*len)--;
 }
 
-bool linebuf_next(struct linebuf *lb, const char **line, size_t *len, unsigned *flags)
+bool linebuf_next_any(struct linebuf *lb, const char **line, size_t *len, unsigned *flags)
 {
 	for (;;) {
 		char *s = lb->buf + lb->start;

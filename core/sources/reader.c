@@ -284,18 +284,70 @@ static ssize_t file_read_full(struct reader *r, char *p, size_t n)
 	return (ssize_t)got;
 }
 
+/* The peek's text no longer fits the reader's line buffer: it is moved to
+ * r->head (given back by text_read()), and the lines not yet looked at go on
+ * in lb, a buffer of the same size, as they would have after a compaction. */
+static bool peek_spill(struct reader *r, const struct linebuf *scan, struct linebuf *lb)
+{
+	size_t rest = scan->end - scan->start;
+	r->head = malloc(r->lb.end);
+	if (!r->head || linebuf_init(lb, r->lb.max_line, READER_CHUNK) != 0) {
+		snprintf(r->end_why, sizeof r->end_why, "%s: out of memory after %zu bytes", r->label, r->lb.end);
+		r->end_failed = true;
+		free(r->head);
+		r->head = NULL;
+		return false;
+	}
+	memcpy(r->head, r->lb.buf, r->lb.end);
+	r->head_len = r->lb.end;
+	r->head_off = 0;
+	memcpy(lb->buf, scan->buf + scan->start, rest);
+	lb->end = rest;
+	lb->skipping = scan->skipping;
+	linebuf_reset(&r->lb);
+	return true;
+}
+
 bool reader_peek(struct reader *r, size_t max_bytes, reader_line_fn fn, void *ctx)
 {
 	if (r->peeked || r->fd < 0 || r->eof)
 		return false;
 	r->peeked = true;
-	struct linebuf lb;
-	if (linebuf_init(&lb, r->lb.max_line, READER_CHUNK) != 0)
-		return false;
+	/* The head is read into the reader's own line buffer, in the read sizes of
+	 * a line buffer like it (so fn sees the same lines), and looked at through
+	 * a copy of its cursor (scan): the bytes stay where reader_next() reads
+	 * them, without a copy and without the page faults of two more 2 MB
+	 * buffers (12 ms of a 256 MB report). Only a head longer than that buffer
+	 * is kept in r->head. */
+	struct linebuf scan = r->lb, lb;
+	bool spilled = false, found = false;
 	size_t total = 0;
 	uint64_t lineno = 0;
-	bool found = false;
+	const char *line;
+	size_t len;
+	unsigned fl;
+	if (r->lb.end != 0) {
+		/* lines were read already (not how it is meant to be used): the head
+		 * goes to r->head, behind what the buffer holds */
+		if (linebuf_init(&lb, r->lb.max_line, READER_CHUNK) != 0)
+			return false;
+		spilled = true;
+	}
 	while (!found && total < max_bytes) {
+		if (!spilled && r->lb.end < r->lb.cap - 1) {
+			ssize_t n = file_read_full(r, r->lb.buf + r->lb.end, r->lb.cap - 1 - r->lb.end);
+			if (n <= 0)
+				break;
+			linebuf_commit(&r->lb, (size_t)n);
+			scan.end = r->lb.end;
+			total += (size_t)n;
+			while (!found && linebuf_next(&scan, &line, &len, &fl))
+				found = fn(ctx, line, len, ++lineno);
+			continue;
+		}
+		if (!spilled && !peek_spill(r, &scan, &lb))
+			break;
+		spilled = true;
 		size_t room;
 		char *buf = linebuf_space(&lb, &room);
 		ssize_t n = file_read_full(r, buf, room);
@@ -312,13 +364,11 @@ bool reader_peek(struct reader *r, size_t max_bytes, reader_line_fn fn, void *ct
 		r->head_len = total + (size_t)n;
 		linebuf_commit(&lb, (size_t)n);
 		total += (size_t)n;
-		const char *line;
-		size_t len;
-		unsigned fl;
 		while (!found && linebuf_next(&lb, &line, &len, &fl))
 			found = fn(ctx, line, len, ++lineno);
 	}
-	linebuf_fini(&lb);
+	if (spilled)
+		linebuf_fini(&lb);
 	return found;
 }
 

@@ -223,12 +223,109 @@ static void test_peek_pipe_found(void **state)
 {
 	(void)state;
 	peek_pipe(40000, true); /* past the first read of the head */
+	peek_pipe(10, true);    /* in it */
 }
 
 static void test_peek_pipe_not_found(void **state)
 {
 	(void)state;
 	peek_pipe(0, false);
+}
+
+/* Every line (bytes and flags) of path, read with or without a peek first
+ * that looks for line want ([want] at its start); 0: looks for none. */
+struct seen_lines {
+	char *buf;
+	size_t n, cap;
+	unsigned lines;
+};
+
+static void seen_add(struct seen_lines *sl, const char *line, size_t len, unsigned fl)
+{
+	if (sl->n + len + 16 > sl->cap) {
+		sl->cap = (sl->n + len + 16) * 2;
+		sl->buf = realloc(sl->buf, sl->cap);
+		assert_non_null(sl->buf);
+	}
+	sl->n += (size_t)sprintf(sl->buf + sl->n, "%zu/%u:", len, fl);
+	memcpy(sl->buf + sl->n, line, len);
+	sl->n += len;
+	sl->lines++;
+}
+
+static void read_lines(const char *path, unsigned want, bool *found, struct seen_lines *sl)
+{
+	struct reader r;
+	char err[256] = "", why[256] = "";
+	bool failed = false;
+	const char *line;
+	size_t len;
+	unsigned fl;
+	assert_int_equal(reader_open(&r, path, 1 << 20, err, sizeof err), 0);
+	if (found) {
+		struct find fd = {want, 0};
+		*found = reader_peek(&r, 2u << 20, find_line, &fd);
+		if (*found)
+			assert_int_equal(fd.seen, want);
+	}
+	while (reader_next(&r, &line, &len, &fl, why, sizeof why, &failed))
+		seen_add(sl, line, len, fl);
+	assert_false(failed);
+	reader_close(&r);
+}
+
+/* The peek keeps what it read where the reader reads it, unless the head
+ * outgrows the line buffer: either way the lines after it are the lines of a
+ * read without a peek, cut lines and a last line without '\n' included. */
+static void test_peek_file_same_lines(void **state)
+{
+	(void)state;
+	size_t n;
+	unsigned lines;
+	char *t = make_text(3u << 20, &n, &lines);
+	char path[128];
+	snprintf(path, sizeof path, "%s/peek.log", tmpdir);
+	/* a 1.5 MB line (longer than max_line: cut) across the end of the first read */
+	size_t at = (size_t)(strstr(t + (1900u << 10), "\n") - t) + 1, big = 3u << 19;
+	char *u = malloc(n + big + 32);
+	memcpy(u, t, at);
+	memset(u + at, 'x', big);
+	u[at + big] = '\n';
+	memcpy(u + at + big + 1, t + at, n - at);
+	size_t un = n + big + 1;
+	static const unsigned wants[] = { 0, 1, 10, 20000, 40000, 60000 };
+	for (int form = 0; form < 3; form++) {
+		/* form 0: the text; 1: with the long line; 2: short, no final '\n' */
+		if (form == 0)
+			write_file(path, t, n);
+		else if (form == 1)
+			write_file(path, u, un);
+		else
+			write_file(path, t, 5000);
+		struct seen_lines plain = {0};
+		read_lines(path, 0, NULL, &plain);
+		for (size_t w = 0; w < sizeof wants / sizeof wants[0]; w++) {
+			struct seen_lines peeked = {0};
+			bool found;
+			read_lines(path, wants[w], &found, &peeked);
+			/* the peek's one read is the line buffer, 2 MB: it sees the
+			 * lines whose '\n' is in it */
+			const char *txt = form == 1 ? u : t;
+			size_t tn = form == 0 ? n : form == 1 ? un : 5000, end = 0;
+			for (unsigned k = 0; k < wants[w] && end < tn; k++) {
+				const char *nl = memchr(txt + end, '\n', tn - end);
+				end = nl ? (size_t)(nl - txt) + 1 : tn + 1;
+			}
+			assert_int_equal(found, wants[w] > 0 && end <= tn && end <= (2u << 20));
+			assert_int_equal(peeked.lines, plain.lines);
+			assert_int_equal(peeked.n, plain.n);
+			assert_memory_equal(peeked.buf, plain.buf, plain.n);
+			free(peeked.buf);
+		}
+		free(plain.buf);
+	}
+	free(u);
+	free(t);
 }
 
 static void test_stdin_path(void **state)
@@ -248,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_cut_and_corrupt),
 		cmocka_unit_test(test_peek_pipe_found),
 		cmocka_unit_test(test_peek_pipe_not_found),
+		cmocka_unit_test(test_peek_file_same_lines),
 		cmocka_unit_test(test_stdin_path),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

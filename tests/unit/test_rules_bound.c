@@ -7,7 +7,9 @@
  * - A report's timeline holds what the rules can still ask about, not the
  *   whole input, and what it let go is still counted; live keeps history.
  * - A ring that grows after it wrapped keeps every record at its index.
- * - The leak check sees the whole G1 plateau, however many pauses it had. */
+ * - The leak check sees the whole G1 plateau, however many pauses it had.
+ * - Dropping the oldest final incidents keeps the same incidents in the same
+ *   order as compacting the array did, whatever mix of open and final ones. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +24,8 @@
 #include "stwtop/session.h"
 #include "stwtop/timeline.h"
 #include "stwtop/util.h"
+
+#include "../../core/rules/rules_internal.h" /* the incident window */
 
 /* n safepoints "ThreadDump", step_ms apart from t0, each of the given
  * reaching/at/total times (ns), with HotSpot's time decoration
@@ -86,6 +90,73 @@ static long long unexplained_stops(const struct session *s)
 }
 
 #define INCIDENTS 2200
+
+/* What rl_incident_for() did before the window: compact the array, the
+ * first INCIDENT_DROP_BATCH final ones removed (or the oldest when none is). */
+static void ref_drop(struct incident *inc, size_t *ninc, size_t *open_from)
+{
+	size_t w = 0, gone = 0, of = *open_from;
+	for (size_t i = 0; i < *ninc; i++) {
+		if (inc[i].final && gone < INCIDENT_DROP_BATCH) {
+			gone++;
+			if (i < of)
+				(*open_from)--;
+			continue;
+		}
+		inc[w++] = inc[i];
+	}
+	if (gone == 0 && *ninc > 0) {
+		memmove(&inc[0], &inc[1], (*ninc - 1) * sizeof inc[0]);
+		w = *ninc - 1;
+		if (*open_from > 0)
+			(*open_from)--;
+	}
+	*ninc = w;
+}
+
+static void test_incident_window(void **state)
+{
+	(void)state;
+	struct rules *r = rules_new(NULL);
+	static struct incident ref[MAX_INCIDENTS + 1];
+	size_t nref = 0, ref_open_from = 0;
+	uint64_t seed = 12345;
+	assert_non_null(r);
+	/* 40 rounds of filling to MAX_INCIDENTS with a changing share of final
+	 * ones (none, some scattered, all): more than the store holds, so the
+	 * window wraps several times */
+	for (int round = 0; round < 40; round++) {
+		while (r->ninc < MAX_INCIDENTS) {
+			int64_t t = (int64_t)(r->next_id + 1) * 1000000;
+			struct incident *in = rl_incident_for(r, t, t);
+			in->has_stop = true;
+			ref[nref] = *in;
+			nref++;
+		}
+		for (size_t i = 0; i < r->ninc; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned pct = round % 5 == 0 ? 0 : round % 5 == 4 ? 100 : (unsigned)round * 7 % 100;
+			bool fin = (seed >> 33) % 100 < pct;
+			r->inc[i].final = ref[i].final = fin;
+		}
+		r->open_from = ref_open_from = round % 5 == 0 ? 0 : (seed >> 20) % 64;
+		for (size_t i = 0; i < r->open_from; i++)
+			r->inc[i].final = ref[i].final = true;
+		/* one more: the drop happens */
+		int64_t t = (int64_t)(r->next_id + 1) * 1000000;
+		ref_drop(ref, &nref, &ref_open_from);
+		struct incident *in = rl_incident_for(r, t, t);
+		ref[nref++] = *in;
+		assert_int_equal(r->ninc, nref);
+		assert_int_equal(r->open_from, ref_open_from);
+		assert_true(r->inc >= r->inc_store && r->inc + r->ninc <= r->inc_store + INCIDENT_STORE);
+		for (size_t i = 0; i < nref; i++) {
+			assert_int_equal(r->inc[i].id, ref[i].id);
+			assert_int_equal(r->inc[i].final, ref[i].final);
+		}
+	}
+	rules_free(r);
+}
 
 static void test_newest_verdicts_kept(void **state)
 {
@@ -250,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_report_lets_go_but_counts),
 		cmocka_unit_test(test_ring_grows_after_wrapping),
 		cmocka_unit_test(test_leak_over_a_long_plateau),
+		cmocka_unit_test(test_incident_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

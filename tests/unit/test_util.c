@@ -118,6 +118,99 @@ static void check_u64(const char *s, size_t n)
 			 (unsigned long long)a, kb, (unsigned long long)b);
 }
 
+/* The digit-at-a-time definition util_parse_double must keep (it reads
+ * eight digits at a time): the same chars consumed and the same bits. */
+static size_t ref_parse_double(const char *s, size_t n, bool comma_ok, double *out)
+{
+	static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+				     1e12, 1e13, 1e14, 1e15};
+	size_t i = 0, a, point, frac = 0;
+	bool neg = false;
+	uint64_t m = 0;
+	double v;
+	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		i = 1;
+	}
+	a = i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		m = m * 10 + (uint64_t)(s[i++] - '0');
+	point = i;
+	if (i < n && (s[i] == '.' || (comma_ok && s[i] == ',')) && i + 1 < n && s[i + 1] >= '0' &&
+	    s[i + 1] <= '9') {
+		i++;
+		while (i < n && s[i] >= '0' && s[i] <= '9') {
+			m = m * 10 + (uint64_t)(s[i++] - '0');
+			frac++;
+		}
+	}
+	if (i == a)
+		return 0;
+	if ((point - a) + frac <= 15) {
+		v = (double)m / p10[frac];
+	} else {
+		double scale = 0.1;
+		size_t end = frac ? point : i;
+		v = 0;
+		for (size_t j = a; j < end; j++)
+			v = v * 10 + (s[j] - '0');
+		for (size_t j = end + 1; j < i; j++) {
+			v += (s[j] - '0') * scale;
+			scale *= 0.1;
+		}
+	}
+	*out = neg ? -v : v;
+	return i;
+}
+
+static void check_double(const char *s, size_t n, bool comma_ok)
+{
+	double a = 7, b = 7;
+	size_t ka = util_parse_double(s, n, comma_ok, &a), kb = ref_parse_double(s, n, comma_ok, &b);
+	if (ka != kb || (ka && memcmp(&a, &b, sizeof a) != 0) || (!ka && a != 7))
+		fail_msg("util_parse_double(\"%.*s\", %zu) = %zu/%.17g, want %zu/%.17g", (int)n, s, n, ka, a, kb, b);
+	a = 7;
+	ka = util_parse_double_inl(s, n, comma_ok, &a);
+	if (ka != kb || (ka && memcmp(&a, &b, sizeof a) != 0) || (!ka && a != 7))
+		fail_msg("util_parse_double_inl(\"%.*s\", %zu) = %zu/%.17g, want %zu/%.17g", (int)n, s, n, ka, a, kb,
+			 b);
+}
+
+static void test_double_words(void **state)
+{
+	/* integer and fraction runs of 0..20 digits, each cut at every n, with
+	 * each kind of byte after them (the word test's edges), signs and marks */
+	static const char after[] = { ' ', 's', ']', '.', ',', '\0', (char)0x2f, (char)0x3a, (char)0xfa, (char)0xff };
+	static const char *const lead[] = { "", "-", "+" };
+	char buf[80];
+	(void)state;
+	for (size_t l = 0; l < 3; l++)
+		for (size_t ni = 0; ni <= 20; ni++)
+			for (size_t nf = 0; nf <= 20; nf += nf < 10 ? 1 : 5)
+				for (size_t a = 0; a < sizeof after; a++)
+					for (int mark = 0; mark < 2; mark++) {
+						size_t k = strlen(lead[l]);
+						memcpy(buf, lead[l], k);
+						for (size_t i = 0; i < ni; i++)
+							buf[k++] = (char)('0' + (i * 7 + ni) % 10);
+						buf[k++] = mark ? ',' : '.';
+						for (size_t i = 0; i < nf; i++)
+							buf[k++] = (char)('0' + (i * 3 + nf) % 10);
+						buf[k++] = after[a];
+						memset(buf + k, '4', sizeof buf - k);
+						for (size_t n = 0; n <= k + 9 && n <= sizeof buf; n++) {
+							check_double(buf, n, true);
+							check_double(buf, n, false);
+						}
+					}
+	check_double("0.0001222 seconds", 17, true);
+	check_double("1234567.1234567 seconds", 23, true);
+	check_double("12345678.1234567 seconds", 24, true);
+	check_double("1234567.12345678 seconds", 24, true);
+	check_double("4683.4]", 7, false);
+	check_double("18446744073709551616.5", 22, false); /* wraps like the one-digit loop */
+}
+
 static void test_u64_words(void **state)
 {
 	/* every length 0..24 of digits, each cut at every n, followed by each kind of
@@ -271,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_clf_time),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_u64_words),
+		cmocka_unit_test(test_double_words),
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_linebuf_partial_and_cut),
 		cmocka_unit_test(test_linebuf_cut_spanning_reads),
