@@ -383,7 +383,7 @@ static bool counter_stop(const struct session *s, const struct event *c, struct 
 	bool exact = x->stop_max_exact == 1;
 	sp->form = SP_COUNTERS;
 	sp->read_ms = x->stop_max_window_ms > 0 ? x->stop_max_window_ms : x->interval_ms;
-	sp->count = exact ? 1 : 2;
+	sp->bounds = !exact;
 	sp->total_ms = x->stop_max_ms;
 	sp->ttsp_ms = x->stop_max_ttsp_ms >= 0 ? x->stop_max_ttsp_ms : -1;
 	if (exact && sp->ttsp_ms >= 0)

@@ -303,7 +303,7 @@ static bool push_stop(struct timeline *tl, const struct event *e)
 	s->flags = 0;
 	s->read_ms = 0;
 	if (e->u.sp.form == SP_COUNTERS) {
-		s->flags = TL_STOP_COUNTERS | (e->u.sp.count > 1 ? TL_STOP_SEVERAL : 0);
+		s->flags = TL_STOP_COUNTERS | (e->u.sp.bounds ? TL_STOP_SEVERAL : 0);
 		s->read_ms = (float)e->u.sp.read_ms;
 	} else {
 		tl->log_stops++;
@@ -531,11 +531,6 @@ uint64_t timeline_lower_bound(const struct ring *r, int64_t t)
 bool timeline_stops_are_pauses(const struct timeline *tl)
 {
 	return tl->log_stops == 0 && (tl->pauses.total > 0 || tl->stops.total == 0);
-}
-
-bool timeline_stops_from_counters(const struct timeline *tl)
-{
-	return tl->log_stops == 0 && tl->pauses.total == 0 && tl->stops.total > 0;
 }
 
 static void stopref_of(const struct timeline *tl, bool pauses, uint64_t idx, const void *rec,

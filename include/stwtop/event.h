@@ -126,11 +126,11 @@ struct ev_safepoint {
 	int32_t threads_running;/* initially running (JDK 8) / runnable (JDK 25); -1 unknown */
 	uint8_t form;           /* enum sp_form */
 	char op[40];            /* VM operation, "" for SP_STOPPED */
-	/* SP_COUNTERS only (0 otherwise): the window between the two reads it
-	 * ended in, and 1 when total and ttsp are that one stop's own, 2 when other
-	 * safepoints began in the window and they are what it took at least */
+	/* SP_COUNTERS only (0/false otherwise): the window between the two reads
+	 * it ended in, and whether total and ttsp are lower bounds (other
+	 * safepoints began in that window) rather than the stop's own */
 	double read_ms;
-	int32_t count;
+	uint8_t bounds;
 };
 
 /* SafepointTimeout report, emitted when "(End of list)" is read. */

@@ -281,9 +281,6 @@ struct tl_stop_iter {
 /* The stops are GC pauses: no log has safepoint lines, and a GC log has
  * pauses (they are exact; stops from the JVM's counters are not). */
 bool timeline_stops_are_pauses(const struct timeline *tl);
-/* The stops are all from the JVM's counters (TL_STOP_COUNTERS): no log gave
- * safepoints nor pauses. */
-bool timeline_stops_from_counters(const struct timeline *tl);
 /* Every stop at least min_ms long that overlaps [a, b] (end >= a, start <= b),
  * in the order they were logged. Records arrive in the order they end, so
  * starts are sorted only to within the longest stop: the scan begins and ends
