@@ -1,6 +1,6 @@
 /* pane_cpu.c — the CPU pane: why threads could not run. Upper half: time the
  * cgroup spent throttled per column (cpu.stat throttled_time deltas, the proof
- * of CFS quota exhaustion, FIELD-NOTES §4); lower half: schedstat summed over
+ * of CFS quota exhaustion, docs/verdicts.md, cpu-throttled-during-stop); lower half: schedstat summed over
  * the JVM's threads, on CPU below and waiting for a CPU above. '!' marks direct
  * reclaim (vmstat allocstall). Beside the chart: the quota and the totals in
  * view. Both halves scale to their own maximum in view, written at the left. */

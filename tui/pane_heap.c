@@ -1,5 +1,5 @@
 /* pane_heap.c — the Heap pane: committed heap against what is live after GC,
- * from the GC pause lines (FIELD-NOTES §1-2). The lower part of each column is
+ * from the GC pause lines (docs/verdicts.md, g1-not-shrinking). The lower part of each column is
  * used after GC, the part above it committed but unused: memory the JVM holds
  * and has not returned. Letters on the top row mark what can shrink the heap
  * (R Remark, F Full) and periodic collections (P); beside the chart the count

@@ -1,7 +1,7 @@
 /* pane_upstream.c — the Upstream pane: what the stop cost the callers, from
  * nginx's access log. Requests per second by their start, stacked by upstream
  * connect time rounded to 0/1/2/3/4+ s: whole seconds are SYN retransmits
- * after a full accept queue dropped them (FIELD-NOTES §5), so the stepped
+ * after a full accept queue dropped them (docs/verdicts.md, accept-queue-overflow), so the stepped
  * colours line up with the stop above. The top row is the p99 of request_time
  * per column (log scale, 10 ms .. 10 s); '!' marks 5xx. */
 #include "ui.h"

@@ -1,6 +1,6 @@
 /* ui_term.c — getting a terminal curses can draw on, and giving it back.
  *
- * DEPS.md §3/§4: initscr() exits the process on an unknown TERM, so we probe
+ * ncurses 6.4 (Debian 12): initscr() exits the process on an unknown TERM, so we probe
  * with setupterm() first and use newterm(); a static binary copied into a pod
  * usually finds no terminfo database at all, so the xterm-256color entry is
  * compiled in and written to a temporary TERMINFO dir when $TERM has no entry.

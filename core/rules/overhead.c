@@ -1,6 +1,6 @@
 /* overhead.c — gc-overhead (rules_internal.h): the JVM spends most of its wall
  * clock in GC pauses, Full GCs (or evacuation failures) back to back: the live
- * data does not fit the heap, or something leaks (FIELD-NOTES 9). The real
+ * data does not fit the heap, or something leaks (docs/verdicts.md, gc-overhead). The real
  * recordings tests/recordings/gc-overhead-{g1,parallel,serial} show 96-98 % of
  * each second paused; their healthy control, 1.7 %.
  *

@@ -1,6 +1,6 @@
 /* tail.c — follows files through rotation on libinotifytools (see tail.h).
  *
- * Design, after DEPS.md §2 (what libinotifytools 3.22 does on Debian 12):
+ * Design, after what libinotifytools 3.22 does on Debian 12 (read in its source):
  * - One inotify instance, owned by the library (a process-wide singleton). We
  *   learn its descriptor with the lowest-free-fd trick, assert it through
  *   /proc/self/fd, make it non-blocking + close-on-exec, and drain it with
@@ -274,7 +274,7 @@ static bool fd_is_inotify(int fd, char *what, size_t whatlen)
 }
 
 /* The library cannot forget a watch the kernel dropped (its directory was
- * deleted: DEPS.md, "Library bug found"), so its bookkeeping of that watch
+ * deleted: a bug of libinotifytools 3.22), so its bookkeeping of that watch
  * lives until the process ends; free it all then, so leak checkers see only
  * real leaks. */
 static void lib_cleanup_at_exit(void)
@@ -420,7 +420,7 @@ static int dir_by_wd(const struct tail *t, int wd)
 
 /* inotifytools_watch_file() answers 1 or 0, never the wd. The library maps
  * "dir/" to it, unless an earlier watch of the same path died under it: then
- * its map still names the dead wd (DEPS.md §2). A wd the kernel does not list
+ * its map still names the dead wd (libinotifytools 3.22 never drops it). A wd the kernel does not list
  * is such a stale entry; the new watch is then the newest live wd we do not
  * own (the kernel allocates wds cyclically upwards). */
 static int dir_learn_wd(const struct tail *t, const char *path)

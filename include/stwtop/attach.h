@@ -1,7 +1,7 @@
 /* attach.h — run one diagnostic command (what `jcmd PID CMD` runs) in a
  * HotSpot JVM through its attach mechanism, from C, with no JDK tools: the
  * UNIX socket /tmp/.java_pid<nspid> in the JVM's mount namespace, started on
- * demand by a SIGQUIT after creating .attach_pid<nspid> (FIELD-NOTES.md §10).
+ * demand by a SIGQUIT after creating .attach_pid<nspid> (HotSpot attachListener_linux.cpp).
  *
  * SIGQUIT is only sent to a process that discovery says is a JVM, whose
  * counters say it finished starting and supports attach (hsperfdata

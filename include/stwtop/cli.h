@@ -1,4 +1,4 @@
-/* cli.h — the command line (DESIGN.md "Command line", a contract). Parsing is
+/* cli.h — the command line (doc/stwtop.1, a contract). Parsing is
  * here, in core, so its error paths are unit-tested; main() only dispatches. */
 #ifndef STWTOP_CLI_H
 #define STWTOP_CLI_H

@@ -1,5 +1,5 @@
 /* cpustat.h — `--cpustat-log FILE`: cgroup cpu.stat samples recorded by a shell
- * loop or a sampler, one line per sample (FIELD-NOTES.md section 4):
+ * loop or a sampler, one line per sample (docs/verdicts.md, cpu-throttled-during-stop):
  *
  *   2026-11-29T19:04:54 nr_periods 11 nr_throttled 10 throttled_time 1465095941 nr_bursts 0 burst_time 0 
  *   2026-11-29T19:04:53.274+0000 nr_periods 2 nr_throttled 1 throttled_time 38777845 ...

@@ -1,5 +1,5 @@
-/* hserr.h — a JVM crash report (hs_err_pid<pid>.log, FIELD-NOTES.md section 7,
- * FORMATS.md (g)) read into one EV_HSERR: the signal or error kind, the
+/* hserr.h — a JVM crash report (hs_err_pid<pid>.log, as
+ * HotSpot 8-21 write it) read into one EV_HSERR: the signal or error kind, the
  * problematic frame ("v  ~AdapterBlob 0x..." for the AOT-cache SIGILL), whether
  * an AOT cache is involved, and the crash time.
  *

@@ -1,7 +1,7 @@
 /* hsperf.h — a JVM's own performance counters, read from its hsperfdata file
  * (/tmp/hsperfdata_<user>/<pid>, the file jstat and `jcmd PerfCounter.print`
  * read), so a JVM started with no flags at all still shows heap, GC and
- * safepoint numbers (issue 15; ../shared/FIELD-NOTES.md §10).
+ * safepoint numbers (issue 15; docs/probes.md).
  *
  * The file is mapped read-only and shared (PROT_READ, MAP_SHARED) and never
  * written. Its layout is HotSpot's PerfDataPrologue and PerfDataEntry

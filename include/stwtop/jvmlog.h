@@ -5,7 +5,7 @@
  * PrintGCTimeStamps lines, "Total time for which application threads were
  * stopped", JDK 8/11 PrintSafepointStatistics, SafepointTimeout reports (also
  * inside a console log mixed with application output). Ground truth for every
- * format string: ../shared/FORMATS.md. Pure: no I/O, no globals.
+ * format string in HotSpot's source of that release. Pure: no I/O, no globals.
  */
 #ifndef STWTOP_JVMLOG_H
 #define STWTOP_JVMLOG_H

@@ -1,6 +1,6 @@
 /* probe.h — polled system counters: the cgroup's CPU throttling and memory, the
  * JVM's per-thread scheduling (schedstat) and the machine's reclaim counters
- * (/proc/vmstat). FIELD-NOTES.md section 4: these prove what the logs cannot.
+ * (/proc/vmstat). docs/probes.md: these prove what the logs cannot.
  *
  * Every probe takes a `root`: "" for the live system, or a fixture directory that
  * prefixes every absolute path it opens (/proc/..., /sys/...). Paths passed in

@@ -1,5 +1,5 @@
 /* rules.h — the verdict engine: turns the timeline into plain-language
- * verdicts with evidence and advice (FIELD-NOTES.md), the same way live and
+ * verdicts with evidence and advice (docs/verdicts.md), the same way live and
  * in --report.
  *
  * How it works: stops (safepoints, or GC pauses when the log has no safepoint
@@ -93,7 +93,7 @@ int verdict_id_from_name(const char *name);
 const char *severity_name(int sev);       /* "info" | "warn" | "crit" */
 
 /* Thresholds: named, documented, overridable (rules_config_load). Defaults
- * and the FIELD-NOTES numbers behind them are in core/rules/config.c. */
+ * and the measured numbers behind them are in core/rules/config.c. */
 struct rules_config {
 	double stop_ms;               /* a stop this long is worth explaining */
 	double long_pause_warn_ms, long_pause_crit_ms;

@@ -12,7 +12,7 @@
  *  - a thread whose counters went backwards is a reused tid: treated as new;
  *  - a thread that vanished contributes nothing (its last partial interval
  *    cannot be read any more).
- * Idle (FIELD-NOTES.md 4: idle = wall - oncpu - delay), summed over threads:
+ * Idle (docs/probes.md: idle = wall - oncpu - delay), summed over threads:
  * only threads present in both samples bring wall time, interval x their count,
  * minus their run and wait deltas. A thread born inside the interval adds its
  * run/wait to oncpu/wait but no idle (when it was born is not read, so its

@@ -1,4 +1,4 @@
-/* summary.h — exact whole-input counters of the report (DESIGN.md "Report
+/* summary.h — exact whole-input counters of the report (docs/report-json.md "Report
  * JSON"): constant memory, fed every event whether or not its wall-clock time
  * is known. */
 #ifndef STWTOP_SUMMARY_H

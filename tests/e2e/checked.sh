@@ -2,7 +2,7 @@
 # checked.sh BIN — a report says "nothing abnormal" only when it read and understood its input
 # (session_checked, docs/report-json.md "checked"): a missing file, a binary, an IBM/OpenJ9
 # verbose GC log, an empty file each say what could not be read or understood, with the exit
-# status of DESIGN.md (1 only when a source could not be read); the real healthy samples and
+# status of doc/stwtop.1 (1 only when a source could not be read); the real healthy samples and
 # the healthy-control recording still say "nothing abnormal" / are complete.
 set -u
 BIN=${1:?usage: checked.sh path/to/stwtop}

@@ -539,7 +539,7 @@ static void test_directory_recreated(void **state)
 	 * the directory, so its watch lives on and the reader removes it itself.
 	 * Here the reader lets go of the file first: then rmdir makes the kernel
 	 * drop the watch under libinotifytools, which keeps a stale entry for
-	 * the path (DEPS.md §2); the watch of the recreated directory must
+	 * the path (a libinotifytools 3.22 bug); the watch of the recreated directory must
 	 * still be found. */
 	close(fd);
 	tail_set_grace_ms(fx->t, 0);
