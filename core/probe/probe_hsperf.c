@@ -245,6 +245,12 @@ int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
 	return n;
 }
 
+double hsperf_probe_pending_stop_ms(const struct hsperf_probe *p)
+{
+	double carry = (double)p->stops.carry_ns / 1e6;
+	return p->stops.longest.total_ms > carry ? p->stops.longest.total_ms : (carry > 0 ? carry : -1);
+}
+
 void hsperf_probe_close(struct hsperf_probe *p)
 {
 	if (!p)

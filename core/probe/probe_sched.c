@@ -18,7 +18,21 @@
  *    semantics, so it is used on the live system only (root ""), never on a
  *    fixture tree of regular files;
  *  - comm is read only for the thread(s) we report; no stdio, no allocation once
- *    the thread count is stable.
+ *    the thread count is stable;
+ *  - a thread whose counters did not move in its last QUIET_READS reads (a
+ *    parked pool thread: most of a JVM's thousands) is re-read once every
+ *    QUIET_EVERY polls, in turns, and counts 0 in the polls between. The
+ *    kernel adds to a thread's wait only when it gets a CPU (sched_info_arrive),
+ *    and then its run time moves too, so a quiet thread's next read holds all
+ *    it did since: nothing is lost, it lands in the interval it is read in.
+ *    Every thread is read when the busy threads waited QUIET_WAKE_WAIT_NS in
+ *    the interval (contention: the quiet ones that woke waited too), and when
+ *    the caller asks (sched_probe_read_all: throttling, a stop). Without a read
+ *    of every fd a death is not seen, so births are found instead: every task
+ *    the kernel created since the last poll has a pid between the last two
+ *    values of /proc/loadavg's last pid, and one of ours is /proc/PID/task/TID.
+ *    A birth, or too many pids to look at, reads every thread as before.
+ *    Only where /proc is this process's pid namespace (tids and last pid agree).
  * The delta rules live in schedacc.c, shared with the schedstat.log replay. */
 #include "stwtop/probe.h"
 #include "stwtop/procstat.h"
@@ -34,11 +48,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#define QUIET_READS 2
+#define QUIET_EVERY 16
+#define QUIET_WAKE_WAIT_NS 50000000ull
+/* a wider gap in the last pid reads every thread (cheaper than the lookups) */
+#define QUIET_MAX_NEW_PIDS 64
+#define PROC_FS_MAGIC 0x9fa0
 
 struct tidfd {
 	int32_t tid;
 	int fd;                    /* kept schedstat fd, -1 when over the budget */
+	uint64_t run, wait;        /* as last read */
+	uint8_t quiet;             /* reads in a row that found the counters unchanged */
+	bool read;                 /* read in this poll */
 };
 
 struct sched_probe {
@@ -54,7 +79,28 @@ struct sched_probe {
 	size_t fd_budget, fd_used;
 	bool all_kept;             /* every thread of the last poll has a kept fd */
 	uint64_t listings;         /* task directory listings so far (for tests/bench) */
+	uint64_t reads;            /* schedstat reads so far (for tests/bench) */
+	int loadavg;               /* /proc/loadavg, -1: every thread is read at every poll */
+	int status_fd;             /* /proc/PID/status kept open (live), -1: stat_path is read */
+	int64_t last_pid;          /* its last field at the previous poll, -1 unknown */
+	uint64_t polls;
+	bool read_all;             /* asked for the next poll */
 };
+
+/* /proc/loadavg when its last pid and /proc's tids are of this process's pid
+ * namespace and it is procfs itself (lxcfs serves its own loadavg); else -1 */
+static int open_loadavg(void)
+{
+	char self[32];
+	struct statfs fs;
+	ssize_t n = readlink("/proc/self", self, sizeof self - 1);
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	if (atoi(self) != (int)getpid() || statfs("/proc/loadavg", &fs) < 0 || fs.f_type != PROC_FS_MAGIC)
+		return -1;
+	return open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+}
 
 struct sched_probe *sched_probe_open(const char *root, int pid, char *err, size_t errlen)
 {
@@ -76,7 +122,12 @@ struct sched_probe *sched_probe_open(const char *root, int pid, char *err, size_
 	}
 	p->pid = pid;
 	p->taskfd = -1;
+	p->loadavg = -1;
+	p->status_fd = -1;
+	p->last_pid = -1;
 	p->live = !root || !root[0];
+	if (p->live)
+		p->loadavg = open_loadavg();
 	schedacc_init(&p->acc);
 	/* half of the fd limit for kept schedstat fds: the rest of the program keeps room */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
@@ -92,6 +143,16 @@ struct sched_probe *sched_probe_open(const char *root, int pid, char *err, size_
 		goto fail;
 	}
 	p->starttime = si.starttime;
+	if (p->live) {
+		snprintf(rel, sizeof rel, "/proc/%d/status", pid);
+		p->status_fd = open(rel, O_RDONLY | O_CLOEXEC);
+		/* opened after the stat read: the same process, unless it was reaped and
+		 * its pid reused in between, which the status read's liveness cannot tell */
+		if (p->status_fd >= 0 && (r = procfile_read_stat(p->stat_path, &si)) == 0 && si.starttime != p->starttime) {
+			snprintf(err, errlen, "%s: no such process", p->stat_path);
+			goto fail;
+		}
+	}
 	snprintf(rel, sizeof rel, "/proc/%d/task", pid);
 	procfile_join(path, sizeof path, root, rel);
 	p->taskfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -107,6 +168,10 @@ struct sched_probe *sched_probe_open(const char *root, int pid, char *err, size_
 	}
 	return p;
 fail:
+	if (p->loadavg >= 0)
+		close(p->loadavg);
+	if (p->status_fd >= 0)
+		close(p->status_fd);
 	schedacc_fini(&p->acc);
 	free(p);
 	return NULL;
@@ -127,6 +192,10 @@ void sched_probe_close(struct sched_probe *p)
 	if (!p)
 		return;
 	close_fds(p);
+	if (p->loadavg >= 0)
+		close(p->loadavg);
+	if (p->status_fd >= 0)
+		close(p->status_fd);
 	if (p->task)
 		closedir(p->task); /* closes taskfd too */
 	schedacc_fini(&p->acc);
@@ -188,19 +257,82 @@ static int grow(struct tidfd **a, size_t *cap, size_t need)
 	return 0;
 }
 
+/* a read of a kept fd into t; false when the thread is gone */
+static bool read_kept(struct sched_probe *p, struct tidfd *t)
+{
+	uint64_t run, wait;
+	p->reads++;
+	if (!pread_one(t->fd, &run, &wait))
+		return false;
+	if (run == t->run && wait == t->wait)
+		t->quiet += t->quiet < UINT8_MAX;
+	else
+		t->quiet = 0;
+	t->run = run;
+	t->wait = wait;
+	return true;
+}
+
+/* Whether a task of this process may have been born since the previous
+ * poll: see the top of this file. Called first in every poll. */
+static bool maybe_born(struct sched_probe *p)
+{
+	char b[128];
+	ssize_t n;
+	uint64_t last;
+	do
+		n = pread(p->loadavg, b, sizeof b - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return true;
+	while (n > 0 && (b[n - 1] == '\n' || b[n - 1] == ' '))
+		n--;
+	size_t e = (size_t)n;
+	while (n > 0 && b[n - 1] >= '0' && b[n - 1] <= '9')
+		n--;
+	if (e == (size_t)n || util_parse_u64(b + n, e - (size_t)n, &last) != e - (size_t)n || last > INT32_MAX)
+		return true;
+	int64_t prev = p->last_pid;
+	p->last_pid = (int64_t)last;
+	if (prev < 0 || (int64_t)last < prev || (int64_t)last - prev > QUIET_MAX_NEW_PIDS)
+		return true; /* the first poll, pids wrapped, or too many to look at */
+	for (int64_t tid = prev + 1; tid <= (int64_t)last; tid++) {
+		char rel[16];
+		snprintf(rel, sizeof rel, "%d", (int)tid);
+		if (faccessat(p->taskfd, rel, F_OK, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Fast path: every thread has a kept fd and the count says nobody was born.
+ * Quiet threads are read in turns unless everyone must be (top of this file).
  * Returns 1 when the sample is complete, 0 when the task dir must be listed. */
-static int poll_kept(struct sched_probe *p, uint64_t num_threads)
+static int poll_kept(struct sched_probe *p, uint64_t num_threads, bool born)
 {
 	if (!p->live || !p->all_kept || p->nfds == 0 || num_threads != p->nfds)
 		return 0;
+	/* a death is seen only by reading its fd: skip none when one may hide behind a birth */
+	bool all = p->loadavg < 0 || born || p->read_all;
+	size_t turn = (size_t)(p->polls % QUIET_EVERY);
+	uint64_t woke_wait = 0;
 	for (size_t i = 0; i < p->nfds; i++) {
-		uint64_t run, wait;
-		if (!pread_one(p->fds[i].fd, &run, &wait))
+		struct tidfd *t = &p->fds[i];
+		uint64_t w0 = t->wait;
+		t->read = all || t->quiet < QUIET_READS || i % QUIET_EVERY == turn;
+		if (!t->read)
+			continue;
+		if (!read_kept(p, t))
 			return 0; /* a thread exited: list the directory to learn who was born */
-		if (schedacc_add(&p->acc, p->fds[i].tid, run, wait, NULL, 0) < 0)
-			return -ENOMEM;
+		woke_wait += t->wait > w0 ? t->wait - w0 : 0;
 	}
+	if (!all && woke_wait >= QUIET_WAKE_WAIT_NS)
+		for (size_t i = 0; i < p->nfds; i++)
+			if (!p->fds[i].read && !read_kept(p, &p->fds[i]))
+				return 0;
+	for (size_t i = 0; i < p->nfds; i++)
+		if (schedacc_add(&p->acc, p->fds[i].tid, p->fds[i].run, p->fds[i].wait, NULL, 0) < 0)
+			return -ENOMEM;
 	return 1;
 }
 
@@ -224,6 +356,8 @@ static int poll_listed(struct sched_probe *p, int *nthreads)
 			return -ENOMEM;
 		p->tmp[p->ntmp].tid = (int32_t)tid;
 		p->tmp[p->ntmp].fd = -1;
+		p->tmp[p->ntmp].run = p->tmp[p->ntmp].wait = UINT64_MAX; /* never read: not quiet */
+		p->tmp[p->ntmp].quiet = 0;
 		sorted &= (int32_t)tid > last;
 		last = (int32_t)tid;
 		p->ntmp++;
@@ -238,9 +372,12 @@ static int poll_listed(struct sched_probe *p, int *nthreads)
 	for (size_t i = 0; i < p->nfds; i++) {
 		while (j < p->ntmp && p->tmp[j].tid < p->fds[i].tid)
 			j++;
-		if (j < p->ntmp && p->tmp[j].tid == p->fds[i].tid && p->tmp[j].fd < 0)
+		if (j < p->ntmp && p->tmp[j].tid == p->fds[i].tid && p->tmp[j].fd < 0) {
 			p->tmp[j].fd = p->fds[i].fd;
-		else if (p->fds[i].fd >= 0) {
+			p->tmp[j].run = p->fds[i].run;
+			p->tmp[j].wait = p->fds[i].wait;
+			p->tmp[j].quiet = p->fds[i].quiet;
+		} else if (p->fds[i].fd >= 0) {
 			close(p->fds[i].fd);
 			p->fd_used--;
 		}
@@ -260,15 +397,18 @@ static int poll_listed(struct sched_probe *p, int *nthreads)
 				p->fd_used++;
 		}
 		if (t->fd >= 0) {
-			ok = pread_one(t->fd, &run, &wait);
+			ok = read_kept(p, t);
 			if (!ok) {
 				close(t->fd);
 				p->fd_used--;
 				t->fd = -1;
 			}
+			run = t->run;
+			wait = t->wait;
 		} else {
 			char b[128];
 			tid_rel(rel, sizeof rel, t->tid, "schedstat");
+			p->reads++;
 			ssize_t n = procfile_read(p->taskfd, rel, b, sizeof b);
 			ok = n > 0 && procstat_schedstat(b, (size_t)n, &run, &wait);
 		}
@@ -292,10 +432,40 @@ static int poll_listed(struct sched_probe *p, int *nthreads)
 	return 0;
 }
 
+/* State and thread count from the kept /proc/PID/status fd. It names the
+ * process it was opened on: once that is gone (the pid reused or not) a read
+ * fails with ESRCH. */
+static int read_status(struct sched_probe *p, struct procfile_stat *si)
+{
+	char b[2048];
+	ssize_t n;
+	int64_t th;
+	do
+		n = pread(p->status_fd, b, sizeof b - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	b[n] = '\0';
+	const char *st = util_memmem(b, (size_t)n, "\nState:");
+	if (!st || !procfile_status_num(b, (size_t)n, "\nThreads:", 0, &th) || th < 0)
+		return -EINVAL;
+	st += 7;
+	while (*st == ' ' || *st == '\t')
+		st++;
+	si->state = *st;
+	si->num_threads = (uint64_t)th;
+	si->starttime = p->starttime;
+	return 0;
+}
+
 int sched_probe_poll(struct sched_probe *p, int64_t now_ms, struct event *out)
 {
 	struct procfile_stat si;
-	int r = procfile_read_stat(p->stat_path, &si);
+	/* before anything else: a thread born after this read is in the next range */
+	bool born = p->loadavg < 0 || maybe_born(p);
+	/* /proc/PID/stat sums the CPU time of every thread (2000 threads: ~0.8 ms a
+	 * read here); status does not */
+	int r = p->status_fd >= 0 ? read_status(p, &si) : procfile_read_stat(p->stat_path, &si);
 	int nthreads = 0;
 	if (r < 0)
 		return r;
@@ -303,7 +473,7 @@ int sched_probe_poll(struct sched_probe *p, int64_t now_ms, struct event *out)
 		return -ESRCH; /* exited (zombie until reaped) or the pid now names another process */
 
 	schedacc_begin(&p->acc);
-	r = poll_kept(p, si.num_threads);
+	r = poll_kept(p, si.num_threads, born);
 	if (r < 0)
 		return r;
 	if (r == 1) {
@@ -316,6 +486,8 @@ int sched_probe_poll(struct sched_probe *p, int64_t now_ms, struct event *out)
 	}
 	if (nthreads == 0)
 		return -ESRCH; /* the task directory emptied: the process died after the stat read */
+	p->polls++;
+	p->read_all = false;
 	r = schedacc_end(&p->acc, now_ms, out);
 	if (r == 1 && out->u.sched.worst_tid >= 0)
 		read_comm(p, out->u.sched.worst_tid, out->u.sched.worst_comm, sizeof out->u.sched.worst_comm);
@@ -325,6 +497,16 @@ int sched_probe_poll(struct sched_probe *p, int64_t now_ms, struct event *out)
 uint64_t sched_probe_listings(const struct sched_probe *p)
 {
 	return p->listings;
+}
+
+uint64_t sched_probe_reads(const struct sched_probe *p)
+{
+	return p->reads;
+}
+
+void sched_probe_read_all(struct sched_probe *p)
+{
+	p->read_all = true;
 }
 
 struct rank {

@@ -74,7 +74,9 @@ struct sched_probe *sched_probe_open(const char *root, int pid, char *err, size_
  * process is gone (exited, a zombie, or its pid reused by another process), other
  * -errno when the task directory cannot be read. Threads are counted as described
  * in schedacc.h: a thread born after the previous poll counts its whole counters,
- * a vanished thread contributes nothing. */
+ * a vanished thread contributes nothing. A thread whose counters did not move in
+ * its last two reads is read once every 16 polls (in turns) and counts 0 between:
+ * what it did meanwhile lands in the interval of its next read (probe_sched.c). */
 int sched_probe_poll(struct sched_probe *p, int64_t now_ms, struct event *out);
 
 struct sched_thread {
@@ -91,6 +93,13 @@ int sched_probe_threads(struct sched_probe *p, struct sched_thread *out, int cap
 /* How many polls had to list /proc/PID/task (the others re-read kept fds only:
  * see probe_sched.c). For tests and the benchmark. */
 uint64_t sched_probe_listings(const struct sched_probe *p);
+/* How many schedstat files were read so far (a quiet thread is read in turns). */
+uint64_t sched_probe_reads(const struct sched_probe *p);
+
+/* Read every thread at the next poll, the quiet ones too: the caller saw what
+ * makes threads wait (the cgroup throttled, a stop), so each thread's wait
+ * belongs in this interval, not in the one its turn comes in. */
+void sched_probe_read_all(struct sched_probe *p);
 
 void sched_probe_close(struct sched_probe *p);
 
@@ -115,6 +124,9 @@ int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
  * (hsperf_stops_step). 0, or the errors of hsperf_probe_poll. */
 #define HSPERF_STEP_MS 100
 int hsperf_probe_step(struct hsperf_probe *p, int64_t now_ms);
+/* The longest stop the steps saw end since the last poll, or the time to
+ * safepoint of one still under way when that is longer; -1 none. */
+double hsperf_probe_pending_stop_ms(const struct hsperf_probe *p);
 const char *hsperf_probe_path(const struct hsperf_probe *p);   /* "" when not open */
 const char *hsperf_probe_why(const struct hsperf_probe *p);
 void hsperf_probe_close(struct hsperf_probe *p);

@@ -496,16 +496,27 @@ struct churn_thread {
 	int wake[2];
 };
 
+/* blocks on its pipe: 'x' ends it, 'b' makes it run ~30 ms and block again */
 static void *churn_body(void *arg)
 {
 	struct churn_thread *c = arg;
 	char x;
-	while (read(c->wake[0], &x, 1) < 0 && errno == EINTR)
-		;
-	return NULL;
+	for (;;) {
+		ssize_t n = read(c->wake[0], &x, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != 1 || x != 'b')
+			return NULL;
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+		while ((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) < 30000000L);
+	}
 }
 
-/* '+' starts a thread that blocks on its pipe, '-' ends the oldest one and joins it */
+/* '+' starts a thread that blocks on its pipe, '-' ends the oldest one and joins it,
+ * 'b' makes the newest one run ~30 ms of CPU (acknowledged at once) */
 static void churn_child(void)
 {
 	struct churn_thread th[64];
@@ -517,6 +528,9 @@ static void churn_child(void)
 			if (pipe(th[n].wake) < 0 || pthread_create(&th[n].t, NULL, churn_body, &th[n]) != 0)
 				_exit(5);
 			n++;
+		} else if (c == 'b' && first < n) {
+			if (write(th[n - 1].wake[1], "b", 1) != 1)
+				_exit(8);
 		} else if (c == '-' && first < n) {
 			if (write(th[first].wake[1], "x", 1) != 1)
 				_exit(6);
@@ -653,6 +667,71 @@ static void test_live_sched_churn(void **state)
 	sched_probe_close(sp);
 }
 
+/* A thread whose counters did not move in two reads is read in turns (one
+ * poll in 16), unless the caller asks for every thread; what it did between
+ * its reads is not lost; a birth behind a death is still found. */
+static void test_live_sched_quiet(void **state)
+{
+	(void)state;
+	char err[256];
+	struct event e;
+	const int n = 40;
+	assert_int_equal(pipe(g_cmd), 0);
+	assert_int_equal(pipe(g_ack), 0);
+	g_churn = fork();
+	assert_true(g_churn >= 0);
+	if (g_churn == 0)
+		churn_child();
+	for (int i = 2; i <= n; i++)
+		churn('+', i);
+	struct sched_probe *sp = sched_probe_open("", g_churn, err, sizeof err);
+	if (!sp)
+		fail_msg("%s", err);
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 0);
+	for (int i = 0; i < 3; i++) /* every thread read: none is quiet yet */
+		assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	/* now all are quiet: a poll reads about n/16 of them. Other processes'
+	 * births (more than 64 pids since the last poll) make a poll read all of
+	 * them, so the fewest reads of 8 polls is what is checked */
+	uint64_t fewest = UINT64_MAX;
+	for (int i = 0; i < 8; i++) {
+		uint64_t r0 = sched_probe_reads(sp);
+		assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+		assert_int_equal(e.u.sched.nthreads, n);
+		uint64_t d = sched_probe_reads(sp) - r0;
+		fewest = d < fewest ? d : fewest;
+	}
+	assert_true(fewest <= (uint64_t)n / 16 + 2);
+	uint64_t r0 = sched_probe_reads(sp);
+	sched_probe_read_all(sp);
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	assert_true(sched_probe_reads(sp) - r0 >= (uint64_t)n);
+
+	/* a quiet thread runs 30 ms: the CPU shows up within one round of turns */
+	char a;
+	assert_int_equal(write(g_cmd[1], "b", 1), 1);
+	assert_int_equal(read(g_ack[0], &a, 1), 1);
+	sleep_ms(100);
+	double oncpu = 0;
+	for (int i = 0; i < 17 && oncpu < 25; i++) {
+		assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+		oncpu += e.u.sched.oncpu_ms;
+	}
+	assert_true(oncpu >= 25);
+
+	/* a death and a birth among quiet threads, same count */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	uint64_t l = sched_probe_listings(sp);
+	churn('-', n - 1);
+	churn('+', n);
+	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
+	assert_int_equal(e.u.sched.nthreads, n);
+	assert_true(sched_probe_listings(sp) > l);
+	same_tids(sp, n);
+	sched_probe_close(sp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -661,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_live_vmstat),
 		cmocka_unit_test(test_live_sched_self),
 		cmocka_unit_test_teardown(test_live_sched_churn, churn_teardown),
+		cmocka_unit_test_teardown(test_live_sched_quiet, churn_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
