@@ -37,6 +37,8 @@ struct live {
 	int tail_src[MAX_TAILS];        /* tail id -> session source + 1 (0: not yet known) */
 	int adding_src;                 /* the source being added: tail_add reads its content */
 	int eval_timer;                 /* one-shot: judge shortly after new data */
+	int ctr_timer;                  /* one-shot: the next step of the JVM's counters, -1 none */
+	int64_t ctr_step_mono;          /* when the last step was taken */
 	int tail_timer;                 /* one-shot: the files' descriptor back in the loop
 					   (TAIL_GAP_MS after a pass), -1 none */
 	int demo_timer;
@@ -46,6 +48,8 @@ struct live {
 	bool caught_up;                 /* the files' existing content has been read */
 	struct cgroup_probe *cg;
 	struct sched_probe *sched;
+	int64_t sched_ms;               /* the last sched poll, 0 none */
+	int64_t nr_throttled;           /* cpu.stat's at the last cgroup poll, -1 unknown */
 	struct vmstat_probe *vm;
 	struct hsperf_probe *ctr;       /* the JVM's own counters (hsperfdata) */
 	int src_cg, src_sched, src_vm, src_ctr;  /* session sources of the probes */
@@ -191,7 +195,9 @@ static void poll_hserr(struct live *l);
  * are read in the next pass, which under a steady stream follows the timer at
  * once (the descriptor is readable: poll does not sleep), one wake-up per gap.
  * A line waits at most TAIL_GAP_MS, well inside the 50 ms from write to screen. */
-#define TAIL_GAP_MS 20
+#define TAIL_GAP_MS 40
+
+static void ctr_step_early(struct live *l);
 
 static void on_inotify(void *ctx, int fd, short revents)
 {
@@ -200,6 +206,7 @@ static void on_inotify(void *ctx, int fd, short revents)
 	if (l->tail_timer >= 0 && loop_set_timer(l->loop, l->tail_timer, TAIL_GAP_MS, 0) == 0)
 		loop_del_fd(l->loop, fd);
 	tail_dispatch(l->tail);
+	ctr_step_early(l);
 	if (l->hs && hserr_probe_woken(l->hs))
 		poll_hserr(l); /* a crash report's directory spoke */
 	eval_soon(l);
@@ -211,6 +218,7 @@ static void on_tail_timer(void *ctx)
 	struct live *l = ctx;
 	if (l->tail)
 		loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
+	ctr_step_early(l);
 }
 
 /* --- probes --- */
@@ -284,19 +292,44 @@ static void say_errno(struct live *l, int src, int *said, int rc, const char *wh
 	}
 }
 
+/* Whether the JVM stopped for long since t (a log's stop, or one its counters
+ * timed and not yet given): the schedstat of every thread then belongs to this
+ * interval (sched_probe_read_all). Any stop the rules could look at counts. */
+static bool stopped_since(struct live *l, int64_t t)
+{
+	const double min_ms = 50;
+	if (l->ctr && hsperf_probe_pending_stop_ms(l->ctr) >= min_ms)
+		return true;
+	struct tl_stop_iter it;
+	struct tl_stopref sr;
+	timeline_stops_begin(&it, session_timeline(l->s), t, INT64_MAX / 4, min_ms);
+	while (timeline_stops_next(&it, &sr))
+		if (sr.end_ms >= t)
+			return true;
+	return false;
+}
+
 static void poll_probes(struct live *l, int64_t now)
 {
 	struct event ev[4];
 	char what[300];
+	bool read_all = false;
 	if (l->cg) {
 		int n = cgroup_probe_poll(l->cg, now, ev, 4);
 		for (int i = 0; i < n; i++) {
 			record_event(l, &ev[i]);
 			session_feed_event(l->s, l->src_cg, &ev[i]);
+			if (ev[i].kind == EV_CPU && ev[i].u.cpu.nr_throttled >= 0) {
+				read_all |= l->nr_throttled >= 0 && ev[i].u.cpu.nr_throttled > l->nr_throttled;
+				l->nr_throttled = ev[i].u.cpu.nr_throttled;
+			}
 		}
 		say_cgroup_state(l, n);
 	}
 	if (l->sched && !l->sched_gone) {
+		if (read_all || stopped_since(l, l->sched_ms))
+			sched_probe_read_all(l->sched);
+		l->sched_ms = now;
 		int n = sched_probe_poll(l->sched, now, &ev[0]);
 		if (n > 0) {
 			record_event(l, &ev[0]);
@@ -658,11 +691,26 @@ static void on_demo_timer(void *ctx)
 /* between ticks, the JVM's counters are read every HSPERF_STEP_MS to time
  * each stop's end to that step (what a tick emits says the longest); a
  * failing read is left for the tick to say */
-static void on_ctr_step(void *ctx)
+static void ctr_step(struct live *l)
 {
-	struct live *l = ctx;
 	if (l->ctr && !l->sched_gone)
 		hsperf_probe_step(l->ctr, util_now_ms());
+	l->ctr_step_mono = util_mono_ms();
+	loop_set_timer(l->loop, l->ctr_timer, HSPERF_STEP_MS, 0);
+}
+
+static void on_ctr_step(void *ctx)
+{
+	ctr_step(ctx);
+}
+
+/* A wake-up for something else (the files) takes the step when it is due
+ * within a quarter of a step: under a steady stream the step's own timer
+ * never wakes the process, and steps stay at most HSPERF_STEP_MS apart. */
+static void ctr_step_early(struct live *l)
+{
+	if (l->ctr_timer >= 0 && util_mono_ms() - l->ctr_step_mono >= HSPERF_STEP_MS * 3 / 4)
+		ctr_step(l);
 }
 
 static void on_tick(void *ctx)
@@ -772,9 +820,11 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	if (!l->o.proc_root)
 		l->o.proc_root = "";
 	l->src_cg = l->src_sched = l->src_vm = l->src_hs = -1;
+	l->nr_throttled = -1;
 	l->adding_src = -1;
 	l->eval_timer = -1;
 	l->tail_timer = -1;
+	l->ctr_timer = -1;
 	l->demo_timer = -1;
 	l->hs_timer = -1;
 	l->pid_start_ms = l->anchor_said = EV_TIME_NONE;
@@ -1018,8 +1068,10 @@ int live_run(struct live *l)
 		session_eval(l->s, data_clock(l), false);
 		changed(l);
 		loop_add_timer(l->loop, l->o.interval_ms, l->o.interval_ms, on_tick, l);
-		if (l->ctr && l->o.interval_ms > HSPERF_STEP_MS)
-			loop_add_timer(l->loop, HSPERF_STEP_MS, HSPERF_STEP_MS, on_ctr_step, l);
+		if (l->ctr && l->o.interval_ms > HSPERF_STEP_MS) {
+			l->ctr_step_mono = util_mono_ms();
+			l->ctr_timer = loop_add_timer(l->loop, HSPERF_STEP_MS, 0, on_ctr_step, l);
+		}
 	}
 	int rc = loop_run(l->loop);
 	/* what was written before the stop and not read yet (a pass waiting out

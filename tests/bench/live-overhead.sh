@@ -6,7 +6,14 @@
 # GC/safepoint lines as the JVM wrote them), while stwtop --plain follows the
 # three files AND polls a real JVM with 2000 extra threads (--pid: schedstat of
 # every thread, its cgroup, vmstat) every second. Over the same 60 s, `top -d 1`
-# runs next to it. CPU% = (utime + stime) / wall from /proc/PID/stat.
+# runs next to it. CPU% = on-CPU time / wall, the on-CPU time summed over the
+# process's threads from /proc/PID/task/*/schedstat (ns; utime + stime in
+# /proc/PID/stat count 10 ms ticks, too coarse for a process using ~0.5 %).
+# SLEEPER_MS (default 100): how often each of the 2000 threads wakes. 100 is
+# the worst case for the schedstat poll (every thread runs every second, so
+# every thread is read every second); a pool thread waiting for work sleeps
+# far longer (ThreadPoolExecutor's keepAlive: 60 s), and a thread that did not
+# run is read only every 16 s (probe_sched.c): SLEEPER_MS=60000 measures that.
 set -euo pipefail
 BIN=$(realpath "${1:?usage: live-overhead.sh path/to/stwtop [outdir]}")
 OUT=${2:-/tmp}
@@ -17,12 +24,11 @@ T=$(mktemp -d)
 pids=()
 cleanup() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$T"; }
 trap cleanup EXIT
-TCK=$(getconf CLK_TCK)
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%d\n", s}'; }
 
 javac -d "$T" "$top/tests/fixtures/java/ProbeTarget.java"
 # no busy workers (they would load the machine we measure on), 2000 sleepers
-java -cp "$T" -Xlog:gc:file="$T/jvm-gc.log" ProbeTarget 0 $((SEC + 60)) 2000 >"$T/jvm.out" 2>&1 &
+java -cp "$T" -Xlog:gc:file="$T/jvm-gc.log" ProbeTarget 0 $((SEC + 60)) 2000 "${SLEEPER_MS:-100}" >"$T/jvm.out" 2>&1 &
 jpid=$!
 pids+=($jpid)
 for i in $(seq 300); do grep -q READY "$T/jvm.out" 2>/dev/null && break; sleep 0.1; done
@@ -46,12 +52,12 @@ pids+=($wpid)
 top -d 1 -b -n $((SEC + 1)) >/dev/null &
 tpid=$!
 pids+=($tpid)
-s0=$(cpu_ticks $spid)
-t0=$(cpu_ticks $tpid)
+s0=$(cpu_ns $spid)
+t0=$(cpu_ns $tpid)
 start=$(date +%s.%N)
 sleep "$SEC"
-s1=$(cpu_ticks $spid)
-t1=$(cpu_ticks $tpid)
+s1=$(cpu_ns $spid)
+t1=$(cpu_ns $tpid)
 end=$(date +%s.%N)
 rss=$(awk '/^VmHWM/{print $2}' "/proc/$spid/status")
 fds=$(ls "/proc/$spid/fd" | wc -l)
@@ -60,11 +66,11 @@ lines=$(wc -l <"$T/writes.tsv")
 kill -TERM $spid
 wait $spid || true
 status_lines=$(grep -c 'stops' "$T/plain.out" || true)
-awk -v s=$((s1 - s0)) -v t=$((t1 - t0)) -v tck="$TCK" -v a="$start" -v b="$end" -v th="$threads" \
-	-v ln="$lines" -v rss="$rss" -v fds="$fds" -v st="$status_lines" 'BEGIN {
+awk -v s=$((s1 - s0)) -v t=$((t1 - t0)) -v a="$start" -v b="$end" -v th="$threads" \
+	-v ln="$lines" -v slp="${SLEEPER_MS:-100}" -v rss="$rss" -v fds="$fds" -v st="$status_lines" 'BEGIN {
 	w = b - a
-	printf "-- live overhead: %.0f s, JVM with %d threads polled every 1 s (--pid), %d lines appended to gc/nginx/cpustat logs\n", w, th, ln
-	printf "   stwtop --plain: %.2f%% of one CPU (%d ticks of %d Hz), peak RSS %d KB, %d fds open, %d status lines\n", 100 * s / tck / w, s, tck, rss, fds, st
-	printf "   top -d 1 -b:    %.2f%% of one CPU (%d ticks), same minute\n", 100 * t / tck / w, t
+	printf "-- live overhead: %.0f s, JVM with %d threads (sleepers wake every %d ms) polled every 1 s (--pid), %d lines appended to gc/nginx/cpustat logs\n", w, th, slp, ln
+	printf "   stwtop --plain: %.2f%% of one CPU (%.1f ms on CPU), peak RSS %d KB, %d fds open, %d status lines\n", 100 * s / 1e9 / w, s / 1e6, rss, fds, st
+	printf "   top -d 1 -b:    %.2f%% of one CPU (%.1f ms), same minute\n", 100 * t / 1e9 / w, t / 1e6
 }'
 grep -E 'error|AddressSanitizer' "$T/plain.err" | head -3 || true
