@@ -127,6 +127,20 @@ static void test_cms_glued_before_gc(void **state)
 	assert_near(t.keep[1].u.pause.dur_ms, 33.9164);
 }
 
+/* GCViewer's unit test lines: "[GCDesired survivor size ..." glued on one line
+ * (OpenJDK 1.6.0_22), and -XX:+PrintReferenceGC's "[GC1837.600: [SoftReference,
+ * ..." phases glued to "[GC" before a promotion failure's "-- [PSYoungGen:" */
+static void test_parallel_glued_one_line(void **state)
+{
+	struct tally t;
+	(void)state;
+	expect(FIX "parallel-glued-desired-survivor-jdk6.log", &t, 1, 28.5820, GC_PARALLEL);
+	expect_heap(&t.keep[0], 188744, 13345, 4063232);
+	assert_int_equal(t.keep[0].up_us, 3141000 + 28582);
+	expect(FIX "parallel-glued-softreference-promotion-failed.log", &t, 1, 658.0190, GC_PARALLEL);
+	expect_heap(&t.keep[0], 4172533, 4251241, 4323712);
+}
+
 static void test_parallel_gc_at_line_end(void **state)
 {
 	struct tally t;
@@ -166,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_cms_defnew_glued_uptime),
 		cmocka_unit_test(test_parnew_glued_date),
 		cmocka_unit_test(test_parallel_gc_at_line_end),
+		cmocka_unit_test(test_parallel_glued_one_line),
 		cmocka_unit_test(test_parallel_glued_adaptive_size),
 		cmocka_unit_test(test_cms_glued_before_gc),
 		cmocka_unit_test(test_heap_before_gc_lowercase),
