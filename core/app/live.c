@@ -152,13 +152,24 @@ static int64_t data_clock(const struct live *l)
 	return l->o.demo ? l->demo_clock : session_timeline(l->s)->newest_ms;
 }
 
+/* Lines arrive one write at a time (nginx writes each request): a pass per
+ * write costs a wake-up, poll, epoll_wait, libinotifytools' select, ioctl
+ * and read, and the tail's reads. So after a pass the descriptor leaves the
+ * loop's set for TAIL_GAP_MS and a timer brings it back: writes of that gap
+ * are read in the next pass, which under a steady stream follows the timer at
+ * once (the descriptor is readable: poll does not sleep), one wake-up per gap.
+ * A line waits at most TAIL_GAP_MS, well inside the 50 ms from write to screen. */
+#define TAIL_GAP_MS 40
+
 /* Judge as soon as new data is in, not at the next tick, so a verdict shows
  * up with the line that completes it; at most once per EVAL_GAP_MS though: a
  * busy log wakes us hundreds of times a second, and judging is the costly
  * part of a wake-up. The first data after a quiet spell is judged at once; in
  * a burst, the rest is judged when the gap is over (always judged: the timer
- * holds it). */
-#define EVAL_GAP_MS 100
+ * holds it). The gap is the files' own: under a steady stream each pass is
+ * judged in the wake-up that read it (a 100 ms gap made a line in a stream
+ * wait ~100 ms for its verdict, latency.py with LATENCY_STREAM=1). */
+#define EVAL_GAP_MS (TAIL_GAP_MS - 5) /* the pass itself takes time: judged in the same wake-up */
 
 static void eval_now(struct live *l)
 {
@@ -188,14 +199,6 @@ static void on_eval_timer(void *ctx)
 
 static void poll_hserr(struct live *l);
 
-/* Lines arrive one write at a time (nginx writes each request): a pass per
- * write costs a wake-up, poll, epoll_wait, libinotifytools' select, ioctl
- * and read, and the tail's reads. So after a pass the descriptor leaves the
- * loop's set for TAIL_GAP_MS and a timer brings it back: writes of that gap
- * are read in the next pass, which under a steady stream follows the timer at
- * once (the descriptor is readable: poll does not sleep), one wake-up per gap.
- * A line waits at most TAIL_GAP_MS, well inside the 50 ms from write to screen. */
-#define TAIL_GAP_MS 40
 
 static void ctr_step_early(struct live *l);
 

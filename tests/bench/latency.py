@@ -10,11 +10,32 @@ the NDJSON line {"type":"verdict","event":"new","id":"ttsp-spike",...} for it
 has been read from stwtop's stdout. With --tmux, the curses dashboard runs in
 a detached tmux and the clock stops when capture-pane shows the verdict.
 Prints median, p90, worst and best in ms.
+
+With LATENCY_STREAM=1 (NDJSON only), a second writer appends the real nginx
+access log of the same sample to a followed access.log, one line every 5 ms,
+for the whole run: the measured line then arrives in a steady stream, where
+the files are read in passes at most every 40 ms (core/app/live.c).
 """
-import json, os, select, statistics, subprocess, sys, tempfile, time
+import json, os, select, statistics, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, '..', 'samples', 'combined', 'throttle-stop', 'gc.log')
+ACCESS = os.path.join(HERE, '..', 'samples', 'combined', 'throttle-stop', 'logs', 'access.log')
+LAB = ('$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time '
+       'urt=$upstream_response_time rt=$request_time')
+
+
+def stream(path, stop):
+    """append the sample's access log, one line every 5 ms, until stop is set"""
+    with open(ACCESS, 'rb') as f:
+        lines = f.readlines()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    i = 0
+    while not stop.is_set():
+        os.write(fd, lines[i % len(lines)])
+        i += 1
+        time.sleep(0.005)
+    os.close(fd)
 BASE_MS = 1795980218332 + 5000      # just after the sample's first line (19:23:38.332Z)
 UP0_MS = 5      # that line's uptime
 
@@ -98,8 +119,15 @@ def main():
     d = tempfile.mkdtemp()
     log = os.path.join(d, 'gc.log')
     banner(log)
-    p = subprocess.Popen([binary, '--plain', '--json', '--interval', '1000', '--gc', log],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, TZ='UTC'))
+    args = [binary, '--plain', '--json', '--interval', '1000', '--gc', log]
+    streaming = os.environ.get('LATENCY_STREAM') == '1'
+    stop = threading.Event()
+    if streaming:
+        acc = os.path.join(d, 'access.log')
+        open(acc, 'w').close()
+        args += ['--nginx', acc, '--nginx-format', LAB]
+        threading.Thread(target=stream, args=(acc, stop), daemon=True).start()
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, TZ='UTC'))
     buf = b''
     lat = []
     try:
@@ -135,10 +163,11 @@ def main():
         # stop reading first: at exit stwtop prints every verdict's final state,
         # more than a pipe holds, and a write blocked on a full pipe does not see
         # SIGTERM (it is taken by signalfd): closing our end makes it EPIPE
+        stop.set()
         p.stdout.close()
         p.terminate()
         p.wait(timeout=30)
-    summary('(a) line written -> NDJSON verdict read', lat)
+    summary('(a) line written -> NDJSON verdict read' + (', nginx lines every 5 ms meanwhile' if streaming else ''), lat)
 
 
 if __name__ == '__main__':
