@@ -166,6 +166,7 @@ static void restart(struct jvmlog *p)
 		p->anchor_ms = EV_TIME_NONE;
 		p->anchor_learnt = false;
 	}
+	p->restarts++;
 	p->rep.open = false;
 	jl_g8_abandon(p, "a JDK 8 GC record was cut by the start of a new JVM in the same log", false);
 	p->g8.await_heap = false;

@@ -122,6 +122,7 @@ struct jvmlog {
 	/* lines of JDK 8 records given up on (returned as parsed when read):
 	 * jvmlog_take_lost() hands them to the caller to count as unparsed */
 	uint64_t nlines;        /* lines fed so far (the source's line numbers) */
+	uint64_t restarts;      /* restart() calls: a JVM started again in the log */
 	uint64_t lost_lines, lost_first;
 	const char *lost_why;
 	const char *why;
@@ -245,7 +246,9 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
 /* "Total time for which application threads were stopped: ...": m starts
  * with JL_SP_STOPPED (every caller has matched it already) */
 #define JL_SP_STOPPED "Total time for which application threads were stopped: "
-int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
+/* clean (may be NULL): how many bytes of m from its start are known to hold
+ * no '[' (what the fast path read without a gap; 0 when it did not parse) */
+int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o, size_t *clean);
 /* A statistics row "<op> [ threads ][ times ] n" (ms_units: JDK 8/11 stdout rows). Sets *ev. */
 bool jl_sp_stats_row(const char *m, size_t n, bool ms_units, struct event *ev);
 /* Report lines: returns 1 if the line belongs to a SafepointTimeout report. */

@@ -429,7 +429,7 @@ static void stop_inside(struct jvmlog *p, const char *s, size_t n, size_t from, 
 	if (!t)
 		return;
 	jl_infer_release(p, 8);
-	jl_sp_stopped(p, t, (size_t)(s + n - t), o);
+	jl_sp_stopped(p, t, (size_t)(s + n - t), o, NULL);
 }
 
 /* -XX:+PrintClassHistogram output (memory/heapInspection.cpp,
@@ -717,7 +717,7 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 	if (JL_STARTS(m, mn, JL_SP_STOPPED)) {
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
-		jl_sp_stopped(p, m, mn, o);
+		jl_sp_stopped(p, m, mn, o, NULL);
 		return o->n;
 	}
 	if (JL_STARTS(m, mn, "Application time: ")) {
@@ -738,6 +738,25 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 	/* other stamped JVM output (CMS concurrent phases without brackets ...) */
 	jl_time(p, st->wall_ms, st->up_us, o);
 	stop_inside(p, m, mn, 0, o);
+	return o->n;
+}
+
+/* A stamped "Total time for which application threads were stopped" line,
+ * half the lines of a JDK 8 log with -XX:+PrintGCApplicationStoppedTime:
+ * what stamped_line() does with it, with jl_plain_line()'s search for "[Class
+ * Histogram" only over the bytes jl_sp_stopped() did not read (on HotSpot's
+ * line: none). That search came before jl_time(), whose restart() clears the
+ * flag it sets: after a restart it is not set. */
+static int stopped_line(struct jvmlog *p, const struct jl_stamp *st, const char *s, size_t n, struct jl_out *o)
+{
+	const char *m = s + st->len;
+	size_t mn = n - st->len, clean;
+	uint64_t restarts = p->restarts;
+	jl_time(p, st->wall_ms, st->up_us, o);
+	jl_infer_release(p, 8);
+	jl_sp_stopped(p, m, mn, o, &clean);
+	if (p->restarts == restarts && JL_FIND(m + clean, mn - clean, "[Class Histogram"))
+		p->histo = true;
 	return o->n;
 }
 
@@ -763,7 +782,7 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 		}
 		return o->n ? o->n : JVMLOG_UNKNOWN;
 	}
-	if (JL_STARTS(s, n, JL_SP_STOPPED) && jl_sp_stopped(p, s, n, o))
+	if (JL_STARTS(s, n, JL_SP_STOPPED) && jl_sp_stopped(p, s, n, o, NULL))
 		return o->n;
 	if (JL_STARTS(s, n, "Application time: "))
 		return o->n;
@@ -889,6 +908,8 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		if (st.len == 0 && JL_STARTS(s, n, ", ") && secs_before(s, n - 1) >= 0 && s[n - 1] == ']')
 			return o->n;
 	}
+	if (st.len > 0 && !p->general_only && JL_STARTS(s + st.len, n - st.len, JL_SP_STOPPED))
+		return stopped_line(p, &st, s, n, o);
 	/* a stamp holds no '[' (digits, date and time marks, blanks): the search
 	 * starts after it */
 	if (JL_FIND(s + st.len, n - st.len, "[Class Histogram"))

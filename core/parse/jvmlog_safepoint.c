@@ -263,17 +263,22 @@ static size_t seconds(const char *s, size_t n, double *ms)
 	return k + 8;
 }
 
-int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
+int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o, size_t *clean)
 {
 	static const char took[] = ", Stopping threads took: ";
 	const size_t l = sizeof JL_SP_STOPPED - 1;
 	const char *t;
 	double total, ttsp;
 	struct event *e;
-	size_t k;
+	size_t k, k2;
 
+	if (clean)
+		*clean = 0;
 	if (!(k = seconds(m + l, n - l, &total)))
 		return 0;
+	/* the words and a number's sign, digits and mark hold no '[' */
+	if (clean)
+		*clean = l + k;
 	e = jl_push(o, EV_SAFEPOINT);
 	if (!e)
 		return 1;
@@ -281,14 +286,18 @@ int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	e->u.sp.total_ms = total;
 	/* HotSpot prints it right after the total, which holds no 'S': that is
 	 * then the first occurrence a search would find */
-	if (!p->general_only && JL_STARTS(m + l + k, n - l - k, took))
+	bool next = !p->general_only && JL_STARTS(m + l + k, n - l - k, took);
+	if (next)
 		t = m + l + k + 2;
 	else
 		t = JL_FIND(m + l, n - l, "Stopping threads took: ");
 	if (t) {
 		size_t off = (size_t)(t - m) + 23;
-		if (seconds(m + off, n - off, &ttsp))
+		if ((k2 = seconds(m + off, n - off, &ttsp))) {
 			e->u.sp.ttsp_ms = ttsp;
+			if (next && clean)
+				*clean = off + k2; /* read without a gap */
+		}
 	}
 	if (p->sp_op[0]) {
 		/* JDK 11 "Entering safepoint region: <op>" named this stop */

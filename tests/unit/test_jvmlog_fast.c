@@ -446,6 +446,17 @@ static void jdk8_lines(void **state)
 		"2017-01-12T04:43:53.761-0500: 139.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Times: user=0.43 sys=0.12, real=0.31 secs]",
 		"2017-01-12T04:43:54.761-0500: 140.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Times:",
 		"2017-01-12T04:43:55.761-0500: 141.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Time",
+		/* a histogram glued after a stop line (its search skips what the stop's
+		 * reading covered), then after one that restarts the JVM (not set) */
+		"2017-01-12T04:43:56.761-0500: 142.691: Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: 0.0000194 seconds[Class Histogram (before full gc):",
+		" num     #instances         #bytes  class name",
+		"   1:          3457        3270792  [C",
+		"2017-01-12T04:43:57.761-0500: 143.691: Total time for which application threads were stopped: 0.0001222 seconds [Class Histogram (before full gc):",
+		"   1:          3457        3270792  [C",
+		"2017-01-12T04:43:58.761-0500: 1.000: Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: 0.0000194 seconds[Class Histogram (before full gc):",
+		"   1:          3457        3270792  [C",
+		"2017-01-12T04:43:59.761-0500: 2.000: Total time for which application threads were stopped: x seconds[Class Histogram (before full gc):",
+		"   1:          3457        3270792  [C",
 		"Memory: 4k page, physical 49283073k(1283073k free), swap 30736380k(30736380k free)",
 		"Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for linux-amd64 JRE (1.8.0_45-b14), built on Apr 10 2015",
 		"Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for linux-amd64 JRE  (1.8.0_45-b14)",
