@@ -289,11 +289,13 @@ static void on_http(struct rules *r, const struct event *e)
 	}
 }
 
-void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+/* the engine's own bookkeeping of an event: incidents, pauses; false when
+ * it has no time (no hook sees it either) */
+static bool on_event_own(struct rules *r, bool uptime_axis, const struct event *e)
 {
-	r->uptime_axis = c->uptime_axis;
+	r->uptime_axis = uptime_axis;
 	if (e->t_ms == EV_TIME_NONE)
-		return;
+		return false;
 	switch (e->kind) {
 	case EV_GC_PAUSE:
 		on_pause(r, e);
@@ -310,7 +312,27 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 	default:
 		break;
 	}
-	const struct rule_hooks *h = &r->hooks[e->kind < EV_KIND_COUNT ? e->kind : EV_NONE];
+	return true;
+}
+
+static const struct rule_hooks *hooks_of(const struct rules *r, const struct event *e)
+{
+	return &r->hooks[e->kind < EV_KIND_COUNT ? e->kind : EV_NONE];
+}
+
+bool rules_on_event_bare(struct rules *r, bool uptime_axis, const struct event *e)
+{
+	if (hooks_of(r, e)->n)
+		return false;
+	on_event_own(r, uptime_axis, e);
+	return true;
+}
+
+void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	if (!on_event_own(r, c->uptime_axis, e))
+		return;
+	const struct rule_hooks *h = hooks_of(r, e);
 	for (unsigned i = 0; i < h->n; i++)
 		rule_table[h->row[i]].on_event(r, c, e);
 }
