@@ -53,8 +53,8 @@ static bool ring_grow(struct ring *r)
 	return true;
 }
 
-/* slot for a new record, zeroed; NULL only if the first allocation failed */
-static void *ring_push(struct ring *r, int64_t keep_from)
+/* slot for a new record, not zeroed; NULL only if the first allocation failed */
+static void *ring_slot(struct ring *r, int64_t keep_from)
 {
 	if (r->total - r->first == r->cap) {
 		/* full: grow while the oldest is wanted (and the one after it, which
@@ -72,8 +72,16 @@ static void *ring_push(struct ring *r, int64_t keep_from)
 		}
 	}
 	void *slot = r->buf + (size_t)(r->total & (r->cap - 1)) * r->elem;
-	memset(slot, 0, r->elem);
 	r->total++;
+	return slot;
+}
+
+/* slot for a new record, zeroed; NULL only if the first allocation failed */
+static void *ring_push(struct ring *r, int64_t keep_from)
+{
+	void *slot = ring_slot(r, keep_from);
+	if (slot)
+		memset(slot, 0, r->elem);
 	return slot;
 }
 
@@ -288,9 +296,12 @@ static void push_heap(struct timeline *tl, const struct event *e, int64_t after_
 
 static bool push_stop(struct timeline *tl, const struct event *e)
 {
-	struct tl_stop *s = ring_push(&tl->stops, tl->keep.from_ms);
+	/* zeroed here, where its size is known: a few stores instead of a call
+	 * to memset per stop (every second line of a JDK 8 log) */
+	struct tl_stop *s = ring_slot(&tl->stops, tl->keep.from_ms);
 	if (!s)
 		return false;
+	memset(s, 0, sizeof *s);
 	s->end_ms = e->t_ms;
 	s->start_ms = ev_start_ms(e);
 	s->total_ms = (float)e->u.sp.total_ms;
