@@ -96,7 +96,8 @@ struct jvmlog {
 
 	/* jl_iso8601(): the minute and offset of the last HotSpot timestamp */
 	bool iso_ok;
-	char iso_key[21];          /* "2017-01-12T04:43" and "-0500" */
+	uint64_t iso_key[3];       /* "2017-01-12T04:43" and "-0500": the words of s[0..8),
+				    * s[8..16) and s[20..28) without the 3 digits of ms */
 	int64_t iso_minute_ms;     /* its epoch ms at second 0.000 */
 
 	/* facts */
