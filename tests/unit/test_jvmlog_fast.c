@@ -680,6 +680,33 @@ static void find_is_memmem(void **state)
 	}
 }
 
+/* jl_skip_ws() (eight bytes at a time) is the byte loop for every start and
+ * cut, with bytes that differ from a blank only in the high bit */
+static void skip_ws_is_bytewise(void **state)
+{
+	static const char bytes[] = { ' ', '\t', 'a', '[', '\0', (char)0xa0, (char)0x89, (char)0xff, '\n' };
+	char s[40];
+	uint32_t x = 4242;
+	(void)state;
+	for (int t = 0; t < 200000; t++) {
+		size_t n, i, want;
+		x = x * 1103515245u + 12345u;
+		n = (x >> 16) % sizeof s;
+		for (size_t k = 0; k < n; k++) {
+			x = x * 1103515245u + 12345u;
+			/* mostly blanks, so runs pass the 8-byte steps */
+			s[k] = (x >> 16) % 4 ? ((x >> 20) % 5 ? ' ' : '\t') : bytes[(x >> 22) % sizeof bytes];
+		}
+		x = x * 1103515245u + 12345u;
+		i = n ? (x >> 16) % (n + 1) : 0;
+		want = i;
+		while (want < n && (s[want] == ' ' || s[want] == '\t'))
+			want++;
+		if (jl_skip_ws(s, n, i) != want)
+			fail_msg("jl_skip_ws(\"%.*s\", %zu) = %zu, want %zu", (int)n, s, i, jl_skip_ws(s, n, i), want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -692,6 +719,7 @@ int main(void)
 		cmocka_unit_test(deco_sets),
 		cmocka_unit_test(deco_tail_reuse),
 		cmocka_unit_test(find_is_memmem),
+		cmocka_unit_test(skip_ws_is_bytewise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
