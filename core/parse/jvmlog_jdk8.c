@@ -43,6 +43,15 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	if (n - i >= 8) {
 		/* HotSpot's "%.3f": the decimals in one word when there are 1 to 6 */
 		uint64_t w = util_load8_le(s + i);
+		/* ... and most often exactly 3 and ": " (with the mark, 6 bytes) */
+		if ((w & 0x000000ffff000000ULL) == (':' | (uint64_t)' ' << 8) << 24 && s[k] == '.' &&
+		    util_digits8((w & 0xffffffULL) | 0x3030303030000000ULL) == 8) {
+			if (sec > 1000000000ULL)
+				return 0;
+			frac = (w & 0xf) * 100 + ((w >> 8) & 0xf) * 10 + ((w >> 16) & 0xf);
+			*up_us = (int64_t)(sec * 1000000 + frac * 1000);
+			return k + 6;
+		}
 		unsigned f = util_digits8(w);
 		if (f - 1u < 6u) {
 			frac = util_value8(w, f);
