@@ -707,6 +707,50 @@ static void skip_ws_is_bytewise(void **state)
 	}
 }
 
+/* A stop line's durations in HotSpot's "%3.7f" (read without measuring the
+ * runs) are the doubles util_parse_double() gives, bit for bit; and so are
+ * their neighbours with more or fewer decimals or a second digit */
+static void duration(char *s, size_t n, int form, unsigned a, unsigned b)
+{
+	switch (form) {
+	case 0: snprintf(s, n, "%u.%07u", a, b % 10000000u); break;
+	case 1: snprintf(s, n, "%u,%07u", a, b % 10000000u); break;
+	case 2: snprintf(s, n, "%u.%06u", a, b % 1000000u); break;
+	case 3: snprintf(s, n, "%u.%08u", a, b % 100000000u); break;
+	default: snprintf(s, n, "1%u.%07u", a, b % 10000000u); break;
+	}
+}
+
+static void stop_seconds_exact(void **state)
+{
+	uint32_t x = 99;
+	(void)state;
+	for (int t = 0; t < 100000; t++) {
+		char a[32], b[32], line[200];
+		struct event ev[JVMLOG_MAX_EVENTS];
+		double va, vb;
+		x = x * 1103515245u + 12345u;
+		/* small values (HotSpot's usual stops) and any seven digits */
+		duration(a, sizeof a, t % 5, (x >> 8) % 10, (x >> 4) % (t % 3 ? 100000u : 100000000u));
+		x = x * 1103515245u + 12345u;
+		duration(b, sizeof b, t % 5, (x >> 8) % 10, x);
+		snprintf(line, sizeof line, "Total time for which application threads were stopped: %s seconds, "
+			 "Stopping threads took: %s seconds", a, b);
+		struct jvmlog *p = jvmlog_new();
+		assert_non_null(p);
+		int n = jvmlog_parse_line(p, line, strlen(line), ev, JVMLOG_MAX_EVENTS);
+		jvmlog_free(p);
+		assert_int_equal(n, 1);
+		assert_true(util_parse_double(a, strlen(a), true, &va) == strlen(a));
+		assert_true(util_parse_double(b, strlen(b), true, &vb) == strlen(b));
+		va *= 1000.0;
+		vb *= 1000.0;
+		if (memcmp(&ev[0].u.sp.total_ms, &va, sizeof va) != 0 || memcmp(&ev[0].u.sp.ttsp_ms, &vb, sizeof vb) != 0)
+			fail_msg("\"%s\": %.17g and %.17g, want %.17g and %.17g", line, ev[0].u.sp.total_ms,
+				 ev[0].u.sp.ttsp_ms, va, vb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +764,7 @@ int main(void)
 		cmocka_unit_test(deco_tail_reuse),
 		cmocka_unit_test(find_is_memmem),
 		cmocka_unit_test(skip_ws_is_bytewise),
+		cmocka_unit_test(stop_seconds_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
