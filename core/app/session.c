@@ -542,7 +542,7 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 	if (!k->parse)
 		return -1;
 	struct why w = {why, whylen, wanted};
-	int n = k->parse(src, line, len, out, cap, &w);
+	int n = src->jvm ? kind_jvm_parse(src, line, len, out, cap, &w) : k->parse(src, line, len, out, cap, &w);
 	if (n < 0 && wanted && !why[0] && k->not_parsed)
 		snprintf(why, whylen, "%s", k->not_parsed);
 	return n;
