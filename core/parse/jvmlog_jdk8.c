@@ -824,8 +824,9 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 
 /* The second line of a JDK 6/7 G1 phase tree row: "       Avg:   0.0, Min:   0.0,
  * Max:   0.1]" under "[Update RS (ms):  0.1  0.1  0.0  0.0", and "Sum: 3, Avg: 0,
- * Min: 0, Max: 2]" under "[Processed Buffers : 2 1 0 0" (s: after the indent) */
-static bool g1_stat_row(const char *s, size_t n)
+ * Min: 0, Max: 2]" under "[Processed Buffers : 2 1 0 0" (s: after the indent).
+ * Inline: it is asked of every line of a G1 phase tree. */
+static inline bool g1_stat_row(const char *s, size_t n)
 {
 	return (JL_STARTS(s, n, "Avg: ") || JL_STARTS(s, n, "Sum: ")) && JL_ENDS(s, n, "]");
 }
