@@ -150,7 +150,19 @@ static inline int32_t jl_i32(int64_t v) /* -1 when out of range */
 {
 	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
 }
-struct event *jl_push(struct jl_out *o, enum ev_kind kind);
+/* The next event of the line, of that kind, stamped with the line's time;
+ * NULL when out is full. Inline: one per stop line of a JDK 8 log. */
+static inline struct event *jl_push(struct jl_out *o, enum ev_kind kind)
+{
+	struct event *e;
+	if (o->n >= o->cap)
+		return NULL; /* cap >= JVMLOG_MAX_EVENTS is the contract; never overrun */
+	e = &o->ev[o->n++];
+	ev_init(e, kind);
+	e->t_ms = o->t_ms;
+	e->up_us = o->up_us;
+	return e;
+}
 void jl_push_copy(struct jl_out *o, const struct event *e);
 void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n);
 /* Raise the inferred JDK release to at least rel (no effect once a Version line was read). */
