@@ -109,59 +109,21 @@ int jvmlog_flush(struct jvmlog *p, struct event *out, int cap)
 /* ------------------------------------------------------------------------ */
 /* time                                                                     */
 
-static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
-
-/* jl_iso8601(): HotSpot writes os::iso8601_time(), "2017-01-12T04:43:46.411-0500", on every
- * line of a JDK 8 gc log with PrintGCDateStamps and of a unified log with the
- * time decoration, and one minute covers many lines. The minute and offset of
- * the last one fully parsed are kept: a line with the same bytes there only
- * needs its seconds and milliseconds. util_parse_iso8601() is linear in those
- * (util_utc_ms() adds sec * 1000 + ms), and the bytes compared already passed
- * its checks of year, month, day, hour, minute and offset, so only the seconds
- * (<= 60) are checked again. Any other shape (no offset, "Z", "+05:30", other
- * fraction lengths) takes util_parse_iso8601() every time.
- * iso_cached(): the kept minute applies to s[0..28); *epoch_ms set. */
-#define ISO_OFFSET_BYTES 0xffffffffff000000ULL /* s[23..28) of the word at s + 20 */
-
-/* The checks and compares of iso_cached() are done a word at a time: it runs
- * on every line of such a log, and byte by byte they were 3% of a JDK 8
- * replay's instructions. */
-static bool iso_cached(const struct jvmlog *p, const char *s, int64_t *epoch_ms)
-{
-	int se;
-	/* ":SS.mmm" and the offset's sign: ':' at 16 and '.' at 19 ... */
-	uint64_t w = util_load8_le(s + 16);
-	if (!p->iso_ok || (w & 0x00000000ff0000ffULL) != (':' | (uint64_t)'.' << 24))
-		return false;
-	/* ... and digits at 17, 18, 20, 21, 22 (the other bytes made a '0') */
-	if (util_digits8((w & 0x00ffffff00ffff00ULL) | 0x3000000030000030ULL) != 8)
-		return false;
-	se = dig2(s + 17);
-	if (se > 60 || ((util_load8_le(s) ^ p->iso_key[0]) | (util_load8_le(s + 8) ^ p->iso_key[1]) |
-			((util_load8_le(s + 20) & ISO_OFFSET_BYTES) ^ p->iso_key[2])) != 0)
-		return false;
-	*epoch_ms = p->iso_minute_ms + se * 1000 + dig2(s + 20) * 10 + (s[22] - '0');
-	return true;
-}
-
-size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
+/* jl_iso8601() when the kept minute did not apply (jvmlog_internal.h) */
+size_t jl_iso8601_parse(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
 {
 	size_t k;
 
 	if (p->general_only)
 		return util_parse_iso8601(s, n, epoch_ms, has_zone);
-	if (n >= 28 && iso_cached(p, s, epoch_ms)) {
-		*has_zone = true;
-		return 28;
-	}
 	k = util_parse_iso8601(s, n, epoch_ms, has_zone);
 	/* 28 chars with 3 decimals and a sign at 23 can only be "+hhmm" */
 	if (k == 28 && *has_zone && s[16] == ':' && s[19] == '.' && is_digit(s[17]) && is_digit(s[18]) &&
 	    is_digit(s[20]) && is_digit(s[21]) && is_digit(s[22]) && (s[23] == '+' || s[23] == '-')) {
 		p->iso_key[0] = util_load8_le(s);
 		p->iso_key[1] = util_load8_le(s + 8);
-		p->iso_key[2] = util_load8_le(s + 20) & ISO_OFFSET_BYTES;
-		p->iso_minute_ms = *epoch_ms - (dig2(s + 17) * 1000 + dig2(s + 20) * 10 + (s[22] - '0'));
+		p->iso_key[2] = util_load8_le(s + 20) & JL_ISO_OFFSET_BYTES;
+		p->iso_minute_ms = *epoch_ms - (jl_dig2(s + 17) * 1000 + jl_dig2(s + 20) * 10 + (s[22] - '0'));
 		p->iso_ok = true;
 	}
 	return k;
@@ -460,7 +422,7 @@ static size_t deco_fast_time(const struct jvmlog *p, const char *c, size_t room,
 	if (room >= 29 && c[28] == ']') {
 		int64_t ms;
 		/* iso_shape() wants 'T' where util_parse_iso8601() also takes ' ' */
-		if (c[10] != 'T' || !iso_cached(p, c, &ms))
+		if (c[10] != 'T' || !jl_iso_cached(p, c, &ms))
 			return 0;
 		*kind = last < DK_TIME ? DK_TIME : DK_UTCTIME;
 		if (!d->time) {
