@@ -290,8 +290,9 @@ static void on_http(struct rules *r, const struct event *e)
 }
 
 /* the engine's own bookkeeping of an event: incidents, pauses; false when
- * it has no time (no hook sees it either) */
-static bool on_event_own(struct rules *r, bool uptime_axis, const struct event *e)
+ * it has no time (no hook sees it either). Inline in both callers: it runs
+ * for every event placed. */
+static inline bool on_event_own(struct rules *r, bool uptime_axis, const struct event *e)
 {
 	r->uptime_axis = uptime_axis;
 	if (e->t_ms == EV_TIME_NONE)

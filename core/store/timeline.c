@@ -53,8 +53,9 @@ static bool ring_grow(struct ring *r)
 	return true;
 }
 
-/* slot for a new record, not zeroed; NULL only if the first allocation failed */
-static void *ring_slot(struct ring *r, int64_t keep_from)
+/* slot for a new record, not zeroed; NULL only if the first allocation
+ * failed. Inline: a call per record stored showed in a JDK 8 replay. */
+static inline void *ring_slot(struct ring *r, int64_t keep_from)
 {
 	if (r->total - r->first == r->cap) {
 		/* full: grow while the oldest is wanted (and the one after it, which
