@@ -394,14 +394,17 @@ static bool counter_stop(const struct session *s, const struct event *c, struct 
 
 static void place(struct session *s, struct event *e)
 {
-	struct rules_ctx c;
 	timeline_push(&s->tl, e);
-	make_ctx(s, &c, s->tl.newest_ms);
-	rules_on_event(s->rules, &c, e);
-	struct event cs;
-	if (e->kind == EV_JVMCTR && counter_stop(s, e, &cs)) {
-		timeline_push(&s->tl, &cs);
-		rules_on_event(s->rules, &c, &cs);
+	/* most events (a JDK 8 log's stops) want no context built: see rules.h */
+	if (e->kind == EV_JVMCTR || !rules_on_event_bare(s->rules, s->clock.uptime_axis, e)) {
+		struct rules_ctx c;
+		make_ctx(s, &c, s->tl.newest_ms);
+		rules_on_event(s->rules, &c, e);
+		struct event cs;
+		if (e->kind == EV_JVMCTR && counter_stop(s, e, &cs)) {
+			timeline_push(&s->tl, &cs);
+			rules_on_event(s->rules, &c, &cs);
+		}
 	}
 	/* judge as the data's clock advances, not per event */
 	if (s->eval_on_data && (s->last_eval_ms == EV_TIME_NONE || s->tl.newest_ms - s->last_eval_ms >= 1000))
@@ -539,7 +542,7 @@ static int parse(struct session *s, int i, const char *line, size_t len, struct 
 	if (!k->parse)
 		return -1;
 	struct why w = {why, whylen, wanted};
-	int n = k->parse(src, line, len, out, cap, &w);
+	int n = src->jvm ? kind_jvm_parse(src, line, len, out, cap, &w) : k->parse(src, line, len, out, cap, &w);
 	if (n < 0 && wanted && !why[0] && k->not_parsed)
 		snprintf(why, whylen, "%s", k->not_parsed);
 	return n;

@@ -7,8 +7,11 @@
 
 #include "stwtop/session.h"
 #include "stwtop/jvmclock.h"
+#include "stwtop/jvmlog.h"
 #include "stwtop/nginx.h"
 #include "stwtop/reader.h"
+
+#include <stdio.h>
 
 #define MAX_SOURCES 64
 #define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
@@ -126,6 +129,21 @@ struct kind_ops {
 	bool (*unread)(const struct source *src, const char *what, const char *why, char *out, size_t outlen);
 	const char *what;          /* for unread: "could not be read as <what>" */
 };
+
+/* The JVM kind's parse: its source's line through jvmlog (src->jvm, which
+ * only this kind sets up). Inline: parse() in session.c calls it without the
+ * table's indirection for a source with src->jvm, as it runs for every line
+ * of a JVM log (millions in a report). */
+static inline int kind_jvm_parse(struct source *src, const char *line, size_t len, struct event *out, int cap,
+				 struct why *w)
+{
+	int n = jvmlog_parse_line(src->jvm, line, len, out, cap);
+	/* a record given up (longer than the parser's bound) says so */
+	const char *given_up = n < 0 && w->wanted ? jvmlog_why(src->jvm) : NULL;
+	if (given_up)
+		snprintf(w->s, w->n, "%s", given_up);
+	return n;
+}
 
 /* The row of kind k (a row that does nothing for an unknown kind). */
 const struct kind_ops *session_kind_ops(enum src_kind k);

@@ -32,12 +32,7 @@ static int jvm_setup(struct session *s, struct source *src, char *err, size_t er
 
 static int jvm_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
-	int n = jvmlog_parse_line(src->jvm, line, len, out, cap);
-	/* a record given up (longer than the parser's bound) says so */
-	const char *given_up = n < 0 && w->wanted ? jvmlog_why(src->jvm) : NULL;
-	if (given_up)
-		snprintf(w->s, w->n, "%s", given_up);
-	return n;
+	return kind_jvm_parse(src, line, len, out, cap, w);
 }
 
 static int jvm_flush(struct source *src, struct event *out, int cap)

@@ -109,48 +109,21 @@ int jvmlog_flush(struct jvmlog *p, struct event *out, int cap)
 /* ------------------------------------------------------------------------ */
 /* time                                                                     */
 
-static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
-
-/* jl_iso8601(): HotSpot writes os::iso8601_time(), "2017-01-12T04:43:46.411-0500", on every
- * line of a JDK 8 gc log with PrintGCDateStamps and of a unified log with the
- * time decoration, and one minute covers many lines. The minute and offset of
- * the last one fully parsed are kept: a line with the same bytes there only
- * needs its seconds and milliseconds. util_parse_iso8601() is linear in those
- * (util_utc_ms() adds sec * 1000 + ms), and the bytes compared already passed
- * its checks of year, month, day, hour, minute and offset, so only the seconds
- * (<= 60) are checked again. Any other shape (no offset, "Z", "+05:30", other
- * fraction lengths) takes util_parse_iso8601() every time.
- * iso_cached(): the kept minute applies to s[0..28); *epoch_ms set. */
-static bool iso_cached(const struct jvmlog *p, const char *s, int64_t *epoch_ms)
-{
-	int se;
-	if (!p->iso_ok || s[16] != ':' || s[19] != '.' || !is_digit(s[17]) || !is_digit(s[18]) ||
-	    !is_digit(s[20]) || !is_digit(s[21]) || !is_digit(s[22]))
-		return false;
-	se = dig2(s + 17);
-	if (se > 60 || memcmp(s, p->iso_key, 16) != 0 || memcmp(s + 23, p->iso_key + 16, 5) != 0)
-		return false;
-	*epoch_ms = p->iso_minute_ms + se * 1000 + dig2(s + 20) * 10 + (s[22] - '0');
-	return true;
-}
-
-size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
+/* jl_iso8601() when the kept minute did not apply (jvmlog_internal.h) */
+size_t jl_iso8601_parse(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
 {
 	size_t k;
 
 	if (p->general_only)
 		return util_parse_iso8601(s, n, epoch_ms, has_zone);
-	if (n >= 28 && iso_cached(p, s, epoch_ms)) {
-		*has_zone = true;
-		return 28;
-	}
 	k = util_parse_iso8601(s, n, epoch_ms, has_zone);
 	/* 28 chars with 3 decimals and a sign at 23 can only be "+hhmm" */
 	if (k == 28 && *has_zone && s[16] == ':' && s[19] == '.' && is_digit(s[17]) && is_digit(s[18]) &&
 	    is_digit(s[20]) && is_digit(s[21]) && is_digit(s[22]) && (s[23] == '+' || s[23] == '-')) {
-		memcpy(p->iso_key, s, 16);
-		memcpy(p->iso_key + 16, s + 23, 5);
-		p->iso_minute_ms = *epoch_ms - (dig2(s + 17) * 1000 + dig2(s + 20) * 10 + (s[22] - '0'));
+		p->iso_key[0] = util_load8_le(s);
+		p->iso_key[1] = util_load8_le(s + 8);
+		p->iso_key[2] = util_load8_le(s + 20) & JL_ISO_OFFSET_BYTES;
+		p->iso_minute_ms = *epoch_ms - (jl_dig2(s + 17) * 1000 + jl_dig2(s + 20) * 10 + (s[22] - '0'));
 		p->iso_ok = true;
 	}
 	return k;
@@ -166,6 +139,7 @@ static void restart(struct jvmlog *p)
 		p->anchor_ms = EV_TIME_NONE;
 		p->anchor_learnt = false;
 	}
+	p->restarts++;
 	p->rep.open = false;
 	jl_g8_abandon(p, "a JDK 8 GC record was cut by the start of a new JVM in the same log", false);
 	p->g8.await_heap = false;
@@ -448,7 +422,7 @@ static size_t deco_fast_time(const struct jvmlog *p, const char *c, size_t room,
 	if (room >= 29 && c[28] == ']') {
 		int64_t ms;
 		/* iso_shape() wants 'T' where util_parse_iso8601() also takes ' ' */
-		if (c[10] != 'T' || !iso_cached(p, c, &ms))
+		if (c[10] != 'T' || !jl_iso_cached(p, c, &ms))
 			return 0;
 		*kind = last < DK_TIME ? DK_TIME : DK_UTCTIME;
 		if (!d->time) {

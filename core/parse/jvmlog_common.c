@@ -7,18 +7,6 @@
 
 #include "stwtop/util.h"
 
-struct event *jl_push(struct jl_out *o, enum ev_kind kind)
-{
-	struct event *e;
-	if (o->n >= o->cap)
-		return NULL; /* cap >= JVMLOG_MAX_EVENTS is the contract; never overrun */
-	e = &o->ev[o->n++];
-	ev_init(e, kind);
-	e->t_ms = o->t_ms;
-	e->up_us = o->up_us;
-	return e;
-}
-
 void jl_push_copy(struct jl_out *o, const struct event *e)
 {
 	if (o->n >= o->cap)

@@ -15,6 +15,7 @@
 
 #include "stwtop/event.h"
 #include "stwtop/jvmlog.h"
+#include "stwtop/util.h"
 
 /* s[0..n) starts/ends with a string literal (no strlen at run time) */
 #define JL_STARTS(s, n, lit) ((n) >= sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
@@ -96,7 +97,8 @@ struct jvmlog {
 
 	/* jl_iso8601(): the minute and offset of the last HotSpot timestamp */
 	bool iso_ok;
-	char iso_key[21];          /* "2017-01-12T04:43" and "-0500" */
+	uint64_t iso_key[3];       /* "2017-01-12T04:43" and "-0500": the words of s[0..8),
+				    * s[8..16) and s[20..28) without the 3 digits of ms */
 	int64_t iso_minute_ms;     /* its epoch ms at second 0.000 */
 
 	/* facts */
@@ -122,6 +124,7 @@ struct jvmlog {
 	/* lines of JDK 8 records given up on (returned as parsed when read):
 	 * jvmlog_take_lost() hands them to the caller to count as unparsed */
 	uint64_t nlines;        /* lines fed so far (the source's line numbers) */
+	uint64_t restarts;      /* restart() calls: a JVM started again in the log */
 	uint64_t lost_lines, lost_first;
 	const char *lost_why;
 	const char *why;
@@ -147,7 +150,19 @@ static inline int32_t jl_i32(int64_t v) /* -1 when out of range */
 {
 	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
 }
-struct event *jl_push(struct jl_out *o, enum ev_kind kind);
+/* The next event of the line, of that kind, stamped with the line's time;
+ * NULL when out is full. Inline: one per stop line of a JDK 8 log. */
+static inline struct event *jl_push(struct jl_out *o, enum ev_kind kind)
+{
+	struct event *e;
+	if (o->n >= o->cap)
+		return NULL; /* cap >= JVMLOG_MAX_EVENTS is the contract; never overrun */
+	e = &o->ev[o->n++];
+	ev_init(e, kind);
+	e->t_ms = o->t_ms;
+	e->up_us = o->up_us;
+	return e;
+}
 void jl_push_copy(struct jl_out *o, const struct event *e);
 void jl_set_collector(struct jvmlog *p, int c, struct jl_out *o, const char *name, size_t name_n);
 /* Raise the inferred JDK release to at least rel (no effect once a Version line was read). */
@@ -161,8 +176,25 @@ int jl_feature_release(const char *s, size_t n);
 
 /* The three helpers below run on every line of every era: inline, so a call
  * does not cost more than the scan (tests/bench/compare.sh measured it). */
+/* jl_skip_ws(): most lines of a PrintGCDetails log are indented by 3 or 6
+ * spaces and the others by none, and byte by byte this loop was 2.6% of a
+ * JDK 8 replay's instructions: the first byte alone, then eight at a time.
+ * A byte is a blank when it equals ' ' or '\t', i.e. when its xor with one of
+ * them is 0; ((x & 0x7f) + 0x7f) | x has its high bit set exactly when the
+ * byte x is not 0 (no carry leaves a byte). */
 static inline size_t jl_skip_ws(const char *s, size_t n, size_t i)
 {
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL, hi = 0x8080808080808080ULL;
+	if (i >= n || (s[i] != ' ' && s[i] != '\t'))
+		return i;
+	while (n - i >= 8) {
+		uint64_t w = util_load8_le(s + i);
+		uint64_t sp = w ^ 0x2020202020202020ULL, tab = w ^ 0x0909090909090909ULL;
+		uint64_t other = (((sp & lo7) + lo7) | sp) & (((tab & lo7) + lo7) | tab) & hi;
+		if (other)
+			return i + (size_t)__builtin_ctzll(other) / 8;
+		i += 8;
+	}
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	return i;
@@ -206,9 +238,54 @@ uint16_t jl_cause_flags(const char *s, size_t n);
 /* ---- jvmlog.c: time and pending state ---- */
 /* Stamp the current line: restart detection, anchor learning (emits EV_ANCHOR). */
 void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o);
-/* util_parse_iso8601() with the same result for every input, faster on
- * consecutive HotSpot timestamps of one minute */
-size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
+/* jl_iso8601(): util_parse_iso8601() with the same result for every input,
+ * faster on consecutive HotSpot timestamps of one minute. HotSpot writes
+ * os::iso8601_time(), "2017-01-12T04:43:46.411-0500", on every line of a JDK 8
+ * gc log with PrintGCDateStamps and of a unified log with the time
+ * decoration, and one minute covers many lines. The minute and offset of
+ * the last one fully parsed are kept: a line with the same bytes there only
+ * needs its seconds and milliseconds. util_parse_iso8601() is linear in those
+ * (util_utc_ms() adds sec * 1000 + ms), and the bytes compared already passed
+ * its checks of year, month, day, hour, minute and offset, so only the seconds
+ * (<= 60) are checked again. Any other shape (no offset, "Z", "+05:30", other
+ * fraction lengths) takes util_parse_iso8601() every time.
+ * jl_iso_cached(): the kept minute applies to s[0..28); *epoch_ms set. */
+#define JL_ISO_OFFSET_BYTES 0xffffffffff000000ULL /* s[23..28) of the word at s + 20 */
+
+static inline int jl_dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
+
+/* The checks and compares of jl_iso_cached() are done a word at a time: it runs
+ * on every line of such a log, and byte by byte they were 3% of a JDK 8
+ * replay's instructions. */
+static inline bool jl_iso_cached(const struct jvmlog *p, const char *s, int64_t *epoch_ms)
+{
+	int se;
+	/* ":SS.mmm" and the offset's sign: ':' at 16 and '.' at 19 ... */
+	uint64_t w = util_load8_le(s + 16);
+	if (!p->iso_ok || (w & 0x00000000ff0000ffULL) != (':' | (uint64_t)'.' << 24))
+		return false;
+	/* ... and digits at 17, 18, 20, 21, 22 (the other bytes made a '0') */
+	if (util_digits8((w & 0x00ffffff00ffff00ULL) | 0x3000000030000030ULL) != 8)
+		return false;
+	se = jl_dig2(s + 17);
+	if (se > 60 || ((util_load8_le(s) ^ p->iso_key[0]) | (util_load8_le(s + 8) ^ p->iso_key[1]) |
+			((util_load8_le(s + 20) & JL_ISO_OFFSET_BYTES) ^ p->iso_key[2])) != 0)
+		return false;
+	*epoch_ms = p->iso_minute_ms + se * 1000 + jl_dig2(s + 20) * 10 + (s[22] - '0');
+	return true;
+}
+
+size_t jl_iso8601_parse(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone);
+/* Inline up to the kept minute's test: a JDK 8 line's stamp is read here,
+ * and the call around that test showed */
+static inline size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64_t *epoch_ms, bool *has_zone)
+{
+	if (!p->general_only && n >= 28 && jl_iso_cached(p, s, epoch_ms)) {
+		*has_zone = true;
+		return 28;
+	}
+	return jl_iso8601_parse(p, s, n, epoch_ms, has_zone);
+}
 /* Emit every pending multi-line item (reports, stats rows, JDK 8 pauses). */
 void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
 
@@ -245,7 +322,9 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
 /* "Total time for which application threads were stopped: ...": m starts
  * with JL_SP_STOPPED (every caller has matched it already) */
 #define JL_SP_STOPPED "Total time for which application threads were stopped: "
-int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o);
+/* clean (may be NULL): how many bytes of m from its start are known to hold
+ * no '[' (what the fast path read without a gap; 0 when it did not parse) */
+int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o, size_t *clean);
 /* A statistics row "<op> [ threads ][ times ] n" (ms_units: JDK 8/11 stdout rows). Sets *ev. */
 bool jl_sp_stats_row(const char *m, size_t n, bool ms_units, struct event *ev);
 /* Report lines: returns 1 if the line belongs to a SafepointTimeout report. */

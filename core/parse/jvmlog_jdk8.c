@@ -43,6 +43,15 @@ static size_t uptime_stamp(const char *s, size_t n, int64_t *up_us)
 	if (n - i >= 8) {
 		/* HotSpot's "%.3f": the decimals in one word when there are 1 to 6 */
 		uint64_t w = util_load8_le(s + i);
+		/* ... and most often exactly 3 and ": " (with the mark, 6 bytes) */
+		if ((w & 0x000000ffff000000ULL) == (':' | (uint64_t)' ' << 8) << 24 && s[k] == '.' &&
+		    util_digits8((w & 0xffffffULL) | 0x3030303030000000ULL) == 8) {
+			if (sec > 1000000000ULL)
+				return 0;
+			frac = (w & 0xf) * 100 + ((w >> 8) & 0xf) * 10 + ((w >> 16) & 0xf);
+			*up_us = (int64_t)(sec * 1000000 + frac * 1000);
+			return k + 6;
+		}
 		unsigned f = util_digits8(w);
 		if (f - 1u < 6u) {
 			frac = util_value8(w, f);
@@ -429,7 +438,7 @@ static void stop_inside(struct jvmlog *p, const char *s, size_t n, size_t from, 
 	if (!t)
 		return;
 	jl_infer_release(p, 8);
-	jl_sp_stopped(p, t, (size_t)(s + n - t), o);
+	jl_sp_stopped(p, t, (size_t)(s + n - t), o, NULL);
 }
 
 /* -XX:+PrintClassHistogram output (memory/heapInspection.cpp,
@@ -717,7 +726,7 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 	if (JL_STARTS(m, mn, JL_SP_STOPPED)) {
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
-		jl_sp_stopped(p, m, mn, o);
+		jl_sp_stopped(p, m, mn, o, NULL);
 		return o->n;
 	}
 	if (JL_STARTS(m, mn, "Application time: ")) {
@@ -738,6 +747,25 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 	/* other stamped JVM output (CMS concurrent phases without brackets ...) */
 	jl_time(p, st->wall_ms, st->up_us, o);
 	stop_inside(p, m, mn, 0, o);
+	return o->n;
+}
+
+/* A stamped "Total time for which application threads were stopped" line,
+ * half the lines of a JDK 8 log with -XX:+PrintGCApplicationStoppedTime:
+ * what stamped_line() does with it, with jl_plain_line()'s search for "[Class
+ * Histogram" only over the bytes jl_sp_stopped() did not read (on HotSpot's
+ * line: none). That search came before jl_time(), whose restart() clears the
+ * flag it sets: after a restart it is not set. */
+static int stopped_line(struct jvmlog *p, const struct jl_stamp *st, const char *s, size_t n, struct jl_out *o)
+{
+	const char *m = s + st->len;
+	size_t mn = n - st->len, clean;
+	uint64_t restarts = p->restarts;
+	jl_time(p, st->wall_ms, st->up_us, o);
+	jl_infer_release(p, 8);
+	jl_sp_stopped(p, m, mn, o, &clean);
+	if (p->restarts == restarts && JL_FIND(m + clean, mn - clean, "[Class Histogram"))
+		p->histo = true;
 	return o->n;
 }
 
@@ -763,7 +791,7 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 		}
 		return o->n ? o->n : JVMLOG_UNKNOWN;
 	}
-	if (JL_STARTS(s, n, JL_SP_STOPPED) && jl_sp_stopped(p, s, n, o))
+	if (JL_STARTS(s, n, JL_SP_STOPPED) && jl_sp_stopped(p, s, n, o, NULL))
 		return o->n;
 	if (JL_STARTS(s, n, "Application time: "))
 		return o->n;
@@ -796,8 +824,9 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 
 /* The second line of a JDK 6/7 G1 phase tree row: "       Avg:   0.0, Min:   0.0,
  * Max:   0.1]" under "[Update RS (ms):  0.1  0.1  0.0  0.0", and "Sum: 3, Avg: 0,
- * Min: 0, Max: 2]" under "[Processed Buffers : 2 1 0 0" (s: after the indent) */
-static bool g1_stat_row(const char *s, size_t n)
+ * Min: 0, Max: 2]" under "[Processed Buffers : 2 1 0 0" (s: after the indent).
+ * Inline: it is asked of every line of a G1 phase tree. */
+static inline bool g1_stat_row(const char *s, size_t n)
 {
 	return (JL_STARTS(s, n, "Avg: ") || JL_STARTS(s, n, "Sum: ")) && JL_ENDS(s, n, "]");
 }
@@ -889,6 +918,8 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		if (st.len == 0 && JL_STARTS(s, n, ", ") && secs_before(s, n - 1) >= 0 && s[n - 1] == ']')
 			return o->n;
 	}
+	if (st.len > 0 && !p->general_only && JL_STARTS(s + st.len, n - st.len, JL_SP_STOPPED))
+		return stopped_line(p, &st, s, n, o);
 	/* a stamp holds no '[' (digits, date and time marks, blanks): the search
 	 * starts after it */
 	if (JL_FIND(s + st.len, n - st.len, "[Class Histogram"))

@@ -252,28 +252,46 @@ int jl_sp_unified(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	return 1;
 }
 
-/* "<x> seconds" at s: ms; chars consumed, 0 if not */
-static size_t seconds(const char *s, size_t n, double *ms)
+/* "<x> seconds" at s: ms; chars consumed, 0 if not. Inline in both places of
+ * jl_sp_stopped(): a call kept the value in memory for the fallback's pointer
+ * and cost more than the conversion it wraps (two per JDK 8 stop line). */
+static inline __attribute__((always_inline)) size_t seconds(const char *s, size_t n, double *ms)
 {
 	double v;
-	size_t k = util_parse_double_inl(s, n, true, &v);
+	size_t k;
+	uint64_t w;
+	/* HotSpot's "%3.7f" of a stop under 10 s: a digit, the mark and seven
+	 * decimals, read without measuring the runs: the same integer divided
+	 * by the same 1e7 as util_parse_double_inl() and util_parse_double() */
+	if (n >= 10 && (unsigned)(s[0] - '0') < 10u && (s[1] == '.' || s[1] == ',') &&
+	    util_digits8(w = util_load8_le(s + 2)) == 7) {
+		v = (double)(int64_t)((uint64_t)(s[0] - '0') * 10000000u + util_value8(w, 7)) / 1e7;
+		k = 9;
+	} else {
+		k = util_parse_double_inl(s, n, true, &v);
+	}
 	if (!k || !JL_STARTS(s + k, n - k, " seconds"))
 		return 0;
 	*ms = jl_ms(v * 1000.0);
 	return k + 8;
 }
 
-int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
+int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o, size_t *clean)
 {
 	static const char took[] = ", Stopping threads took: ";
 	const size_t l = sizeof JL_SP_STOPPED - 1;
 	const char *t;
 	double total, ttsp;
 	struct event *e;
-	size_t k;
+	size_t k, k2;
 
+	if (clean)
+		*clean = 0;
 	if (!(k = seconds(m + l, n - l, &total)))
 		return 0;
+	/* the words and a number's sign, digits and mark hold no '[' */
+	if (clean)
+		*clean = l + k;
 	e = jl_push(o, EV_SAFEPOINT);
 	if (!e)
 		return 1;
@@ -281,14 +299,18 @@ int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	e->u.sp.total_ms = total;
 	/* HotSpot prints it right after the total, which holds no 'S': that is
 	 * then the first occurrence a search would find */
-	if (!p->general_only && JL_STARTS(m + l + k, n - l - k, took))
+	bool next = !p->general_only && JL_STARTS(m + l + k, n - l - k, took);
+	if (next)
 		t = m + l + k + 2;
 	else
 		t = JL_FIND(m + l, n - l, "Stopping threads took: ");
 	if (t) {
 		size_t off = (size_t)(t - m) + 23;
-		if (seconds(m + off, n - off, &ttsp))
+		if ((k2 = seconds(m + off, n - off, &ttsp))) {
 			e->u.sp.ttsp_ms = ttsp;
+			if (next && clean)
+				*clean = off + k2; /* read without a gap */
+		}
 	}
 	if (p->sp_op[0]) {
 		/* JDK 11 "Entering safepoint region: <op>" named this stop */

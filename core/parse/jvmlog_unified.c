@@ -678,7 +678,7 @@ static int untagged(struct jvmlog *p, const char *m, size_t n, struct jl_out *o)
 	if (JL_STARTS(m, n, "Safepoint \""))
 		return jl_sp_unified(p, m, n, o);
 	if (JL_STARTS(m, n, JL_SP_STOPPED)) {
-		if (!jl_sp_stopped(p, m, n, o))
+		if (!jl_sp_stopped(p, m, n, o, NULL))
 			return 0;
 		jl_infer_release(p, 9);
 		return 1;
@@ -752,7 +752,7 @@ int jl_unified_message(struct jvmlog *p, enum jl_tag tag, const char *m, size_t 
 		if (JL_STARTS(m, n, "Safepoint \"")) {
 			jl_sp_unified(p, m, n, o);
 		} else if (JL_STARTS(m, n, JL_SP_STOPPED)) {
-			if (jl_sp_stopped(p, m, n, o))
+			if (jl_sp_stopped(p, m, n, o, NULL))
 				jl_infer_release(p, 9); /* removed by JDK-8219436 in JDK 13 */
 		} else if (JL_STARTS(m, n, "Entering safepoint region: ")) {
 			util_strlcpy_n(p->sp_op, sizeof p->sp_op, m + 27, n - 27);

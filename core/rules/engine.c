@@ -28,6 +28,9 @@ static void build_hooks(struct rules *r)
 			assert(h->n < sizeof h->row);
 			h->row[h->n++] = (uint8_t)i;
 		}
+	for (size_t i = 0; i < rule_count; i++)
+		if (rule_table[i].refresh)
+			r->refresh_row[r->nrefresh++] = (uint8_t)i;
 }
 
 struct rules *rules_new(const struct rules_config *cfg)
@@ -52,6 +55,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	r->whole_built_mono_ms = 0;   /* boot: long ago */
 	r->plateau_since_ms = EV_TIME_NONE;
 	r->final_end_max = EV_TIME_NONE;
+	r->open_end_min = INT64_MAX;
 	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
 	r->jexit.gone_ms = r->jexit.alive_ms = r->jexit.heap_exit_ms = r->jexit.crash_ms = EV_TIME_NONE;
@@ -177,6 +181,8 @@ struct incident *rl_incident_for(struct rules *r, int64_t a, int64_t b)
 	in->id = r->next_id++;
 	in->start_ms = a;
 	in->end_ms = b;
+	if (b < r->open_end_min)
+		r->open_end_min = b;
 	return in;
 }
 
@@ -283,11 +289,14 @@ static void on_http(struct rules *r, const struct event *e)
 	}
 }
 
-void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+/* the engine's own bookkeeping of an event: incidents, pauses; false when
+ * it has no time (no hook sees it either). Inline in both callers: it runs
+ * for every event placed. */
+static inline bool on_event_own(struct rules *r, bool uptime_axis, const struct event *e)
 {
-	r->uptime_axis = c->uptime_axis;
+	r->uptime_axis = uptime_axis;
 	if (e->t_ms == EV_TIME_NONE)
-		return;
+		return false;
 	switch (e->kind) {
 	case EV_GC_PAUSE:
 		on_pause(r, e);
@@ -304,7 +313,27 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 	default:
 		break;
 	}
-	const struct rule_hooks *h = &r->hooks[e->kind < EV_KIND_COUNT ? e->kind : EV_NONE];
+	return true;
+}
+
+static const struct rule_hooks *hooks_of(const struct rules *r, const struct event *e)
+{
+	return &r->hooks[e->kind < EV_KIND_COUNT ? e->kind : EV_NONE];
+}
+
+bool rules_on_event_bare(struct rules *r, bool uptime_axis, const struct event *e)
+{
+	if (hooks_of(r, e)->n)
+		return false;
+	on_event_own(r, uptime_axis, e);
+	return true;
+}
+
+void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+{
+	if (!on_event_own(r, c->uptime_axis, e))
+		return;
+	const struct rule_hooks *h = hooks_of(r, e);
 	for (unsigned i = 0; i < h->n; i++)
 		rule_table[h->row[i]].on_event(r, c, e);
 }
@@ -412,11 +441,19 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 	r->uptime_axis = c->uptime_axis;
 	merge_incidents(r);
 	int64_t now = c->now_ms;
-	for (size_t i = r->open_from; i < r->ninc; i++) {
+	int64_t horizon = (int64_t)r->cfg.horizon_ms;
+	/* a report (not eager) judges an incident only when it becomes final: when
+	 * even the earliest end of the open ones is within the horizon, none does */
+	bool none_final = !final && !r->eager &&
+			  (now == EV_TIME_NONE || r->open_end_min == INT64_MAX || now - r->open_end_min <= horizon);
+	int64_t end_min = INT64_MAX;
+	for (size_t i = r->open_from; i < r->ninc && !none_final; i++) {
 		struct incident *in = &r->inc[i];
 		if (in->final)
 			continue;
-		bool becomes_final = final || (now != EV_TIME_NONE && now - in->end_ms > (int64_t)r->cfg.horizon_ms);
+		bool becomes_final = final || (now != EV_TIME_NONE && now - in->end_ms > horizon);
+		if (!becomes_final && in->end_ms < end_min)
+			end_min = in->end_ms;
 		if (!r->eager && !becomes_final)
 			continue; /* a report judges each incident once, with all its data */
 		if (!becomes_final && !evidence_settled(c, in))
@@ -429,6 +466,8 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 				rl_count_unexplained(r, c->tl, in, &r->unexplained);
 		}
 	}
+	if (!none_final)
+		r->open_end_min = end_min; /* exact again: the scan saw every open one */
 	while (r->open_from < r->ninc && r->inc[r->open_from].final) {
 		const struct incident *in = &r->inc[r->open_from];
 		if (r->final_end_max == EV_TIME_NONE || in->end_ms > r->final_end_max)
@@ -450,8 +489,7 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		if (all)
 			r->whole_built_mono_ms = mono;
 	}
-	for (size_t i = 0; i < rule_count; i++)
-		if (rule_table[i].refresh)
-			rule_table[i].refresh(r, c, all);
+	for (unsigned i = 0; i < r->nrefresh; i++)
+		rule_table[r->refresh_row[i]].refresh(r, c, all);
 }
 

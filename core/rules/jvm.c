@@ -169,18 +169,19 @@ void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all)
 	/* A JDK 5-7 CMS JVM with ParNew off scavenges with DefNew like Serial:
 	 * the first pauses read as Serial until a CMS phase shows (jvmlog_jdk8.c
 	 * g8_inner() then reports the collector again) */
-	if (c->sum->collector != GC_SERIAL && c->sum->collector != GC_UNKNOWN &&
-	    rv_active(r, V_SERIAL_GC, 0)) {
-		char why[160];
-		snprintf(why, sizeof why, "then the log showed the %s collector: its young generation "
-			 "(DefNew) is the one Serial uses", jvm_collector_name(c->sum->collector));
-		rv_clear(r, V_SERIAL_GC, 0, r->last_pause_ms, why);
+	if (c->sum->collector != GC_SERIAL) {
+		if (c->sum->collector != GC_UNKNOWN && rv_active(r, V_SERIAL_GC, 0)) {
+			char why[160];
+			snprintf(why, sizeof why, "then the log showed the %s collector: its young generation "
+				 "(DefNew) is the one Serial uses", jvm_collector_name(c->sum->collector));
+			rv_clear(r, V_SERIAL_GC, 0, r->last_pause_ms, why);
+		}
+		/* serial_verdict() says nothing: not its 3 KB frame, nor a second
+		 * look-up of the verdict, per evaluation */
 		return;
 	}
 	if (!all && rv_active(r, V_SERIAL_GC, 0))
 		return;
-	if (c->sum->collector != GC_SERIAL)
-		return; /* serial_verdict() says nothing: not its 3 KB frame per evaluation */
 	char note[300];
 	bool long_pause = r->last_long_pause >= 0;
 	note[0] = '\0'; /* not 300 bytes zeroed per evaluation */

@@ -134,6 +134,10 @@ struct rule_hooks {
 
 struct rules {
 	struct rule_hooks hooks[EV_KIND_COUNT];
+	/* the rows with a refresh hook, in table order (rules_new): an evaluation
+	 * (each second of data) does not walk the whole table for them */
+	uint8_t refresh_row[V_COUNT];
+	uint8_t nrefresh;
 	struct jvm_end jexit;
 	struct rules_config cfg;
 	struct verdict *v;
@@ -164,6 +168,10 @@ struct rules {
 	int64_t final_end_max;         /* latest end of the incidents below open_from (EV_TIME_NONE) */
 	size_t open_from;              /* every incident below this index is final: the
 	                                * evaluations skip them (512 per second of data) */
+	int64_t open_end_min;          /* no incident that is not final ends before this (a
+	                                * lower bound: ends only grow; INT64_MAX: none open):
+	                                * a report's evaluation that can make none final
+	                                * skips the scan of the open ones */
 	uint64_t next_id;
 	rules_change_fn fn;
 	void *fnctx;

@@ -111,8 +111,9 @@ static void add_info(struct summary *s, const struct ev_info *in)
 	}
 }
 
-/* a JVM log event that lasted dur_ms up to its time: the span the log covers */
-static void jvm_span(struct summary *s, const struct event *e, double dur_ms)
+/* a JVM log event that lasted dur_ms up to its time: the span the log
+ * covers. Inline: summary_add() takes it of every JVM event. */
+static inline void jvm_span(struct summary *s, const struct event *e, double dur_ms)
 {
 	int64_t d = dur_ms > 0 ? (int64_t)(dur_ms + 0.5) : 0;
 	if (e->up_us >= 0) {

@@ -298,7 +298,33 @@ const char *pause_type_name(enum pause_type t);        /* "young", "full", ..., 
 /* Fill *e with kind and "unknown" defaults (-1 everywhere a -1 means unknown). */
 void ev_init(struct event *e, enum ev_kind kind);
 
-/* Start of an interval event (pauses, safepoints, stalls, requests); t_ms otherwise. */
-int64_t ev_start_ms(const struct event *e);
+/* Start of an interval event (pauses, safepoints, stalls, requests); t_ms
+ * otherwise. Inline: the timeline and the rules take it of every stop and
+ * pause placed. */
+static inline int64_t ev_start_ms(const struct event *e)
+{
+	double d = 0;
+	if (e->t_ms == EV_TIME_NONE)
+		return EV_TIME_NONE;
+	switch (e->kind) {
+	case EV_GC_PAUSE: d = e->u.pause.dur_ms; break;
+	case EV_SAFEPOINT: d = e->u.sp.total_ms; break;
+	case EV_ALLOC_STALL: d = e->u.stall.dur_ms; break;
+	case EV_HTTP:
+		d = e->u.http.rt_ms;
+		/* a second-resolution time ($time_local) was truncated: the request
+		 * ended somewhere in that second, so take its middle */
+		if (!e->u.http.t_exact)
+			return e->t_ms + 500 - (int64_t)((d > 0 ? (d < 1e12 ? d : 1e12) : 0) + 0.5);
+		break;
+	case EV_GC_CYCLE: d = e->u.cycle.dur_ms; break;
+	default: break;
+	}
+	if (!(d > 0))
+		return e->t_ms;
+	if (d > 1e12)
+		d = 1e12; /* no duration from a line may overflow the clock */
+	return e->t_ms - (int64_t)(d + 0.5);
+}
 
 #endif

@@ -86,7 +86,8 @@ static inline size_t util_parse_double_inl(const char *s, size_t n, bool comma_o
 			uint64_t w2 = util_load8_le(s + k + 1);
 			unsigned f = util_digits8(w2);
 			if (f - 1u < 7u) {
-				*out = (double)(util_value8(w, k) * p10u[f] + util_value8(w2, f)) / p10[f];
+				/* < 10^14: as a signed integer it converts in one instruction */
+				*out = (double)(int64_t)(util_value8(w, k) * p10u[f] + util_value8(w2, f)) / p10[f];
 				return k + 1 + f;
 			}
 		}

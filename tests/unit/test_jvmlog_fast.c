@@ -446,6 +446,17 @@ static void jdk8_lines(void **state)
 		"2017-01-12T04:43:53.761-0500: 139.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Times: user=0.43 sys=0.12, real=0.31 secs]",
 		"2017-01-12T04:43:54.761-0500: 140.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Times:",
 		"2017-01-12T04:43:55.761-0500: 141.691: [GC (Allocation Failure) [PSYoungGen: 328070K->55019K(503808K)] 649122K->396284K(1078272K), 0.3093583 secs] [Time",
+		/* a histogram glued after a stop line (its search skips what the stop's
+		 * reading covered), then after one that restarts the JVM (not set) */
+		"2017-01-12T04:43:56.761-0500: 142.691: Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: 0.0000194 seconds[Class Histogram (before full gc):",
+		" num     #instances         #bytes  class name",
+		"   1:          3457        3270792  [C",
+		"2017-01-12T04:43:57.761-0500: 143.691: Total time for which application threads were stopped: 0.0001222 seconds [Class Histogram (before full gc):",
+		"   1:          3457        3270792  [C",
+		"2017-01-12T04:43:58.761-0500: 1.000: Total time for which application threads were stopped: 0.0001222 seconds, Stopping threads took: 0.0000194 seconds[Class Histogram (before full gc):",
+		"   1:          3457        3270792  [C",
+		"2017-01-12T04:43:59.761-0500: 2.000: Total time for which application threads were stopped: x seconds[Class Histogram (before full gc):",
+		"   1:          3457        3270792  [C",
 		"Memory: 4k page, physical 49283073k(1283073k free), swap 30736380k(30736380k free)",
 		"Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for linux-amd64 JRE (1.8.0_45-b14), built on Apr 10 2015",
 		"Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for linux-amd64 JRE  (1.8.0_45-b14)",
@@ -669,6 +680,77 @@ static void find_is_memmem(void **state)
 	}
 }
 
+/* jl_skip_ws() (eight bytes at a time) is the byte loop for every start and
+ * cut, with bytes that differ from a blank only in the high bit */
+static void skip_ws_is_bytewise(void **state)
+{
+	static const char bytes[] = { ' ', '\t', 'a', '[', '\0', (char)0xa0, (char)0x89, (char)0xff, '\n' };
+	char s[40];
+	uint32_t x = 4242;
+	(void)state;
+	for (int t = 0; t < 200000; t++) {
+		size_t n, i, want;
+		x = x * 1103515245u + 12345u;
+		n = (x >> 16) % sizeof s;
+		for (size_t k = 0; k < n; k++) {
+			x = x * 1103515245u + 12345u;
+			/* mostly blanks, so runs pass the 8-byte steps */
+			s[k] = (x >> 16) % 4 ? ((x >> 20) % 5 ? ' ' : '\t') : bytes[(x >> 22) % sizeof bytes];
+		}
+		x = x * 1103515245u + 12345u;
+		i = n ? (x >> 16) % (n + 1) : 0;
+		want = i;
+		while (want < n && (s[want] == ' ' || s[want] == '\t'))
+			want++;
+		if (jl_skip_ws(s, n, i) != want)
+			fail_msg("jl_skip_ws(\"%.*s\", %zu) = %zu, want %zu", (int)n, s, i, jl_skip_ws(s, n, i), want);
+	}
+}
+
+/* A stop line's durations in HotSpot's "%3.7f" (read without measuring the
+ * runs) are the doubles util_parse_double() gives, bit for bit; and so are
+ * their neighbours with more or fewer decimals or a second digit */
+static void duration(char *s, size_t n, int form, unsigned a, unsigned b)
+{
+	switch (form) {
+	case 0: snprintf(s, n, "%u.%07u", a, b % 10000000u); break;
+	case 1: snprintf(s, n, "%u,%07u", a, b % 10000000u); break;
+	case 2: snprintf(s, n, "%u.%06u", a, b % 1000000u); break;
+	case 3: snprintf(s, n, "%u.%08u", a, b % 100000000u); break;
+	default: snprintf(s, n, "1%u.%07u", a, b % 10000000u); break;
+	}
+}
+
+static void stop_seconds_exact(void **state)
+{
+	uint32_t x = 99;
+	(void)state;
+	for (int t = 0; t < 100000; t++) {
+		char a[32], b[32], line[200];
+		struct event ev[JVMLOG_MAX_EVENTS];
+		double va, vb;
+		x = x * 1103515245u + 12345u;
+		/* small values (HotSpot's usual stops) and any seven digits */
+		duration(a, sizeof a, t % 5, (x >> 8) % 10, (x >> 4) % (t % 3 ? 100000u : 100000000u));
+		x = x * 1103515245u + 12345u;
+		duration(b, sizeof b, t % 5, (x >> 8) % 10, x);
+		snprintf(line, sizeof line, "Total time for which application threads were stopped: %s seconds, "
+			 "Stopping threads took: %s seconds", a, b);
+		struct jvmlog *p = jvmlog_new();
+		assert_non_null(p);
+		int n = jvmlog_parse_line(p, line, strlen(line), ev, JVMLOG_MAX_EVENTS);
+		jvmlog_free(p);
+		assert_int_equal(n, 1);
+		assert_true(util_parse_double(a, strlen(a), true, &va) == strlen(a));
+		assert_true(util_parse_double(b, strlen(b), true, &vb) == strlen(b));
+		va *= 1000.0;
+		vb *= 1000.0;
+		if (memcmp(&ev[0].u.sp.total_ms, &va, sizeof va) != 0 || memcmp(&ev[0].u.sp.ttsp_ms, &vb, sizeof vb) != 0)
+			fail_msg("\"%s\": %.17g and %.17g, want %.17g and %.17g", line, ev[0].u.sp.total_ms,
+				 ev[0].u.sp.ttsp_ms, va, vb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -681,6 +763,8 @@ int main(void)
 		cmocka_unit_test(deco_sets),
 		cmocka_unit_test(deco_tail_reuse),
 		cmocka_unit_test(find_is_memmem),
+		cmocka_unit_test(skip_ws_is_bytewise),
+		cmocka_unit_test(stop_seconds_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
