@@ -5,8 +5,10 @@
 #   goaccess    nginx lines/s of stwtop and goaccess 1.7 on the same file and format
 #   memory      peak RSS (/usr/bin/time) replaying 10 MB and 1 GB
 #   live        CPU of stwtop --plain following three busy logs and polling a JVM
-#               with 2000 threads for a minute, next to `top -d 1` (live-overhead.sh)
-#   latency     line written -> NDJSON verdict read, and -> tmux screen (latency.sh)
+#               with 2000 threads for a minute, parked and waking every 100 ms, next to
+#               `top -d 1` (live-overhead.sh)
+#   latency     line written -> NDJSON verdict read, alone and in a stream of nginx
+#               lines, and -> tmux screen (latency.sh, latency.py)
 #   gzip        stwtop --report --gc big.log.gz vs `zcat big.log.gz | grep -c .` (gzip -6 copies
 #               of the 256 MB JDK 8 and safepoint logs), and the plain file for reference;
 #               the same with zstd when the build reads it
@@ -201,10 +203,14 @@ fi
 
 if want live; then
 	quiet live
-	bash "$here/live-overhead.sh" "$BIN" "$out" | tee -a "$SUM"
+	# threads parked as a pool's wait for work, then every thread waking 10 times a second
+	SLEEPER_MS=60000 bash "$here/live-overhead.sh" "$BIN" "$out" | tee -a "$SUM"
+	quiet live
+	SLEEPER_MS=100 bash "$here/live-overhead.sh" "$BIN" "$out" | tee -a "$SUM"
 fi
 if want latency; then
 	quiet latency
 	bash "$here/latency.sh" "$BIN" "$out" | tee -a "$SUM"
+	LATENCY_STREAM=1 python3 "$here/latency.py" "$BIN" "${LATENCY_WRITES:-100}" | tee -a "$SUM"
 fi
 echo "summary: $SUM"
