@@ -618,25 +618,32 @@ static void same_tids(struct sched_probe *sp, int nthreads)
 	assert_memory_equal(tids, probe, (size_t)k * sizeof *tids);
 }
 
-/* The sched probe lists /proc/PID/task only when the thread set may have changed:
- * births change num_threads, deaths make a kept fd fail. Here one thread exits and
- * another starts between two polls (same count): the probe must still see both. */
-static void test_live_sched_churn(void **state)
+/* the churn child with nthreads threads in all, and a probe on it */
+static struct sched_probe *start_churn(int nthreads)
 {
-	(void)state;
 	char err[256];
-	struct event e;
 	assert_int_equal(pipe(g_cmd), 0);
 	assert_int_equal(pipe(g_ack), 0);
 	g_churn = fork();
 	assert_true(g_churn >= 0);
 	if (g_churn == 0)
 		churn_child();
-	churn('+', 2);
-	churn('+', 3);
+	for (int i = 2; i <= nthreads; i++)
+		churn('+', i);
 	struct sched_probe *sp = sched_probe_open("", g_churn, err, sizeof err);
 	if (!sp)
 		fail_msg("%s", err);
+	return sp;
+}
+
+/* The sched probe lists /proc/PID/task only when the thread set may have changed:
+ * births change num_threads, deaths make a kept fd fail. Here one thread exits and
+ * another starts between two polls (same count): the probe must still see both. */
+static void test_live_sched_churn(void **state)
+{
+	(void)state;
+	struct event e;
+	struct sched_probe *sp = start_churn(3);
 	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 0);
 	assert_int_equal(sched_probe_listings(sp), 1);
 	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
@@ -673,20 +680,9 @@ static void test_live_sched_churn(void **state)
 static void test_live_sched_quiet(void **state)
 {
 	(void)state;
-	char err[256];
 	struct event e;
 	const int n = 40;
-	assert_int_equal(pipe(g_cmd), 0);
-	assert_int_equal(pipe(g_ack), 0);
-	g_churn = fork();
-	assert_true(g_churn >= 0);
-	if (g_churn == 0)
-		churn_child();
-	for (int i = 2; i <= n; i++)
-		churn('+', i);
-	struct sched_probe *sp = sched_probe_open("", g_churn, err, sizeof err);
-	if (!sp)
-		fail_msg("%s", err);
+	struct sched_probe *sp = start_churn(n);
 	assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 0);
 	for (int i = 0; i < 3; i++) /* every thread read: none is quiet yet */
 		assert_int_equal(sched_probe_poll(sp, util_now_ms(), &e), 1);
