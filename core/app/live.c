@@ -158,7 +158,8 @@ static int64_t data_clock(const struct live *l)
  * loop's set for TAIL_GAP_MS and a timer brings it back: writes of that gap
  * are read in the next pass, which under a steady stream follows the timer at
  * once (the descriptor is readable: poll does not sleep), one wake-up per gap.
- * A line waits at most TAIL_GAP_MS, well inside the 50 ms from write to screen. */
+ * A line waits at most TAIL_GAP_MS (20 ms typically), inside the 50 ms from
+ * write to screen. */
 #define TAIL_GAP_MS 40
 
 /* Judge as soon as new data is in, not at the next tick, so a verdict shows
@@ -198,8 +199,6 @@ static void on_eval_timer(void *ctx)
 }
 
 static void poll_hserr(struct live *l);
-
-
 static void ctr_step_early(struct live *l);
 
 static void on_inotify(void *ctx, int fd, short revents)
