@@ -42,7 +42,28 @@ struct plain {
 	/* the time the last printed line led with: lines never go back in time
 	 * (a verdict is printed when it is raised, its window beside it) */
 	int64_t last_ms;
+	/* stdout could not be written (its reader is gone, the disk is full): the
+	 * errno of the first failed write, 0 while every write went through */
+	int out_errno;
 };
+
+/* After each batch of output: a write that failed ends the run. A log shipper
+ * that died, `| head -1`, a full disk: nobody reads what comes next, and
+ * stwtop must not go on polling the JVM (and keeping its logging on) for no
+ * one. EAGAIN is not such a failure: a stop signal makes stdout non-blocking
+ * to get out of a stalled write, and the run is ending anyway. */
+static void out_done(struct plain *p)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	int e = errno ? errno : EIO;
+	clearerr(stdout);
+	if (e == EAGAIN || e == EINTR || p->out_errno)
+		return;
+	p->out_errno = e;
+	live_stop(p->l);
+}
 
 /* t, or the last printed time when t is older: a line's leading time is when
  * it was printed on the input's clock, which only moves forward */
@@ -124,7 +145,7 @@ static void print_verdict(struct plain *p, struct seen *s, const struct verdict 
 				put_sanitised(stdout, "    > ", v->advice);
 		}
 	}
-	fflush(stdout);
+	out_done(p);
 }
 
 /* A verdict is printed when it appears ("new"), when it is cleared, and when
@@ -229,7 +250,7 @@ static void on_tick(void *ctx, int64_t now)
 		report_status_line(p->s, line_time(p, now), &p->mark, line, sizeof line);
 		puts(line);
 	}
-	fflush(stdout);
+	out_done(p);
 }
 
 static void on_note(void *ctx, int src, const char *msg, bool is_error)
@@ -240,6 +261,15 @@ static void on_note(void *ctx, int src, const char *msg, bool is_error)
 	/* notes go to stderr: stdout is the data (with --json, one schema) */
 	fprintf(stderr, "stwtop: %s%s\n", is_error ? "error: " : "", buf);
 	app_health_note(p->health, src, is_error);
+}
+
+/* A hangup (the SSH session that ran it dropped) ends line mode as SIGTERM
+ * does: the run's end undoes what it turned on in the JVM. */
+static void on_signal(void *ctx, int signo)
+{
+	struct plain *p = ctx;
+	if (signo == SIGHUP)
+		live_stop(p->l);
 }
 
 static void on_demo_done(void *ctx)
@@ -277,7 +307,7 @@ int plain_run(struct live *l, struct session *s, const struct cli *c, struct app
 		.color = !app_no_color(c) && isatty(1) && !c->json,
 	};
 	static const struct live_view view = {
-		.tick = on_tick, .note = on_note, .demo_done = on_demo_done,
+		.tick = on_tick, .note = on_note, .demo_done = on_demo_done, .signal = on_signal,
 	};
 	report_status_init(&p.mark);
 	session_set_listener(s, on_verdict, &p);
@@ -304,6 +334,13 @@ int plain_run(struct live *l, struct session *s, const struct cli *c, struct app
 	/* at exit, the state of every verdict: what a shipper (or a test) compares
 	 * with the report over the same input. A stop signal may have left stdout
 	 * non-blocking (a reader that stalled): write with a deadline, not forever. */
+	if (p.out_errno) {
+		/* said once, on stderr (stdout is what failed), before the caller
+		 * undoes the JVM logging it turned on and says so */
+		fprintf(stderr, "stwtop: writing to standard output: %s: stopping\n", strerror(p.out_errno));
+		free(p.seen);
+		return 1;
+	}
 	if (p.json) {
 		const struct rules *r = session_rules(s);
 		int64_t deadline = util_mono_ms() + 2000;
