@@ -127,18 +127,6 @@ static int load_demo(struct session **sp, const char *dir, const struct rules_co
 	return 0;
 }
 
-void app_health_note(struct app_health *h, int src, bool is_error)
-{
-	if (h && src >= 0 && src < APP_HEALTH_MAX)
-		h->bad[src] = is_error;
-}
-
-bool app_no_color(const struct cli *c)
-{
-	const char *nc = getenv("NO_COLOR");
-	return c->no_color || (nc && nc[0]);
-}
-
 /* --- discovery --- */
 
 void app_on_unparsed(void *ctx, int src, const char *src_name, uint64_t line, const char *why)

@@ -13,9 +13,6 @@
 #include "stwtop/rules.h"
 #include "stwtop/session.h"
 
-/* --no-color, or NO_COLOR present and not empty (no-color.org: an empty
- * NO_COLOR does not count): every view asks this one question */
-bool app_no_color(const struct cli *c);
 /* --report with --pid: the process start anchors uptime-only logs. 0 or -1 with err. */
 int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen);
 /* --verbose: say why a line did not parse, on stderr, at most
@@ -34,8 +31,13 @@ int app_run_live(const struct cli *c, const struct rules_config *rc);
 struct app_health {
 	bool bad[APP_HEALTH_MAX];
 };
-/* a note about source src (-1: not about a source) reached the view */
-void app_health_note(struct app_health *h, int src, bool is_error);
+/* a note about source src (-1: not about a source) reached the view; inline:
+ * the views below app.c record into it without calling up (docs/architecture.md) */
+static inline void app_health_note(struct app_health *h, int src, bool is_error)
+{
+	if (h && src >= 0 && src < APP_HEALTH_MAX)
+		h->bad[src] = is_error;
+}
 
 /* plain.c: verdicts and one status line per interval on stdout */
 int plain_run(struct live *l, struct session *s, const struct cli *c, struct app_health *h);

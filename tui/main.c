@@ -45,7 +45,7 @@ static int run_report(const struct cli *c, const struct rules_config *rcfg)
 	else if (c->brief)
 		report_brief(stdout, s);
 	else
-		report_text(stdout, s, isatty(1) && !app_no_color(c));
+		report_text(stdout, s, isatty(1) && !c->no_color);
 	int status = 0;
 	for (int i = 0; i < session_nsources(s); i++) {
 		const struct source_stats *st = session_source_stats(s, i);

@@ -304,7 +304,7 @@ int plain_run(struct live *l, struct session *s, const struct cli *c, struct app
 {
 	struct plain p = {
 		.l = l, .s = s, .c = c, .health = h, .json = c->json, .last_ms = EV_TIME_NONE,
-		.color = !app_no_color(c) && isatty(1) && !c->json,
+		.color = !c->no_color && isatty(1) && !c->json,
 	};
 	static const struct live_view view = {
 		.tick = on_tick, .note = on_note, .demo_done = on_demo_done, .signal = on_signal,

@@ -122,7 +122,7 @@ static void grey_on_8(const struct theme *t, int role, struct ui_style *st)
 
 void ui_apply_theme(struct ui *ui)
 {
-	bool term_color = has_colors() && !app_no_color(ui->c);
+	bool term_color = has_colors() && !ui->c->no_color;
 	/* COLORS is only known once colour is started */
 	if (term_color && !ui->color_started) {
 		if (start_color() == OK) {

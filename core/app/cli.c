@@ -189,6 +189,10 @@ static bool parse_jvm_start(const char *arg, int64_t *out)
 int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof *c);
+	/* https://no-color.org: any non-empty NO_COLOR is --no-color, decided here
+	 * once so that everything that draws reads one setting */
+	const char *nc = getenv("NO_COLOR");
+	c->no_color = nc && nc[0];
 	c->interval_ms = 1000;
 	c->jvm_start_ms = EV_TIME_NONE;
 	c->demo_speed = 4;

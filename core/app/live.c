@@ -158,7 +158,7 @@ static int64_t data_clock(const struct live *l)
  * loop's set for TAIL_GAP_MS and a timer brings it back: writes of that gap
  * are read in the next pass, which under a steady stream follows the timer at
  * once (the descriptor is readable: poll does not sleep), one wake-up per gap.
- * A line waits at most TAIL_GAP_MS (20 ms typically), inside the 50 ms from
+ * A line waits at most TAIL_GAP_MS (40 ms), inside the 50 ms from
  * write to screen. */
 #define TAIL_GAP_MS 40
 

@@ -44,7 +44,7 @@ _Static_assert(sizeof rule_table / sizeof rule_table[0] == V_COUNT, "one row per
 /* judged_mask and rl_stop_verdicts_mask() are bit sets of ids */
 _Static_assert(V_COUNT <= 32, "verdict ids fit a 32-bit mask");
 
-/* 14 rows: a scan costs less than keeping an index in step with the table */
+/* one row per verdict (V_COUNT, a few dozen): a scan costs less than keeping an index in step with the table */
 static const struct rule *row(int id)
 {
 	for (size_t i = 0; i < rule_count; i++)

@@ -20,7 +20,8 @@ struct cli_source {
 
 struct cli {
 	enum cli_mode mode;
-	bool json, plain, no_color, verbose;
+	bool json, plain, verbose;
+	bool no_color;              /* --no-color, or NO_COLOR set and not empty (no-color.org) */
 	bool brief;                 /* --report --brief */
 	const char *tz;             /* --tz as given (util_tz_set done), NULL: UTC */
 	struct cli_source src[CLI_MAX_SOURCES];

@@ -68,7 +68,7 @@ struct verdict {
 	const char *evidence[VERDICT_EVIDENCE_MAX];   /* each < VERDICT_EVIDENCE_LEN */
 	int nevidence;
 	const char *advice;       /* < VERDICT_ADVICE_LEN */
-	char *text;               /* the allocation holding title and evidence (rules.c) */
+	char *text;               /* the allocation holding title and evidence (verdicts.c) */
 };
 
 /* What every reader needs to know about a verdict id, from the rule table

@@ -1,6 +1,6 @@
 /* session_internal.h — what session.c and session_kinds.c share: the
  * session's and its sources' state, and the per-kind table (one row per
- * enum src_kind). Not a public header: nothing outside core/app/session*.c
+ * enum src_kind). Not a public header: nothing outside core/session/session*.c
  * includes it. */
 #ifndef STWTOP_SESSION_INTERNAL_H
 #define STWTOP_SESSION_INTERNAL_H
