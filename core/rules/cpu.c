@@ -3,7 +3,7 @@
  * (sched-delay-during-stop), or the machine reclaimed memory (direct-reclaim). */
 #include "rules_internal.h"
 
-void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+static void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct timeline *tl = c->tl;
 	const struct incident *in = f->in;
@@ -121,7 +121,7 @@ void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struc
 	}
 }
 
-void judge_sched_delay(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+static void judge_sched_delay(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct timeline *tl = c->tl;
 	const struct incident *in = f->in;
@@ -255,7 +255,7 @@ void judge_sched_delay(struct rules *r, const struct rules_ctx *c, const struct 
 	}
 }
 
-void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+static void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct timeline *tl = c->tl;
 	const struct incident *in = f->in;
@@ -290,3 +290,20 @@ void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, const stru
 	}
 }
 
+const struct rule rule_cpu_throttled = {
+	.info = {.id = V_CPU_THROTTLED, .name = "cpu-throttled-during-stop", .kind = VERDICT_INCIDENT, .rank = 2,
+		 .explains_stop = true},
+	.judge = judge_cpu_throttled,
+};
+
+const struct rule rule_sched_delay = {
+	.info = {.id = V_SCHED_DELAY, .name = "sched-delay-during-stop", .kind = VERDICT_INCIDENT, .rank = 3,
+		 .explains_stop = true},
+	.judge = judge_sched_delay,
+};
+
+const struct rule rule_direct_reclaim = {
+	.info = {.id = V_DIRECT_RECLAIM, .name = "direct-reclaim", .kind = VERDICT_INCIDENT, .rank = 4,
+		 .explains_stop = true},
+	.judge = judge_direct_reclaim,
+};

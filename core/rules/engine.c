@@ -12,6 +12,7 @@
 #include "rules_internal.h"
 
 #include <assert.h>
+#include <errno.h>
 
 #include <math.h>
 
@@ -23,14 +24,45 @@ static void build_hooks(struct rules *r)
 	for (size_t i = 0; i < rule_count; i++)
 		for (int k = 0; k < EV_KIND_COUNT; k++) {
 			struct rule_hooks *h = &r->hooks[k];
-			if (!rule_table[i].on_event || !(rule_table[i].on_kinds & (1u << k)))
+			if (!rule_table[i]->on_event || !(rule_table[i]->on_kinds & (1u << k)))
 				continue;
 			assert(h->n < sizeof h->row);
 			h->row[h->n++] = (uint8_t)i;
 		}
 	for (size_t i = 0; i < rule_count; i++)
-		if (rule_table[i].refresh)
+		if (rule_table[i]->refresh)
 			r->refresh_row[r->nrefresh++] = (uint8_t)i;
+}
+
+/* the first row with row i's state type: it owns the allocation */
+static bool first_of_type(size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (rule_table[k]->state == rule_table[i]->state)
+			return false;
+	return true;
+}
+
+/* each family's state, once, shared by its rows */
+static int alloc_states(struct rules *r)
+{
+	for (size_t i = 0; i < rule_count; i++) {
+		const struct rule_state_type *t = rule_table[i]->state;
+		if (!t)
+			continue;
+		if (!first_of_type(i)) {
+			for (size_t k = 0; k < i; k++)
+				if (rule_table[k]->state == t)
+					r->state[i] = r->state[k];
+			continue;
+		}
+		r->state[i] = calloc(1, t->size);
+		if (!r->state[i])
+			return -ENOMEM;
+		if (t->init)
+			t->init(r->state[i]);
+	}
+	return 0;
 }
 
 struct rules *rules_new(const struct rules_config *cfg)
@@ -51,17 +83,16 @@ struct rules *rules_new(const struct rules_config *cfg)
 	r->next_id = 1;
 	memset(r->vidx, 0xff, sizeof r->vidx);
 	build_hooks(r);
+	if (alloc_states(r) != 0) {
+		rules_free(r);
+		return NULL;
+	}
 	r->last_long_pause = -1;
 	r->whole_built_mono_ms = 0;   /* boot: long ago */
-	r->plateau_since_ms = EV_TIME_NONE;
 	r->final_end_max = EV_TIME_NONE;
 	r->open_end_min = INT64_MAX;
-	r->last_periodic_ms = EV_TIME_NONE;
 	r->last_pause_ms = EV_TIME_NONE;
-	r->jexit.gone_ms = r->jexit.alive_ms = r->jexit.heap_exit_ms = r->jexit.crash_ms = EV_TIME_NONE;
 	r->first_pause_ms = EV_TIME_NONE;
-	r->g1snap_ms = EV_TIME_NONE;
-	r->skip_first_ms = r->skip_last_ms = EV_TIME_NONE;
 	return r;
 }
 
@@ -72,6 +103,9 @@ void rules_free(struct rules *r)
 	for (size_t i = 0; i < r->nv; i++)
 		rv_drop(r, &r->v[i]);
 	free(r->v);
+	for (size_t i = 0; i < rule_count; i++)
+		if (r->state[i] && first_of_type(i))
+			free(r->state[i]);
 	free(r);
 }
 
@@ -335,7 +369,7 @@ void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct eve
 		return;
 	const struct rule_hooks *h = hooks_of(r, e);
 	for (unsigned i = 0; i < h->n; i++)
-		rule_table[h->row[i]].on_event(r, c, e);
+		rule_table[h->row[i]]->on_event(r, c, e);
 }
 
 /* --- evaluation --- */
@@ -353,14 +387,14 @@ static void judge(struct rules *r, const struct rules_ctx *c, struct incident *i
 	r->judged_mask = 0;
 	rl_incident_facts(r, c, in, &f);
 	for (size_t i = 0; i < rule_count; i++)
-		if (rule_table[i].judge)
-			rule_table[i].judge(r, c, &f);
+		if (rule_table[i]->judge)
+			rule_table[i]->judge(r, c, &f);
 	r->judging_key = 0;
 	if (!becomes_final)
 		return;
 	for (size_t i = 0; i < rule_count; i++)
-		if (rule_table[i].judge && !(r->judged_mask & (1u << rule_table[i].info.id)))
-			rv_clear(r, rule_table[i].info.id, in->id, in->end_ms,
+		if (rule_table[i]->judge && !(r->judged_mask & (1u << rule_table[i]->info.id)))
+			rv_clear(r, rule_table[i]->info.id, in->id, in->end_ms,
 				 "cleared: with all of this incident's data in, it no longer shows this");
 }
 
@@ -490,6 +524,6 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 			r->whole_built_mono_ms = mono;
 	}
 	for (unsigned i = 0; i < r->nrefresh; i++)
-		rule_table[r->refresh_row[i]].refresh(r, c, all);
+		rule_table[r->refresh_row[i]]->refresh(r, c, all);
 }
 

@@ -21,10 +21,35 @@
 
 #include <string.h>
 
-void exit_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+/* jvm-exited's state: what is known of the JVM's end */
+struct jvm_end {
+	int64_t gone_ms, alive_ms;     /* live: the poll that found it gone, the last that saw it */
+	int32_t pid;
+	int64_t heap_exit_ms;          /* the GC log printed the heap at exit */
+	bool crashed;                  /* a crash report was read */
+	int64_t crash_ms;
+	struct ev_hserr crash;
+	uint16_t crash_src;
+	uint64_t crash_line;
+};
+
+static void exit_state_init(void *p)
+{
+	struct jvm_end *x = p;
+	x->gone_ms = x->alive_ms = x->heap_exit_ms = x->crash_ms = EV_TIME_NONE;
+}
+
+static const struct rule_state_type exit_state_type = {sizeof(struct jvm_end), exit_state_init};
+
+static inline struct jvm_end *exit_st(const struct rules *r)
+{
+	return rl_state(r, V_JVM_EXITED);
+}
+
+static void exit_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
 	(void)c;
-	struct jvm_end *x = &r->jexit;
+	struct jvm_end *x = exit_st(r);
 	switch (e->kind) {
 	case EV_JVM_EXIT:
 		if (x->gone_ms == EV_TIME_NONE) {
@@ -121,9 +146,9 @@ static void cost(struct rules *r, const struct rules_ctx *c, int64_t t, struct v
 	      rl_hms(r, t, t1), q->n, q->s5xx, q->s504, q->no_connect);
 }
 
-void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
+static void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 {
-	const struct jvm_end *x = &r->jexit;
+	const struct jvm_end *x = exit_st(r);
 	if (!x->crashed && x->heap_exit_ms == EV_TIME_NONE && x->gone_ms == EV_TIME_NONE)
 		return;
 	if (!all && rv_active(r, V_JVM_EXITED, 0))
@@ -188,3 +213,12 @@ void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 			"probe that fails before the JVM stops, and a second replica, keep requests away from it.");
 	rv_commit(r, &v);
 }
+
+/* whole run, the JVM's end first of them (rank 8): when the JVM is gone, that is the news */
+const struct rule rule_jvm_exited = {
+	.info = {.id = V_JVM_EXITED, .name = "jvm-exited", .kind = VERDICT_RUN, .rank = 8},
+	.on_event = exit_on_event,
+	.on_kinds = (1u << EV_JVM_EXIT) | (1u << EV_JVM_INFO) | (1u << EV_HSERR),
+	.refresh = exit_refresh,
+	.state = &exit_state_type,
+};

@@ -6,6 +6,66 @@
 
 #include <math.h>
 
+/* The heap family's state: g1-not-shrinking's plateau, periodic-gc-skipped's
+ * run of skips, periodic-gc-shrank's link to the last periodic collection.
+ * The three rows share it (rule_state_type). */
+struct heap_state {
+	int64_t plateau_since_ms, plateau_last_ms;
+	double plateau_committed, plateau_max_used, plateau_min_committed;
+	int plateau_pauses;
+	uint16_t plateau_first_src, plateau_last_src;
+	uint64_t plateau_first_line, plateau_last_line;
+	double plateau_first_used, plateau_last_used;
+	bool saw_shrink_trigger;       /* a Remark or Full inside the plateau */
+	struct g1snap {                /* the plateau at the last pause showing g1-not-shrinking */
+		int64_t since_ms, last_ms, longest_gap_ms;
+		double committed, min_committed, max_used, first_used, last_used;
+		int pauses;
+		uint16_t first_src, last_src;
+		uint64_t first_line, last_line;
+		bool saw_trigger;
+		/* set when its plateau ended (the bins are the next one's now):
+		 * the leak check's quarters as they were */
+		bool trend_kept, trend_known;
+		double q2, q4;
+	} g1snap;
+	int64_t g1snap_ms;             /* EV_TIME_NONE: never shown */
+	/* used after GC over the plateau, for the leak check: the lowest in each
+	 * of at most TREND_BINS bins from its start, the bins doubling in width as
+	 * it lasts (a scan of the pauses ring saw only its last 16384 pauses, and
+	 * a report lets the pauses go) */
+	struct trend { int64_t t0, w; int n; float min[TREND_BINS]; } trend;
+	int64_t last_periodic_ms;      /* last G1 Periodic Collection pause */
+	uint16_t last_periodic_src;
+	uint64_t last_periodic_line;
+	double last_periodic_committed;
+	double committed_peak_mb;
+	double shrank_from_mb;         /* committed before the first periodic shrink */
+	bool shrink_pending;           /* this pause shrank the plateau (periodic-gc-shrank looks) */
+	double shrink_plateau_mb;      /* ... committed on the plateau before it */
+	/* periodic-gc-skipped */
+	int skips_in_row;
+	int64_t skip_first_ms, skip_last_ms;
+	int64_t skip_gap_min, skip_gap_max, skip_threshold;
+	int skip_load;                 /* skips because of system load */
+	uint16_t skip_first_src, skip_last_src;
+	uint64_t skip_first_line, skip_last_line;
+};
+
+static void heap_state_init(void *p)
+{
+	struct heap_state *h = p;
+	h->plateau_since_ms = h->last_periodic_ms = h->g1snap_ms = EV_TIME_NONE;
+	h->skip_first_ms = h->skip_last_ms = EV_TIME_NONE;
+}
+
+static const struct rule_state_type heap_state_type = {sizeof(struct heap_state), heap_state_init};
+
+static inline struct heap_state *heap_st(const struct rules *r)
+{
+	return rl_state(r, V_G1_NOT_SHRINKING);
+}
+
 
 static bool is_shrink_trigger(const struct ev_pause *p)
 {
@@ -15,15 +75,16 @@ static bool is_shrink_trigger(const struct ev_pause *p)
 static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c);
 static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
 
-static void on_pause(struct rules *r, const struct rules_ctx *c, const struct event *e)
+/* periodic-gc-skipped: a periodic collection that ran ends a run of skips */
+static void periodic_on_pause(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
 	const struct ev_pause *p = &e->u.pause;
 	if (p->flags & PAUSE_F_PERIODIC) {
-		r->last_periodic_ms = e->t_ms;
-		r->last_periodic_src = e->src;
-		r->last_periodic_line = e->line;
-		r->last_periodic_committed = p->committed_kb >= 0 ? p->committed_kb / 1024.0 : -1;
-		if (r->skips_in_row > 0) {
+		heap_st(r)->last_periodic_ms = e->t_ms;
+		heap_st(r)->last_periodic_src = e->src;
+		heap_st(r)->last_periodic_line = e->line;
+		heap_st(r)->last_periodic_committed = p->committed_kb >= 0 ? p->committed_kb / 1024.0 : -1;
+		if (heap_st(r)->skips_in_row > 0) {
 			char t[UTIL_HMS_LEN];
 			char why[160];
 			snprintf(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
@@ -33,10 +94,8 @@ static void on_pause(struct rules *r, const struct rules_ctx *c, const struct ev
 				periodic_skipped_verdict(r, c); /* the clear keeps its latest state */
 			rv_clear(r, V_PERIODIC_SKIPPED, 0, e->t_ms, why);
 		}
-		r->skips_in_row = 0;
+		heap_st(r)->skips_in_row = 0;
 	}
-	if ((p->flags & PAUSE_F_HEAP) && p->committed_kb >= 0)
-		g1_shrink_event(r, c, e);
 }
 
 static void on_skip(struct rules *r, const struct rules_ctx *c, const struct event *e)
@@ -44,32 +103,32 @@ static void on_skip(struct rules *r, const struct rules_ctx *c, const struct eve
 	const struct ev_periodic_skip *k = &e->u.pskip;
 	if (k->reason != PSKIP_LAST_GC && k->reason != PSKIP_LAST_WHOLE_GC && k->reason != PSKIP_LOAD)
 		return; /* a concurrent cycle in progress is not a skip of concern */
-	if (r->skips_in_row == 0) {
-		r->skip_first_ms = e->t_ms;
-		r->skip_first_src = e->src;
-		r->skip_first_line = e->line;
-		r->skip_gap_min = INT64_MAX;
-		r->skip_gap_max = -1;
-		r->skip_load = 0;
+	if (heap_st(r)->skips_in_row == 0) {
+		heap_st(r)->skip_first_ms = e->t_ms;
+		heap_st(r)->skip_first_src = e->src;
+		heap_st(r)->skip_first_line = e->line;
+		heap_st(r)->skip_gap_min = INT64_MAX;
+		heap_st(r)->skip_gap_max = -1;
+		heap_st(r)->skip_load = 0;
 	}
-	r->skips_in_row++;
-	r->skip_last_ms = e->t_ms;
-	r->skip_last_src = e->src;
-	r->skip_last_line = e->line;
+	heap_st(r)->skips_in_row++;
+	heap_st(r)->skip_last_ms = e->t_ms;
+	heap_st(r)->skip_last_src = e->src;
+	heap_st(r)->skip_last_line = e->line;
 	if (k->reason == PSKIP_LOAD)
-		r->skip_load++;
+		heap_st(r)->skip_load++;
 	if (k->last_gc_ms >= 0) {
-		if (k->last_gc_ms < r->skip_gap_min)
-			r->skip_gap_min = k->last_gc_ms;
-		if (k->last_gc_ms > r->skip_gap_max)
-			r->skip_gap_max = k->last_gc_ms;
+		if (k->last_gc_ms < heap_st(r)->skip_gap_min)
+			heap_st(r)->skip_gap_min = k->last_gc_ms;
+		if (k->last_gc_ms > heap_st(r)->skip_gap_max)
+			heap_st(r)->skip_gap_max = k->last_gc_ms;
 	}
 	if (k->threshold_ms >= 0)
-		r->skip_threshold = k->threshold_ms;
+		heap_st(r)->skip_threshold = k->threshold_ms;
 	/* raised at once; its text depends only on the skip counters, and it is
 	 * rebuilt before a periodic collection clears it and at the end, so its
 	 * final text does not depend on how often anyone looked (live or report) */
-	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && !rv_active(r, V_PERIODIC_SKIPPED, 0))
+	if ((double)heap_st(r)->skips_in_row >= floor(r->cfg.periodic_min_skips) && !rv_active(r, V_PERIODIC_SKIPPED, 0))
 		periodic_skipped_verdict(r, c);
 }
 
@@ -80,36 +139,36 @@ static void periodic_skipped_verdict(struct rules *r, const struct rules_ctx *c)
 	/* info: skipping under load is what periodic GC is designed to do; it
 	 * explains why memory is not returned, it is not an alarm */
 	vinit(&v, V_PERIODIC_SKIPPED, 0, SEV_INFO);
-	v.start_ms = r->skip_first_ms;
-	v.end_ms = v.jump_ms = r->skip_last_ms;
-	if (r->skip_load == r->skips_in_row)
+	v.start_ms = heap_st(r)->skip_first_ms;
+	v.end_ms = v.jump_ms = heap_st(r)->skip_last_ms;
+	if (heap_st(r)->skip_load == heap_st(r)->skips_in_row)
 		vtitle(&v, "G1 periodic GC skipped %d checks in a row: system load above "
-		       "G1PeriodicGCSystemLoadThreshold", r->skips_in_row);
-	else if (r->skip_gap_max >= 0)
+		       "G1PeriodicGCSystemLoadThreshold", heap_st(r)->skips_in_row);
+	else if (heap_st(r)->skip_gap_max >= 0)
 		vtitle(&v, "G1 periodic GC skipped %d checks in a row: a GC had always run less than %lld ms "
 		       "before (gaps %lld-%lld ms), so it never runs under load",
-		       r->skips_in_row, (long long)r->skip_threshold, (long long)r->skip_gap_min,
-		       (long long)r->skip_gap_max);
+		       heap_st(r)->skips_in_row, (long long)heap_st(r)->skip_threshold, (long long)heap_st(r)->skip_gap_min,
+		       (long long)heap_st(r)->skip_gap_max);
 	else
-		vtitle(&v, "G1 periodic GC skipped %d checks in a row", r->skips_in_row);
-	vevid(&v, "%s:%llu %s first skipped check", rl_sname(c, r->skip_first_src),
-	      (unsigned long long)r->skip_first_line, rl_hms(r, r->skip_first_ms, t1));
+		vtitle(&v, "G1 periodic GC skipped %d checks in a row", heap_st(r)->skips_in_row);
+	vevid(&v, "%s:%llu %s first skipped check", rl_sname(c, heap_st(r)->skip_first_src),
+	      (unsigned long long)heap_st(r)->skip_first_line, rl_hms(r, heap_st(r)->skip_first_ms, t1));
 	vevid(&v, "%s:%llu %s last skipped check (%d in a row, no G1 Periodic Collection since)",
-	      rl_sname(c, r->skip_last_src), (unsigned long long)r->skip_last_line, rl_hms(r, r->skip_last_ms, t2),
-	      r->skips_in_row);
-	if (r->plateau_committed > 0)
-		vevid(&v, "committed heap stays at %.0f MB meanwhile", r->plateau_committed);
-	if (r->skip_load > 0)
+	      rl_sname(c, heap_st(r)->skip_last_src), (unsigned long long)heap_st(r)->skip_last_line, rl_hms(r, heap_st(r)->skip_last_ms, t2),
+	      heap_st(r)->skips_in_row);
+	if (heap_st(r)->plateau_committed > 0)
+		vevid(&v, "committed heap stays at %.0f MB meanwhile", heap_st(r)->plateau_committed);
+	if (heap_st(r)->skip_load > 0)
 		vadvice(&v, "The check is skipped while the system load average is above "
 			"G1PeriodicGCSystemLoadThreshold: raise it (or set it to 0 to ignore load), or "
 			"accept that memory is returned only when the machine is quieter. ");
-	if (r->skip_load < r->skips_in_row)
+	if (heap_st(r)->skip_load < heap_st(r)->skips_in_row)
 		vadvice(&v, "Periodic GC is a check every %lld ms that runs only if no GC happened "
 			"for that long; continuous allocation keeps resetting it, so it will run only after the "
 			"load stops (up to 2x the interval later). To give memory back sooner after load, keep "
 			"the interval below half of the idle window; to give it back under steady load, "
 			"-XX:+UseParallelGC shrinks at young GCs (longer pauses), or lower -Xmx.",
-			(long long)r->skip_threshold);
+			(long long)heap_st(r)->skip_threshold);
 	rv_commit(r, &v);
 }
 
@@ -173,124 +232,97 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 	const struct ev_pause *p = &e->u.pause;
 	double committed = p->committed_kb / 1024.0;
 	double used = p->after_kb >= 0 ? p->after_kb / 1024.0 : 0;
-	if (committed > r->committed_peak_mb)
-		r->committed_peak_mb = committed;
-	bool shrank = r->plateau_since_ms != EV_TIME_NONE &&
-		      committed <= r->plateau_committed * (1.0 - r->cfg.shrink_drop);
+	if (committed > heap_st(r)->committed_peak_mb)
+		heap_st(r)->committed_peak_mb = committed;
+	bool shrank = heap_st(r)->plateau_since_ms != EV_TIME_NONE &&
+		      committed <= heap_st(r)->plateau_committed * (1.0 - r->cfg.shrink_drop);
 	if (shrank) {
 		char t[UTIL_HMS_LEN], why[200];
-		/* periodic-gc-shrank: the shrink follows a periodic collection */
-		if (r->last_periodic_ms != EV_TIME_NONE && e->t_ms - r->last_periodic_ms <= (int64_t)r->cfg.periodic_link_ms) {
-			struct verdict *old = rv_find(r, V_PERIODIC_SHRANK, 0);
-			struct vdraft v;
-			char t1[UTIL_HMS_LEN];
-			vinit(&v, V_PERIODIC_SHRANK, 0, SEV_INFO);
-			if (old)
-				vdraft_of(&v, old);
-			else
-				r->shrank_from_mb = r->plateau_committed; /* the title keeps the first "before" */
-			double before = r->shrank_from_mb;
-			v.end_ms = e->t_ms;
-			if (!old) {
-				v.start_ms = r->last_periodic_ms;
-				v.jump_ms = e->t_ms;
-			}
-			vtitle(&v, "G1 periodic GC gave memory back: committed heap %.0f MB -> %.0f MB",
-			       before, committed);
-			if (!old)
-				vevid(&v, "%s:%llu %s periodic collection (committed %.0f MB)",
-				      rl_sname(c, r->last_periodic_src), (unsigned long long)r->last_periodic_line,
-				      rl_hms(r, r->last_periodic_ms, t1), r->last_periodic_committed);
-			vevid(&v, "%s:%llu %s %s: %.0f MB -> %.0f MB committed, %.0f MB used after",
-			      rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), p->title,
-			      r->plateau_committed, committed, used);
-			if (!old)
-				vadvice(&v, "Working as intended: with G1PeriodicGCInterval the heap shrinks "
-					"after the load stops (within 2x the interval).");
-			rv_commit(r, &v);
-		}
+		/* periodic-gc-shrank's row, next in the table, looks at it */
+		heap_st(r)->shrink_pending = true;
+		heap_st(r)->shrink_plateau_mb = heap_st(r)->plateau_committed;
 		snprintf(why, sizeof why, "%s:%llu %s committed heap fell %.0f MB -> %.0f MB (%s)",
-			 rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), r->plateau_committed,
+			 rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), heap_st(r)->plateau_committed,
 			 committed, p->title);
 		if (rv_active(r, V_G1_NOT_SHRINKING, 0))
-			g1_not_shrinking_verdict(r, c, r->plateau_last_ms); /* the clear keeps its latest state */
+			g1_not_shrinking_verdict(r, c, heap_st(r)->plateau_last_ms); /* the clear keeps its latest state */
 		rv_clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
 	}
-	if (r->plateau_since_ms == EV_TIME_NONE || shrank) {
+	if (heap_st(r)->plateau_since_ms == EV_TIME_NONE || shrank) {
 		/* the trend of the plateau ending, if the verdict's snapshot is of it */
-		struct g1snap *g = &r->g1snap;
-		if (r->g1snap_ms != EV_TIME_NONE && !g->trend_kept && g->since_ms == r->plateau_since_ms) {
-			g->trend_known = used_after_trend(&r->trend, g->last_ms, &g->q2, &g->q4);
+		struct g1snap *g = &heap_st(r)->g1snap;
+		if (heap_st(r)->g1snap_ms != EV_TIME_NONE && !g->trend_kept && g->since_ms == heap_st(r)->plateau_since_ms) {
+			g->trend_known = used_after_trend(&heap_st(r)->trend, g->last_ms, &g->q2, &g->q4);
 			g->trend_kept = true;
 		}
-		trend_reset(&r->trend, e->t_ms);
-		r->plateau_since_ms = e->t_ms;
-		r->plateau_committed = committed;
-		r->plateau_min_committed = committed;
-		r->plateau_max_used = used;
-		r->plateau_pauses = 0;
-		r->plateau_first_src = e->src;
-		r->plateau_first_line = e->line;
-		r->plateau_first_used = used;
-		r->saw_shrink_trigger = false;
+		trend_reset(&heap_st(r)->trend, e->t_ms);
+		heap_st(r)->plateau_since_ms = e->t_ms;
+		heap_st(r)->plateau_committed = committed;
+		heap_st(r)->plateau_min_committed = committed;
+		heap_st(r)->plateau_max_used = used;
+		heap_st(r)->plateau_pauses = 0;
+		heap_st(r)->plateau_first_src = e->src;
+		heap_st(r)->plateau_first_line = e->line;
+		heap_st(r)->plateau_first_used = used;
+		heap_st(r)->saw_shrink_trigger = false;
 	}
-	if (committed > r->plateau_committed)
-		r->plateau_committed = committed; /* expansion: still not given back */
-	if (used > r->plateau_max_used)
-		r->plateau_max_used = used;
+	if (committed > heap_st(r)->plateau_committed)
+		heap_st(r)->plateau_committed = committed; /* expansion: still not given back */
+	if (used > heap_st(r)->plateau_max_used)
+		heap_st(r)->plateau_max_used = used;
 	if (p->after_kb >= 0) /* in tenths of MB, as the timeline keeps it */
-		trend_add(&r->trend, e->t_ms, (int32_t)(p->after_kb / 102.4 + 0.5) / 10.0);
-	r->plateau_pauses++;
-	r->plateau_last_ms = e->t_ms;
-	r->plateau_last_src = e->src;
-	r->plateau_last_line = e->line;
-	r->plateau_last_used = used;
+		trend_add(&heap_st(r)->trend, e->t_ms, (int32_t)(p->after_kb / 102.4 + 0.5) / 10.0);
+	heap_st(r)->plateau_pauses++;
+	heap_st(r)->plateau_last_ms = e->t_ms;
+	heap_st(r)->plateau_last_src = e->src;
+	heap_st(r)->plateau_last_line = e->line;
+	heap_st(r)->plateau_last_used = used;
 	if (is_shrink_trigger(p))
-		r->saw_shrink_trigger = true;
+		heap_st(r)->saw_shrink_trigger = true;
 	/* Judged at every pause, cheaply; the text is built from the state of the
 	 * last pause that showed the condition (a snapshot), so it is the same
 	 * however often evaluations look at it (live or report). */
 	if (g1_condition(r, c, e->t_ms)) {
-		r->g1snap_ms = e->t_ms;
-		r->g1snap = (struct g1snap){
-			.since_ms = r->plateau_since_ms, .last_ms = r->plateau_last_ms,
-			.committed = r->plateau_committed, .min_committed = r->plateau_min_committed,
-			.max_used = r->plateau_max_used, .first_used = r->plateau_first_used,
-			.last_used = r->plateau_last_used, .pauses = r->plateau_pauses,
-			.first_src = r->plateau_first_src, .last_src = r->plateau_last_src,
-			.first_line = r->plateau_first_line, .last_line = r->plateau_last_line,
-			.saw_trigger = r->saw_shrink_trigger, .longest_gap_ms = r->longest_gap_ms,
+		heap_st(r)->g1snap_ms = e->t_ms;
+		heap_st(r)->g1snap = (struct g1snap){
+			.since_ms = heap_st(r)->plateau_since_ms, .last_ms = heap_st(r)->plateau_last_ms,
+			.committed = heap_st(r)->plateau_committed, .min_committed = heap_st(r)->plateau_min_committed,
+			.max_used = heap_st(r)->plateau_max_used, .first_used = heap_st(r)->plateau_first_used,
+			.last_used = heap_st(r)->plateau_last_used, .pauses = heap_st(r)->plateau_pauses,
+			.first_src = heap_st(r)->plateau_first_src, .last_src = heap_st(r)->plateau_last_src,
+			.first_line = heap_st(r)->plateau_first_line, .last_line = heap_st(r)->plateau_last_line,
+			.saw_trigger = heap_st(r)->saw_shrink_trigger, .longest_gap_ms = r->longest_gap_ms,
 		};
 		if (!rv_active(r, V_G1_NOT_SHRINKING, 0))
 			g1_not_shrinking_verdict(r, c, e->t_ms);
-	} else if (rv_active(r, V_G1_NOT_SHRINKING, 0) && r->plateau_since_ms == r->g1snap.since_ms &&
-		   r->plateau_committed < r->cfg.shrink_ratio * r->plateau_max_used) {
+	} else if (rv_active(r, V_G1_NOT_SHRINKING, 0) && heap_st(r)->plateau_since_ms == heap_st(r)->g1snap.since_ms &&
+		   heap_st(r)->plateau_committed < r->cfg.shrink_ratio * heap_st(r)->plateau_max_used) {
 		/* live data grew into the heap: the memory is used now, not idle */
 		char t[UTIL_HMS_LEN], why[220];
-		g1_not_shrinking_verdict(r, c, r->g1snap_ms); /* its last state, then the clear */
+		g1_not_shrinking_verdict(r, c, heap_st(r)->g1snap_ms); /* its last state, then the clear */
 		snprintf(why, sizeof why, "%s:%llu %s used after GC %.0f MB of %.0f MB committed: the heap is in "
 			 "use now", rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t),
-			 r->plateau_max_used, r->plateau_committed);
+			 heap_st(r)->plateau_max_used, heap_st(r)->plateau_committed);
 		rv_clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
 	}
 }
 
 static bool g1_condition(const struct rules *r, const struct rules_ctx *c, int64_t t)
 {
-	double committed = r->plateau_committed, live = r->plateau_max_used;
+	double committed = heap_st(r)->plateau_committed, live = heap_st(r)->plateau_max_used;
 	return c->sum->collector == GC_G1 &&
-	       (double)r->plateau_pauses >= floor(r->cfg.shrink_min_pauses) && /* (int) of 1e12 is undefined */
-	       (double)(t - r->plateau_since_ms) >= r->cfg.shrink_min_span_ms &&
+	       (double)heap_st(r)->plateau_pauses >= floor(r->cfg.shrink_min_pauses) && /* (int) of 1e12 is undefined */
+	       (double)(t - heap_st(r)->plateau_since_ms) >= r->cfg.shrink_min_span_ms &&
 	       committed >= r->cfg.shrink_ratio * live && committed - live >= r->cfg.shrink_min_waste_mb;
 }
 
-/* built from r->g1snap, the state at the last pause that showed the condition */
+/* built from heap_st(r)->g1snap, the state at the last pause that showed the condition */
 static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c, int64_t t)
 {
 	const struct summary *s = c->sum;
-	const struct g1snap *g = &r->g1snap;
+	const struct g1snap *g = &heap_st(r)->g1snap;
 	(void)t;
-	if (s->collector != GC_G1 || r->g1snap_ms == EV_TIME_NONE)
+	if (s->collector != GC_G1 || heap_st(r)->g1snap_ms == EV_TIME_NONE)
 		return;
 	double committed = g->committed, live = g->max_used;
 	struct verdict *old = rv_find(r, V_G1_NOT_SHRINKING, 0);
@@ -322,7 +354,7 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 		q2 = g->q2;
 		q4 = g->q4;
 	} else {
-		known = used_after_trend(&r->trend, g->last_ms, &q2, &q4);
+		known = used_after_trend(&heap_st(r)->trend, g->last_ms, &q2, &q4);
 	}
 	bool growing = known && q4 >= r->cfg.leak_growth_ratio * q2 && q4 - q2 >= r->cfg.leak_growth_min_mb;
 	char grew[64] = "";
@@ -401,23 +433,95 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 }
 
 
-void heap_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+static void periodic_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
 	if (e->kind == EV_GC_PAUSE)
-		on_pause(r, c, e);
+		periodic_on_pause(r, c, e);
 	else if (e->kind == EV_PERIODIC_SKIP)
 		on_skip(r, c, e);
 }
 
-void heap_refresh_g1(struct rules *r, const struct rules_ctx *c, bool all)
+static void g1_on_pause(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
-	if (c->sum->collector == GC_G1 && r->plateau_since_ms != EV_TIME_NONE &&
-	    (all || !rv_active(r, V_G1_NOT_SHRINKING, 0)))
-		g1_not_shrinking_verdict(r, c, r->plateau_last_ms);
+	if ((e->u.pause.flags & PAUSE_F_HEAP) && e->u.pause.committed_kb >= 0)
+		g1_shrink_event(r, c, e);
 }
 
-void heap_refresh_periodic(struct rules *r, const struct rules_ctx *c, bool all)
+/* periodic-gc-shrank: the committed heap fell (g1-not-shrinking's row, just
+ * before in the table, saw it on this pause) within periodic_link_ms of a
+ * periodic collection (periodic-gc-skipped's row keeps the last one) */
+static void shrank_on_pause(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
-	if ((double)r->skips_in_row >= floor(r->cfg.periodic_min_skips) && (all || !rv_active(r, V_PERIODIC_SKIPPED, 0)))
+	if (!heap_st(r)->shrink_pending)
+		return;
+	heap_st(r)->shrink_pending = false;
+	const struct ev_pause *p = &e->u.pause;
+	double committed = p->committed_kb / 1024.0;
+	double used = p->after_kb >= 0 ? p->after_kb / 1024.0 : 0;
+	char t[UTIL_HMS_LEN], t1[UTIL_HMS_LEN];
+	if (heap_st(r)->last_periodic_ms == EV_TIME_NONE || e->t_ms - heap_st(r)->last_periodic_ms > (int64_t)r->cfg.periodic_link_ms)
+		return;
+	struct verdict *old = rv_find(r, V_PERIODIC_SHRANK, 0);
+	struct vdraft v;
+	vinit(&v, V_PERIODIC_SHRANK, 0, SEV_INFO);
+	if (old)
+		vdraft_of(&v, old);
+	else
+		heap_st(r)->shrank_from_mb = heap_st(r)->shrink_plateau_mb; /* the title keeps the first "before" */
+	double before = heap_st(r)->shrank_from_mb;
+	v.end_ms = e->t_ms;
+	if (!old) {
+		v.start_ms = heap_st(r)->last_periodic_ms;
+		v.jump_ms = e->t_ms;
+	}
+	vtitle(&v, "G1 periodic GC gave memory back: committed heap %.0f MB -> %.0f MB",
+	       before, committed);
+	if (!old)
+		vevid(&v, "%s:%llu %s periodic collection (committed %.0f MB)",
+		      rl_sname(c, heap_st(r)->last_periodic_src), (unsigned long long)heap_st(r)->last_periodic_line,
+		      rl_hms(r, heap_st(r)->last_periodic_ms, t1), heap_st(r)->last_periodic_committed);
+	vevid(&v, "%s:%llu %s %s: %.0f MB -> %.0f MB committed, %.0f MB used after",
+	      rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), p->title,
+	      heap_st(r)->shrink_plateau_mb, committed, used);
+	if (!old)
+		vadvice(&v, "Working as intended: with G1PeriodicGCInterval the heap shrinks "
+			"after the load stops (within 2x the interval).");
+	rv_commit(r, &v);
+}
+
+static void heap_refresh_g1(struct rules *r, const struct rules_ctx *c, bool all)
+{
+	if (c->sum->collector == GC_G1 && heap_st(r)->plateau_since_ms != EV_TIME_NONE &&
+	    (all || !rv_active(r, V_G1_NOT_SHRINKING, 0)))
+		g1_not_shrinking_verdict(r, c, heap_st(r)->plateau_last_ms);
+}
+
+static void heap_refresh_periodic(struct rules *r, const struct rules_ctx *c, bool all)
+{
+	if ((double)heap_st(r)->skips_in_row >= floor(r->cfg.periodic_min_skips) && (all || !rv_active(r, V_PERIODIC_SKIPPED, 0)))
 		periodic_skipped_verdict(r, c);
 }
+
+/* whole-run verdicts of the heap (ranks 10-12, in a report after gc-overhead) */
+const struct rule rule_periodic_skipped = {
+	.info = {.id = V_PERIODIC_SKIPPED, .name = "periodic-gc-skipped", .kind = VERDICT_RUN, .rank = 11},
+	.on_event = periodic_on_event,
+	.on_kinds = (1u << EV_GC_PAUSE) | (1u << EV_PERIODIC_SKIP),
+	.refresh = heap_refresh_periodic,
+	.state = &heap_state_type,
+};
+
+const struct rule rule_g1_not_shrinking = {
+	.info = {.id = V_G1_NOT_SHRINKING, .name = "g1-not-shrinking", .kind = VERDICT_RUN, .rank = 10},
+	.on_event = g1_on_pause,
+	.on_kinds = 1u << EV_GC_PAUSE,
+	.refresh = heap_refresh_g1,
+	.state = &heap_state_type,
+};
+
+const struct rule rule_periodic_shrank = {
+	.info = {.id = V_PERIODIC_SHRANK, .name = "periodic-gc-shrank", .kind = VERDICT_RUN, .rank = 12},
+	.on_event = shrank_on_pause,
+	.on_kinds = 1u << EV_GC_PAUSE,
+	.state = &heap_state_type,
+};

@@ -3,61 +3,80 @@
  * aot-sigill-adapter (a crash report of a JDK 24/25 AOT cache). */
 #include "rules_internal.h"
 
+/* zgc-allocation-stall's state: the stalls and the ZGC cycles they started */
+struct zgc_state {
+	uint64_t stalls;
+	double stall_max_ms, stall_sum_ms;
+	int64_t stall_first_ms, stall_last_ms, stall_max_at;
+	char stall_max_thread[40];
+	char stall_threads[120];
+	uint16_t stall_first_src, stall_max_src;
+	uint64_t stall_first_line, stall_max_line;
+	uint64_t stall_cycles, cycles;
+};
+
+static const struct rule_state_type zgc_state_type = {sizeof(struct zgc_state), NULL};
+
+static inline struct zgc_state *zgc_st(const struct rules *r)
+{
+	return rl_state(r, V_ZGC_STALL);
+}
+
 static void on_stall(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
 	const struct ev_alloc_stall *s = &e->u.stall;
-	if (r->stalls == 0) {
-		r->stall_first_ms = e->t_ms;
-		r->stall_first_src = e->src;
-		r->stall_first_line = e->line;
+	if (zgc_st(r)->stalls == 0) {
+		zgc_st(r)->stall_first_ms = e->t_ms;
+		zgc_st(r)->stall_first_src = e->src;
+		zgc_st(r)->stall_first_line = e->line;
 	}
-	r->stalls++;
-	r->stall_sum_ms += s->dur_ms;
-	r->stall_last_ms = e->t_ms;
-	if (s->dur_ms > r->stall_max_ms) {
-		r->stall_max_ms = s->dur_ms;
-		r->stall_max_at = e->t_ms;
-		r->stall_max_src = e->src;
-		r->stall_max_line = e->line;
-		memcpy(r->stall_max_thread, s->thread, sizeof r->stall_max_thread);
+	zgc_st(r)->stalls++;
+	zgc_st(r)->stall_sum_ms += s->dur_ms;
+	zgc_st(r)->stall_last_ms = e->t_ms;
+	if (s->dur_ms > zgc_st(r)->stall_max_ms) {
+		zgc_st(r)->stall_max_ms = s->dur_ms;
+		zgc_st(r)->stall_max_at = e->t_ms;
+		zgc_st(r)->stall_max_src = e->src;
+		zgc_st(r)->stall_max_line = e->line;
+		memcpy(zgc_st(r)->stall_max_thread, s->thread, sizeof zgc_st(r)->stall_max_thread);
 	}
-	if (s->thread[0] && !strstr(r->stall_threads, s->thread) &&
-	    strlen(r->stall_threads) + strlen(s->thread) + 3 < sizeof r->stall_threads) {
-		if (r->stall_threads[0])
-			strcat(r->stall_threads, ", ");
-		strcat(r->stall_threads, s->thread);
+	if (s->thread[0] && !strstr(zgc_st(r)->stall_threads, s->thread) &&
+	    strlen(zgc_st(r)->stall_threads) + strlen(s->thread) + 3 < sizeof zgc_st(r)->stall_threads) {
+		if (zgc_st(r)->stall_threads[0])
+			strcat(zgc_st(r)->stall_threads, ", ");
+		strcat(zgc_st(r)->stall_threads, s->thread);
 	}
 	/* one verdict, refreshed at most every 64 stalls after the first few, so a
 	 * storm of stalls does not become a storm of updates */
-	if (r->stalls > 8 && (r->stalls & 63) != 0)
+	if (zgc_st(r)->stalls > 8 && (zgc_st(r)->stalls & 63) != 0)
 		return;
 	(void)c;
 }
 
 static void zgc_stall_verdict(struct rules *r, const struct rules_ctx *c)
 {
-	if (r->stalls == 0)
+	if (zgc_st(r)->stalls == 0)
 		return;
 	const struct summary *s = c->sum;
 	struct vdraft v;
 	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
-	vinit(&v, V_ZGC_STALL, 0, r->stall_max_ms >= r->cfg.stall_crit_ms ? SEV_CRIT : SEV_WARN);
-	v.start_ms = r->stall_first_ms;
-	v.end_ms = r->stall_last_ms;
-	v.jump_ms = r->stall_max_at;
+	vinit(&v, V_ZGC_STALL, 0, zgc_st(r)->stall_max_ms >= r->cfg.stall_crit_ms ? SEV_CRIT : SEV_WARN);
+	v.start_ms = zgc_st(r)->stall_first_ms;
+	v.end_ms = zgc_st(r)->stall_last_ms;
+	v.jump_ms = zgc_st(r)->stall_max_at;
 	vtitle(&v, "ZGC stalled allocating threads %llu times (max %.1f ms, %.0f ms in all): the heap "
-	       "could not grow or be freed fast enough", (unsigned long long)r->stalls, r->stall_max_ms,
-	       r->stall_sum_ms);
-	vevid(&v, "%s:%llu %s first Allocation Stall", rl_sname(c, r->stall_first_src),
-	      (unsigned long long)r->stall_first_line, rl_hms(r, r->stall_first_ms, t1));
-	vevid(&v, "%s:%llu %s longest: Allocation Stall (%s) %.3f ms", rl_sname(c, r->stall_max_src),
-	      (unsigned long long)r->stall_max_line, rl_hms(r, r->stall_max_at, t2), r->stall_max_thread,
-	      r->stall_max_ms);
-	if (r->stall_threads[0])
-		vevid(&v, "threads that stalled: %s", r->stall_threads);
-	if (r->cycles > 0)
+	       "could not grow or be freed fast enough", (unsigned long long)zgc_st(r)->stalls, zgc_st(r)->stall_max_ms,
+	       zgc_st(r)->stall_sum_ms);
+	vevid(&v, "%s:%llu %s first Allocation Stall", rl_sname(c, zgc_st(r)->stall_first_src),
+	      (unsigned long long)zgc_st(r)->stall_first_line, rl_hms(r, zgc_st(r)->stall_first_ms, t1));
+	vevid(&v, "%s:%llu %s longest: Allocation Stall (%s) %.3f ms", rl_sname(c, zgc_st(r)->stall_max_src),
+	      (unsigned long long)zgc_st(r)->stall_max_line, rl_hms(r, zgc_st(r)->stall_max_at, t2), zgc_st(r)->stall_max_thread,
+	      zgc_st(r)->stall_max_ms);
+	if (zgc_st(r)->stall_threads[0])
+		vevid(&v, "threads that stalled: %s", zgc_st(r)->stall_threads);
+	if (zgc_st(r)->cycles > 0)
 		vevid(&v, "%llu of %llu ZGC cycles were started by Allocation Stall",
-		      (unsigned long long)r->stall_cycles, (unsigned long long)r->cycles);
+		      (unsigned long long)zgc_st(r)->stall_cycles, (unsigned long long)zgc_st(r)->cycles);
 	if (s->heap_max_kb > 0)
 		vevid(&v, "init: heap min %.0f MB, initial %.0f MB, max %.0f MB", s->heap_min_kb / 1024.0,
 		      s->heap_initial_kb / 1024.0, s->heap_max_kb / 1024.0);
@@ -70,14 +89,13 @@ static void zgc_stall_verdict(struct rules *r, const struct rules_ctx *c)
 	rv_commit(r, &v);
 }
 
-static void on_hserr(struct rules *r, const struct rules_ctx *c, const struct event *e)
+static void aot_on_hserr(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
 	const struct ev_hserr *h = &e->u.hserr;
 	if (strcmp(h->signal, "SIGILL") != 0 || !strstr(h->frame, "AdapterBlob"))
 		return;
 	struct vdraft v;
 	char t[UTIL_HMS_LEN];
-	r->hserr_seen = true;
 	vinit(&v, V_AOT_SIGILL, e->line, SEV_CRIT);
 	v.start_ms = v.end_ms = v.jump_ms = e->t_ms;
 	vtitle(&v, "The JVM crashed with SIGILL in %s: an AOT cache built on a CPU with more features",
@@ -145,26 +163,19 @@ static void serial_verdict(struct rules *r, const struct rules_ctx *c, bool with
 }
 
 
-void jvm_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+/* zgc-allocation-stall keeps the stalls and the ZGC cycles they started */
+static void zgc_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
-	switch (e->kind) {
-	case EV_ALLOC_STALL:
+	if (e->kind == EV_ALLOC_STALL) {
 		on_stall(r, c, e);
-		break;
-	case EV_GC_CYCLE:
-		r->cycles++;
+	} else if (e->kind == EV_GC_CYCLE) {
+		zgc_st(r)->cycles++;
 		if (strcmp(e->u.cycle.cause, "Allocation Stall") == 0)
-			r->stall_cycles++;
-		break;
-	case EV_HSERR:
-		on_hserr(r, c, e);
-		break;
-	default:
-		break;
+			zgc_st(r)->stall_cycles++;
 	}
 }
 
-void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all)
+static void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all)
 {
 	/* A JDK 5-7 CMS JVM with ParNew off scavenges with DefNew like Serial:
 	 * the first pauses read as Serial until a CMS phase shows (jvmlog_jdk8.c
@@ -190,10 +201,30 @@ void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all)
 	serial_verdict(r, c, long_pause, note);
 }
 
-void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all)
+static void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all)
 {
-	if (r->stalls == 0)
+	if (zgc_st(r)->stalls == 0)
 		return; /* zgc_stall_verdict() says nothing: not its 3 KB frame per evaluation */
 	if (all || !rv_active(r, V_ZGC_STALL, 0))
 		zgc_stall_verdict(r, c);
 }
+
+/* whole-run verdicts of the JVM's make-up, after the heap's in a report (ranks 20-22) */
+const struct rule rule_serial_gc = {
+	.info = {.id = V_SERIAL_GC, .name = "serial-gc-selected", .kind = VERDICT_RUN, .rank = 20},
+	.refresh = jvm_refresh_serial,
+};
+
+const struct rule rule_zgc_stall = {
+	.info = {.id = V_ZGC_STALL, .name = "zgc-allocation-stall", .kind = VERDICT_RUN, .rank = 21},
+	.on_event = zgc_on_event,
+	.on_kinds = (1u << EV_ALLOC_STALL) | (1u << EV_GC_CYCLE),
+	.refresh = jvm_refresh_zgc,
+	.state = &zgc_state_type,
+};
+
+const struct rule rule_aot_sigill = {
+	.info = {.id = V_AOT_SIGILL, .name = "aot-sigill-adapter", .kind = VERDICT_RUN, .rank = 22},
+	.on_event = aot_on_hserr,
+	.on_kinds = 1u << EV_HSERR,
+};

@@ -61,7 +61,7 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			continue;
 		bool explained = false;
 		for (size_t k = 0; k < rule_count && !explained; k++)
-			explained = rule_table[k].info.explains_stop && rv_find_c(r, rule_table[k].info.id, in->id);
+			explained = rule_table[k]->info.explains_stop && rv_find_c(r, rule_table[k]->info.id, in->id);
 		if (!explained)
 			rl_count_unexplained(r, tl, in, &u);
 	}

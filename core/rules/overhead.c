@@ -110,7 +110,7 @@ static void ov_verdict(struct rules *r, const struct rules_ctx *c);
  * the longest such stretch, its start moved to where the pauses turn dense. */
 static void try_open(struct rules *r)
 {
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	const struct rules_config *k = &r->cfg;
 	double min_span = span_min(r);
 	/* no stretch in the window can qualify: most pauses of a healthy run */
@@ -165,7 +165,7 @@ static void try_open(struct rules *r)
  * between two pauses, so the first time is found by halving. */
 static double clear_time(struct rules *r, double lo, double hi)
 {
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	double w = span_min(r), need = r->cfg.overhead_share * w;
 	if (paused_in(o, lo - w, lo) < need)
 		return lo;
@@ -183,7 +183,7 @@ static double clear_time(struct rules *r, double lo, double hi)
  * the input), the last overhead_min_span_ms were paused less than the share. */
 static void try_close(struct rules *r, const struct rules_ctx *c, double t)
 {
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	double w = span_min(r);
 	if (!o->open || t < o->newest_end || paused_in(o, t - w, t) >= r->cfg.overhead_share * w)
 		return;
@@ -200,7 +200,7 @@ static void try_close(struct rules *r, const struct rules_ctx *c, double t)
 
 static void push(struct rules *r, const struct event *e)
 {
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	const struct ev_pause *p = &e->u.pause;
 	double start = (double)e->t_ms - p->dur_ms;
 	if (o->head > o->tail) {
@@ -250,7 +250,7 @@ static void push(struct rules *r, const struct event *e)
 	}
 }
 
-void overhead_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
+static void overhead_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
 	if (e->kind == EV_JVMCTR) {
 		overhead_ctr_on_event(r, c, e);
@@ -258,7 +258,7 @@ void overhead_on_event(struct rules *r, const struct rules_ctx *c, const struct 
 	}
 	if (e->kind != EV_GC_PAUSE)
 		return;
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	o->saw_pause = true;
 	double start = (double)e->t_ms - e->u.pause.dur_ms;
 	if (o->head > o->tail && start < o->newest_end)
@@ -339,7 +339,7 @@ static void heap_evidence(struct vdraft *v, const struct ov_stats *st, const str
 
 static void ov_verdict(struct rules *r, const struct rules_ctx *c)
 {
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	const struct ov_stats *st = &o->at_end;
 	double span = o->end - o->start;
 	if (span <= 0)
@@ -384,12 +384,23 @@ static void ov_verdict(struct rules *r, const struct rules_ctx *c)
 	rv_commit(r, &v);
 }
 
-void overhead_refresh(struct rules *r, const struct rules_ctx *c, bool all)
+static void overhead_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 {
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	overhead_ctr_refresh(r, c, all);
 	if (o->open && r->eval_final && c->now_ms != EV_TIME_NONE)
 		try_close(r, c, (double)c->now_ms); /* the end of the input */
 	if (o->open && (all || !rv_active(r, V_GC_OVERHEAD, o->episode)))
 		ov_verdict(r, c);
 }
+
+static const struct rule_state_type overhead_state_type = {sizeof(struct overhead), NULL};
+
+/* rank 9: when the JVM barely runs, that leads the whole-run verdicts */
+const struct rule rule_gc_overhead = {
+	.info = {.id = V_GC_OVERHEAD, .name = "gc-overhead", .kind = VERDICT_RUN, .rank = 9},
+	.on_event = overhead_on_event,
+	.on_kinds = (1u << EV_GC_PAUSE) | (1u << EV_JVMCTR),
+	.refresh = overhead_refresh,
+	.state = &overhead_state_type,
+};

@@ -78,7 +78,7 @@ static void last_read(struct ov_ctr *k, const struct event *e)
 
 static void verdict(struct rules *r, const struct rules_ctx *c)
 {
-	struct ov_ctr *k = &r->ov.ctr;
+	struct ov_ctr *k = &ov_st(r)->ctr;
 	double span = k->end - k->start;
 	if (span <= 0)
 		span = 1;
@@ -122,7 +122,7 @@ static void verdict(struct rules *r, const struct rules_ctx *c)
 
 static void try_open(struct rules *r, const struct event *e)
 {
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	struct ov_ctr *k = &o->ctr;
 	const struct rules_config *g = &r->cfg;
 	double share = g->overhead_share, min_span = g->overhead_min_span_ms >= 1 ? g->overhead_min_span_ms : 1;
@@ -150,7 +150,7 @@ static void try_open(struct rules *r, const struct event *e)
 
 void overhead_ctr_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
-	struct overhead *o = &r->ov;
+	struct overhead *o = ov_st(r);
 	struct ov_ctr *k = &o->ctr;
 	const struct ev_jvmctr *x = &e->u.ctr;
 	if (o->saw_pause && !k->open)
@@ -194,7 +194,7 @@ void overhead_ctr_on_event(struct rules *r, const struct rules_ctx *c, const str
 
 void overhead_ctr_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 {
-	struct ov_ctr *k = &r->ov.ctr;
+	struct ov_ctr *k = &ov_st(r)->ctr;
 	if (k->open && (all || !rv_active(r, V_GC_OVERHEAD, k->episode)))
 		verdict(r, c);
 }

@@ -5,7 +5,7 @@
  *   engine.c    incidents, events, evaluation, what a report may let go
  *   verdicts.c  building, holding, raising, updating and clearing verdicts
  *   facts.c     the facts of an incident, computed once per judgement
- *   table.c     the rule table: one row per verdict id
+ *   table.c     the rule table: the rows of rule_list.h, in its order
  *   stop.c      long-gc-pause, ttsp-spike           (what the stop was)
  *   cpu.c       cpu-throttled-during-stop, sched-delay-during-stop,
  *               direct-reclaim                      (why it was long)
@@ -15,8 +15,8 @@
  *   overhead.c  gc-overhead (most of the wall clock paused, Full GCs back to back)
  *   notes.c     what the input could not show
  *
- * Adding a verdict: an id in rules.h, a row in table.c, its judge in a file
- * of its family (or a new file).
+ * Adding a verdict: its file (its row `rule_SYM`, hooks and state) and one
+ * line in include/stwtop/rule_list.h (docs/architecture.md, "Where to add").
  */
 #ifndef STWTOP_RULES_INTERNAL_H
 #define STWTOP_RULES_INTERNAL_H
@@ -92,6 +92,8 @@ struct overhead {
 	struct ov_ctr ctr;
 };
 extern const char ov_advice[];
+/* gc-overhead's state (overhead.c defines the type; overhead_ctr.c reads it too) */
+static inline struct overhead *ov_st(const struct rules *r);
 
 #define MAX_INCIDENTS 512
 #define TREND_BINS 256
@@ -114,18 +116,6 @@ struct incident {
 	bool upstream_many;            /* slow connects went to more than one server */
 };
 
-/* exit.c: what is known of the JVM's end */
-struct jvm_end {
-	int64_t gone_ms, alive_ms;     /* live: the poll that found it gone, the last that saw it */
-	int32_t pid;
-	int64_t heap_exit_ms;          /* the GC log printed the heap at exit */
-	bool crashed;                  /* a crash report was read */
-	int64_t crash_ms;
-	struct ev_hserr crash;
-	uint16_t crash_src;
-	uint64_t crash_line;
-};
-
 /* the on_event hooks that want one event kind, in table order (rules_new) */
 struct rule_hooks {
 	uint8_t n;
@@ -134,11 +124,13 @@ struct rule_hooks {
 
 struct rules {
 	struct rule_hooks hooks[EV_KIND_COUNT];
+	/* each row's family state (rule_state_type), rows of a family sharing
+	 * one; rl_state() */
+	void *state[V_COUNT];
 	/* the rows with a refresh hook, in table order (rules_new): an evaluation
 	 * (each second of data) does not walk the whole table for them */
 	uint8_t refresh_row[V_COUNT];
 	uint8_t nrefresh;
-	struct jvm_end jexit;
 	struct rules_config cfg;
 	struct verdict *v;
 	size_t nv;
@@ -176,69 +168,15 @@ struct rules {
 	rules_change_fn fn;
 	void *fnctx;
 
-	/* g1-not-shrinking / periodic-gc-shrank */
-	int64_t plateau_since_ms, plateau_last_ms;
-	double plateau_committed, plateau_max_used, plateau_min_committed;
-	int plateau_pauses;
-	uint16_t plateau_first_src, plateau_last_src;
-	uint64_t plateau_first_line, plateau_last_line;
-	double plateau_first_used, plateau_last_used;
-	bool saw_shrink_trigger;       /* a Remark or Full inside the plateau */
-	struct g1snap {                /* the plateau at the last pause showing g1-not-shrinking */
-		int64_t since_ms, last_ms, longest_gap_ms;
-		double committed, min_committed, max_used, first_used, last_used;
-		int pauses;
-		uint16_t first_src, last_src;
-		uint64_t first_line, last_line;
-		bool saw_trigger;
-		/* set when its plateau ended (the bins are the next one's now):
-		 * the leak check's quarters as they were */
-		bool trend_kept, trend_known;
-		double q2, q4;
-	} g1snap;
-	int64_t g1snap_ms;             /* EV_TIME_NONE: never shown */
-	/* used after GC over the plateau, for the leak check: the lowest in each
-	 * of at most TREND_BINS bins from its start, the bins doubling in width as
-	 * it lasts (a scan of the pauses ring saw only its last 16384 pauses, and
-	 * a report lets the pauses go) */
-	struct trend { int64_t t0, w; int n; float min[TREND_BINS]; } trend;
 	/* stops >= stop_ms of final incidents that no stop verdict explains,
 	 * counted as each incident is judged for the last time (a report lets
 	 * the stops themselves go) */
 	struct unexplained { uint64_t n; double longest_ms; int64_t at_ms; char op[48]; } unexplained;
-	int64_t last_periodic_ms;      /* last G1 Periodic Collection pause */
-	uint16_t last_periodic_src;
-	uint64_t last_periodic_line;
-	double last_periodic_committed;
 	int64_t longest_gap_ms;        /* longest time between two GC pauses (idle window) */
 	int64_t last_pause_ms;
-	double committed_peak_mb;
-	double shrank_from_mb;         /* committed before the first periodic shrink */
 	int64_t first_pause_ms;
 
-	/* periodic-gc-skipped */
-	int skips_in_row;
-	int64_t skip_first_ms, skip_last_ms;
-	int64_t skip_gap_min, skip_gap_max, skip_threshold;
-	int skip_load;                 /* skips because of system load */
-	uint16_t skip_first_src, skip_last_src;
-	uint64_t skip_first_line, skip_last_line;
-
-	/* zgc-allocation-stall */
-	uint64_t stalls;
-	double stall_max_ms, stall_sum_ms;
-	int64_t stall_first_ms, stall_last_ms, stall_max_at;
-	char stall_max_thread[40];
-	char stall_threads[120];
-	uint16_t stall_first_src, stall_max_src;
-	uint64_t stall_first_line, stall_max_line;
-	uint64_t stall_cycles, cycles;
-
-	/* aot-sigill-adapter */
-	bool hserr_seen;
-
 	bool eval_final;               /* rules_eval(final): the refresh hooks see the end of input */
-	struct overhead ov;            /* gc-overhead */
 
 	/* advice texts, each held once for the verdicts that give it */
 	struct shared *shared[SHARED_BUCKETS];
@@ -346,25 +284,49 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 void rl_missing_sources_advice(struct vdraft *v, const struct rules_ctx *c, bool want_nginx);
 
 /* --- the rule table (table.c) --- */
+/* A rule family's state, owned by the family's file and allocated by the
+ * engine: one per type named by the rows (rows of one family share it),
+ * zeroed, then init; rl_state() finds it for a row's id. */
+struct rule_state_type {
+	size_t size;
+	void (*init)(void *state);
+};
+
+/* One row of the table: a rule says what it is and what it hooks. Each rule's
+ * file defines its row as `const struct rule rule_SYM` (rule_list.h). */
 struct rule {
 	struct verdict_info info;
 	/* incident rules: judge the incident (commit, or leave uncommitted: one
 	 * raised before stays, and is cleared if the final judgement leaves it) */
 	void (*judge)(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
 	/* whole-run rules: every time-resolved event of the kinds in on_kinds
-	 * (bits 1u << enum ev_kind), after the engine's own bookkeeping (one row
-	 * of a family carries it) */
+	 * (bits 1u << enum ev_kind), after the engine's own bookkeeping, in table
+	 * order */
 	void (*on_event)(struct rules *r, const struct rules_ctx *c, const struct event *e);
 	uint32_t on_kinds;
 	/* whole-run rules: at each evaluation; all: rebuild the text even when
 	 * raised already (else only raise when not active) */
 	void (*refresh)(struct rules *r, const struct rules_ctx *c, bool all);
+	const struct rule_state_type *state;   /* NULL: it keeps none */
 };
 
-/* in evaluation order: the incident rules in reading order (the stop, its
- * cause, its cost), then the whole-run ones */
-extern const struct rule rule_table[];
+/* the rows, in rule_list.h's order (the evaluation order): row i is id i */
+#define RULE(id, sym) extern const struct rule rule_##sym;
+#include "stwtop/rule_list.h"
+#undef RULE
+extern const struct rule *const rule_table[];
 extern const size_t rule_count;
+
+/* the state of rule id's family (rule_state_type), NULL when it keeps none */
+static inline void *rl_state(const struct rules *r, int id)
+{
+	return r->state[id];
+}
+
+static inline struct overhead *ov_st(const struct rules *r)
+{
+	return rl_state(r, V_GC_OVERHEAD);
+}
 
 /* the ids of the rules that explain a stop, as a bit set */
 unsigned rl_stop_verdicts_mask(void);
@@ -372,27 +334,7 @@ unsigned rl_stop_verdicts_mask(void);
 void rl_count_unexplained(const struct rules *r, const struct timeline *tl, const struct incident *in,
 			  struct unexplained *u);
 
-/* the hooks, by family */
-void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
-void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
-void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
-void judge_sched_delay(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
-void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
-void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
-void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f);
-void heap_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
-#define HEAP_ON_KINDS ((1u << EV_GC_PAUSE) | (1u << EV_PERIODIC_SKIP))
-void heap_refresh_g1(struct rules *r, const struct rules_ctx *c, bool all);
-void heap_refresh_periodic(struct rules *r, const struct rules_ctx *c, bool all);
-void jvm_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
-void exit_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
-void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all);
-#define EXIT_ON_KINDS ((1u << EV_JVM_EXIT) | (1u << EV_JVM_INFO) | (1u << EV_HSERR))
-#define JVM_ON_KINDS ((1u << EV_ALLOC_STALL) | (1u << EV_GC_CYCLE) | (1u << EV_HSERR))
-void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool all);
-void jvm_refresh_zgc(struct rules *r, const struct rules_ctx *c, bool all);
-void overhead_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
-void overhead_refresh(struct rules *r, const struct rules_ctx *c, bool all);
+/* gc-overhead from the JVM's counters (overhead_ctr.c), called by gc-overhead's hooks */
 void overhead_ctr_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);
 void overhead_ctr_refresh(struct rules *r, const struct rules_ctx *c, bool all);
 

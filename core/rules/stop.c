@@ -47,7 +47,7 @@ static void keep_common(char *set, size_t setlen, const char *threads)
 	util_strlcpy_n(set, setlen, out, strlen(out));
 }
 
-void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+static void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct incident *in = f->in;
 	const struct stop_pick sp = f->sp;
@@ -131,7 +131,7 @@ void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struc
 
 }
 
-void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+static void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct timeline *tl = c->tl;
 	const struct incident *in = f->in;
@@ -279,3 +279,13 @@ void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const struct i
 
 }
 
+const struct rule rule_long_gc_pause = {
+	.info = {.id = V_LONG_GC_PAUSE, .name = "long-gc-pause", .kind = VERDICT_INCIDENT, .rank = 0,
+		 .explains_stop = true},
+	.judge = judge_long_gc_pause,
+};
+
+const struct rule rule_ttsp_spike = {
+	.info = {.id = V_TTSP_SPIKE, .name = "ttsp-spike", .kind = VERDICT_INCIDENT, .rank = 1, .explains_stop = true},
+	.judge = judge_ttsp_spike,
+};

@@ -51,7 +51,7 @@ static void evid_stop(struct vdraft *v, const struct rules_ctx *c, const struct 
 	      u->stop_s, u->held, u->held_of);
 }
 
-void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+static void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct incident *in = f->in;
 	const struct stop_pick sp = f->sp;
@@ -134,7 +134,7 @@ void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const struct
 	}
 }
 
-void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
+static void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct timeline *tl = c->tl;
 	const struct incident *in = f->in;
@@ -202,3 +202,12 @@ void judge_connect_504(struct rules *r, const struct rules_ctx *c, const struct 
 	}
 }
 
+const struct rule rule_accept_queue = {
+	.info = {.id = V_ACCEPT_QUEUE, .name = "accept-queue-overflow", .kind = VERDICT_INCIDENT, .rank = 5},
+	.judge = judge_accept_queue,
+};
+
+const struct rule rule_connect_504 = {
+	.info = {.id = V_CONNECT_504, .name = "connect-timeout-504", .kind = VERDICT_INCIDENT, .rank = 6},
+	.judge = judge_connect_504,
+};

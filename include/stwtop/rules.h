@@ -26,21 +26,9 @@
 #include "stwtop/timeline.h"
 
 enum verdict_id {
-	V_G1_NOT_SHRINKING = 0,
-	V_PERIODIC_SKIPPED,
-	V_PERIODIC_SHRANK,
-	V_LONG_GC_PAUSE,
-	V_TTSP_SPIKE,
-	V_CPU_THROTTLED,
-	V_SCHED_DELAY,
-	V_DIRECT_RECLAIM,
-	V_ACCEPT_QUEUE,
-	V_CONNECT_504,
-	V_SERIAL_GC,
-	V_ZGC_STALL,
-	V_AOT_SIGILL,
-	V_GC_OVERHEAD,
-	V_JVM_EXITED,
+#define RULE(id, sym) V_##id,
+#include "stwtop/rule_list.h"
+#undef RULE
 	V_COUNT
 };
 

@@ -60,7 +60,10 @@ def floor_of(path, floors):
 
 
 def header_floor(name, floors, files):
-    """include/stwtop/NAME.h: the floor of NAME.c, or of the wing NAME"""
+    """include/stwtop/NAME.h: the floor the table gives it, of NAME.c, or of the wing NAME"""
+    given = floor_of("include/stwtop/%s.h" % name, floors)
+    if given is not None:
+        return given
     for f in files:
         if f.endswith("/" + name + ".c"):
             return floor_of(f, floors)

@@ -139,6 +139,28 @@ static void test_id_in_table(void **state)
 	assert_false(verdict_info(V_GC_OVERHEAD)->explains_stop);
 }
 
+/* The rows the rules' files define (include/stwtop/rule_list.h) describe
+ * themselves consistently: row i is id i, names and ranks are unique, an
+ * incident rule judges and a whole-run one has a hook to raise its verdict. */
+static void test_rows_self_consistent(void **state)
+{
+	(void)state;
+	for (int i = 0; i < V_COUNT; i++) {
+		const struct verdict_info *vi = verdict_info(i);
+		assert_non_null(vi);
+		assert_int_equal(vi->id, i);
+		assert_non_null(vi->name);
+		assert_int_equal(verdict_id_from_name(vi->name), i);
+		for (int k = 0; k < i; k++) {
+			assert_true(strcmp(verdict_info(k)->name, vi->name) != 0);
+			assert_true(verdict_info(k)->rank != vi->rank);
+		}
+		assert_true(vi->explains_stop == false || vi->kind == VERDICT_INCIDENT);
+	}
+	assert_null(verdict_info(V_COUNT));
+	assert_null(verdict_info(-1));
+}
+
 /* Full GCs of 60 ms every 100 ms for 5 s: 60 % paused */
 static void test_fires_crit(void **state)
 {
@@ -310,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_id_in_table),
+		cmocka_unit_test(test_rows_self_consistent),
 		cmocka_unit_test(test_fires_crit),
 		cmocka_unit_test(test_fires_warn),
 		cmocka_unit_test(test_one_long_pause),
