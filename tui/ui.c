@@ -102,28 +102,14 @@ static void next_theme(struct ui *ui)
 	}
 }
 
-/* --- verdict sightings --- */
+/* --- NEW marks --- */
 
-/* Sightings are kept for the newest UI_SEEN_MAX verdicts: the rules keep at
- * most 2048, so one older than that is final and evicted and never sighted
- * again (a sidecar raising an incident a minute for weeks must not grow).
- * Searched newest first: the verdicts that change are the recent ones. */
-#define UI_SEEN_MAX 4096
-static struct ui_seen *seen_of(const struct ui *ui, int id, uint64_t key)
-{
-	for (size_t i = ui->nseen; i-- > 0;)
-		if (ui->seen[i].id == id && ui->seen[i].key == key)
-			return &ui->seen[i];
-	return NULL;
-}
-
+/* A verdict is new for UI_NEW_MS after the rules raised it, and flashes for
+ * the first UI_FLASH_MS: the rules own when that was (raised_mono_ms). */
 bool ui_verdict_is_new(const struct ui *ui, const struct verdict *v, bool *flash)
 {
-	*flash = false;
-	const struct ui_seen *s = seen_of(ui, v->id, v->key);
-	if (!s)
-		return false;
-	int64_t age = ui_mono() - s->first_mono;
+	int64_t age = ui_mono() - v->raised_mono_ms;
+	(void)ui;
 	*flash = age < UI_FLASH_MS;
 	return age < UI_NEW_MS;
 }
@@ -136,22 +122,8 @@ static void jump_to_selected(struct ui *ui);
 static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
 {
 	struct ui *ui = ctx;
+	(void)v;
 	(void)is_new;
-	if (!seen_of(ui, v->id, v->key)) {
-		if (ui->nseen == UI_SEEN_MAX) { /* the oldest half goes */
-			memmove(ui->seen, ui->seen + UI_SEEN_MAX / 2, (UI_SEEN_MAX / 2) * sizeof *ui->seen);
-			ui->nseen = UI_SEEN_MAX / 2;
-		}
-		if (ui->nseen == ui->capseen) {
-			size_t cap = ui->capseen ? ui->capseen * 2 : 32;
-			struct ui_seen *n = realloc(ui->seen, cap * sizeof *n);
-			if (!n)
-				return;
-			ui->seen = n;
-			ui->capseen = cap;
-		}
-		ui->seen[ui->nseen++] = (struct ui_seen){.id = v->id, .key = v->key, .first_mono = ui_mono()};
-	}
 	request_redraw(ui, 0);
 }
 
@@ -159,8 +131,12 @@ static void on_verdict(void *ctx, const struct verdict *v, bool is_new)
 static void arm_new_timer(struct ui *ui)
 {
 	int64_t now = ui_mono(), next = -1;
-	for (size_t i = 0; i < ui->nseen; i++) {
-		int64_t f = ui->seen[i].first_mono + UI_FLASH_MS, e = ui->seen[i].first_mono + UI_NEW_MS;
+	const struct rules *r = session_rules(ui->s);
+	for (size_t i = rules_count(r); i-- > 0;) {
+		int64_t raised = rules_at(r, i)->raised_mono_ms;
+		if (raised + UI_NEW_MS <= now)
+			continue;
+		int64_t f = raised + UI_FLASH_MS, e = raised + UI_NEW_MS;
 		if (f > now && (next < 0 || f < next))
 			next = f;
 		if (e > now && (next < 0 || e < next))
@@ -817,7 +793,6 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 		loop_del_timer(loop, ui->new_timer);
 	ui_term_end(&ui->term);
 	pane_verdicts_free(ui);
-	free(ui->seen);
 	free(ui);
 	return rc < 0 ? 1 : 0;
 }

@@ -45,11 +45,6 @@ struct ui_style {
 };
 
 /* a verdict's first sighting, for the NEW mark */
-struct ui_seen {
-	int id;
-	uint64_t key;
-	int64_t first_mono;
-};
 
 /* terminal setup state (ui_term.c) */
 struct ui_term {
@@ -113,8 +108,6 @@ struct ui {
 	struct verdict_scratch *vscratch;   /* pane_verdicts.c's per-frame texts */
 
 	/* verdict sightings */
-	struct ui_seen *seen;
-	size_t nseen, capseen;
 
 	/* redraw scheduling */
 	int redraw_timer;        /* one-shot loop timer: coalesces changes into one frame */

@@ -291,6 +291,7 @@ void rv_commit(struct rules *r, const struct vdraft *nv_in)
 	if (!verdict_is_incident(slot->id)) /* an incident's: counted when final (rules_eval) */
 		r->raised[slot->id][slot->severity]++;
 	slot->version = 1;
+	slot->raised_mono_ms = util_mono_ms();
 	vidx_insert(r, r->nv - 1);
 	if (r->fn)
 		r->fn(r->fnctx, slot, true);

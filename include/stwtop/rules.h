@@ -52,6 +52,7 @@ struct verdict {
 	int64_t cleared_ms;       /* EV_TIME_NONE while the condition holds */
 	int64_t jump_ms;          /* where a view should put the cursor */
 	uint32_t version;         /* bumped whenever anything in it changes */
+	int64_t raised_mono_ms;   /* when it was raised (CLOCK_MONOTONIC): a view ages its NEW mark from it */
 	const char *title;        /* < VERDICT_TITLE_LEN bytes */
 	const char *evidence[VERDICT_EVIDENCE_MAX];   /* each < VERDICT_EVIDENCE_LEN */
 	int nevidence;

@@ -13,9 +13,9 @@ fmt=$(sed -n 's/^nginx-format //p' "$DEMO/demo.conf")
 # the demo's sources in demo.conf's order
 TZ=UTC "$BIN" --report --gc "$DEMO/gc.log" --cpustat-log "$DEMO/cpustat.log" --schedstat-log "$DEMO/schedstat.log" \
 	--vmstat-log "$DEMO/vmstat.log" --nginx "$DEMO/access.log" --nginx-format "$fmt" >"$TMPD/report.txt"
-# the incident verdicts (the whole-run ones follow the last incident without a separator), from the rule table
-ids=$(sed -n 's/.*{{V_[A-Z0-9_]*, "\([a-z0-9-]*\)", VERDICT_INCIDENT,.*/\1/p' "$TESTS/../core/rules/table.c" | paste -sd'|')
-[ -n "$ids" ] || fail "no incident verdict ids read from core/rules/table.c"
+# the incident verdicts (the whole-run ones follow the last incident without a separator), from the rows the rules define
+ids=$(sed -n 's/.*\.name = "\([a-z0-9-]*\)", \.kind = VERDICT_INCIDENT,.*/\1/p' "$TESTS"/../core/rules/*.c | paste -sd'|')
+[ -n "$ids" ] || fail "no incident verdict ids read from the rows in core/rules/*.c"
 # N START END per incident: the earliest start and the latest end of its verdicts
 awk -v ids="^($ids)\$" '/^ -- incident [0-9]+ --$/ { n = $3; next }
      /^[A-Z]/ { n = 0 }
