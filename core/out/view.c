@@ -38,6 +38,64 @@ int view_col_of(const struct view_axis *a, int64_t t)
 	return (int)c;
 }
 
+/* The records of a ring that fall in the axis' window, each with its column:
+ * the walk every per-column view of events makes. Every record of the
+ * timeline begins with its int64_t t_ms (timeline.h), which the walk reads. */
+struct col_walk {
+	const struct ring *r;
+	const struct view_axis *a;
+	int64_t w0;
+	uint64_t i;
+};
+
+static void col_walk_init(struct col_walk *w, const struct ring *r, const struct view_axis *a)
+{
+	w->r = r;
+	w->a = a;
+	w->w0 = view_col_start(a, 0);
+	w->i = timeline_lower_bound(r, w->w0);
+}
+
+static const void *col_walk_next(struct col_walk *w, int *col)
+{
+	for (; w->i < w->r->total; w->i++) {
+		const void *rec = ring_at(w->r, w->i);
+		int64_t t;
+		if (!rec)
+			continue;
+		memcpy(&t, rec, sizeof t);
+		if (t < w->w0)
+			continue;
+		if (t >= w->a->end_ms)
+			break;
+		int c = view_col_of(w->a, t);
+		if (c < 0 || c >= w->a->ncols)
+			continue;
+		w->i++;
+		*col = c;
+		return rec;
+	}
+	w->i = w->r->total;
+	return NULL;
+}
+
+/* The index of the newest sample of r at or before t, stepping forward from
+ * *i (samples are in time order; a walk over the columns moves t forward) */
+static uint64_t sample_at(const struct ring *r, uint64_t i, int64_t t)
+{
+	while (i + 1 < r->total) {
+		int64_t nt;
+		const void *nx = ring_at(r, i + 1);
+		if (!nx)
+			break;
+		memcpy(&nt, nx, sizeof nt);
+		if (nt > t)
+			break;
+		i++;
+	}
+	return i;
+}
+
 /* --- stops --- */
 
 bool view_stops_from_pauses(const struct timeline *tl)
@@ -204,13 +262,7 @@ static void cpu_cols(const struct timeline *tl, const struct view_axis *a, struc
 	struct cum prev = {0};
 	for (int c = 0; c <= a->ncols; c++) {
 		int64_t t = view_col_start(a, c);
-		/* samples p <= t <= q */
-		while (i + 1 < r->total) {
-			const struct tl_cpu *nx = ring_at(r, i + 1);
-			if (!nx || nx->t_ms > t)
-				break;
-			i++;
-		}
+		i = sample_at(r, i, t); /* samples p <= t <= q */
 		const struct tl_cpu *p = ring_at(r, i), *q = NULL;
 		struct cum now = {0};
 		if (p && p->t_ms == t)
@@ -281,12 +333,7 @@ static void vmstat_cols(const struct timeline *tl, const struct view_axis *a, st
 	bool prev_ok = false;
 	for (int c = 0; c <= a->ncols; c++) {
 		int64_t t = view_col_start(a, c);
-		while (i + 1 < r->total) {
-			const struct tl_vmstat *nx = ring_at(r, i + 1);
-			if (!nx || nx->t_ms > t)
-				break;
-			i++;
-		}
+		i = sample_at(r, i, t);
 		const struct tl_vmstat *p = ring_at(r, i);
 		/* only while there is a sample at or after t, else the column is the future */
 		const struct tl_vmstat *last = ring_at(r, r->total - 1);
@@ -431,23 +478,20 @@ int view_stops_counters(const struct timeline *tl, const struct view_axis *a, st
 	const struct ring *r = &tl->ctr;
 	if (r->total == 0 || a->ncols <= 0)
 		return 0;
-	int64_t w0 = view_col_start(a, 0);
 	int set = 0;
-	for (uint64_t i = timeline_lower_bound(r, w0); i < r->total; i++) {
-		const struct tl_ctr *x = ring_at(r, i);
-		if (!x || x->t_ms < w0)
-			continue;
-		if (x->t_ms >= a->end_ms)
-			break;
-		int c = view_col_of(a, x->t_ms);
-		if (c < 0 || c >= a->ncols || x->stop_ms < 0)
+	struct col_walk w;
+	const struct tl_ctr *x;
+	int c;
+	col_walk_init(&w, r, a);
+	while ((x = col_walk_next(&w, &c)) != NULL) {
+		if (x->stop_ms < 0)
 			continue;
 		struct view_stop_col *col = &cols[c];
 		set += col->total_ms == 0;
 		col->total_ms += x->stop_ms;
 		if (x->ttsp_ms >= 0)
 			col->ttsp_ms = (col->ttsp_ms < 0 ? 0 : col->ttsp_ms) + x->ttsp_ms;
-		col->idx = i;
+		col->idx = w.i - 1;
 	}
 	return set;
 }
@@ -465,16 +509,11 @@ static void heap_from_counters(const struct timeline *tl, const struct view_axis
 	const struct ring *r = &tl->ctr;
 	if (r->total == 0)
 		return;
-	int64_t w0 = view_col_start(a, 0);
-	for (uint64_t i = timeline_lower_bound(r, w0); i < r->total; i++) {
-		const struct tl_ctr *x = ring_at(r, i);
-		if (!x || x->t_ms < w0)
-			continue;
-		if (x->t_ms >= a->end_ms)
-			break;
-		int c = view_col_of(a, x->t_ms);
-		if (c < 0 || c >= a->ncols)
-			continue;
+	struct col_walk w;
+	const struct tl_ctr *x;
+	int c;
+	col_walk_init(&w, r, a);
+	while ((x = col_walk_next(&w, &c)) != NULL) {
 		cols[c].committed_mb = x->committed_mb;
 		cols[c].used_mb = x->used_mb;
 		cols[c].npauses += x->gcs;
@@ -484,7 +523,7 @@ static void heap_from_counters(const struct timeline *tl, const struct view_axis
 	/* a column between two reads (reads every second, columns narrower) shows the last read */
 	float committed = -1, used = -1;
 	int64_t newest = tl->newest_ms;
-	for (int c = 0; c < a->ncols; c++) {
+	for (c = 0; c < a->ncols; c++) {
 		if (cols[c].committed_mb >= 0) {
 			committed = cols[c].committed_mb;
 			used = cols[c].used_mb;
@@ -504,16 +543,11 @@ void view_heap(const struct timeline *tl, const struct view_axis *a, struct view
 		return;
 	int64_t w0 = view_col_start(a, 0);
 	/* markers and counts: the pauses that ended in each column */
-	const struct ring *r = &tl->pauses;
-	for (uint64_t i = timeline_lower_bound(r, w0); i < r->total; i++) {
-		const struct tl_pause *p = ring_at(r, i);
-		if (!p || p->t_ms < w0)
-			continue;
-		if (p->t_ms >= a->end_ms)
-			break;
-		int c = view_col_of(a, p->t_ms);
-		if (c < 0 || c >= a->ncols)
-			continue;
+	struct col_walk w;
+	const struct tl_pause *p;
+	int c;
+	col_walk_init(&w, &tl->pauses, a);
+	while ((p = col_walk_next(&w, &c)) != NULL) {
 		struct view_heap_col *col = &cols[c];
 		col->npauses++;
 		if (p->type == PAUSE_FULL)
@@ -549,17 +583,11 @@ void view_heap(const struct timeline *tl, const struct view_axis *a, struct view
 		free(ucol);
 		return;
 	}
-	for (int c = 0; c < a->ncols; c++)
+	for (c = 0; c < a->ncols; c++)
 		ccol[c] = ucol[c] = -1;
-	for (; i < hr->total; i++) {
-		const struct tl_heap *h = ring_at(hr, i);
-		if (!h || h->t_ms < w0)
-			continue;
-		if (h->t_ms >= a->end_ms)
-			break;
-		int c = view_col_of(a, h->t_ms);
-		if (c < 0 || c >= a->ncols)
-			continue;
+	const struct tl_heap *h;
+	col_walk_init(&w, hr, a);
+	while ((h = col_walk_next(&w, &c)) != NULL) {
 		if (h->committed_mb10 >= 0)
 			ccol[c] = (float)h->committed_mb10 / 10.f;
 		if (h->used_mb10 >= 0)
@@ -567,7 +595,7 @@ void view_heap(const struct timeline *tl, const struct view_axis *a, struct view
 	}
 	/* carried forward up to the newest data: the heap stays as the last GC left it */
 	int64_t newest = tl->newest_ms;
-	for (int c = 0; c < a->ncols; c++) {
+	for (c = 0; c < a->ncols; c++) {
 		if (ccol[c] >= 0)
 			committed = ccol[c];
 		if (ucol[c] >= 0)
