@@ -254,6 +254,23 @@ int jl_pause_summary(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, b
 	return 1;
 }
 
+
+/* A size, and the parenthesised share that may follow it ("512M(25%)", ZGC's
+ * "Mark Start" columns): the length read, 0 when it is not one */
+static size_t size_and_share(const char *s, size_t n, double *kb)
+{
+	size_t k = jl_parse_size_kb(s, n, kb);
+	if (!k)
+		return 0;
+	if (k < n && s[k] == '(') {
+		size_t q = jl_paren_len(s + k, n - k);
+		if (!q)
+			return 0;
+		k += q;
+	}
+	return k;
+}
+
 /* ZGC "Garbage Collection (Warmup) 10M(10%)->8M(8%)[ 0.010s]", generational
  * "Major Collection (Warmup) 30M(31%)->26M(27%) 0.036s" / "Minor Collection ...". */
 static int zgc_cycle(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, struct jl_out *o)
@@ -289,29 +306,18 @@ static int zgc_cycle(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, s
 		}
 		return 1;
 	}
-	k = jl_parse_size_kb(m + i, n - i, &bkb);
+	/* "A(B)->C(D)": before and after, each with its share in parentheses */
+	k = size_and_share(m + i, n - i, &bkb);
 	if (!k)
 		return 1;
 	i += k;
-	if (i < n && m[i] == '(') {
-		k = jl_paren_len(m + i, n - i);
-		if (!k)
-			return 1;
-		i += k;
-	}
 	if (!JL_STARTS(m + i, n - i, "->"))
 		return 1;
 	i += 2;
-	k = jl_parse_size_kb(m + i, n - i, &akb);
+	k = size_and_share(m + i, n - i, &akb);
 	if (!k)
 		return 1;
 	i += k;
-	if (i < n && m[i] == '(') {
-		k = jl_paren_len(m + i, n - i);
-		if (!k)
-			return 1;
-		i += k;
-	}
 	e = jl_push(o, EV_GC_CYCLE);
 	if (!e)
 		return 1;

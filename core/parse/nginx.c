@@ -1543,6 +1543,20 @@ static void put_unknown(struct sbuf *b, const char *tag, unsigned *nth)
 	sb_puts(b, v);
 }
 
+/* an unknown value named by its key ("uct=", "upstream":): the key's name
+ * characters, lower case, at most 16, then '_', as put_unknown()'s tag */
+static void put_unknown_key(struct sbuf *b, const char *key, unsigned *nth)
+{
+	char tag[24];
+	size_t t = 0;
+	for (size_t i = 0; key[i] && t < 16; i++)
+		if (is_name(key[i]))
+			tag[t++] = (char)tolower((unsigned char)key[i]);
+	tag[t++] = '_';
+	tag[t] = '\0';
+	put_unknown(b, tag, nth);
+}
+
 /* Turn the fields of one sample line from s[p] on into format text: key=value
  * pairs (quoted or not), "quoted", [bracketed] and bare tokens. Timings are
  * recognised by their key names, ids/status/times by their shape. */
@@ -1608,14 +1622,7 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 				if (strcmp(var, "status") == 0)
 					have_status = true;
 			} else {
-				char tag[24];
-				size_t t = 0;
-				for (size_t i = 0; key[i] && t < 16; i++)
-					if (is_name(key[i]))
-						tag[t++] = (char)tolower((unsigned char)key[i]);
-				tag[t++] = '_';
-				tag[t] = '\0';
-				put_unknown(b, tag, &nth);
+				put_unknown_key(b, key, &nth);
 			}
 			if (quoted)
 				sb_puts(b, "\"");
@@ -1826,14 +1833,7 @@ static bool derive_json(const char *s, size_t n, struct sbuf *b)
 			sb_puts(b, var);
 			have_status |= strcmp(var, "status") == 0;
 		} else {
-			char tag[24];
-			size_t t = 0;
-			for (size_t i = 0; key[i] && t < 16; i++)
-				if (is_name(key[i]))
-					tag[t++] = (char)tolower((unsigned char)key[i]);
-			tag[t++] = '_';
-			tag[t] = '\0';
-			put_unknown(b, tag, &nth);
+			put_unknown_key(b, key, &nth);
 		}
 		lit = ve;
 		p = ve + (quoted ? 1 : 0);

@@ -654,6 +654,23 @@ static char *cf_pick(struct cf_ctx *c, const char *label, const char *name, int 
 	return NULL;
 }
 
+/* what a parse of the configuration holds */
+static void cf_fini(struct cf_ctx *c)
+{
+	for (size_t i = 0; i < c->nfmts; i++) {
+		free(c->fmts[i].name);
+		free(c->fmts[i].fmt);
+	}
+	free(c->fmts);
+	free(c->access_fmt);
+	for (size_t i = 0; i < c->nal; i++) {
+		free(c->al_path[i]);
+		free(c->al_fmt[i]);
+	}
+	free(c->al_path);
+	free(c->al_fmt);
+}
+
 char *nginx_conf_parse_mem(const char *buf, size_t len, const char *label, const char *dir,
 			   const char *name, char *err, size_t errlen)
 {
@@ -668,18 +685,7 @@ char *nginx_conf_parse_mem(const char *buf, size_t len, const char *label, const
 		label = "nginx.conf";
 	if (cf_parse(&c, buf ? buf : "", buf ? len : 0, label, dir, 0, false) == 0)
 		res = cf_pick(&c, label, name, 0);
-	for (size_t i = 0; i < c.nfmts; i++) {
-		free(c.fmts[i].name);
-		free(c.fmts[i].fmt);
-	}
-	free(c.fmts);
-	free(c.access_fmt);
-	for (size_t i = 0; i < c.nal; i++) {
-		free(c.al_path[i]);
-		free(c.al_fmt[i]);
-	}
-	free(c.al_path);
-	free(c.al_fmt);
+	cf_fini(&c);
 	return res;
 }
 
@@ -748,18 +754,7 @@ int nginx_conf_formats_for(const char *path, const char *log, struct nginx_conf_
 	}
 	free(buf);
 	free(dir);
-	for (size_t i = 0; i < c.nfmts; i++) {
-		free(c.fmts[i].name);
-		free(c.fmts[i].fmt);
-	}
-	free(c.fmts);
-	free(c.access_fmt);
-	for (size_t i = 0; i < c.nal; i++) {
-		free(c.al_path[i]);
-		free(c.al_fmt[i]);
-	}
-	free(c.al_path);
-	free(c.al_fmt);
+	cf_fini(&c);
 	if (rc < 0)
 		nginx_conf_fmts_fini(out);
 	return rc;
