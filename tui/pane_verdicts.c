@@ -97,10 +97,10 @@ void pane_verdicts_free(struct ui *ui)
 }
 
 /* The report's "-- incident N --" over each incident's verdicts (N as the
- * report numbers it: report_incidents), and "-- whole run --" over verdicts
+ * report numbers it: rules_incidents), and "-- whole run --" over verdicts
  * about the whole run, which would otherwise look like part of the incident
  * above them. 0: no heading before position i of ui->vorder. */
-static unsigned heading_before(const struct ui *ui, const struct session *s, const struct report_incident *inc,
+static unsigned heading_before(const struct ui *ui, const struct session *s, const struct rules_incident *inc,
 			       size_t ninc, size_t i)
 {
 	const struct verdict *v = rules_at(session_rules(s), ui->vorder[i]);
@@ -128,7 +128,7 @@ static struct rows *build(const struct pane_ctx *pc, int w)
 	 * few Verdicts rows for verdicts */
 	bool headings = ui->layout == LAYOUT_FULL;
 	size_t cap = headings ? rules_count(session_rules(pc->s)) : 0;
-	struct report_incident *inc = cap ? calloc(cap, sizeof *inc) : NULL;
+	struct rules_incident *inc = cap ? calloc(cap, sizeof *inc) : NULL;
 	size_t ninc = inc ? view_incidents(pc->s, inc, cap) : 0;
 	for (size_t i = 0; i < ui->nv && rs->n < MAX_ROWS; i++) {
 		unsigned h = headings ? heading_before(ui, pc->s, inc, ninc, i) : 0;

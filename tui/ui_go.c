@@ -1,6 +1,6 @@
 /* ui_go.c — the keys that take every pane somewhere, or keep what is seen:
  * [ ] to the previous / next incident (the incidents --report numbers,
- * report_incidents), / n N to a line of the Lines pane (view_line_find), and
+ * rules_incidents), / n N to a line of the Lines pane (view_line_find), and
  * w, the report of everything read so far into a file (report_text, so it is
  * the text --report prints). Each says on the bottom line where it went, or
  * why it could not. */
@@ -33,7 +33,7 @@ static void select_incident(struct ui *ui, uint64_t key)
 void ui_act_incident(struct ui *ui, int dir)
 {
 	size_t cap = rules_count(session_rules(ui->s));
-	struct report_incident *inc = calloc(cap ? cap : 1, sizeof *inc);
+	struct rules_incident *inc = calloc(cap ? cap : 1, sizeof *inc);
 	size_t n = inc ? view_incidents(ui->s, inc, cap) : 0;
 	/* the cursor's time: in follow mode the newest data */
 	int64_t at = ui->cursor_ms;
@@ -54,7 +54,7 @@ void ui_act_incident(struct ui *ui, int dir)
 		ui_message(ui, false, "no incident %s the cursor (%zu in all; %s goes %s)", dir > 0 ? "after" : "before", n,
 			   dir > 0 ? "[" : "]", dir > 0 ? "back" : "on");
 	} else {
-		const struct report_incident *in = &inc[pick];
+		const struct rules_incident *in = &inc[pick];
 		char a[24], b[24];
 		ui_set_cursor(ui, in->start_ms, true);
 		select_incident(ui, in->key);

@@ -272,15 +272,13 @@ static void put_checked(FILE *out, const struct session *s, size_t nverdicts)
 int report_brief(FILE *out, const struct session *s)
 {
 	const struct rules *r = session_rules(s);
-	size_t n = rules_count(r);
-	size_t *idx = calloc(n ? n : 1, sizeof *idx);
+	size_t n;
+	const size_t *idx = rules_order(r, &n);
 	struct item *items = calloc(n ? n : 1, sizeof *items);
-	if (!idx || !items) {
-		free(idx);
+	if (!items || (n && !idx)) {
 		free(items);
 		return -1;
 	}
-	n = report_order(s, idx, n);
 	size_t ni = brief_items(s, idx, n, items);
 	put_range(out, s);
 	size_t more_inc = 0, more_run = 0;
@@ -303,7 +301,6 @@ int report_brief(FILE *out, const struct session *s)
 	}
 	put_numbers(out, s);
 	put_checked(out, s, n);
-	free(idx);
 	free(items);
 	return ferror(out) ? -1 : 0;
 }

@@ -15,66 +15,6 @@
 
 #define REPORT_MAX_NOTES 8
 
-static const struct rules *g_sort_rules;
-
-static int cmp_verdicts(const void *pa, const void *pb)
-{
-	const struct verdict *a = rules_at(g_sort_rules, *(const size_t *)pa);
-	const struct verdict *b = rules_at(g_sort_rules, *(const size_t *)pb);
-	bool ia = verdict_is_incident(a->id), ib = verdict_is_incident(b->id);
-	if (ia != ib)
-		return ia ? -1 : 1;
-	if (ia) {
-		if (a->key != b->key)
-			return a->key < b->key ? -1 : 1;
-		return verdict_rank(a->id) - verdict_rank(b->id);
-	}
-	if (a->severity != b->severity)
-		return b->severity - a->severity;
-	return verdict_rank(a->id) - verdict_rank(b->id);
-}
-
-size_t report_order(const struct session *s, size_t *idx, size_t cap)
-{
-	const struct rules *r = session_rules(s);
-	size_t n = rules_count(r);
-	if (n > cap)
-		n = cap;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	g_sort_rules = r;
-	qsort(idx, n, sizeof idx[0], cmp_verdicts);
-	return n;
-}
-
-size_t report_incidents(const struct session *s, const size_t *idx, size_t n, struct report_incident *out,
-			size_t cap)
-{
-	const struct rules *r = session_rules(s);
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct verdict *v = rules_at(r, idx[i]);
-		if (!verdict_is_incident(v->id))
-			continue;
-		struct report_incident *cur = k > 0 ? &out[k - 1] : NULL;
-		if (!cur || cur->key != v->key || cur->first + cur->n != i) {
-			if (k == cap)
-				break;
-			cur = &out[k];
-			*cur = (struct report_incident){.number = (unsigned)++k, .key = v->key, .first = i,
-							.start_ms = EV_TIME_NONE, .end_ms = EV_TIME_NONE};
-		}
-		cur->n++;
-		/* EV_TIME_NONE is INT64_MIN: a known time always wins over it */
-		if (v->start_ms != EV_TIME_NONE && (cur->start_ms == EV_TIME_NONE || v->start_ms < cur->start_ms))
-			cur->start_ms = v->start_ms;
-		int64_t end = v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms;
-		if (end > cur->end_ms)
-			cur->end_ms = end;
-	}
-	return k;
-}
-
 /* --- JSON --- */
 
 /* Log text as a JSON string. jansson refuses invalid UTF-8 (json_string gives
@@ -442,7 +382,8 @@ static int put_streamed(FILE *out, const char **pos, const struct streamed *st)
 
 struct verdict_iter {
 	const struct rules *r;
-	size_t *idx, n, i;
+	const size_t *idx;
+	size_t n, i;
 };
 
 static json_t *verdict_iter_next(void *state)
@@ -463,11 +404,9 @@ int report_json(FILE *out, const struct session *s)
 		return -1;
 	struct sec_iter secs;
 	sec_iter_start(&secs, s);
-	struct verdict_iter vi = {session_rules(s), NULL, rules_count(session_rules(s)), 0};
-	vi.idx = calloc(vi.n ? vi.n : 1, sizeof *vi.idx);
-	int rc = vi.idx ? 0 : -1;
-	if (rc == 0)
-		vi.n = report_order(s, vi.idx, vi.n);
+	struct verdict_iter vi = {session_rules(s), NULL, 0, 0};
+	vi.idx = rules_order(vi.r, &vi.n);
+	int rc = 0;
 	const struct streamed parts[] = {
 		{"\"per_second\": []", 4, sec_iter_next, &secs},
 		{"\"verdicts\": []", 2, verdict_iter_next, &vi},
@@ -478,7 +417,6 @@ int report_json(FILE *out, const struct session *s)
 	if (rc == 0)
 		fputs(pos, out);
 	fputc('\n', out);
-	free(vi.idx);
 	free(head);
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }
@@ -841,11 +779,10 @@ static void text_verdicts(FILE *out, const struct session *s, bool color)
 	size_t nn = session_notes(s, notes, REPORT_MAX_NOTES);
 	fprintf(out, "%sVERDICTS%s", bold, rst);
 	verdicts_headline(out, s, n, nn);
-	size_t *idx = calloc(n ? n : 1, sizeof *idx);
+	size_t ninc, ki = 0;
+	const size_t *idx = rules_order(r, &n);
+	const struct rules_incident *inc = rules_incidents(r, &ninc);
 	if (idx) {
-		n = report_order(s, idx, n);
-		struct report_incident *inc = calloc(n ? n : 1, sizeof *inc);
-		size_t ninc = inc ? report_incidents(s, idx, n, inc, n) : 0, ki = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct verdict *v = rules_at(r, idx[i]);
 			char t1[24], t2[24], span[60] = "";
@@ -869,8 +806,6 @@ static void text_verdicts(FILE *out, const struct session *s, bool color)
 			if (v->advice[0])
 				wrap(out, "      > ", v->advice, 100);
 		}
-		free(inc);
-		free(idx);
 	}
 
 	if (nn > 0) {

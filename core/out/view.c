@@ -809,20 +809,16 @@ static int cmp_groups(const void *x, const void *y)
 size_t view_verdict_order(const struct session *s, size_t *idx, size_t cap)
 {
 	const struct rules *r = session_rules(s);
-	size_t n = rules_count(r);
-	if (n == 0 || cap == 0)
+	size_t n, ninc;
+	const size_t *ord = rules_order(r, &n);
+	const struct rules_incident *inc = rules_incidents(r, &ninc);
+	if (n == 0 || cap == 0 || !ord)
 		return 0;
-	size_t *ord = calloc(n, sizeof *ord);
 	struct vgroup *g = calloc(n, sizeof *g);
-	if (!ord || !g) {
-		free(ord);
-		free(g);
+	if (!g)
 		return 0;
-	}
-	n = report_order(s, ord, n);
-	/* an incident (report_incidents) is one group, a whole-run verdict its own */
-	struct report_incident *inc = calloc(n, sizeof *inc);
-	size_t ninc = inc ? report_incidents(s, ord, n, inc, n) : 0, ng = 0, ki = 0;
+	/* an incident is one group, a whole-run verdict its own */
+	size_t ng = 0, ki = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (ki < ninc && inc[ki].first == i) {
 			g[ng++] = (struct vgroup){.first = i, .n = inc[ki].n, .t = inc[ki].start_ms};
@@ -832,42 +828,37 @@ size_t view_verdict_order(const struct session *s, size_t *idx, size_t cap)
 		/* EV_TIME_NONE is INT64_MIN: timeless verdicts sort last */
 		g[ng++] = (struct vgroup){.first = i, .n = 1, .t = rules_at(r, ord[i])->start_ms};
 	}
-	free(inc);
 	qsort(g, ng, sizeof *g, cmp_groups);
 	size_t out = 0;
 	for (size_t k = 0; k < ng; k++)
 		for (size_t j = 0; j < g[k].n && out < cap; j++)
 			idx[out++] = ord[g[k].first + j];
-	free(ord);
 	free(g);
 	return out;
 }
 
 static int cmp_incidents(const void *x, const void *y)
 {
-	const struct report_incident *a = x, *b = y;
+	const struct rules_incident *a = x, *b = y;
 	if (a->start_ms != b->start_ms)
 		return a->start_ms < b->start_ms ? -1 : 1;
 	return a->number < b->number ? -1 : a->number > b->number;
 }
 
-size_t view_incidents(const struct session *s, struct report_incident *out, size_t cap)
+size_t view_incidents(const struct session *s, struct rules_incident *out, size_t cap)
 {
-	size_t n = rules_count(session_rules(s));
-	if (n == 0 || cap == 0)
+	size_t ninc;
+	const struct rules_incident *inc = rules_incidents(session_rules(s), &ninc);
+	if (ninc == 0 || cap == 0 || !inc)
 		return 0;
-	size_t *ord = calloc(n, sizeof *ord);
-	struct report_incident *inc = calloc(n, sizeof *inc);
-	size_t ninc = 0;
-	if (ord && inc) {
-		n = report_order(s, ord, n);
-		ninc = report_incidents(s, ord, n, inc, n);
-		qsort(inc, ninc, sizeof *inc, cmp_incidents);
-		if (ninc > cap)
-			ninc = cap;
-		memcpy(out, inc, ninc * sizeof *inc);
-	}
-	free(ord);
-	free(inc);
+	struct rules_incident *all = calloc(ninc, sizeof *all);
+	if (!all)
+		return 0;
+	memcpy(all, inc, ninc * sizeof *all);
+	qsort(all, ninc, sizeof *all, cmp_incidents);
+	if (ninc > cap)
+		ninc = cap;
+	memcpy(out, all, ninc * sizeof *all);
+	free(all);
 	return ninc;
 }

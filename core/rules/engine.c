@@ -83,7 +83,7 @@ struct rules *rules_new(const struct rules_config *cfg)
 	r->next_id = 1;
 	memset(r->vidx, 0xff, sizeof r->vidx);
 	build_hooks(r);
-	if (alloc_states(r) != 0) {
+	if (alloc_states(r) != 0 || rl_order_init(r) != 0) {
 		rules_free(r);
 		return NULL;
 	}
@@ -103,6 +103,7 @@ void rules_free(struct rules *r)
 	for (size_t i = 0; i < r->nv; i++)
 		rv_drop(r, &r->v[i]);
 	free(r->v);
+	rl_order_fini(r);
 	for (size_t i = 0; i < rule_count; i++)
 		if (r->state[i] && first_of_type(i))
 			free(r->state[i]);
@@ -258,6 +259,7 @@ static void merge_incidents(struct rules *r)
 						rv_drop(r, &r->v[k]);
 						memmove(&r->v[k], &r->v[k + 1], (r->nv - k - 1) * sizeof r->v[0]);
 						r->nv--;
+						r->gen++;
 						removed = true;
 					} else {
 						k++;

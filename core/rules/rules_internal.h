@@ -124,6 +124,8 @@ struct rule_hooks {
 
 struct rules {
 	struct rule_hooks hooks[EV_KIND_COUNT];
+	uint64_t gen;                  /* bumped by every change of a verdict or of the slots */
+	struct order_cache *order;     /* rules_order()'s, made again when gen moves (order.c) */
 	/* each row's family state (rule_state_type), rows of a family sharing
 	 * one; rl_state() */
 	void *state[V_COUNT];
@@ -233,6 +235,10 @@ void rl_counter_stop_evid(struct vdraft *v, const struct rules *r, const struct 
 			  const struct tl_stop *s);
 double rl_mb10(int32_t v);
 void rl_fmt_ms(double ms, char *buf, size_t len);
+
+/* --- order.c --- */
+int rl_order_init(struct rules *r);
+void rl_order_fini(struct rules *r);
 
 /* --- engine.c --- */
 struct incident *rl_incident_for(struct rules *r, int64_t a, int64_t b);

@@ -99,6 +99,7 @@ static bool vpack(struct rules *r, struct verdict *dst, const struct vdraft *d)
 		return false;
 	}
 	rv_drop(r, dst);
+	r->gen++;
 	dst->text = t;
 	dst->id = d->id;
 	dst->severity = d->severity;
@@ -251,6 +252,7 @@ static bool evict_oldest(struct rules *r)
 		w++;
 	}
 	r->nv = w;
+	r->gen++;
 	if (gone)
 		rv_index_rebuild(r);
 	return gone > 0;

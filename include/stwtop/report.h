@@ -11,24 +11,8 @@
 #include "stwtop/rules.h"
 #include "stwtop/session.h"
 
-/* Verdicts in the order a person reads an incident: by incident, the stop,
- * then its cause, then its cost; whole-run verdicts after. Fills idx[] with
- * indexes into session_rules(); returns how many. */
-size_t report_order(const struct session *s, size_t *idx, size_t cap);
-
-/* An incident as the report shows it: its incident verdicts (one key) under
- * " -- incident N --", numbered 1, 2, ... in report order. Every view that
- * names or jumps to "incident N" takes it from here. */
-struct report_incident {
-	unsigned number;          /* N of "-- incident N --" */
-	uint64_t key;             /* the key its verdicts share */
-	size_t first, n;          /* its verdicts: idx[first] .. idx[first + n - 1] of report_order */
-	int64_t start_ms, end_ms; /* earliest start and latest end of its verdicts (EV_TIME_NONE: none) */
-};
-/* The incidents of report_order's idx[0..n), in that order; returns how many
- * (at most cap). */
-size_t report_incidents(const struct session *s, const size_t *idx, size_t n, struct report_incident *out,
-			size_t cap);
+/* The order of the verdicts and the incidents they make are the rules'
+ * (rules.h: rules_order(), rules_incidents()): every view reads them there. */
 
 int report_json(FILE *out, const struct session *s);
 int report_text(FILE *out, const struct session *s, bool color);

@@ -194,4 +194,23 @@ uint64_t rules_raised(const struct rules *r, int id, int severity);
 /* verdicts in order of first appearance */
 const struct verdict *rules_at(const struct rules *r, size_t i);
 
+/* The verdicts in reading order, as indexes for rules_at(): each incident's
+ * verdicts together (incidents in the order they began, within one the stop,
+ * then its cause, then its cost), then the whole-run verdicts (the most
+ * severe first). *n gets how many. Sorted again only after a verdict changed;
+ * valid until the next call that judges or feeds events (core/rules/order.c). */
+const size_t *rules_order(const struct rules *r, size_t *n);
+
+/* An incident as every view shows it: its verdicts (one key) under
+ * "-- incident N --", numbered 1, 2, ... in reading order. The report, the
+ * dashboard's panes and the [ ] keys all take "incident N" from here. */
+struct rules_incident {
+	unsigned number;          /* N of "-- incident N --" */
+	uint64_t key;             /* the key its verdicts share */
+	size_t first, n;          /* its verdicts: rules_order()[first .. first + n - 1] */
+	int64_t start_ms, end_ms; /* earliest start and latest end of its verdicts (EV_TIME_NONE: none) */
+};
+/* the incidents of rules_order(), in that order; *n gets how many */
+const struct rules_incident *rules_incidents(const struct rules *r, size_t *n);
+
 #endif

@@ -156,12 +156,12 @@ int view_line_find(const struct timeline *tl, const char *needle, size_t n, int 
 /* --- Verdicts --- */
 
 /* The Verdicts pane's order: incidents newest first, each in reading order
- * (the stop, its cause, its cost: report_order), whole-run verdicts by their
+ * (the stop, its cause, its cost: rules_order), whole-run verdicts by their
  * start among them. Fills idx[] with indexes into session_rules(). */
 size_t view_verdict_order(const struct session *s, size_t *idx, size_t cap);
-/* The incidents as the report numbers them (report_incidents), oldest start
+/* The incidents as the report numbers them (rules_incidents), oldest start
  * first: where "next incident" goes. Returns how many (at most cap). */
-struct report_incident;
-size_t view_incidents(const struct session *s, struct report_incident *out, size_t cap);
+struct rules_incident;
+size_t view_incidents(const struct session *s, struct rules_incident *out, size_t cap);
 
 #endif

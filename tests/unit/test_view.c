@@ -441,9 +441,9 @@ static void test_incidents(void **state)
 	};
 	struct session *s = report(gc, 4);
 	const struct rules *r = session_rules(s);
-	size_t idx[16], n = report_order(s, idx, 16);
-	struct report_incident inc[16];
-	size_t ni = report_incidents(s, idx, n, inc, 16);
+	size_t n, ni;
+	const size_t *idx = rules_order(r, &n);
+	const struct rules_incident *inc = rules_incidents(r, &ni);
 	assert_int_equal(ni, 2);
 	for (size_t k = 0; k < ni; k++) {
 		assert_int_equal(inc[k].number, k + 1);
@@ -465,7 +465,7 @@ static void test_incidents(void **state)
 	assert_int_equal(covered, incident_verdicts);
 	assert_true(inc[1].start_ms == at(19, 23, 15, 471));
 	/* oldest first for the screen; a cap of one keeps the oldest */
-	struct report_incident vi[16];
+	struct rules_incident vi[16];
 	assert_int_equal(view_incidents(s, vi, 16), 2);
 	assert_true(vi[0].start_ms < vi[1].start_ms);
 	assert_int_equal(view_incidents(s, vi, 1), 1);
