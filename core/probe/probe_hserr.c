@@ -135,8 +135,11 @@ static bool through_proc(const char *dir)
 	if (strncmp(s, "/proc/", 6) != 0)
 		return false;
 	s += 6;
-	while (*s >= '0' && *s <= '9')
-		s++;
+	if (strncmp(s, "self/", 5) == 0)
+		s += 4;
+	else
+		while (*s >= '0' && *s <= '9')
+			s++;
 	return s > dir + 6 && (strncmp(s, "/root/", 6) == 0 || strcmp(s, "/root") == 0 || strncmp(s, "/cwd", 4) == 0);
 }
 
