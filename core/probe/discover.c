@@ -1,14 +1,16 @@
 /* discover.c — find the JVM and what it writes (include/stwtop/discover.h).
  *
  * Sources: proc(5) (/proc/PID/cmdline, environ, stat field 22 starttime, status
- * Uid, exe, cwd, maps, ns/mnt; /proc/uptime); HotSpot's unified logging syntax
- * (`java -Xlog:help`, JEP 158: -Xlog[:[what][:[output][:[decorators][:output-options]]]],
+ * Uid and NSpid, exe, cwd, maps, ns/mnt, ns/uts; /proc/uptime); setns(2);
+ * HotSpot's unified logging syntax (`java -Xlog:help`, JEP 158: -Xlog[:[what][:[output][:[decorators][:output-options]]]],
  * selections tag[+tag...][*][=level], later selections override earlier ones,
  * outputs stdout/stderr/file=PATH or a bare PATH, file options filecount=5,
- * filesize=20M by default, %p and %t in file names, %t = the VM start time
- * as YYYY-MM-DD_HH-MM-SS in local time); JDK 8's -Xloggc (%p, %t; with
+ * filesize=20M by default, the first %p, %t and (JDK 23+) %hn in file names
+ * replaced, logFileOutput.cpp; %t = the VM start time as YYYY-MM-DD_HH-MM-SS
+ * in its local time); JDK 8's -Xloggc (%p as pid<N>, %t, ostream.cpp; with
  * -XX:+UseGCLogFileRotation the active file is PATH.N.current); -XX:ErrorFile
- * (%p; default hs_err_pid<pid>.log in the working directory, then /tmp); the
+ * (%p and %%, Arguments::copy_expand_pid; default hs_err_pid<pid>.log in the
+ * working directory, then /tmp); the
  * java launcher's @argfiles and JDK_JAVA_OPTIONS (JDK 9+), JAVA_TOOL_OPTIONS
  * (read by the VM first) and _JAVA_OPTIONS (last). */
 #include "stwtop/discover.h"
