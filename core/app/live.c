@@ -918,8 +918,8 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 		/* a pod: the names it writes carry its own pid, not ours */
 		char msg[600];
 		snprintf(msg, sizeof msg, "process %d is pid %d in its own pid namespace: its file names "
-			 "(%%p, hs_err_pid%d.log) are looked for with %d%s%s (%s)", j.pid, j.nspid, j.nspid, j.nspid,
-			 j.hostname[0] ? ", %hn with " : ", %hn not known", j.hostname, j.hostname_from);
+			 "(%%p, hs_err_pid%d.log) are looked for with %d; its host name (%%hn, JDK 23+) is %s (%s)",
+			 j.pid, j.nspid, j.nspid, j.nspid, j.hostname[0] ? j.hostname : "not known", j.hostname_from);
 		note(l, -1, msg, false);
 	}
 	if (have_j && j.is_jvm && j.names_note[0])

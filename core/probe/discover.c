@@ -1274,31 +1274,14 @@ static bool same_mntns(const char *root, int pid)
 static int read_nspid(const char *root, int pid)
 {
 	char path[DISCOVER_PATH], b[4096];
+	int64_t v = pid;
 	proc_path(path, sizeof path, root, pid, "status");
 	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
 	if (n == -EFBIG)
 		n = (ssize_t)strlen(b);
-	if (n <= 0)
+	if (n <= 0 || !procfile_status_num(b, (size_t)n, "\nNSpid:", -1, &v) || v <= 0 || v > INT_MAX)
 		return pid;
-	const char *p = util_memmem(b, (size_t)n, "\nNSpid:");
-	if (!p)
-		return pid;
-	const char *e = memchr(p + 1, '\n', (size_t)(b + n - p - 1));
-	if (!e)
-		e = b + n;
-	int last = pid;
-	for (p += 7; p < e;) {
-		int64_t v;
-		while (p < e && (*p == '\t' || *p == ' '))
-			p++;
-		size_t k = util_parse_i64(p, (size_t)(e - p), &v);
-		if (k == 0)
-			break;
-		if (v > 0 && v <= INT_MAX)
-			last = (int)v;
-		p += k;
-	}
-	return last;
+	return (int)v;
 }
 
 /* the namespace link of pid and of ourselves: 1 same, 0 different, -1 cannot tell */

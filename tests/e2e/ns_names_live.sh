@@ -100,7 +100,7 @@ if [ -x "$J25" ]; then
     p="/proc/$HPID/root$f"
     grep -qF "following $p (jvm): $p: following" "$T/j25.err" || fail "j25: not followed: $p: $(grep -i follow "$T/j25.err" | head -c 800)"
   done
-  grep -qF "its file names (%p, hs_err_pid1.log) are looked for with 1, %hn with podname" "$T/j25.err" \
+  grep -qF "its file names (%p, hs_err_pid1.log) are looked for with 1; its host name (%hn, JDK 23+) is podname (its uts namespace)" "$T/j25.err" \
     || fail "j25: the host name of its namespace was not said: $(grep 'pid namespace' "$T/j25.err")"
   wait_for 10 paused "$T/j25.ndjson" || fail "j25: no pause counted: $(grep '"type":"status"' "$T/j25.ndjson" | tail -1)"
   kill -TERM "$SPID"; wait "$SPID" 2>/dev/null; SPID=""
