@@ -10,7 +10,8 @@
 #     (and its /tmp) with it; stwtop reads the report all the same and jvm-exited says it crashed,
 #     not "killed or died without a word";
 #  3. JDK 25 (when installed): file=/tmp/gc-%p-%hn.log is /tmp/gc-1-podname.log, file=/tmp/t-%t.log
-#     the start time in the JVM's zone (TZ=Asia/Kolkata in its environment, not ours), and a
+#     the start time in the JVM's zone (TZ=Asia/Kolkata in its environment, not ours; an empty
+#     decoy named with the start in UTC lies beside it), and a
 #     relative file=logs/rel-%p.log is under its cwd as it sees it: each is followed.
 # Needs root, unshare, javac; skipped (77) without them.
 set -u
@@ -38,7 +39,8 @@ javac -nowarn -d "$T/classes" "$D/fixtures/java/CrashLater.java" 2>/dev/null || 
 pod() {
   local name=$1; shift
   unshare --pid --fork --mount --mount-proc --uts sh -c \
-    'mount -t tmpfs tmpfs /tmp && mkdir -p /tmp/app/logs && hostname podname && cd /tmp/app && exec "$@"' \
+    'mount -t tmpfs tmpfs /tmp && mkdir -p /tmp/app/logs && hostname podname && cd /tmp/app &&
+     if [ -n "${DECOY:-}" ]; then touch "/tmp/t-$(TZ=UTC0 date +%Y-%m-%d_%H-%M-%S).log"; fi && exec "$@"' \
     sh "$@" -cp "$T/classes" CrashLater /tmp/never 120 >"$T/$name-console.log" 2>&1 &
   UPID=$!
   wait_for 30 grep -q READY "$T/$name-console.log" || { echo "FAIL: $name: the JVM did not start: $(head -c 600 "$T/$name-console.log")"; exit 1; }
@@ -87,12 +89,15 @@ esac
 
 # 3. JDK 25: %hn, %t in the JVM's zone, a relative name under its cwd
 if [ -x "$J25" ]; then
-  export TZ=Asia/Kolkata   # the JVM's zone; stwtop runs in UTC below
+  # the JVM's zone; stwtop runs in UTC below. A decoy t-<its start in UTC>.log beside the real
+  # one: a name made in the wrong zone, or the nearest-timestamp search alone, would take it
+  export TZ=Asia/Kolkata DECOY=1
   pod j25 "$J25" -Xmx64m '-Xlog:gc*,safepoint:file=/tmp/gc-%p-%hn.log' '-Xlog:gc:file=/tmp/t-%t.log' \
     '-Xlog:gc:file=logs/rel-%p.log'
-  unset TZ
-  tfile=$(cd "/proc/$HPID/root/tmp" && ls t-*.log 2>/dev/null | head -1)
+  unset TZ DECOY
+  tfile=$(cd "/proc/$HPID/root/tmp" && for f in t-*.log; do [ -s "$f" ] && echo "$f"; done | head -1)
   [ -n "$tfile" ] || fail "j25: the JVM wrote no t-%t.log: $(ls "/proc/$HPID/root/tmp")"
+  [ "$(cd "/proc/$HPID/root/tmp" && ls t-*.log | wc -l)" = 2 ] || fail "j25: no decoy beside $tfile: $(ls "/proc/$HPID/root/tmp")"
   TZ=UTC "$BIN" --plain --json --interval 300 --pid "$HPID" >"$T/j25.ndjson" 2>"$T/j25.err" &
   SPID=$!
   wait_for 10 grep -qs "a crash report is looked for at" "$T/j25.err" || fail "j25: stwtop did not start: $(head -c 800 "$T/j25.err")"
