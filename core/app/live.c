@@ -458,7 +458,8 @@ static void add_hints(struct live *l, const struct jvm_proc *j)
 static void open_hserr(struct live *l, const struct jvm_proc *j)
 {
 	int64_t now = util_now_ms();
-	int pid = l->o.hs_err_pid > 0 ? l->o.hs_err_pid : l->o.pid;
+	/* the name carries the pid the JVM sees (its pid namespace's) */
+	int pid = l->o.hs_err_pid > 0 ? l->o.hs_err_pid : j ? j->nspid : l->o.pid;
 	char msg[1600], list[1200];
 	l->hs = hserr_probe_new(l->tail, l->pid_start_ms != EV_TIME_NONE ? l->pid_start_ms : now);
 	if (!l->hs)
