@@ -1000,7 +1000,8 @@ static void parse_xloggc(const char *root, struct jvm_proc *j, const char *opt, 
 			 bool stopped_time, bool details)
 {
 	char path[DISCOVER_PATH], open[DISCOVER_PATH];
-	/* after "-Xloggc:"; JDK 9+ turns it into -Xlog:gc:FILE (unified logging's rule) */
+	/* after "-Xloggc:"; JDK 9+ turns it into -Xlog:gc:FILE (unified logging's rule); a
+	 * version not known: JDK 8's, whose option it is */
 	resolve_file(root, j, j->java_feature >= 9 ? DNAME_XLOG : DNAME_XLOGGC8, opt + 8, path, sizeof path, open,
 		     sizeof open);
 	if (rotation) {
@@ -1257,17 +1258,6 @@ static const char *env_get(const char *env, size_t n, const char *name, size_t *
 	return NULL;
 }
 
-static bool same_mntns(const char *root, int pid)
-{
-	char a[DISCOVER_PATH], b[DISCOVER_PATH], ta[128], tb[128];
-	procfile_join(a, sizeof a, root, "/proc/self/ns/mnt");
-	proc_path(b, sizeof b, root, pid, "ns/mnt");
-	ssize_t x = readlink(a, ta, sizeof ta - 1), y = readlink(b, tb, sizeof tb - 1);
-	if (x <= 0 || y <= 0)
-		return true; /* cannot tell (fixture, or not permitted): assume ours */
-	ta[x] = tb[y] = '\0';
-	return strcmp(ta, tb) == 0;
-}
 
 /* the pid the JVM sees: the last field of NSpid: (the innermost pid namespace,
  * what its getpid() returns); pid when the line is missing (kernel < 4.1) */
@@ -1447,7 +1437,7 @@ int discover_inspect(const char *root, int pid, struct jvm_proc *j, char *err, s
 
 	j->uid = read_uid(root, pid);
 	user_name(root, j->uid, j->user, sizeof j->user);
-	j->other_mntns = !same_mntns(root, pid);
+	j->other_mntns = same_ns(root, pid, "mnt") == 0; /* cannot tell (a fixture, not permitted): ours */
 	j->nspid = read_nspid(root, pid);
 	proc_path(path, sizeof path, root, pid, "exe");
 	ssize_t t = readlink(path, j->exe, sizeof j->exe - 1);
