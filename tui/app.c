@@ -184,7 +184,7 @@ static void jvm_brief(const struct jvm_proc *j, struct ui_info *info)
  * one is watched as --pid would, and the terminal is left started in
  * info->term. */
 static struct session *live_session(const struct cli *c, const struct rules_config *rc, int *pid,
-				    char *hs_dir, size_t hs_len, struct ui_info *info, struct ui_term *pick_term,
+				    char *hs_dir, size_t hs_len, int *hs_pid, struct ui_info *info, struct ui_term *pick_term,
 				    int *code, char *err, size_t errlen)
 {
 	*code = 1;
@@ -280,6 +280,7 @@ static struct session *live_session(const struct cli *c, const struct rules_conf
 		const char *slash = strrchr(ef, '/');
 		if (slash && slash > ef)
 			util_strlcpy_n(hs_dir, hs_len, ef, (size_t)(slash - ef));
+		*hs_pid = j.nspid; /* its name carries the pid the JVM sees */
 		/* no GC log: the advice (which -Xlog to add) comes from the live
 		 * engine's session_hints(), shown by the view */
 		discover_fini(&j);
@@ -328,8 +329,8 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 		lo.demo = true;
 		info.demo_title = spec.title[0] ? spec.title : name;
 	} else {
-		int pid = 0, code = 1;
-		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, &info, c->plain ? NULL : &pick_term, &code, err,
+		int pid = 0, hs_pid = 0, code = 1;
+		s = live_session(c, rc, &pid, hs_dir, sizeof hs_dir, &hs_pid, &info, c->plain ? NULL : &pick_term, &code, err,
 				 sizeof err);
 		if (!s) {
 			picked_term_end(&info);
@@ -340,7 +341,7 @@ int app_run_live(const struct cli *c, const struct rules_config *rc)
 		lo.enable_jvm_logging = c->enable_jvm_logging;
 		if (hs_dir[0]) {
 			lo.hs_err_dir = hs_dir;
-			lo.hs_err_pid = pid;
+			lo.hs_err_pid = hs_pid > 0 ? hs_pid : pid;
 		}
 	}
 	struct live *l = live_new(s, &lo, err, sizeof err);

@@ -458,7 +458,8 @@ static void add_hints(struct live *l, const struct jvm_proc *j)
 static void open_hserr(struct live *l, const struct jvm_proc *j)
 {
 	int64_t now = util_now_ms();
-	int pid = l->o.hs_err_pid > 0 ? l->o.hs_err_pid : l->o.pid;
+	/* the name carries the pid the JVM sees (its pid namespace's) */
+	int pid = l->o.hs_err_pid > 0 ? l->o.hs_err_pid : j ? j->nspid : l->o.pid;
 	char msg[1600], list[1200];
 	l->hs = hserr_probe_new(l->tail, l->pid_start_ms != EV_TIME_NONE ? l->pid_start_ms : now);
 	if (!l->hs)
@@ -469,7 +470,7 @@ static void open_hserr(struct live *l, const struct jvm_proc *j)
 		if (!j->cwd[0]) {
 			snprintf(msg, sizeof msg, "%s/proc/%d/cwd: %s: a crash report hs_err_pid%d.log in the working "
 				 "directory of process %d cannot be seen (run stwtop as the JVM's user or root)",
-				 l->o.proc_root, j->pid, strerror(j->cwd_errno ? j->cwd_errno : ENOENT), j->pid, j->pid);
+				 l->o.proc_root, j->pid, strerror(j->cwd_errno ? j->cwd_errno : ENOENT), j->nspid, j->pid);
 			note(l, -1, msg, false);
 		}
 	}
@@ -914,6 +915,16 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 	/* the JVM's own facts: where its crash report would go */
 	struct jvm_proc j;
 	bool have_j = l->o.pid > 0 && discover_inspect(l->o.proc_root, l->o.pid, &j, why, sizeof why) == 0;
+	if (have_j && j.is_jvm && j.nspid != j.pid) {
+		/* a pod: the names it writes carry its own pid, not ours */
+		char msg[600];
+		snprintf(msg, sizeof msg, "process %d is pid %d in its own pid namespace: its file names "
+			 "(%%p, hs_err_pid%d.log) are looked for with %d; its host name (%%hn, JDK 23+) is %s (%s)",
+			 j.pid, j.nspid, j.nspid, j.nspid, j.hostname[0] ? j.hostname : "not known", j.hostname_from);
+		note(l, -1, msg, false);
+	}
+	if (have_j && j.is_jvm && j.names_note[0])
+		note(l, -1, j.names_note, false);
 	if ((l->o.hs_err_dir || have_j) && !(have_j && !j.is_jvm)) {
 		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
 		/* its directories are watched by the tailer: the one inotify instance */

@@ -1,14 +1,16 @@
 /* discover.c — find the JVM and what it writes (include/stwtop/discover.h).
  *
  * Sources: proc(5) (/proc/PID/cmdline, environ, stat field 22 starttime, status
- * Uid, exe, cwd, maps, ns/mnt; /proc/uptime); HotSpot's unified logging syntax
- * (`java -Xlog:help`, JEP 158: -Xlog[:[what][:[output][:[decorators][:output-options]]]],
+ * Uid and NSpid, exe, cwd, maps, ns/mnt, ns/uts; /proc/uptime); setns(2);
+ * HotSpot's unified logging syntax (`java -Xlog:help`, JEP 158: -Xlog[:[what][:[output][:[decorators][:output-options]]]],
  * selections tag[+tag...][*][=level], later selections override earlier ones,
  * outputs stdout/stderr/file=PATH or a bare PATH, file options filecount=5,
- * filesize=20M by default, %p and %t in file names, %t = the VM start time
- * as YYYY-MM-DD_HH-MM-SS in local time); JDK 8's -Xloggc (%p, %t; with
+ * filesize=20M by default, the first %p, %t and (JDK 23+) %hn in file names
+ * replaced, logFileOutput.cpp; %t = the VM start time as YYYY-MM-DD_HH-MM-SS
+ * in its local time); JDK 8's -Xloggc (%p as pid<N>, %t, ostream.cpp; with
  * -XX:+UseGCLogFileRotation the active file is PATH.N.current); -XX:ErrorFile
- * (%p; default hs_err_pid<pid>.log in the working directory, then /tmp); the
+ * (%p and %%, Arguments::copy_expand_pid; default hs_err_pid<pid>.log in the
+ * working directory, then /tmp); the
  * java launcher's @argfiles and JDK_JAVA_OPTIONS (JDK 9+), JAVA_TOOL_OPTIONS
  * (read by the VM first) and _JAVA_OPTIONS (last). */
 #include "stwtop/discover.h"
@@ -18,6 +20,7 @@
 #include "stwtop/util.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -663,40 +666,91 @@ static unsigned decorations_of(const char *s, size_t n)
 	return bits;
 }
 
-/* "%p" -> pid, "%t" -> the start time as HotSpot formats it, "%%" -> "%" */
-static void expand_pattern(const char *pat, int pid, const char *tstr, char *out, size_t len)
+static size_t put_str(char *out, size_t o, size_t len, const char *ins)
 {
+	size_t l = strlen(ins);
+	if (o + l >= len)
+		l = len - 1 - o;
+	memcpy(out + o, ins, l);
+	return o + l;
+}
+
+void discover_expand_name(enum discover_name_rule rule, const char *pat, const struct discover_name_ctx *c,
+			  char *out, size_t len)
+{
+	char pid[24];
 	size_t o = 0;
+	bool done_p = false, done_t = false, done_hn = false;
+	const char *base = pat;
+	if (len == 0)
+		return;
+	if (rule == DNAME_XLOGGC8)
+		for (const char *s = pat; *s; s++)
+			if (*s == '/')
+				base = s + 1; /* make_log_name looks at the base name only */
+	snprintf(pid, sizeof pid, rule == DNAME_XLOGGC8 ? "pid%d" : "%d", c->pid);
 	for (const char *p = pat; *p && o + 1 < len; p++) {
 		const char *ins = NULL;
-		char num[16];
-		if (p[0] == '%' && p[1] == 'p') {
-			snprintf(num, sizeof num, "%d", pid);
-			ins = num;
-		} else if (p[0] == '%' && p[1] == 't') {
-			ins = tstr;
-		} else if (p[0] == '%' && p[1] == '%') {
-			ins = "%";
-		}
-		if (ins) {
-			size_t l = strlen(ins);
-			if (o + l >= len)
-				break;
-			memcpy(out + o, ins, l);
-			o += l;
-			p++;
-		} else {
+		size_t skip = 2;
+		if (p[0] != '%' || p < base) {
 			out[o++] = *p;
+			continue;
 		}
+		if (p[1] == 'p' && (rule == DNAME_ERRORFILE || !done_p)) {
+			ins = pid;
+			done_p = true;
+		} else if (p[1] == '%' && rule == DNAME_ERRORFILE) {
+			ins = "%";
+		} else if (p[1] == 't' && rule != DNAME_ERRORFILE && !done_t) {
+			done_t = true;
+			ins = c->start;
+		} else if (p[1] == 'h' && p[2] == 'n' && rule == DNAME_XLOG && !done_hn) {
+			done_hn = true;
+			ins = c->host;
+			skip = 3;
+		}
+		if (!ins) {
+			/* not a placeholder here, or one kept as written: copy the '%' and
+			 * go on with the next character (so "%%p" still expands its %p
+			 * under -Xlog, as HotSpot's strstr finds it) */
+			out[o++] = *p;
+			continue;
+		}
+		o = put_str(out, o, len, ins);
+		p += skip - 1;
 	}
 	out[o] = '\0';
 }
 
+/* the JVM's start time as HotSpot writes %t: YYYY-MM-DD_HH-MM-SS in its
+ * local time (os::localtime_pd: its TZ, else its /etc/localtime); "%t"
+ * when the start is not known */
 static void start_string(const struct jvm_proc *j, char *buf, size_t len)
 {
 	time_t t = (time_t)(j->start_ms / 1000);
 	struct tm tm;
-	if (j->start_ms <= 0 || !localtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%d_%H-%M-%S", &tm) == 0)
+	char *old = NULL;
+	bool ok;
+	if (j->start_ms <= 0) {
+		snprintf(buf, len, "%s", "%t");
+		return;
+	}
+	if (j->zone[0]) {
+		const char *o = getenv("TZ");
+		old = o ? strdup(o) : NULL;
+		setenv("TZ", j->zone, 1);
+		tzset();
+	}
+	ok = localtime_r(&t, &tm) && strftime(buf, len, "%Y-%m-%d_%H-%M-%S", &tm) != 0;
+	if (j->zone[0]) {
+		if (old)
+			setenv("TZ", old, 1);
+		else
+			unsetenv("TZ");
+		tzset();
+		free(old);
+	}
+	if (!ok)
 		snprintf(buf, len, "%s", "%t");
 }
 
@@ -725,23 +779,40 @@ static int64_t ts_naive(const char *s)
 	return util_utc_ms(v[0], v[1], v[2], v[3], v[4], v[5], 0) / 1000;
 }
 
-/* Resolve a file name pattern to the file the JVM writes: %p/%t expanded, made
- * absolute. If %t gives no existing file (the VM takes its start time at log
- * init, a little after the process start, and formats it in its own zone), the
- * directory is searched for the same pattern with any timestamp, nearest first. */
-static void resolve_file(const char *root, const struct jvm_proc *j, const char *pat, char *path, size_t plen,
-			 char *open, size_t olen)
+/* What %hn becomes under -Xlog: JDK 23+ only (JDK-8327410; older ones leave
+ * it in the name); a version not known is taken as a recent one. NULL: kept. */
+static const char *host_for(const struct jvm_proc *j)
+{
+	if (j->java_feature > 0 && j->java_feature < 23)
+		return NULL;
+	return j->hostname[0] ? j->hostname : NULL;
+}
+
+/* Resolve a file name pattern to the file the JVM writes: %p/%t/%hn expanded
+ * by rule, made absolute. If %t gives no existing file (the VM takes its start
+ * time at log init, a little after the process start; its zone may not be
+ * known), the directory is searched for the same pattern with any timestamp,
+ * nearest first. */
+static void resolve_file(const char *root, struct jvm_proc *j, enum discover_name_rule rule, const char *pat,
+			 char *path, size_t plen, char *open, size_t olen)
 {
 	char t[32], rel[DISCOVER_PATH];
+	struct discover_name_ctx c = {.pid = j->nspid, .host = host_for(j)};
 	start_string(j, t, sizeof t);
-	expand_pattern(pat, j->pid, t, rel, sizeof rel);
+	c.start = t;
+	discover_expand_name(rule, pat, &c, rel, sizeof rel);
 	absolute(j, rel, path, plen);
 	open_path_of(root, j, path, open, olen);
+	if (rule == DNAME_XLOG && strstr(pat, "%hn") && !c.host && (j->java_feature == 0 || j->java_feature >= 23) &&
+	    !j->names_note[0])
+		snprintf(j->names_note, sizeof j->names_note, "%%hn in %s: the JVM's host name is not known (%s): "
+			 "looked for as written", pat, j->hostname_from);
 	if (!strstr(pat, "%t") || file_exists(open))
 		return;
 	/* the pattern with %t as a marker, then split the basename around it */
 	char marked[DISCOVER_PATH], abs[DISCOVER_PATH], dir[DISCOVER_PATH], odir[DISCOVER_PATH];
-	expand_pattern(pat, j->pid, "\x01", marked, sizeof marked);
+	c.start = "\x01";
+	discover_expand_name(rule, pat, &c, marked, sizeof marked);
 	absolute(j, marked, abs, sizeof abs);
 	char *slash = strrchr(abs, '/');
 	char *mark = strchr(abs, '\x01');
@@ -865,7 +936,7 @@ static void parse_xlog(const char *root, struct jvm_proc *j, const char *opt, in
 			util_strlcpy_n(unq, sizeof unq, file + 1, fl - 2);
 		else
 			snprintf(unq, sizeof unq, "%s", file);
-		resolve_file(root, j, unq, path, sizeof path, open, sizeof open);
+		resolve_file(root, j, DNAME_XLOG, unq, path, sizeof path, open, sizeof open);
 	}
 	struct jvm_log *l = log_slot(j, stream, path);
 	if (!l)
@@ -929,7 +1000,10 @@ static void parse_xloggc(const char *root, struct jvm_proc *j, const char *opt, 
 			 bool stopped_time, bool details)
 {
 	char path[DISCOVER_PATH], open[DISCOVER_PATH];
-	resolve_file(root, j, opt + 8, path, sizeof path, open, sizeof open); /* after "-Xloggc:" */
+	/* after "-Xloggc:"; JDK 9+ turns it into -Xlog:gc:FILE (unified logging's rule); a
+	 * version not known: JDK 8's, whose option it is */
+	resolve_file(root, j, j->java_feature >= 9 ? DNAME_XLOG : DNAME_XLOGGC8, opt + 8, path, sizeof path, open,
+		     sizeof open);
 	if (rotation) {
 		/* the active part: PATH.<n>.current, the newest if several */
 		char dir[DISCOVER_PATH], odir[DISCOVER_PATH], base[DISCOVER_PATH];
@@ -1081,9 +1155,11 @@ static void apply_flags(const char *root, struct jvm_proc *j)
 		j->logs[i].exists = j->logs[i].open_path[0] && file_exists(j->logs[i].open_path);
 
 	char name[64], rel[DISCOVER_PATH];
-	snprintf(name, sizeof name, "hs_err_pid%d.log", j->pid);
+	/* the pid in its name is the one the JVM sees */
+	snprintf(name, sizeof name, "hs_err_pid%d.log", j->nspid);
 	if (error_file && error_file[0]) {
-		expand_pattern(error_file, j->pid, "%t", rel, sizeof rel);
+		struct discover_name_ctx c = {.pid = j->nspid};
+		discover_expand_name(DNAME_ERRORFILE, error_file, &c, rel, sizeof rel);
 		absolute(j, rel, j->error_file, sizeof j->error_file);
 		j->error_file_set = true;
 	} else {
@@ -1182,16 +1258,133 @@ static const char *env_get(const char *env, size_t n, const char *name, size_t *
 	return NULL;
 }
 
-static bool same_mntns(const char *root, int pid)
+
+/* the pid the JVM sees: the last field of NSpid: (the innermost pid namespace,
+ * what its getpid() returns); pid when the line is missing (kernel < 4.1) */
+static int read_nspid(const char *root, int pid)
 {
-	char a[DISCOVER_PATH], b[DISCOVER_PATH], ta[128], tb[128];
-	procfile_join(a, sizeof a, root, "/proc/self/ns/mnt");
-	proc_path(b, sizeof b, root, pid, "ns/mnt");
+	char path[DISCOVER_PATH], b[4096];
+	int64_t v = pid;
+	proc_path(path, sizeof path, root, pid, "status");
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n == -EFBIG)
+		n = (ssize_t)strlen(b);
+	if (n <= 0 || !procfile_status_num(b, (size_t)n, "\nNSpid:", -1, &v) || v <= 0 || v > INT_MAX)
+		return pid;
+	return (int)v;
+}
+
+/* the namespace link of pid and of ourselves: 1 same, 0 different, -1 cannot tell */
+static int same_ns(const char *root, int pid, const char *ns)
+{
+	char a[DISCOVER_PATH], b[DISCOVER_PATH], ta[128], tb[128], rel[64];
+	snprintf(rel, sizeof rel, "/proc/self/ns/%s", ns);
+	procfile_join(a, sizeof a, root, rel);
+	snprintf(rel, sizeof rel, "ns/%s", ns);
+	proc_path(b, sizeof b, root, pid, rel);
 	ssize_t x = readlink(a, ta, sizeof ta - 1), y = readlink(b, tb, sizeof tb - 1);
 	if (x <= 0 || y <= 0)
-		return true; /* cannot tell (fixture, or not permitted): assume ours */
+		return -1;
 	ta[x] = tb[y] = '\0';
 	return strcmp(ta, tb) == 0;
+}
+
+/* HotSpot's %hn is os::get_host_name(): uname's nodename in the JVM's uts
+ * namespace. In ours: gethostname(). In another: that namespace's name, read by
+ * entering it for a moment (setns needs CAP_SYS_ADMIN; the process has no
+ * threads, so only this call sees it); else <its root>/etc/hostname, which
+ * container runtimes (podman, kubelet) write with the name they give it. */
+static void read_hostname(const char *root, struct jvm_proc *j)
+{
+	char path[DISCOVER_PATH], b[300];
+	int same = same_ns(root, j->pid, "uts"), err = 0;
+	j->hostname[0] = '\0';
+	if (same == 1 || (same < 0 && !(root && root[0]))) {
+		if (gethostname(b, sizeof b - 1) == 0) {
+			b[sizeof b - 1] = '\0';
+			util_strlcpy_n(j->hostname, sizeof j->hostname, b, strlen(b));
+			snprintf(j->hostname_from, sizeof j->hostname_from, "gethostname%s",
+				 same < 0 ? " (its uts namespace not readable: ours assumed)" : "");
+			return;
+		}
+	}
+	if (same == 0 && !(root && root[0])) {
+		proc_path(path, sizeof path, root, j->pid, "ns/uts");
+		int theirs = open(path, O_RDONLY | O_CLOEXEC);
+		int ours = open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC);
+		err = theirs < 0 || ours < 0 ? errno : 0;
+		if (!err && setns(theirs, CLONE_NEWUTS) != 0)
+			err = errno;
+		if (!err) {
+			int r = gethostname(b, sizeof b - 1);
+			b[sizeof b - 1] = '\0';
+			if (setns(ours, CLONE_NEWUTS) != 0)
+				abort(); /* cannot happen: we were in it a moment ago */
+			if (r == 0) {
+				util_strlcpy_n(j->hostname, sizeof j->hostname, b, strlen(b));
+				snprintf(j->hostname_from, sizeof j->hostname_from, "its uts namespace");
+			}
+		}
+		if (theirs >= 0)
+			close(theirs);
+		if (ours >= 0)
+			close(ours);
+		if (j->hostname[0])
+			return;
+	}
+	open_path_of(root, j, "/etc/hostname", path, sizeof path);
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n == -EFBIG)
+		n = (ssize_t)strlen(b);
+	if (n > 0) {
+		size_t l = strcspn(b, "\n\r \t");
+		if (l > 0 && l < sizeof j->hostname) {
+			util_strlcpy_n(j->hostname, sizeof j->hostname, b, l);
+			snprintf(j->hostname_from, sizeof j->hostname_from, "/etc/hostname in its root");
+			return;
+		}
+	}
+	snprintf(j->hostname_from, sizeof j->hostname_from, "its uts namespace %s%s and "
+		 "/etc/hostname in its root is %s", same == 0 ? "cannot be entered: " : "cannot be read",
+		 same == 0 ? strerror(err ? err : EPERM) : "",
+		 n < 0 ? strerror((int)-n) : "empty");
+}
+
+/* The zone the JVM formats %t in: its TZ (a name is looked up under its own
+ * /usr/share/zoneinfo), else its /etc/localtime; neither: UTC (glibc). As a TZ
+ * value for start_string; "" (ours) when its environ cannot be read. */
+static void read_zone(const char *root, struct jvm_proc *j, const char *env, size_t envlen)
+{
+	char p[DISCOVER_PATH + 32], op[DISCOVER_PATH];
+	size_t vl;
+	const char *v;
+	j->zone[0] = '\0';
+	if (!j->environ_read)
+		return;
+	if ((v = env_get(env, envlen, "TZ", &vl)) != NULL) {
+		char tz[DISCOVER_PATH];
+		util_strlcpy_n(tz, sizeof tz, v, vl);
+		const char *name = tz[0] == ':' ? tz + 1 : tz;
+		if (!name[0]) {
+			snprintf(j->zone, sizeof j->zone, "UTC0");
+			return;
+		}
+		if (name[0] == '/')
+			snprintf(p, sizeof p, "%s", name);
+		else
+			snprintf(p, sizeof p, "/usr/share/zoneinfo/%s", name);
+		open_path_of(root, j, p, op, sizeof op);
+		if (!strstr(name, "..") && file_exists(op))
+			snprintf(j->zone, sizeof j->zone, ":%s", op);
+		else
+			snprintf(j->zone, sizeof j->zone, "%s", tz); /* a POSIX rule: "EST5EDT", "UTC0" */
+		return;
+	}
+	open_path_of(root, j, "/etc/localtime", op, sizeof op);
+	if (file_exists(op))
+		snprintf(j->zone, sizeof j->zone, ":%s", op);
+	else
+		snprintf(j->zone, sizeof j->zone, "UTC0");
 }
 
 void discover_fini(struct jvm_proc *j)
@@ -1216,7 +1409,7 @@ int discover_inspect(const char *root, int pid, struct jvm_proc *j, char *err, s
 	size_t len = 0, envlen = 0;
 	int r;
 	memset(j, 0, sizeof *j);
-	j->pid = pid;
+	j->pid = j->nspid = pid;
 	j->xms = j->xmx = j->periodic_gc_ms = j->safepoint_timeout_delay_ms = -1;
 	j->safepoint_timeout = -1;
 	j->start_ms = -1;
@@ -1244,7 +1437,8 @@ int discover_inspect(const char *root, int pid, struct jvm_proc *j, char *err, s
 
 	j->uid = read_uid(root, pid);
 	user_name(root, j->uid, j->user, sizeof j->user);
-	j->other_mntns = !same_mntns(root, pid);
+	j->other_mntns = same_ns(root, pid, "mnt") == 0; /* cannot tell (a fixture, not permitted): ours */
+	j->nspid = read_nspid(root, pid);
 	proc_path(path, sizeof path, root, pid, "exe");
 	ssize_t t = readlink(path, j->exe, sizeof j->exe - 1);
 	j->exe[t > 0 ? t : 0] = '\0';
@@ -1262,6 +1456,8 @@ int discover_inspect(const char *root, int pid, struct jvm_proc *j, char *err, s
 
 	proc_path(path, sizeof path, root, pid, "environ");
 	j->environ_read = procfile_read_alloc(AT_FDCWD, path, 4u << 20, &env, &envlen) == 0;
+	read_zone(root, j, env, envlen);
+	read_hostname(root, j);
 	size_t vl;
 	const char *v;
 	/* the order the JVM applies them: JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS (launcher,

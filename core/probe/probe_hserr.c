@@ -11,7 +11,13 @@
  * directory watches (tail_watch_dir: the process has one inotify instance,
  * the tailer's); when that is not possible (no read permission on the directory, inotify exhausted) the exact
  * names are stat(2)ed at every poll, comparing size and nanosecond mtime. What
- * can be watched neither way is said once. */
+ * can be watched neither way is said once.
+ *
+ * A directory seen through another process's root (/proc/PID/root/..., a JVM
+ * in its own mount namespace) is held open from the start: when that JVM is
+ * the first process of its pid namespace (a pod), its crash takes the
+ * namespaces down with it, /proc/PID/root goes, and a private /tmp is
+ * unmounted; the held directory still reaches the report it wrote. */
 #include "stwtop/probe.h"
 
 #include "stwtop/hserr.h"
@@ -44,6 +50,7 @@ struct hs_watch {
 	char name[256];                  /* exact name, or a prefix when prefix is set */
 	bool prefix;
 	int dw;                          /* tail_watch_dir id of dir, -1 none */
+	int dirfd;                       /* dir held open (O_PATH), -1 none: see the top */
 	int64_t dir_mtime_ns;            /* polling fallback for prefix watches */
 	bool said;                       /* its problem was said */
 };
@@ -76,6 +83,66 @@ static int64_t mtime_ns(const struct stat *st)
 	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
 }
 
+/* the watch whose held directory path is in, and the name in it */
+static const struct hs_watch *held(const struct hserr_probe *p, const char *path, const char **name)
+{
+	for (int i = 0; i < p->nw; i++) {
+		const struct hs_watch *w = &p->w[i];
+		size_t dl = strlen(w->dir);
+		if (w->dirfd >= 0 && strncmp(path, w->dir, dl) == 0 && path[dl] == '/' && !strchr(path + dl + 1, '/')) {
+			*name = path + dl + 1;
+			return w;
+		}
+	}
+	return NULL;
+}
+
+static int hs_stat(const struct hserr_probe *p, const char *path, struct stat *st)
+{
+	const char *name;
+	const struct hs_watch *w = held(p, path, &name);
+	return w ? fstatat(w->dirfd, name, st, 0) : stat(path, st);
+}
+
+static int hs_open(const struct hserr_probe *p, const char *path)
+{
+	const char *name;
+	const struct hs_watch *w = held(p, path, &name);
+	int fl = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	return w ? openat(w->dirfd, name, fl) : open(path, fl);
+}
+
+static int dir_stat(const struct hs_watch *w, struct stat *st)
+{
+	return w->dirfd >= 0 ? fstat(w->dirfd, st) : stat(w->dir, st);
+}
+
+static DIR *dir_open(const struct hs_watch *w)
+{
+	if (w->dirfd < 0)
+		return opendir(w->dir);
+	int fd = openat(w->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
+/* a directory through another process's root or cwd */
+static bool through_proc(const char *dir)
+{
+	const char *s = dir;
+	if (strncmp(s, "/proc/", 6) != 0)
+		return false;
+	s += 6;
+	if (strncmp(s, "self/", 5) == 0)
+		s += 4;
+	else
+		while (*s >= '0' && *s <= '9')
+			s++;
+	return s > dir + 6 && (strncmp(s, "/root/", 6) == 0 || strcmp(s, "/root") == 0 || strncmp(s, "/cwd", 4) == 0);
+}
+
 /* a problem to say (once: the caller takes it with hserr_probe_take_note) */
 static void add_note(struct hserr_probe *p, const char *msg)
 {
@@ -99,9 +166,12 @@ void hserr_probe_free(struct hserr_probe *p)
 {
 	if (!p)
 		return;
-	for (int i = 0; i < p->nw; i++)
+	for (int i = 0; i < p->nw; i++) {
 		if (p->w[i].dw >= 0)
 			tail_unwatch_dir(p->t, p->w[i].dw);
+		if (p->w[i].dirfd >= 0)
+			close(p->w[i].dirfd);
+	}
 	free(p);
 }
 
@@ -130,7 +200,7 @@ static struct hs_file *file_of(struct hserr_probe *p, const char *path)
 static void look(struct hserr_probe *p, const char *path, int64_t now_ms, bool first_look)
 {
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if (hs_stat(p, path, &st) != 0 || !S_ISREG(st.st_mode))
 		return;
 	struct hs_file *f = file_of(p, path);
 	if (!f)
@@ -204,7 +274,7 @@ static int watch_dir(struct hserr_probe *p, struct hs_watch *w)
 
 static void scan_prefix(struct hserr_probe *p, struct hs_watch *w, int64_t now_ms, bool first_look)
 {
-	DIR *d = opendir(w->dir);
+	DIR *d = dir_open(w);
 	struct dirent *de;
 	size_t pl = strlen(w->name);
 	if (!d)
@@ -240,6 +310,7 @@ int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_
 	w->prefix = prefix;
 	util_strlcpy_n(w->dir, sizeof w->dir, path, slash == path ? 1 : (size_t)(slash - path));
 	util_strlcpy_n(w->name, sizeof w->name, slash + 1, strlen(slash + 1));
+	w->dirfd = through_proc(w->dir) ? open(w->dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
 	/* the tailer keeps one inotify watch per directory, whoever asks */
 	int rc = watch_dir(p, w);
 	struct stat st;
@@ -267,7 +338,7 @@ int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_
 			w->said = true;
 		}
 	}
-	if (stat(w->dir, &st) == 0)
+	if (dir_stat(w, &st) == 0)
 		w->dir_mtime_ns = mtime_ns(&st);
 	p->nw++;
 	if (prefix)
@@ -278,9 +349,9 @@ int hserr_probe_add(struct hserr_probe *p, const char *path, bool prefix, int64_
 }
 
 /* read and parse f; 1 an event, 0 not (yet) a crash report */
-static int read_report(struct hs_file *f, struct event *out)
+static int read_report(const struct hserr_probe *p, struct hs_file *f, struct event *out)
 {
-	int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fd = hs_open(p, f->path);
 	if (fd < 0)
 		return 0;
 	size_t cap = (size_t)f->size < HSERR_READ_MAX ? (size_t)f->size + 1 : HSERR_READ_MAX, len = 0;
@@ -315,11 +386,11 @@ int hserr_probe_poll(struct hserr_probe *p, int64_t now_ms, struct event *out, i
 			continue;
 		}
 		struct stat st;
-		if (w->dw < 0 && stat(w->dir, &st) == 0 && mtime_ns(&st) != w->dir_mtime_ns) {
+		if (w->dw < 0 && dir_stat(w, &st) == 0 && mtime_ns(&st) != w->dir_mtime_ns) {
 			w->dir_mtime_ns = mtime_ns(&st);
 			scan_prefix(p, w, now_ms, false);
 		} else if (w->dir_mtime_ns == -1) {
-			if (stat(w->dir, &st) == 0)
+			if (dir_stat(w, &st) == 0)
 				w->dir_mtime_ns = mtime_ns(&st);
 			scan_prefix(p, w, now_ms, false);
 		}
@@ -341,7 +412,7 @@ int hserr_probe_poll(struct hserr_probe *p, int64_t now_ms, struct event *out, i
 				*next_ms = (int)wait;
 			continue;
 		}
-		if (read_report(f, &out[n])) {
+		if (read_report(p, f, &out[n])) {
 			f->done = true;
 			n++;
 		} else if (quiet >= HSERR_GIVE_UP_MS) {

@@ -8,7 +8,10 @@
  * `root` prefixes every absolute path ("" = the live system; a fixture tree in
  * tests). Paths in struct jvm_proc are as the JVM sees them (its mount
  * namespace); `open_path` is how this process can open them (through
- * /proc/PID/root when the JVM is in another mount namespace). */
+ * /proc/PID/root when the JVM is in another mount namespace). File name
+ * patterns are expanded as the JVM expanded them, from inside its namespaces:
+ * %p is the pid it sees (NSpid), %hn its uts namespace's host name, %t its
+ * start time in its own zone (discover_expand_name). */
 #ifndef STWTOP_DISCOVER_H
 #define STWTOP_DISCOVER_H
 
@@ -45,7 +48,7 @@ enum discover_origin {
 };
 
 struct jvm_log {
-	char path[DISCOVER_PATH];       /* expanded (%p, %t), absolute; "" for stdout/stderr */
+	char path[DISCOVER_PATH];       /* expanded (%p, %t, %hn), absolute; "" for stdout/stderr */
 	char open_path[DISCOVER_PATH];  /* root-prefixed, via /proc/PID/root when needed */
 	char option[256];               /* the option as given (cut at 255 bytes) */
 	char what[256];                 /* its selections ("gc*,safepoint"); merged when several
@@ -76,7 +79,17 @@ struct jvm_opt {
 };
 
 struct jvm_proc {
-	int pid;
+	int pid;                        /* on this side (every /proc path) */
+	int nspid;                      /* the pid the JVM sees (getpid(), %p): the last field of
+					   NSpid: in /proc/PID/status; pid outside a pid namespace */
+	char hostname[256];             /* %hn: the host name of its uts namespace, "" not known */
+	char hostname_from[160];         /* where it came from ("gethostname", "its uts namespace",
+					   "/etc/hostname in its root"), or why it is not known */
+	char zone[DISCOVER_PATH + 8];   /* its zone as a TZ value (%t is in its local time):
+					   ":/proc/PID/root/etc/localtime", its TZ, "UTC0"; "" = ours
+					   (its environ unreadable) */
+	char names_note[400];           /* a placeholder in a file name that could not be known
+					   from its namespaces (and so was looked for by pattern): say it */
 	bool is_jvm;                    /* java executable, argv[0] "java" or libjvm.so mapped */
 	char not_jvm[400];              /* when not: why, and the JVMs that do run here (see discover_pick) */
 	unsigned uid;
@@ -169,6 +182,26 @@ int discover_start_ms(const char *root, int pid, int64_t now_ms, int64_t *start_
 /* The user name of uid in a passwd(5) file (e.g. a container's, through
  * /proc/PID/root/etc/passwd): false when the file or the uid is not there. No NSS. */
 bool discover_passwd_name(const char *passwd, unsigned uid, char *out, size_t len);
+
+/* HotSpot expands file name patterns by three rules (checked against its sources):
+ *  DNAME_XLOG       -Xlog file= (logFileOutput.cpp make_file_name), and -Xloggc on JDK 9+
+ *                   (turned into -Xlog:gc:FILE): the FIRST %p (pid), %t (start time) and, JDK 23+
+ *                   (JDK-8327410), %hn (host name) are replaced; later ones and %% stay as written.
+ *  DNAME_XLOGGC8    JDK 8 -Xloggc (ostream.cpp make_log_name): in the base name only, the first
+ *                   %p becomes "pid<N>" (not N) and the first %t the time.
+ *  DNAME_ERRORFILE  -XX:ErrorFile (Arguments::copy_expand_pid): every %p, %% -> %, any other
+ *                   %x kept. No %t, no %hn. */
+enum discover_name_rule { DNAME_XLOG, DNAME_XLOGGC8, DNAME_ERRORFILE };
+
+struct discover_name_ctx {
+	int pid;                        /* as the JVM sees it (jvm_proc.nspid) */
+	const char *start;              /* what %t becomes; NULL: kept as %t */
+	const char *host;               /* what %hn becomes; NULL: kept (JDK < 23, or not known) */
+};
+
+/* pat expanded by rule into out (cut at len). */
+void discover_expand_name(enum discover_name_rule rule, const char *pat, const struct discover_name_ctx *c,
+			  char *out, size_t len);
 
 /* The first log output that receives GC pause lines in a file, or NULL. */
 const struct jvm_log *discover_gc_log(const struct jvm_proc *j);

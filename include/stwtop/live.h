@@ -24,7 +24,7 @@ struct live_opts {
 	const char *hs_err_dir;     /* also watch this directory for hs_err_pid<hs_err_pid>.log (0: any
 				       hs_err_pid*); with a pid, every place its JVM may write a crash
 				       report is watched anyway (-XX:ErrorFile, cwd, /tmp: discover.h) */
-	int hs_err_pid;             /* ... of this pid (0: any) */
+	int hs_err_pid;             /* ... of this pid, as the JVM sees it (its NSpid; 0: any) */
 	bool enable_jvm_logging;    /* --enable-jvm-logging: turn GC + safepoint logging on in pid
 				       when the run starts (live_enable_jvm_logging) */
 };

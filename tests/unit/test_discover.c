@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "stwtop/discover.h"
@@ -365,7 +366,7 @@ static void test_xlog_rules(void **state)
 	assert_int_equal(j.nlogs, 5);
 	const struct jvm_log *a = log_named(&j, "/srv/catalog/a.log"), *b = log_named(&j, "/srv/catalog/b.log"),
 			     *c = log_named(&j, "/srv/catalog/c.log"), *q = log_named(&j, "/var/log/with:colon.log");
-	snprintf(want, sizeof want, "/var/log/sp-%d-%%.log", g_jvm);
+	snprintf(want, sizeof want, "/var/log/sp-%d-%%%%.log", g_jvm); /* -Xlog leaves %% as written */
 	const struct jvm_log *s = log_named(&j, want);
 	assert_non_null(a);
 	assert_non_null(b);
@@ -544,6 +545,159 @@ static void test_missing_details(void **state)
 	assert_non_null(strstr(err, "has no command line"));
 }
 
+/* ------------------------------------------------------ name patterns --- */
+
+/* The three rules HotSpot has (discover.h), on the names a real JDK 17 and 25
+ * wrote here: file=a-%p-%%-%hn-%p.log gave a-8285-%%-%hn-%p.log on 17 and
+ * a-8309-%%-vm-%p.log on 25 (host "vm"); -Xloggc:c-%p.log gave c-8309.log on 25. */
+static void test_expand_rules(void **state)
+{
+	(void)state;
+	char out[256];
+	struct discover_name_ctx c = {.pid = 1, .start = "2026-12-06_23-59-01", .host = "podname"};
+	discover_expand_name(DNAME_XLOG, "/tmp/gc-%p-%hn-%p-%%-%t-%t-%hn.log", &c, out, sizeof out);
+	assert_string_equal(out, "/tmp/gc-1-podname-%p-%%-2026-12-06_23-59-01-%t-%hn.log");
+	discover_expand_name(DNAME_XLOG, "%%p%x%", &c, out, sizeof out); /* strstr finds the %p in %%p */
+	assert_string_equal(out, "%1%x%");
+	c.host = NULL; /* JDK < 23, or not known: as written */
+	discover_expand_name(DNAME_XLOG, "gc-%p-%hn.log", &c, out, sizeof out);
+	assert_string_equal(out, "gc-1-%hn.log");
+	/* JDK 8 -Xloggc: "pid<N>", the base name only */
+	discover_expand_name(DNAME_XLOGGC8, "/var/%p/gc-%p-%t-%p.log", &c, out, sizeof out);
+	assert_string_equal(out, "/var/%p/gc-pid1-2026-12-06_23-59-01-%p.log");
+	/* -XX:ErrorFile: every %p, %% -> %, nothing else */
+	discover_expand_name(DNAME_ERRORFILE, "/x/%p/crash-%p-%%-%t-%hn-%q.log", &c, out, sizeof out);
+	assert_string_equal(out, "/x/1/crash-1-%-%t-%hn-%q.log");
+	c.pid = 123456;
+	discover_expand_name(DNAME_ERRORFILE, "ab%pcd", &c, out, 6); /* cut, terminated */
+	assert_string_equal(out, "ab123");
+	discover_expand_name(DNAME_XLOG, "%t", &(struct discover_name_ctx){.pid = 1, .start = NULL}, out, sizeof out);
+	assert_string_equal(out, "%t");
+}
+
+static void put_status_nspid(int pid, int nspid)
+{
+	char b[256], rel[64];
+	int n = snprintf(b, sizeof b, "Name:\tjava\nTgid:\t%d\nPid:\t%d\nUid:\t0\t0\t0\t0\nNSpid:\t%d\t%d\nNStgid:\t%d\t%d\n",
+			 pid, pid, pid, nspid, pid, nspid);
+	snprintf(rel, sizeof rel, "/proc/%d/status", pid);
+	put(rel, b, (size_t)n);
+}
+
+static void want_time(const char *tz, int64_t ms, char *out, size_t len)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	setenv("TZ", tz, 1);
+	tzset();
+	assert_non_null(localtime_r(&t, &tm));
+	assert_true(strftime(out, len, "%Y-%m-%d_%H-%M-%S", &tm) > 0);
+	unsetenv("TZ");
+	tzset();
+}
+
+/* A JVM in its own pid and uts namespace (a pod): its pid 7, its host name
+ * from /etc/hostname in its root, %t in its TZ; the names it writes (-Xlog,
+ * -XX:ErrorFile relative to its cwd, hs_err_pid7.log) carry its pid, not ours. */
+static void test_namespace_names(void **state)
+{
+	(void)state;
+	char p[700], want[1100], t[32];
+	put_status_nspid(g_jvm, 7);
+	put("/etc/hostname", "podname\n", 8);
+	const char *argv[] = {"java", "-Xlog:gc*,safepoint:file=/tmp/gc-%p-%hn.log", "-Xlog:gc:file=logs/t-%t.log",
+			      "-XX:ErrorFile=crash/hs-%p.log", "Main", NULL};
+	const char *env[] = {"TZ=EST5EDT", NULL};
+	put_list(g_jvm, "cmdline", argv);
+	put_list(g_jvm, "environ", env);
+	struct jvm_proc j;
+	char err[256];
+	/* JDK 17 (the fixture's release): %hn stays in the name */
+	assert_int_equal(discover_inspect(g_tmp, g_jvm, &j, err, sizeof err), 0);
+	assert_int_equal(j.pid, g_jvm);
+	assert_int_equal(j.nspid, 7);
+	assert_string_equal(j.hostname, "podname");
+	assert_string_equal(j.hostname_from, "/etc/hostname in its root");
+	assert_string_equal(j.zone, "EST5EDT");
+	assert_non_null(log_named(&j, "/tmp/gc-7-%hn.log"));
+	want_time("EST5EDT", j.start_ms, t, sizeof t);
+	snprintf(want, sizeof want, "/srv/catalog/logs/t-%s.log", t);
+	assert_non_null(log_named(&j, want));
+	assert_string_equal(j.error_file, "/srv/catalog/crash/hs-7.log");
+	assert_int_equal(j.ncrash, 3); /* a relative ErrorFile is relative to its cwd */
+	assert_string_equal(j.crash[0].path, "/srv/catalog/crash/hs-7.log");
+	assert_string_equal(j.crash[1].path, "/srv/catalog/hs_err_pid7.log");
+	assert_string_equal(j.crash[2].path, "/tmp/hs_err_pid7.log");
+	assert_string_equal(j.error_fallback, "/tmp/hs_err_pid7.log");
+	assert_string_equal(j.names_note, "");
+	discover_fini(&j);
+
+	/* JDK 25: %hn is the host name of its namespace; TZ a zone file in its root */
+	const char *rel = "JAVA_VERSION=\"25.0.1\"\n";
+	put("/usr/lib/jvm/java-17-openjdk-amd64/release", rel, strlen(rel));
+	bool kolkata = access("/usr/share/zoneinfo/Asia/Kolkata", R_OK) == 0;
+	if (kolkata) {
+		snprintf(p, sizeof p, "mkdir -p %s/usr/share/zoneinfo/Asia && cp /usr/share/zoneinfo/Asia/Kolkata %s/usr/share/zoneinfo/Asia/",
+			 g_tmp, g_tmp);
+		assert_int_equal(system(p), 0);
+		const char *env2[] = {"TZ=Asia/Kolkata", NULL};
+		put_list(g_jvm, "environ", env2);
+	}
+	assert_int_equal(discover_inspect(g_tmp, g_jvm, &j, err, sizeof err), 0);
+	assert_int_equal(j.java_feature, 25);
+	assert_non_null(log_named(&j, "/tmp/gc-7-podname.log"));
+	if (kolkata) {
+		snprintf(want, sizeof want, ":%s/usr/share/zoneinfo/Asia/Kolkata", g_tmp);
+		assert_string_equal(j.zone, want);
+		want_time("Asia/Kolkata", j.start_ms, t, sizeof t);
+		snprintf(want, sizeof want, "/srv/catalog/logs/t-%s.log", t);
+		assert_non_null(log_named(&j, want));
+	}
+	discover_fini(&j);
+
+	/* no TZ: its /etc/localtime (none here: UTC, as glibc does) */
+	const char *env3[] = {"PATH=/bin", NULL};
+	put_list(g_jvm, "environ", env3);
+	snprintf(p, sizeof p, "%s/etc/localtime", g_tmp);
+	unlink(p);
+	assert_int_equal(discover_inspect(g_tmp, g_jvm, &j, err, sizeof err), 0);
+	assert_string_equal(j.zone, "UTC0");
+	discover_fini(&j);
+
+	/* no host name to be had: %hn as written, and a note saying why */
+	snprintf(p, sizeof p, "%s/etc/hostname", g_tmp);
+	unlink(p);
+	assert_int_equal(discover_inspect(g_tmp, g_jvm, &j, err, sizeof err), 0);
+	assert_string_equal(j.hostname, "");
+	assert_non_null(log_named(&j, "/tmp/gc-7-%hn.log"));
+	print_message("%s\n", j.names_note);
+	assert_non_null(strstr(j.names_note, "%hn in /tmp/gc-%p-%hn.log: the JVM's host name is not known"));
+	discover_fini(&j);
+}
+
+/* JDK 8 -Xloggc:%p is "pid<N>" (ostream.cpp make_log_name), N as the JVM sees it */
+static void test_jdk8_pid_name(void **state)
+{
+	(void)state;
+	char p[600];
+	snprintf(p, sizeof p, "mkdir -p %s/usr/lib/jvm/java-8-openjdk-amd64/jre/bin", g_tmp);
+	assert_int_equal(system(p), 0);
+	const char *rel = "JAVA_VERSION=\"1.8.0_392\"\n";
+	put("/usr/lib/jvm/java-8-openjdk-amd64/release", rel, strlen(rel));
+	snprintf(p, sizeof p, "%s/proc/%d/exe", g_tmp, g_jvm);
+	unlink(p);
+	assert_int_equal(symlink("/usr/lib/jvm/java-8-openjdk-amd64/jre/bin/java", p), 0);
+	put_status_nspid(g_jvm, 42);
+	const char *argv[] = {"java", "-Xloggc:/var/log/gc-%p.log", "-XX:+PrintGCApplicationStoppedTime", "Main", NULL};
+	put_list(g_jvm, "cmdline", argv);
+	struct jvm_proc j;
+	char err[256];
+	assert_int_equal(discover_inspect(g_tmp, g_jvm, &j, err, sizeof err), 0);
+	assert_int_equal(j.java_feature, 8);
+	assert_non_null(log_named(&j, "/var/log/gc-pid42.log"));
+	discover_fini(&j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -559,6 +713,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jdk8, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_advice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_details, setup, teardown),
+		cmocka_unit_test(test_expand_rules),
+		cmocka_unit_test_setup_teardown(test_namespace_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jdk8_pid_name, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

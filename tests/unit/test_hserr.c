@@ -503,6 +503,35 @@ static void test_one_inotify_instance(void **state)
 	g_tail = NULL;
 }
 
+/* A directory seen through another process's root (a JVM in a pod) is held
+ * open: when the pod's namespaces go with its pid 1, the path no longer
+ * resolves, yet the report written there is read. Here the directory is
+ * moved away after the watch began, through /proc/self/root. */
+static void test_watch_held_dir(void **state)
+{
+	(void)state;
+	const char *dir = tu_tempdir();
+	char pod[256], gone[256], path[512], cmd[1200];
+	snprintf(pod, sizeof pod, "%s/pod", dir);
+	snprintf(gone, sizeof gone, "%s/gone", dir);
+	assert_int_equal(mkdir(pod, 0755), 0);
+	snprintf(path, sizeof path, "/proc/self/root%s/hs_err_pid1.log", pod);
+	struct hserr_probe *p = hserr_probe_new(test_tail(), util_now_ms());
+	assert_int_equal(hserr_probe_add(p, path, false, util_now_ms()), 0);
+	struct event e;
+	int next;
+	assert_int_equal(probe_poll(p, &e, &next), 0);
+	assert_int_equal(rename(pod, gone), 0);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s/hs_err_pid1.log'", HS "hs_err_pid26891-jdk17-sigsegv.log", gone);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(poll_until(p, &e, 3000), 1);
+	assert_string_equal(e.u.hserr.path, path);
+	assert_string_equal(e.u.hserr.signal, "SIGSEGV");
+	hserr_probe_free(p);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", gone);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -514,6 +543,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_watch_old_and_junk, unstage),
 		cmocka_unit_test_teardown(test_watch_unreadable, unstage),
 		cmocka_unit_test_teardown(test_watch_tmp, rm_tmpfile),
+		cmocka_unit_test(test_watch_held_dir),
 		cmocka_unit_test_teardown(test_one_inotify_instance, unstage),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
