@@ -279,9 +279,13 @@ static const struct cli_entry cli_table[] = {
 #define CLI_NROWS (sizeof cli_table / sizeof cli_table[0])
 #define CLI_HELP_COL 31 /* where the --help text starts: "  " + the label + at least 2 spaces */
 
-const char *cli_option_name(int i)
+const char *cli_option_name(int i, const char **alias)
 {
-	return i >= 0 && (size_t)i < CLI_NROWS ? cli_table[i].name : NULL;
+	if (i < 0 || (size_t)i >= CLI_NROWS)
+		return NULL;
+	if (alias)
+		*alias = cli_table[i].alias;
+	return cli_table[i].name;
 }
 
 /* an argument spelled "[=NAME]" is optional, as getopt_long writes it */
