@@ -77,6 +77,15 @@ static int cf_error(struct cf_ctx *c, const char *fmt, ...)
 	return T_ERR;
 }
 
+/* a copy of s, or NULL with the error said */
+static char *cf_strdup(struct cf_ctx *c, const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		cf_error(c, "out of memory");
+	return d;
+}
+
 static void args_clear(struct cf_args *a)
 {
 	for (int i = 0; i < a->n; i++)
@@ -360,7 +369,7 @@ static int cf_load_file(struct cf_ctx *c, const char *path, int depth, bool in_s
 		return 0;
 	}
 	char *dir = dir_of(path);
-	int r = dir ? cf_parse(c, buf, len, path, dir, depth, in_stream) : -1;
+	int r = dir ? cf_parse(c, buf, len, path, dir, depth, in_stream) : cf_error(c, "out of memory");
 	free(dir);
 	free(buf);
 	return r < 0 ? -1 : 1;
@@ -604,10 +613,14 @@ static int cf_parse(struct cf_ctx *c, const char *buf, size_t len, const char *l
 	return rc;
 }
 
-static char *combined_string(void)
+static char *combined_string(struct cf_ctx *c)
 {
 	struct nginx_fmt *f = nginx_fmt_combined();
-	char *s = f ? strdup(nginx_fmt_string(f)) : NULL;
+	if (!f) {
+		cf_error(c, "out of memory");
+		return NULL;
+	}
+	char *s = cf_strdup(c, nginx_fmt_string(f));
 	nginx_fmt_free(f);
 	return s;
 }
@@ -620,19 +633,19 @@ static char *cf_pick(struct cf_ctx *c, const char *label, const char *name, int 
 	if (name && *name) {
 		for (size_t i = 0; i < c->nfmts; i++)
 			if (strcmp(c->fmts[i].name, name) == 0)
-				return strdup(c->fmts[i].fmt);
+				return cf_strdup(c, c->fmts[i].fmt);
 		for (size_t i = 0; i < c->nfmts; i++) /* access_log looks names up caselessly */
 			if (strcasecmp(c->fmts[i].name, name) == 0)
-				return strdup(c->fmts[i].fmt);
+				return cf_strdup(c, c->fmts[i].fmt);
 		if (strcasecmp(name, "combined") == 0)
-			return combined_string();
+			return combined_string(c);
 	} else {
 		if (c->nfmts == 1)
-			return strdup(c->fmts[0].fmt);
+			return cf_strdup(c, c->fmts[0].fmt);
 		if (c->access_fmt && hops == 0)
 			return cf_pick(c, label, c->access_fmt, 1);
 		if (c->nfmts == 0)
-			return combined_string(); /* nginx logs "combined" when nothing is said */
+			return combined_string(c); /* nginx logs "combined" when nothing is said */
 	}
 	for (size_t i = 0; i < c->nfmts && k + 1 < sizeof names; i++) {
 		int w = snprintf(names + k, sizeof names - k, "%s%s", i ? ", " : "", c->fmts[i].name);
@@ -729,6 +742,8 @@ int nginx_conf_formats_for(const char *path, const char *log, struct nginx_conf_
 	c.root = dir;
 	c.err = err;
 	c.errlen = errlen;
+	if (!dir)
+		cf_error(&c, "out of memory");
 	int rc = dir && cf_parse(&c, buf, len, path, dir, 0, false) == 0 ? 0 : -1;
 	/* first the formats written to this file, in the config's order; then the others */
 	for (int pass = 0; rc == 0 && pass < 2; pass++) {
@@ -746,7 +761,13 @@ int nginx_conf_formats_for(const char *path, const char *log, struct nginx_conf_
 				rc = -1;
 				break;
 			}
-			out->name[out->n] = strdup(name);
+			char *nm = cf_strdup(&c, name);
+			if (!nm) {
+				free(f);
+				rc = -1;
+				break;
+			}
+			out->name[out->n] = nm;
 			out->fmt[out->n++] = f;
 			if (pass == 0)
 				out->nfor++;

@@ -66,6 +66,12 @@ struct session *session_new(const struct session_opts *o, char *err, size_t errl
 		}
 		nginx_conf_fmts_fini(&cf);
 		s->nginx_conf_path = strdup(s->o.nginx_conf);
+		if (!s->nginx_conf_path) {
+			/* without it each nginx source would quietly get the first format */
+			snprintf(err, errlen, "out of memory");
+			session_free(s);
+			return NULL;
+		}
 		s->nginx_conf_format = nginx_conf_load(s->o.nginx_conf, NULL, s->nginx_conf_why,
 						       sizeof s->nginx_conf_why);
 	} else if (s->o.nginx_conf && !s->o.nginx_format) {

@@ -66,18 +66,27 @@ static int nginx_setup_conf(struct session *s, struct source *src, char *err, si
 	}
 	for (int k = 0; k < cf.n; k++) {
 		if (strcmp(cf.fmt[k], fmt) == 0) {
-			if (!src->fmt_name)
-				src->fmt_name = strdup(cf.name[k]);
+			if (!src->fmt_name && !(src->fmt_name = strdup(cf.name[k])))
+				goto nomem;
 			continue;
 		}
 		struct nginx_fmt *a = nginx_fmt_compile(cf.fmt[k], strlen(cf.fmt[k]), NULL, 0);
 		if (a) {
+			char *name = strdup(cf.name[k]);
+			if (!name) { /* NOTES prints the name of every other format it read */
+				nginx_fmt_free(a);
+				goto nomem;
+			}
 			src->alt[src->nalt] = a;
-			src->alt_name[src->nalt++] = strdup(cf.name[k]);
+			src->alt_name[src->nalt++] = name;
 		}
 	}
 	nginx_conf_fmts_fini(&cf);
 	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	nginx_conf_fmts_fini(&cf);
+	return -ENOMEM;
 }
 
 static int nginx_setup(struct session *s, struct source *src, char *err, size_t errlen)

@@ -45,5 +45,9 @@ struct cli {
  * (naming the option). Reads --jvm-start FILE if given a file. */
 int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen);
 void cli_usage(FILE *out);
+/* The long name (without "--") of the table's option i, NULL past the last;
+ * *alias (when alias is not NULL) its other spelling or NULL.
+ * tests/unit/test_cli_table.c holds doc/stwtop.1 and --help to these. */
+const char *cli_option_name(int i, const char **alias);
 
 #endif
