@@ -809,6 +809,53 @@ static void on_signal(void *ctx, int signo)
 
 /* --- setup --- */
 
+/* What the JVM itself tells, found from --pid: where its crash report would
+ * go (the pod's own pid and host name in its file names), its counters. */
+static void open_jvm_probes(struct live *l, const struct tail_callbacks *cb, char *err, size_t errlen)
+{
+	struct session *s = l->s;
+	char why[300];
+	/* the JVM's own facts: where its crash report would go */
+	struct jvm_proc j;
+	bool have_j = l->o.pid > 0 && discover_inspect(l->o.proc_root, l->o.pid, &j, why, sizeof why) == 0;
+	if (have_j && j.is_jvm && j.nspid != j.pid) {
+		/* a pod: the names it writes carry its own pid, not ours */
+		char msg[600];
+		snprintf(msg, sizeof msg, "process %d is pid %d in its own pid namespace: its file names "
+			 "(%%p, hs_err_pid%d.log) are looked for with %d; its host name (%%hn, JDK 23+) is %s (%s)",
+			 j.pid, j.nspid, j.nspid, j.nspid, j.hostname[0] ? j.hostname : "not known", j.hostname_from);
+		note(l, -1, msg, false);
+	}
+	if (have_j && j.is_jvm && j.names_note[0])
+		note(l, -1, j.names_note, false);
+	if ((l->o.hs_err_dir || have_j) && !(have_j && !j.is_jvm)) {
+		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
+		/* its directories are watched by the tailer: the one inotify instance */
+		if (!l->tail && !(l->tail = tail_new(cb, 1 << 20, why, sizeof why)))
+			note(l, l->src_hs, why, false);
+		open_hserr(l, have_j ? &j : NULL);
+	}
+	/* the JVM's own counters: heap, collections and stops with no log at all */
+	if (have_j && j.is_jvm) {
+		char cwhy[1400];
+		l->ctr = hsperf_probe_open(l->o.proc_root, l->o.pid, cwhy, sizeof cwhy);
+		l->src_ctr = session_add_source(s, SRC_PROBE, "hsperfdata", err, errlen);
+		if (l->ctr && cwhy[0]) {
+			char msg[1500];
+			snprintf(msg, sizeof msg, "no JVM counters: %s "
+				 "(looked for again every few seconds)", cwhy);
+			/* the source's own note is short; the reason in full is said once */
+			note(l, l->src_ctr, "no counters file: looked for again every few seconds", false);
+			note(l, -1, msg, false);
+			l->ctr_said = -ENOENT;
+		}
+	}
+	if (have_j) {
+		add_hints(l, &j);
+		discover_fini(&j);
+	}
+}
+
 struct live *live_new(struct session *s, const struct live_opts *o, char *err, size_t errlen)
 {
 	struct live *l = calloc(1, sizeof *l);
@@ -912,45 +959,7 @@ struct live *live_new(struct session *s, const struct live_opts *o, char *err, s
 		if (!l->vm)
 			note(l, l->src_vm, why, true);
 	}
-	/* the JVM's own facts: where its crash report would go */
-	struct jvm_proc j;
-	bool have_j = l->o.pid > 0 && discover_inspect(l->o.proc_root, l->o.pid, &j, why, sizeof why) == 0;
-	if (have_j && j.is_jvm && j.nspid != j.pid) {
-		/* a pod: the names it writes carry its own pid, not ours */
-		char msg[600];
-		snprintf(msg, sizeof msg, "process %d is pid %d in its own pid namespace: its file names "
-			 "(%%p, hs_err_pid%d.log) are looked for with %d; its host name (%%hn, JDK 23+) is %s (%s)",
-			 j.pid, j.nspid, j.nspid, j.nspid, j.hostname[0] ? j.hostname : "not known", j.hostname_from);
-		note(l, -1, msg, false);
-	}
-	if (have_j && j.is_jvm && j.names_note[0])
-		note(l, -1, j.names_note, false);
-	if ((l->o.hs_err_dir || have_j) && !(have_j && !j.is_jvm)) {
-		l->src_hs = session_add_source(s, SRC_PROBE, "hs_err", err, errlen);
-		/* its directories are watched by the tailer: the one inotify instance */
-		if (!l->tail && !(l->tail = tail_new(&cb, 1 << 20, why, sizeof why)))
-			note(l, l->src_hs, why, false);
-		open_hserr(l, have_j ? &j : NULL);
-	}
-	/* the JVM's own counters: heap, collections and stops with no log at all */
-	if (have_j && j.is_jvm) {
-		char cwhy[1400];
-		l->ctr = hsperf_probe_open(l->o.proc_root, l->o.pid, cwhy, sizeof cwhy);
-		l->src_ctr = session_add_source(s, SRC_PROBE, "hsperfdata", err, errlen);
-		if (l->ctr && cwhy[0]) {
-			char msg[1500];
-			snprintf(msg, sizeof msg, "no JVM counters: %s "
-				 "(looked for again every few seconds)", cwhy);
-			/* the source's own note is short; the reason in full is said once */
-			note(l, l->src_ctr, "no counters file: looked for again every few seconds", false);
-			note(l, -1, msg, false);
-			l->ctr_said = -ENOENT;
-		}
-	}
-	if (have_j) {
-		add_hints(l, &j);
-		discover_fini(&j);
-	}
+	open_jvm_probes(l, &cb, err, errlen);
 	if (l->o.record) {
 		char note_txt[300] = "";
 		char rerr[300];
