@@ -86,21 +86,11 @@ static int load_demo(struct session **sp, const char *dir, const struct rules_co
 			util_strlcpy_n(spec->nginx_format, sizeof spec->nginx_format, arg, strlen(arg));
 			continue;
 		}
-		enum src_kind k;
-		if (strcmp(line, "gc") == 0)
-			k = SRC_JVM;
-		else if (strcmp(line, "nginx") == 0)
-			k = SRC_NGINX;
-		else if (strcmp(line, "cpustat") == 0)
-			k = SRC_CPUSTAT;
-		else if (strcmp(line, "schedstat") == 0)
-			k = SRC_SCHEDLOG;
-		else if (strcmp(line, "vmstat") == 0)
-			k = SRC_VMSTATLOG;
-		else
+		int k = src_kind_from_name(line); /* the kind table's names ("gc" for jvm) */
+		if (k < 0)
 			continue;
 		if (n < 16) {
-			srcs[n].k = k;
+			srcs[n].k = (enum src_kind)k;
 			snprintf(srcs[n].file, sizeof srcs[n].file, "%s", arg);
 			n++;
 		}

@@ -49,21 +49,6 @@ enum src_checked session_source_checked(const struct session *s, int i)
 }
 
 /* what the lines of a kind should have been */
-static const char *kind_expected(enum src_kind k)
-{
-	switch (k) {
-	case SRC_JVM: return "a JVM log stwtop understands (HotSpot GC, safepoint or start-up output)";
-	case SRC_NGINX: return "requests in the nginx log_format in use";
-	case SRC_CPUSTAT: return "cpu.stat samples";
-	case SRC_RECORD: return "an stwtop recording";
-	case SRC_SCHEDLOG: return "schedstat samples";
-	case SRC_VMSTATLOG: return "vmstat samples";
-	case SRC_HSERR: return "a JVM crash report";
-	case SRC_PROBE: break;
-	}
-	return "what stwtop reads";
-}
-
 static void why_one(const struct session *s, int i, enum src_checked c, char *out, size_t len)
 {
 	const struct source *src = s->src[i];
@@ -87,7 +72,8 @@ static void why_one(const struct session *s, int i, enum src_checked c, char *ou
 				 src->name, src->looks, (unsigned long long)st->unparsed, (unsigned long long)st->lines);
 		else
 			snprintf(out, len, "%llu of %llu lines of %s were not %s", (unsigned long long)st->unparsed,
-				 (unsigned long long)st->lines, src->name, kind_expected(src->kind));
+				 (unsigned long long)st->lines, src->name,
+				 src->ops->expected ? src->ops->expected : "what stwtop reads");
 		break;
 	case SRC_CHECKED_YES:
 		out[0] = '\0';

@@ -103,6 +103,8 @@ struct why {
 
 struct kind_ops {
 	const char *name;          /* src_kind_name */
+	const char *alias;         /* another name src_kind_from_name() takes ("gc" for jvm) */
+	const char *expected;      /* what its lines should be: "N of M lines of F were not <expected>" */
 	enum kind_read read;
 	unsigned have;             /* enum have: what the rules may count on when it is given */
 	/* A JVM log: its uptime is on the JVM clock; lines of other tags are not

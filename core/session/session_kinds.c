@@ -292,40 +292,45 @@ static int vmstatlog_parse(struct source *src, const char *line, size_t len, str
 
 static const struct kind_ops kinds[] = {
 	[SRC_JVM] = {
-		.name = "jvm", .read = READ_LINES, .have = HAVE_JVM, .jvm = true, .anchor = ANCHOR_LINE,
+		.name = "jvm", .alias = "gc", .read = READ_LINES, .have = HAVE_JVM, .jvm = true, .anchor = ANCHOR_LINE,
+		.expected = "a JVM log stwtop understands (HotSpot GC, safepoint or start-up output)",
 		.not_parsed = "not a line of the JVM's GC, safepoint or start-up output that stwtop reads",
 		.setup = jvm_setup, .parse = jvm_parse, .flush = jvm_flush,
 		.unread = none_read, .what = "a JVM GC or safepoint log",
 	},
 	[SRC_NGINX] = {
 		.name = "nginx", .read = READ_LINES, .have = HAVE_NGINX, .anchor = ANCHOR_LINE,
+		.expected = "requests in the nginx log_format in use",
 		.setup = nginx_setup, .parse = nginx_parse, .hold = nginx_hold, .decide = nginx_decide,
 		.tick = nginx_tick, .unread = nginx_unread,
 	},
 	[SRC_CPUSTAT] = {
 		.name = "cpustat", .read = READ_LINES, .have = HAVE_CPU, .anchor = ANCHOR_LINE,
+		.expected = "cpu.stat samples",
 		.not_parsed = "not '<ISO time> nr_periods N nr_throttled N throttled_time N ...'",
 		.parse = cpustat_parse, .unread = none_read, .what = "cpustat",
 	},
 	[SRC_RECORD] = {
 		/* tells what it holds by what it carries (make_ctx) */
-		.name = "record", .read = READ_LINES, .anchor = ANCHOR_RECORDING,
+		.name = "record", .read = READ_LINES, .anchor = ANCHOR_RECORDING, .expected = "an stwtop recording",
 		.parse = record_parse, .unread = none_read, .what = "record",
 	},
 	[SRC_SCHEDLOG] = {
 		.name = "schedstat", .read = READ_LINES, .have = HAVE_SCHED, .anchor = ANCHOR_LINE,
+		.expected = "schedstat samples",
 		.not_parsed = "not 'epoch_ms,tid,comm,run_ns,wait_ns,timeslices'",
 		.setup = schedlog_setup, .parse = schedlog_parse, .flush = schedlog_flush_one,
 		.tick = schedlog_tick, .unread = none_read, .what = "schedstat",
 	},
 	[SRC_VMSTATLOG] = {
 		.name = "vmstat", .read = READ_LINES, .have = HAVE_VMSTAT, .anchor = ANCHOR_LINE,
+		.expected = "vmstat samples",
 		.not_parsed = "not '<time> allocstall_... N ... pageoutrun N' (/proc/vmstat)",
 		.parse = vmstatlog_parse, .unread = none_read, .what = "vmstat",
 	},
 	/* a crash report is one event: read whole, never said unread (it says
 	 * "not a JVM crash report" itself) */
-	[SRC_HSERR] = {.name = "hs_err", .read = READ_WHOLE, .anchor = ANCHOR_LINE},
+	[SRC_HSERR] = {.name = "hs_err", .read = READ_WHOLE, .anchor = ANCHOR_LINE, .expected = "a JVM crash report"},
 	[SRC_PROBE] = {.name = "probe", .read = READ_NONE, .anchor = ANCHOR_LINE},
 };
 
@@ -339,6 +344,15 @@ const struct kind_ops *session_kind_ops(enum src_kind k)
 const char *src_kind_name(enum src_kind k)
 {
 	return session_kind_ops(k)->name;
+}
+
+int src_kind_from_name(const char *name)
+{
+	for (size_t k = 0; k < ARRAY_LEN(kinds); k++)
+		if (kinds[k].name && k != SRC_PROBE &&
+		    (strcmp(kinds[k].name, name) == 0 || (kinds[k].alias && strcmp(kinds[k].alias, name) == 0)))
+			return (int)k;
+	return -1;
 }
 
 /* The format is chosen (sniffed from the lines kept, when none was given):

@@ -28,6 +28,8 @@ enum src_kind {
 };
 
 const char *src_kind_name(enum src_kind k);   /* "jvm", "nginx", "cpustat", "record", ... */
+/* a file kind by its name or its alias ("gc" for jvm, as a demo.conf says it); -1 none */
+int src_kind_from_name(const char *name);
 
 struct source_stats {
 	uint64_t lines, parsed, unparsed, cut, events;
