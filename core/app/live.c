@@ -311,82 +311,116 @@ static bool stopped_since(struct live *l, int64_t t)
 	return false;
 }
 
+/* One poll of the live probes, in the order of the table below: the cgroup
+ * first, since a period throttled since the last poll makes the scheduling
+ * probe read every thread. */
+struct probe_pass {
+	int64_t now;
+	bool read_all;                 /* read every thread, not only the busy ones */
+	struct event ev[4];
+};
+
+static void feed(struct live *l, int src, struct event *e)
+{
+	record_event(l, e);
+	session_feed_event(l->s, src, e);
+}
+
+static void poll_cgroup(struct live *l, struct probe_pass *p)
+{
+	int n = cgroup_probe_poll(l->cg, p->now, p->ev, 4);
+	for (int i = 0; i < n; i++) {
+		feed(l, l->src_cg, &p->ev[i]);
+		if (p->ev[i].kind == EV_CPU && p->ev[i].u.cpu.nr_throttled >= 0) {
+			p->read_all |= l->nr_throttled >= 0 && p->ev[i].u.cpu.nr_throttled > l->nr_throttled;
+			l->nr_throttled = p->ev[i].u.cpu.nr_throttled;
+		}
+	}
+	say_cgroup_state(l, n);
+}
+
+static void poll_sched(struct live *l, struct probe_pass *p)
+{
+	char what[300];
+	if (p->read_all || stopped_since(l, l->sched_ms))
+		sched_probe_read_all(l->sched);
+	l->sched_ms = p->now;
+	int n = sched_probe_poll(l->sched, p->now, &p->ev[0]);
+	if (n > 0)
+		feed(l, l->src_sched, &p->ev[0]);
+	if (n >= 0)
+		l->alive_ms = p->now;
+	if (n == -ESRCH) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
+			 "still followed", l->o.pid);
+		l->sched_gone = true;
+		note(l, l->src_sched, msg, false);
+		/* the JVM's end is an event: the rules say when, how and what it cost */
+		struct event ex;
+		ev_init(&ex, EV_JVM_EXIT);
+		ex.t_ms = p->now;
+		ex.u.exit.pid = l->o.pid;
+		ex.u.exit.alive_ms = l->alive_ms ? l->alive_ms : EV_TIME_NONE;
+		feed(l, l->src_sched, &ex);
+	} else {
+		snprintf(what, sizeof what, "%s/proc/%d/task", l->o.proc_root, l->o.pid);
+		say_errno(l, l->src_sched, &l->sched_said, n, what);
+	}
+}
+
+static void poll_counters(struct live *l, struct probe_pass *p)
+{
+	int n = hsperf_probe_poll(l->ctr, p->now, &p->ev[0]);
+	if (n > 0)
+		feed(l, l->src_ctr, &p->ev[0]);
+	/* the file removed: the JVM exited, which the schedstat probe says once */
+	if (n == -ESRCH)
+		l->ctr_said = n;
+	if (n != -EAGAIN && (n < 0 ? n != l->ctr_said : l->ctr_said != 0)) {
+		char msg[1400];
+		if (n < 0)
+			snprintf(msg, sizeof msg, "JVM counters: %s (looked for again every few seconds)",
+				 hsperf_probe_why(l->ctr));
+		else
+			snprintf(msg, sizeof msg, "JVM counters: reading %s", hsperf_probe_path(l->ctr));
+		note(l, l->src_ctr, msg, false);
+		l->ctr_said = n < 0 ? n : 0;
+	}
+}
+
+static void poll_vmstat(struct live *l, struct probe_pass *p)
+{
+	char what[300];
+	int n = vmstat_probe_poll(l->vm, p->now, &p->ev[0]);
+	if (n > 0)
+		feed(l, l->src_vm, &p->ev[0]);
+	snprintf(what, sizeof what, "%s/proc/vmstat", l->o.proc_root);
+	say_errno(l, l->src_vm, &l->vm_said, n, what);
+}
+
+static bool cgroup_open(const struct live *l) { return l->cg != NULL; }
+/* the process gone: no threads and no JVM to read */
+static bool sched_open(const struct live *l) { return l->sched && !l->sched_gone; }
+static bool counters_open(const struct live *l) { return l->ctr && !l->sched_gone; }
+static bool vmstat_open(const struct live *l) { return l->vm != NULL; }
+
+static const struct live_probe_row {
+	bool (*polled)(const struct live *l);   /* opened, and still something to read */
+	void (*poll)(struct live *l, struct probe_pass *p);
+} live_probes[] = {
+	{cgroup_open, poll_cgroup},       /* first: throttling makes the next read every thread */
+	{sched_open, poll_sched},
+	{counters_open, poll_counters},
+	{vmstat_open, poll_vmstat},
+};
+
 static void poll_probes(struct live *l, int64_t now)
 {
-	struct event ev[4];
-	char what[300];
-	bool read_all = false;
-	if (l->cg) {
-		int n = cgroup_probe_poll(l->cg, now, ev, 4);
-		for (int i = 0; i < n; i++) {
-			record_event(l, &ev[i]);
-			session_feed_event(l->s, l->src_cg, &ev[i]);
-			if (ev[i].kind == EV_CPU && ev[i].u.cpu.nr_throttled >= 0) {
-				read_all |= l->nr_throttled >= 0 && ev[i].u.cpu.nr_throttled > l->nr_throttled;
-				l->nr_throttled = ev[i].u.cpu.nr_throttled;
-			}
-		}
-		say_cgroup_state(l, n);
-	}
-	if (l->sched && !l->sched_gone) {
-		if (read_all || stopped_since(l, l->sched_ms))
-			sched_probe_read_all(l->sched);
-		l->sched_ms = now;
-		int n = sched_probe_poll(l->sched, now, &ev[0]);
-		if (n > 0) {
-			record_event(l, &ev[0]);
-			session_feed_event(l->s, l->src_sched, &ev[0]);
-		}
-		if (n >= 0)
-			l->alive_ms = now;
-		if (n == -ESRCH) {
-			char msg[160];
-			snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
-				 "still followed", l->o.pid);
-			l->sched_gone = true;
-			note(l, l->src_sched, msg, false);
-			/* the JVM's end is an event: the rules say when, how and what it cost */
-			struct event ex;
-			ev_init(&ex, EV_JVM_EXIT);
-			ex.t_ms = now;
-			ex.u.exit.pid = l->o.pid;
-			ex.u.exit.alive_ms = l->alive_ms ? l->alive_ms : EV_TIME_NONE;
-			record_event(l, &ex);
-			session_feed_event(l->s, l->src_sched, &ex);
-		} else {
-			snprintf(what, sizeof what, "%s/proc/%d/task", l->o.proc_root, l->o.pid);
-			say_errno(l, l->src_sched, &l->sched_said, n, what);
-		}
-	}
-	if (l->ctr && !l->sched_gone) { /* the process gone: no JVM to read */
-		int n = hsperf_probe_poll(l->ctr, now, &ev[0]);
-		if (n > 0) {
-			record_event(l, &ev[0]);
-			session_feed_event(l->s, l->src_ctr, &ev[0]);
-		}
-		/* the file removed: the JVM exited, which the schedstat probe says once */
-		if (n == -ESRCH)
-			l->ctr_said = n;
-		if (n != -EAGAIN && (n < 0 ? n != l->ctr_said : l->ctr_said != 0)) {
-			char msg[1400];
-			if (n < 0)
-				snprintf(msg, sizeof msg, "JVM counters: %s (looked for again every few seconds)",
-					 hsperf_probe_why(l->ctr));
-			else
-				snprintf(msg, sizeof msg, "JVM counters: reading %s", hsperf_probe_path(l->ctr));
-			note(l, l->src_ctr, msg, false);
-			l->ctr_said = n < 0 ? n : 0;
-		}
-	}
-	if (l->vm) {
-		int n = vmstat_probe_poll(l->vm, now, &ev[0]);
-		if (n > 0) {
-			record_event(l, &ev[0]);
-			session_feed_event(l->s, l->src_vm, &ev[0]);
-		}
-		snprintf(what, sizeof what, "%s/proc/vmstat", l->o.proc_root);
-		say_errno(l, l->src_vm, &l->vm_said, n, what);
-	}
+	struct probe_pass p = {.now = now};
+	for (size_t i = 0; i < ARRAY_LEN(live_probes); i++)
+		if (live_probes[i].polled(l))
+			live_probes[i].poll(l, &p);
 }
 
 /* --- crash reports --- */
