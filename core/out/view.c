@@ -468,7 +468,7 @@ double view_req_settled_rate(const struct timeline *tl, int n, int64_t *to_sec)
 
 bool view_stops_from_counters(const struct timeline *tl)
 {
-	return tl->log_stops == 0 && tl->pauses.total == 0 && tl->ctr.total > 0;
+	return timeline_stops_from_counters(tl);
 }
 
 int view_stops_counters(const struct timeline *tl, const struct view_axis *a, struct view_stop_col *cols)

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -546,6 +547,43 @@ uint64_t timeline_lower_bound(const struct ring *r, int64_t t)
 bool timeline_stops_are_pauses(const struct timeline *tl)
 {
 	return tl->log_stops == 0 && (tl->pauses.total > 0 || tl->stops.total == 0);
+}
+
+bool timeline_stops_from_counters(const struct timeline *tl)
+{
+	return tl->log_stops == 0 && tl->pauses.total == 0 && tl->ctr.total > 0;
+}
+
+/* A JVM followed without a safepoint log (nor a GC log) still tells how long
+ * it stopped, through its counters: the probe reads them every HSPERF_STEP_MS
+ * and each interval's event carries the longest stop that ended in it, its
+ * own length and time to safepoint or lower bounds of them (hsperf.h,
+ * hsperf_stops_step). timeline_counter_stop turns that into one SP_COUNTERS stop at
+ * the read that saw it end, so incidents, ttsp-spike and
+ * cpu-throttled-during-stop judge it like a logged one, and the verdicts say
+ * where it came from and how exact it is. It is never recorded (the counters
+ * are) nor counted in the summary's stops (those are logged ones); once a
+ * safepoint log gave a stop, the log wins and the counters make none. */
+bool timeline_counter_stop(const struct timeline *tl, const struct event *c, struct event *out)
+{
+	const struct ev_jvmctr *x = &c->u.ctr;
+	if (x->stop_max_ms <= 0 || x->stop_max_end < 0 || tl->log_stops > 0)
+		return false;
+	ev_init(out, EV_SAFEPOINT);
+	out->src = c->src;
+	out->line = 0;
+	out->t_ms = x->stop_max_end;
+	struct ev_safepoint *sp = &out->u.sp;
+	bool exact = x->stop_max_exact == 1;
+	sp->form = SP_COUNTERS;
+	sp->read_ms = x->stop_max_window_ms > 0 ? x->stop_max_window_ms : x->interval_ms;
+	sp->bounds = !exact;
+	sp->total_ms = x->stop_max_ms;
+	sp->ttsp_ms = x->stop_max_ttsp_ms >= 0 ? x->stop_max_ttsp_ms : -1;
+	if (exact && sp->ttsp_ms >= 0)
+		sp->at_ms = sp->total_ms - sp->ttsp_ms;
+	snprintf(sp->op, sizeof sp->op, "%s", exact ? "stop (JVM counters)" : "longest of several (JVM counters)");
+	return true;
 }
 
 static void stopref_of(const struct timeline *tl, bool pauses, uint64_t idx, const void *rec,

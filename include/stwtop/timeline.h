@@ -281,6 +281,14 @@ struct tl_stop_iter {
 /* The stops are GC pauses: no log has safepoint lines, and a GC log has
  * pauses (they are exact; stops from the JVM's counters are not). */
 bool timeline_stops_are_pauses(const struct timeline *tl);
+/* The stops come from the JVM's counters alone: no safepoint line, no GC pause,
+ * counter reads (a JVM started with no logging flags). */
+bool timeline_stops_from_counters(const struct timeline *tl);
+/* An interval of the JVM's counters (EV_JVMCTR) whose longest stop makes a
+ * stop of the timeline: *stop, an EV_SAFEPOINT of form SP_COUNTERS, to push
+ * and judge like a logged one. False when it has none, or once a safepoint
+ * log gave a stop (the log wins). */
+bool timeline_counter_stop(const struct timeline *tl, const struct event *ctr, struct event *stop);
 /* Every stop at least min_ms long that overlaps [a, b] (end >= a, start <= b),
  * in the order they were logged. Records arrive in the order they end, so
  * starts are sorted only to within the longest stop: the scan begins and ends
