@@ -78,6 +78,67 @@ static bool full_of(const char *name)
 	       strcmp(name, "MarkSweepCompact") == 0;
 }
 
+static double ticks_ms(int64_t ticks, int64_t hz)
+{
+	return ticks < 0 || hz <= 0 ? -1 : (double)ticks * 1000.0 / (double)hz;
+}
+
+/* a pool of one or more spaces: used, committed and max summed over the
+ * spaces the JVM has (-1 when it has none, as jstat prints "-") */
+static void pool_of(struct jvm_totals *t, enum jvm_pool k, const struct hsperf_space *sp, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!sp[i].present)
+			continue;
+		if (sp[i].used >= 0)
+			t->used[k] = (t->used[k] > 0 ? t->used[k] : 0) + sp[i].used;
+		if (sp[i].capacity >= 0)
+			t->committed[k] = (t->committed[k] > 0 ? t->committed[k] : 0) + sp[i].capacity;
+		if (sp[i].max_capacity >= 0)
+			t->max[k] = (t->max[k] > 0 ? t->max[k] : 0) + sp[i].max_capacity;
+	}
+}
+
+void hsperf_probe_totals(const struct hsperf_sample *s, bool stop_has_sync, struct jvm_totals *t)
+{
+	*t = (struct jvm_totals)JVM_TOTALS_UNKNOWN;
+	int64_t hz = s->hrt_frequency;
+	/* jstat's columns: YGC collector 0, FGC collector 1, CGC collector 2 */
+	for (int k = 0; k < JVM_GC_KINDS && k < HSPERF_MAX_COLLECTORS; k++) {
+		const struct hsperf_collector *c = &s->coll[k];
+		if (!c->present || c->invocations < 0)
+			continue;
+		t->gcs[k] = c->invocations;
+		t->gc_ms[k] = ticks_ms(c->time, hz);
+	}
+	for (int k = 0; k < HSPERF_MAX_COLLECTORS; k++) {
+		const struct hsperf_collector *c = &s->coll[k];
+		if (!c->present || c->invocations < 0 || !pauses_of(c->name))
+			continue;
+		t->pauses = (t->pauses > 0 ? t->pauses : 0) + c->invocations;
+		double ms = ticks_ms(c->time, hz);
+		if (ms >= 0)
+			t->pause_ms = (t->pause_ms > 0 ? t->pause_ms : 0) + ms;
+	}
+	t->safepoints = s->safepoints;
+	t->safepoint_ms = ticks_ms(s->safepoint_time, hz);
+	t->safepoint_sync_ms = ticks_ms(s->safepoint_sync, hz);
+	if (t->safepoint_ms >= 0)
+		t->stopped_ms = stop_has_sync || t->safepoint_sync_ms < 0 ? t->safepoint_ms
+									  : t->safepoint_ms + t->safepoint_sync_ms;
+	/* eden: generation 0 space 0; survivor: its spaces 1 and 2; old: generation 1 space 0 */
+	if (s->gen[0].present) {
+		pool_of(t, JVM_POOL_EDEN, &s->gen[0].space[0], 1);
+		pool_of(t, JVM_POOL_SURVIVOR, &s->gen[0].space[1], 2);
+	}
+	if (s->gen[1].present)
+		pool_of(t, JVM_POOL_OLD, &s->gen[1].space[0], 1);
+	t->used[JVM_POOL_METASPACE] = s->meta_used;
+	t->committed[JVM_POOL_METASPACE] = s->meta_capacity;
+	t->used[JVM_POOL_CCS] = s->ccs_used;
+	t->committed[JVM_POOL_CCS] = s->ccs_capacity;
+}
+
 static int try_open(struct hsperf_probe *p)
 {
 	char path[1024];
@@ -171,6 +232,7 @@ static void fill(const struct hsperf_probe *p, const struct hsperf_sample *b, co
 	size_t n = strnlen(b->last_cause, sizeof c->cause - 1);
 	memcpy(c->cause, b->last_cause, n); /* cut: causes are short ("G1 Evacuation Pause") */
 	c->cause[n] = '\0';
+	hsperf_probe_totals(b, p->stop_has_sync, &c->tot);
 }
 
 /* a read, and the stops it shows against the one before */

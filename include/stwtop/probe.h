@@ -127,6 +127,11 @@ int hsperf_probe_step(struct hsperf_probe *p, int64_t now_ms);
 /* The longest stop the steps saw end since the last poll, or the time to
  * safepoint of one still under way when that is longer; -1 none. */
 double hsperf_probe_pending_stop_ms(const struct hsperf_probe *p);
+/* What one read says since the JVM started, as `jstat -gc` maps the counters
+ * (struct jvm_totals). stop_has_sync: JDK 8-12, whose safepointTime includes
+ * the time to reach the safepoint. */
+struct hsperf_sample;
+void hsperf_probe_totals(const struct hsperf_sample *s, bool stop_has_sync, struct jvm_totals *t);
 const char *hsperf_probe_path(const struct hsperf_probe *p);   /* "" when not open */
 const char *hsperf_probe_why(const struct hsperf_probe *p);
 void hsperf_probe_close(struct hsperf_probe *p);
