@@ -891,6 +891,25 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 
 /* --- text --- */
 
+/* the last read's totals since the JVM started, jstat's columns */
+static void text_totals(FILE *out, const struct summary *sm)
+{
+	const struct jvm_totals *t = &sm->ctr_tot;
+	if (t->gcs[JVM_GC_YOUNG] < 0 && t->safepoints < 0)
+		return;
+	static const char *const col[JVM_GC_KINDS] = {"YGC", "FGC", "CGC"};
+	const char *cn = jvm_collector_name(sm->ctr_collector);
+	fprintf(out, "             since the JVM started%s%s:", cn ? ", " : "", cn ? cn : "");
+	for (int k = 0; k < JVM_GC_KINDS; k++)
+		if (t->gcs[k] >= 0)
+			fprintf(out, " %s %lld (%.3f s)", col[k], (long long)t->gcs[k], t->gc_ms[k] > 0 ? t->gc_ms[k] / 1000 : 0);
+	if (t->safepoints >= 0)
+		fprintf(out, ", %lld safepoints (%.3f s, %.3f s reaching them)", (long long)t->safepoints,
+			t->safepoint_ms > 0 ? t->safepoint_ms / 1000 : 0,
+			t->safepoint_sync_ms > 0 ? t->safepoint_sync_ms / 1000 : 0);
+	fputc('\n', out);
+}
+
 static const char *sev_color(int sev, bool color)
 {
 	if (!color)
@@ -1103,6 +1122,8 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 			(unsigned long long)sm->ctr_samples, sm->ctr_interval_ms / 1000, (unsigned long long)sm->ctr_gcs,
 			(unsigned long long)sm->ctr_full_gcs, sm->ctr_gc_ms / 1000, (unsigned long long)sm->ctr_safepoints,
 			sm->ctr_stop_ms / 1000, sm->ctr_ttsp_ms / 1000, sm->ctr_heap_used_mb, sm->ctr_heap_committed_mb);
+	if (sm->ctr_samples)
+		text_totals(out, sm);
 	if (sm->vmstat_samples)
 		fprintf(out, "  vmstat     %llu samples, allocstall %+lld\n", (unsigned long long)sm->vmstat_samples,
 			(long long)(sm->allocstall_last - sm->allocstall_first));

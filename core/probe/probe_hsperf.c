@@ -307,6 +307,25 @@ int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
 	return n;
 }
 
+int hsperf_probe_snapshot(struct hsperf_probe *p, int64_t now_ms, struct event *out)
+{
+	struct hsperf_sample s;
+	if (!p->open)
+		p->next_try_ms = 0; /* one read: no waiting for the retry */
+	int r = read_step(p, now_ms, &s);
+	if (r < 0)
+		return r;
+	/* no interval: nothing counted in one, everything known at the read */
+	struct hsperf_delta d;
+	memset(&d, 0, sizeof d);
+	for (int k = 0; k < HSPERF_MAX_COLLECTORS; k++)
+		d.coll[k].one_gc_ns = -1;
+	fill(p, &s, &d, now_ms, out);
+	out->u.ctr.safepoints = -1;
+	out->u.ctr.stop_ms = out->u.ctr.ttsp_ms = -1;
+	return 1;
+}
+
 double hsperf_probe_pending_stop_ms(const struct hsperf_probe *p)
 {
 	double carry = (double)p->stops.carry_ns / 1e6;

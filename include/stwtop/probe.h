@@ -127,6 +127,11 @@ int hsperf_probe_step(struct hsperf_probe *p, int64_t now_ms);
 /* The longest stop the steps saw end since the last poll, or the time to
  * safepoint of one still under way when that is longer; -1 none. */
 double hsperf_probe_pending_stop_ms(const struct hsperf_probe *p);
+/* One read for a report (--report --pid): 1 with an EV_JVMCTR whose interval
+ * is 0 (nothing counted in it) and whose totals, heap and collector are the
+ * read's; -errno as hsperf_probe_poll. */
+int hsperf_probe_snapshot(struct hsperf_probe *p, int64_t now_ms, struct event *out);
+
 /* What one read says since the JVM started, as `jstat -gc` maps the counters
  * (struct jvm_totals). stop_has_sync: JDK 8-12, whose safepointTime includes
  * the time to reach the safepoint. */
