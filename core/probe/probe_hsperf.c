@@ -38,18 +38,26 @@ struct hsperf_probe {
 	char why[1280];
 };
 
-static int collector_of(const struct hsperf_sample *s)
+int hsperf_probe_collector(const struct hsperf_sample *s)
 {
 	if (strstr(s->policy, "GarbageFirst"))
 		return GC_G1;
+	/* JDK 17 names the policy "ParScav:MSC" and "Copy:MSC" and the collectors
+	 * "Parallel young collection pauses", "Serial full collection pauses" */
+	if (strncmp(s->policy, "ParScav", 7) == 0)
+		return GC_PARALLEL;
+	if (strncmp(s->policy, "Copy:", 5) == 0)
+		return GC_SERIAL;
 	for (int c = 0; c < HSPERF_MAX_COLLECTORS; c++) {
 		const char *n = s->coll[c].name;
 		if (!s->coll[c].present || !n[0])
 			continue;
 		if (strncmp(n, "G1 ", 3) == 0)
 			return GC_G1;
-		if (strncmp(n, "PS", 2) == 0)
+		if (strncmp(n, "PS", 2) == 0 || strncmp(n, "Parallel ", 9) == 0)
 			return GC_PARALLEL;
+		if (strncmp(n, "Serial ", 7) == 0)
+			return GC_SERIAL;
 		if (strcmp(n, "Copy") == 0 || strcmp(n, "MSC") == 0 || strcmp(n, "MarkSweepCompact") == 0)
 			return GC_SERIAL;
 		if (strncmp(n, "Z ", 2) == 0)
@@ -228,7 +236,7 @@ static void fill(const struct hsperf_probe *p, const struct hsperf_sample *b, co
 	if (d->safepoint_op_ns >= 0)
 		c->stop_ms = p->stop_has_sync ? (double)d->safepoint_op_ns / 1e6 : (double)d->stop_ns / 1e6;
 	c->threads = b->threads_live >= 0 ? (int32_t)b->threads_live : -1;
-	c->collector = (uint8_t)collector_of(b);
+	c->collector = (uint8_t)hsperf_probe_collector(b);
 	size_t n = strnlen(b->last_cause, sizeof c->cause - 1);
 	memcpy(c->cause, b->last_cause, n); /* cut: causes are short ("G1 Evacuation Pause") */
 	c->cause[n] = '\0';

@@ -137,6 +137,8 @@ int hsperf_probe_snapshot(struct hsperf_probe *p, int64_t now_ms, struct event *
  * the time to reach the safepoint. */
 struct hsperf_sample;
 void hsperf_probe_totals(const struct hsperf_sample *s, bool stop_has_sync, struct jvm_totals *t);
+/* enum jvm_collector from the policy and collector names of a read (JDK 8 to 17) */
+int hsperf_probe_collector(const struct hsperf_sample *s);
 const char *hsperf_probe_path(const struct hsperf_probe *p);   /* "" when not open */
 const char *hsperf_probe_why(const struct hsperf_probe *p);
 void hsperf_probe_close(struct hsperf_probe *p);
