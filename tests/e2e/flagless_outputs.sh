@@ -98,6 +98,10 @@ check_flagless() { # NAME COLLECTOR
 	       (.max_ttsp_ms | type) == "number" and .heap_committed_mb > 0 and .gc_pauses_total > 0 and
 	       .heap_used_after_gc_mb == null' "$T/$st" >/dev/null ||
 		fail "$name: status heap/stop fields not set from the counters: $(cat "$T/$st")"
+	# the heap committed is the pools' capacity jstat shows (KB; "-" where a pool is absent)
+	want=$(awk -F= '$1 ~ /^(EC|S0C|S1C|OC)$/ && $2 != "-" { s += $2 } END { printf "%.3f", s / 1024 }' "$T/$name.jstat")
+	awk -v a="$(jq -r .heap_committed_mb "$T/$st")" -v b="$want" 'BEGIN { d = a - b; exit !(d < 0.5 && d > -0.5) }' ||
+		fail "$name: heap_committed_mb $(jq -r .heap_committed_mb "$T/$st"), jstat EC+S0C+S1C+OC $want MB"
 	[ "$(jq -r .jvm.since_jvm_start.collector "$T/$st")" = "$coll" ] || fail "$name: collector not $coll: $(jq -c .jvm.since_jvm_start "$T/$st")"
 	promtool check metrics <"$T/$name.prom" >"$T/$name.lint" 2>&1 || fail "$name: promtool: $(head -5 "$T/$name.lint")"
 	grep -q "^stwtop_jvm_info{collector=\"$coll\"} 1$" "$T/$name.prom" || fail "$name: no stwtop_jvm_info for $coll"
