@@ -18,13 +18,15 @@
 # - with a GC log (G1, -Xlog:gc*:file=...) and --gc: the top-level fields keep the log's
 #   meaning (jvm.source "gclog", gc_pauses_total and the heap the log's), the counters'
 #   totals beside them in jvm.since_jvm_start.
+# - when prometheus is installed, a real one scrapes (OpenMetrics) a flagless G1 JVM's jvm_*
+#   series and stores jstat's numbers.
 # Needs javac, java, jstat, jq, curl, promtool; skipped (77) without them.
 set -u
 BIN=$(realpath "${1:?usage: flagless_outputs.sh path/to/stwtop}")
 D=$(cd "$(dirname "$0")" && pwd)
-T=$(mktemp -d); JPID=""; SPID=""
+T=$(mktemp -d); JPID=""; SPID=""; PROM=""
 cleanup() {
-	for p in "$SPID" "$JPID"; do [ -n "$p" ] && kill -KILL "$p" 2>/dev/null; done
+	for p in "$SPID" "$JPID" "$PROM"; do [ -n "$p" ] && kill -KILL "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	rm -rf "$T"
 }
@@ -187,5 +189,45 @@ TZ=UTC "$BIN" --report --json --gc "$T/gc.log" >"$T/$name.report.json" 2>/dev/nu
 [ "$(jq -r .jvm.since_jvm_start.gc.young.collections "$T/$name.status")" = "$(col "$name.jstat" YGC)" ] ||
 	fail "$name: since_jvm_start young $(jq -r .jvm.since_jvm_start.gc.young.collections "$T/$name.status"), jstat YGC $(col "$name.jstat" YGC)"
 [ $fails = 0 ] && echo "ok: $name (the log's meaning kept)"
+
+# A real Prometheus (it asks for OpenMetrics first) scrapes the jvm_* series of a flagless
+# G1 JVM: what it stored is jstat's (the colleague's pod test does this against a pod)
+if command -v prometheus >/dev/null; then
+	name=prom
+	start "$name" "-XX:+UseG1GC"
+	SP=$(port); PP=$(port); while [ "$PP" = "$SP" ]; do PP=$(port); done
+	"$BIN" --plain --json --pid "$JPID" --metrics "127.0.0.1:$SP" >"$T/$name.ndjson" 2>"$T/$name.err" &
+	SPID=$!
+	cat >"$T/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 900ms
+scrape_configs:
+  - job_name: stwtop
+    static_configs:
+      - targets: ['127.0.0.1:$SP']
+YML
+	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
+		--web.listen-address="127.0.0.1:$PP" --log.level=warn >"$T/prometheus.log" 2>&1 &
+	PROM=$!
+	q() { curl -sf --max-time 5 "http://127.0.0.1:$PP/api/v1/query" --data-urlencode "query=$1" |
+		jq -r '.data.result[0].value[1] // empty'; }
+	for i in $(seq 1 100); do [ -n "$(q 'stwtop_jvm_safepoints_total' 2>/dev/null)" ] && break; sleep 0.2; done
+	sleep 1.5   # one more scrape
+	jstat_gc "$JPID" >"$T/$name.jstat"
+	for k in young:YGC full:FGC concurrent:CGC; do
+		got=$(q "stwtop_jvm_gc_collections_total{type=\"${k%%:*}\"}"); want=$(col "$name.jstat" "${k#*:}")
+		[ "$got" = "$want" ] || fail "prometheus: stwtop_jvm_gc_collections_total{type=\"${k%%:*}\"} $got, jstat ${k#*:} $want"
+		got=$(sec "$(q "stwtop_jvm_gc_collection_seconds_total{type=\"${k%%:*}\"}")"); want=$(col "$name.jstat" "${k#*:}T")
+		[ "$got" = "$want" ] || fail "prometheus: ${k%%:*} seconds $got, jstat ${k#*:}T $want"
+	done
+	got=$(kb "$(q 'stwtop_jvm_memory_used_bytes{pool="old"}')")
+	[ "$got" = "$(col "$name.jstat" OU)" ] || fail "prometheus: old used $got KB, jstat OU $(col "$name.jstat" OU)"
+	[ "$(q 'stwtop_jvm_info{collector="G1"}')" = 1 ] || fail "prometheus: no stwtop_jvm_info{collector=\"G1\"}"
+	kill "$PROM"; wait "$PROM" 2>/dev/null; PROM=""
+	kill -TERM "$SPID"; wait "$SPID"; SPID=""
+	stop_jvm
+	[ $fails = 0 ] && echo "ok: $name (a real Prometheus stored jstat's numbers)"
+fi
 
 [ $fails = 0 ] && echo "PASS flagless_outputs" || { echo "$fails failure(s)"; exit 1; }
