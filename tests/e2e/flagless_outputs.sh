@@ -18,6 +18,7 @@
 # - with a GC log (G1, -Xlog:gc*:file=...) and --gc: the top-level fields keep the log's
 #   meaning (jvm.source "gclog", gc_pauses_total and the heap the log's), the counters'
 #   totals beside them in jvm.since_jvm_start.
+# - --report --pid of a process without counters: exit 1, the source "unreadable".
 # - when prometheus is installed, a real one scrapes (OpenMetrics) a flagless G1 JVM's jvm_*
 #   series and stores jstat's numbers.
 # Needs javac, java, jstat, jq, curl, promtool; skipped (77) without them.
@@ -81,6 +82,7 @@ run() {
 		fail "$name: --report --json exited $?: $(head -c 300 "$T/$name.report.err")"
 	"$BIN" --report --brief --pid "$JPID" >"$T/$name.brief" 2>&1 || fail "$name: --report --brief exited $?"
 	jstat_gc "$JPID" >"$T/$name.jstat"
+	jstat -gccapacity "$JPID" | awk 'NR==1 { for (i = 1; i <= NF; i++) h[i] = $i } NR==2 { for (i = 1; i <= NF; i++) print h[i] "=" $i }' >"$T/$name.cap"
 	for c in sun.rt.safepoints sun.rt.safepointTime sun.rt.safepointSyncTime sun.os.hrt.frequency; do
 		echo "$c=$(snap "$JPID" "$c")"
 	done >"$T/$name.snap"
@@ -100,10 +102,11 @@ check_flagless() { # NAME COLLECTOR
 	       (.max_ttsp_ms | type) == "number" and .heap_committed_mb > 0 and .gc_pauses_total > 0 and
 	       .heap_used_after_gc_mb == null' "$T/$st" >/dev/null ||
 		fail "$name: status heap/stop fields not set from the counters: $(cat "$T/$st")"
-	# the heap committed is the pools' capacity jstat shows (KB; "-" where a pool is absent)
-	want=$(awk -F= '$1 ~ /^(EC|S0C|S1C|OC)$/ && $2 != "-" { s += $2 } END { printf "%.3f", s / 1024 }' "$T/$name.jstat")
-	awk -v a="$(jq -r .heap_committed_mb "$T/$st")" -v b="$want" 'BEGIN { d = a - b; exit !(d < 0.5 && d > -0.5) }' ||
-		fail "$name: heap_committed_mb $(jq -r .heap_committed_mb "$T/$st"), jstat EC+S0C+S1C+OC $want MB"
+	# the heap committed is the generations' capacity, jstat -gccapacity's NGC + OGC (KB; "-":
+	# ZGC has no young generation)
+	want=$(awk -F= '$1 ~ /^(NGC|OGC)$/ && $2 != "-" { s += $2 } END { printf "%.3f", s / 1024 }' "$T/$name.cap")
+	awk -v a="$(jq -r .heap_committed_mb "$T/$st")" -v b="$want" 'BEGIN { d = a - b; exit !(d < 0.001 && d > -0.001) }' ||
+		fail "$name: heap_committed_mb $(jq -r .heap_committed_mb "$T/$st"), jstat -gccapacity NGC+OGC $want MB"
 	[ "$(jq -r .jvm.since_jvm_start.collector "$T/$st")" = "$coll" ] || fail "$name: collector not $coll: $(jq -c .jvm.since_jvm_start "$T/$st")"
 	promtool check metrics <"$T/$name.prom" >"$T/$name.lint" 2>&1 || fail "$name: promtool: $(head -5 "$T/$name.lint")"
 	grep -q "^stwtop_jvm_info{collector=\"$coll\"} 1$" "$T/$name.prom" || fail "$name: no stwtop_jvm_info for $coll"
@@ -189,6 +192,16 @@ TZ=UTC "$BIN" --report --json --gc "$T/gc.log" >"$T/$name.report.json" 2>/dev/nu
 [ "$(jq -r .jvm.since_jvm_start.gc.young.collections "$T/$name.status")" = "$(col "$name.jstat" YGC)" ] ||
 	fail "$name: since_jvm_start young $(jq -r .jvm.since_jvm_start.gc.young.collections "$T/$name.status"), jstat YGC $(col "$name.jstat" YGC)"
 [ $fails = 0 ] && echo "ok: $name (the log's meaning kept)"
+
+# --report --pid of a process with no counters (not a JVM): the counters were all there was
+# to read, so it is an unreadable source (exit 1), never "nothing abnormal"
+sleep 30 & NP=$!
+"$BIN" --report --json --pid "$NP" >"$T/nojvm.json" 2>"$T/nojvm.err"; rc=$?
+kill "$NP"; wait "$NP" 2>/dev/null
+[ $rc = 1 ] || fail "no counters: --report --pid exited $rc, not 1"
+jq -e '.checked.complete == false and (.sources[] | select(.path == "hsperfdata") | .checked == "unreadable")' \
+	"$T/nojvm.json" >/dev/null || fail "no counters: $(jq -c '.sources, .checked' "$T/nojvm.json")"
+[ $fails = 0 ] && echo "ok: no counters (an unreadable source, not a healthy JVM)"
 
 # A real Prometheus (it asks for OpenMetrics first) scrapes the jvm_* series of a flagless
 # G1 JVM: what it stored is jstat's (the colleague's pod test does this against a pod)
