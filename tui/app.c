@@ -4,6 +4,7 @@
 
 #include "stwtop/discover.h"
 #include "stwtop/metrics_srv.h"
+#include "stwtop/probe.h"
 #include "stwtop/util.h"
 
 #include <errno.h>
@@ -135,9 +136,39 @@ void app_on_unparsed(void *ctx, int src, const char *src_name, uint64_t line, co
 		fprintf(stderr, "stwtop: %s:%llu: did not parse: %s\n", name, (unsigned long long)line, why);
 }
 
+/* A report on a JVM started with no logging flags: one read of its counters
+ * gives what jstat would, since the JVM started. Not finding them is said as
+ * the source's note when logs were given too (they may be enough), and as its
+ * error when the counters were all there was to read (exit 1, and the report
+ * does not say "nothing abnormal" about nothing). */
+static void counters_once(struct session *s, int pid, bool alone)
+{
+	char why[1400], err[256];
+	int src = session_add_source(s, SRC_PROBE, "hsperfdata", err, sizeof err);
+	if (src < 0)
+		return;
+	struct hsperf_probe *p = hsperf_probe_open("", pid, why, sizeof why);
+	if (!p) {
+		session_source_note(s, src, why, alone);
+		return;
+	}
+	struct event e;
+	if (hsperf_probe_snapshot(p, util_now_ms(), &e) == 1) {
+		session_feed_event(s, src, &e);
+	} else {
+		char msg[1500];
+		snprintf(msg, sizeof msg, "no JVM counters: %s", hsperf_probe_why(p));
+		session_source_note(s, src, msg, alone);
+	}
+	hsperf_probe_close(p);
+}
+
 int app_add_probes_once(struct session *s, const struct cli *c, char *err, size_t errlen)
 {
-	if (c->pid <= 0 || c->jvm_start_ms != EV_TIME_NONE)
+	if (c->pid <= 0)
+		return 0;
+	counters_once(s, c->pid, c->nsrc == 0);
+	if (c->jvm_start_ms != EV_TIME_NONE)
 		return 0;
 	struct jvm_proc j;
 	if (discover_inspect("", c->pid, &j, err, errlen) != 0)

@@ -121,11 +121,23 @@ void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r)
 					 sm->ctr_heap_committed_mb, sm->ctr_heap_used_mb);
 			if (y < ymax)
 				ui_textf(ui, y++, sx, sw, TR_TEXT, "in view: %d GCs", npauses);
-			if (y < ymax)
-				ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu GCs since start, %llu Full",
-					 (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs);
-			if (y < ymax)
-				ui_textf(ui, y++, sx, sw, TR_TEXT, "in GC %.1f s since start", sm->ctr_gc_ms / 1000);
+			/* the JVM's own totals, as jstat shows them; a recording from
+			 * before they were kept has only the sums since stwtop started */
+			const struct jvm_totals *t = &sm->ctr_tot;
+			if (t->pauses >= 0) {
+				if (y < ymax)
+					ui_textf(ui, y++, sx, sw, TR_TEXT, "since JVM start: %lld GCs, %lld Full",
+						 (long long)t->pauses, (long long)(t->gcs[JVM_GC_FULL] > 0 ? t->gcs[JVM_GC_FULL] : 0));
+				if (y < ymax)
+					ui_textf(ui, y++, sx, sw, TR_TEXT, "in GC %.1f s since JVM start",
+						 t->pause_ms > 0 ? t->pause_ms / 1000 : 0);
+			} else {
+				if (y < ymax)
+					ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu GCs since stwtop, %llu Full",
+						 (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs);
+				if (y < ymax)
+					ui_textf(ui, y++, sx, sw, TR_TEXT, "in GC %.1f s since stwtop", sm->ctr_gc_ms / 1000);
+			}
 			if (y < ymax)
 				ui_text(ui, y++, sx, sw, TR_DIM, "JVM counters (no GC log)");
 		}

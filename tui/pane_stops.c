@@ -191,10 +191,19 @@ void pane_stops_draw(const struct pane_ctx *pc, const struct rect *r)
 		if (pc->side_w > 0 && r->h > 3) {
 			int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1;
 			char tt[16];
-			ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu safepoints since start",
-				 (unsigned long long)sm->ctr_safepoints);
-			ui_textf(ui, y++, sx, sw, TR_TEXT, "stopped %.1f s, %s to reach", sm->ctr_stop_ms / 1000,
-				 ui_fmt_ms(sm->ctr_ttsp_ms, tt, sizeof tt));
+			const struct jvm_totals *jt = &sm->ctr_tot;
+			if (jt->safepoints >= 0) { /* jstat's view: since the JVM started */
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "%lld safepoints since JVM start",
+					 (long long)jt->safepoints);
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "stopped %.1f s, %s to reach",
+					 jt->stopped_ms > 0 ? jt->stopped_ms / 1000 : 0,
+					 ui_fmt_ms(jt->safepoint_sync_ms > 0 ? jt->safepoint_sync_ms : 0, tt, sizeof tt));
+			} else {
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu safepoints since stwtop",
+					 (unsigned long long)sm->ctr_safepoints);
+				ui_textf(ui, y++, sx, sw, TR_TEXT, "stopped %.1f s, %s to reach", sm->ctr_stop_ms / 1000,
+					 ui_fmt_ms(sm->ctr_ttsp_ms, tt, sizeof tt));
+			}
 			ui_text(ui, y++, sx, sw, TR_DIM, "JVM counters: sums per read;");
 			if (y < r->y + r->h)
 				ui_text(ui, y++, sx, sw, TR_DIM, "each stop needs -Xlog:safepoint");

@@ -186,6 +186,37 @@ static void put_range(FILE *out, const struct session *s)
 	put(out, &l);
 }
 
+/* No GC log: the JVM's counters, named as such, with jstat's totals since
+ * the JVM started when the read had them (a recording replayed has only the
+ * sums since stwtop started, and says so) */
+static void add_counters(struct line *l, const struct summary *sm)
+{
+	const struct jvm_totals *t = &sm->ctr_tot;
+	const char *cn = jvm_collector_name(sm->ctr_collector);
+	if (t->gcs[JVM_GC_YOUNG] >= 0 || t->safepoints >= 0) {
+		add(l, " JVM counters since JVM start (hsperfdata%s%s):", cn ? ", " : "", cn ? cn : "");
+		static const char *const col[JVM_GC_KINDS] = {"YGC", "FGC", "CGC"};
+		const char *sep = "";
+		for (int k = 0; k < JVM_GC_KINDS; k++)
+			if (t->gcs[k] >= 0) {
+				add(l, "%s %s %lld %.3fs", sep, col[k], (long long)t->gcs[k],
+				    t->gc_ms[k] > 0 ? t->gc_ms[k] / 1000 : 0);
+				sep = ",";
+			}
+		if (t->safepoints >= 0)
+			add(l, "; safepoints %lld %.3fs", (long long)t->safepoints,
+			    t->stopped_ms > 0 ? t->stopped_ms / 1000 : 0);
+	} else {
+		add(l, " JVM counters (hsperfdata) since stwtop started: GCs %llu (%llu Full) %.3f s; safepoints %llu, "
+		    "stopped %.3f s", (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs,
+		    sm->ctr_gc_ms / 1000, (unsigned long long)sm->ctr_safepoints, sm->ctr_stop_ms / 1000);
+	}
+	if (sm->ctr_max_stop_ms > 0)
+		add(l, ", max %.1f ms", sm->ctr_max_stop_ms);
+	if (sm->ctr_heap_committed_mb >= 0)
+		add(l, "; heap %.0f/%.0f MB used/committed", sm->ctr_heap_used_mb, sm->ctr_heap_committed_mb);
+}
+
 /* The numbers of the SUMMARY that say how bad it was; the throttled time only
  * when it still fits (the line is never cut mid-number). */
 static void put_numbers(FILE *out, const struct session *s)
@@ -204,6 +235,8 @@ static void put_numbers(FILE *out, const struct session *s)
 		if (sm->gc_pauses && share >= 0)
 			add(&l, ", paused %.1f %%", share * 100);
 	}
+	if (strcmp(summary_jvm_source(sm), "hsperfdata") == 0)
+		add_counters(&l, sm);
 	if (sm->hs_errs)
 		add(&l, "%s crash reports %llu", l.n > empty ? ";" : "", (unsigned long long)sm->hs_errs);
 	if (sm->requests) {

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,79 @@ static void put_jvm(struct metrics_buf *b, const struct session *s, enum metrics
 	}
 }
 
+/* The JVM's own counters at the last read (hsperfdata), as `jstat -gc` shows
+ * them: counters the JVM owns, since its start (they go down only when it
+ * restarts). A series the JVM has no counter for is left out. */
+static void put_jvm_counters(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+{
+	const struct summary *sm = session_summary(s);
+	const struct jvm_totals *t = &sm->ctr_tot;
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} mem[] = {
+		{"jvm_memory_used_bytes", "JVM memory used by pool, from its counters (jstat EU, S0U+S1U, OU, MU, CCSU).",
+		 offsetof(struct jvm_totals, used)},
+		{"jvm_memory_committed_bytes",
+		 "JVM memory committed by pool, from its counters (jstat EC, S0C+S1C, OC, MC, CCSC).",
+		 offsetof(struct jvm_totals, committed)},
+		{"jvm_memory_max_bytes", "JVM memory a pool may grow to, from its counters, where the JVM says.",
+		 offsetof(struct jvm_totals, max)},
+	};
+	for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++) {
+		const int64_t *v = (const int64_t *)(const void *)((const char *)t + mem[i].off);
+		bool any = false;
+		for (int k = 0; k < JVM_POOLS; k++)
+			any |= v[k] >= 0;
+		if (!any)
+			continue;
+		family(b, f, mem[i].name, M_GAUGE, mem[i].help);
+		for (int k = 0; k < JVM_POOLS; k++)
+			if (v[k] >= 0)
+				putf(b, "stwtop_%s{pool=\"%s\"} %lld\n", mem[i].name, jvm_pool_name((enum jvm_pool)k),
+				     (long long)v[k]);
+	}
+	bool any = false;
+	for (int k = 0; k < JVM_GC_KINDS; k++)
+		any |= t->gcs[k] >= 0;
+	if (any) {
+		family(b, f, "jvm_gc_collections", M_COUNTER,
+		       "Collections since the JVM started, from its counters (jstat YGC, FGC, CGC).");
+		for (int k = 0; k < JVM_GC_KINDS; k++)
+			if (t->gcs[k] >= 0)
+				putf(b, "stwtop_jvm_gc_collections_total{type=\"%s\"} %lld\n",
+				     jvm_gc_kind_name((enum jvm_gc_kind)k), (long long)t->gcs[k]);
+		family(b, f, "jvm_gc_collection_seconds", M_COUNTER,
+		       "Time in those collections since the JVM started (jstat YGCT, FGCT, CGCT).");
+		for (int k = 0; k < JVM_GC_KINDS; k++)
+			if (t->gcs[k] >= 0 && t->gc_ms[k] >= 0)
+				putf(b, "stwtop_jvm_gc_collection_seconds_total{type=\"%s\"} %.17g\n",
+				     jvm_gc_kind_name((enum jvm_gc_kind)k), t->gc_ms[k] / 1000.0);
+	}
+	if (t->safepoints >= 0) {
+		family(b, f, "jvm_safepoints", M_COUNTER, "Safepoints since the JVM started (sun.rt.safepoints).");
+		putf(b, "stwtop_jvm_safepoints_total %lld\n", (long long)t->safepoints);
+	}
+	if (t->safepoint_ms >= 0) {
+		family(b, f, "jvm_safepoint_seconds", M_COUNTER,
+		       "Time in safepoints since the JVM started (sun.rt.safepointTime; JDK 13+: without reaching them).");
+		putf(b, "stwtop_jvm_safepoint_seconds_total %.17g\n", t->safepoint_ms / 1000.0);
+	}
+	if (t->safepoint_sync_ms >= 0) {
+		family(b, f, "jvm_safepoint_sync_seconds", M_COUNTER,
+		       "Time reaching safepoints since the JVM started (sun.rt.safepointSyncTime).");
+		putf(b, "stwtop_jvm_safepoint_sync_seconds_total %.17g\n", t->safepoint_sync_ms / 1000.0);
+	}
+	const char *cn = jvm_collector_name(sm->ctr_collector);
+	if (cn) {
+		if (f == METRICS_OPENMETRICS)
+			puts_(b, "# HELP stwtop_jvm The JVM's collector, from its counters.\n# TYPE stwtop_jvm info\n");
+		else
+			family(b, f, "jvm_info", M_GAUGE, "The JVM's collector, from its counters.");
+		putf(b, "stwtop_jvm_info{collector=\"%s\"} 1\n", cn);
+	}
+}
+
 static void put_cgroup(struct metrics_buf *b, const struct session *s, enum metrics_format f)
 {
 	const struct summary *sm = session_summary(s);
@@ -261,6 +335,8 @@ int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_
 	const struct summary *sm = session_summary(s);
 	if (have_kind(s, SRC_JVM) || sm->stops || sm->gc_pauses)
 		put_jvm(b, s, f);
+	if (sm->ctr_samples)
+		put_jvm_counters(b, s, f);
 	if (sm->throttle_samples || have_kind(s, SRC_CPUSTAT))
 		put_cgroup(b, s, f);
 	if (have_kind(s, SRC_NGINX) || sm->requests)

@@ -149,7 +149,10 @@ static json_t *checked_obj(const struct session *s)
 	return o;
 }
 
-/* the JVM's own counters (docs/report-json.md) */
+static json_t *totals_obj(const struct summary *sm);
+
+/* the JVM's own counters (docs/report-json.md): the sums are since stwtop
+ * started, since_jvm_start the JVM's own totals */
 static json_t *counters_obj(const struct summary *sm)
 {
 	json_t *jc = json_object();
@@ -164,7 +167,120 @@ static json_t *counters_obj(const struct summary *sm)
 	json_object_set_new(jc, "heap_used_mb", sm->ctr_heap_used_mb >= 0 ? round3(sm->ctr_heap_used_mb) : json_null());
 	json_object_set_new(jc, "heap_committed_mb",
 			    sm->ctr_heap_committed_mb >= 0 ? round3(sm->ctr_heap_committed_mb) : json_null());
+	json_object_set_new(jc, "since_jvm_start", totals_obj(sm));
 	return jc;
+}
+
+static json_t *ms_or_null(double v)
+{
+	return v >= 0 ? round3(v) : json_null();
+}
+
+static json_t *int_or_null(int64_t v)
+{
+	return v >= 0 ? json_integer((json_int_t)v) : json_null();
+}
+
+static json_t *mb_or_null(double v)
+{
+	return v >= 0 ? round3(v) : json_null();
+}
+
+/* no GC log, only the JVM's counters: they fill the top-level heap, GC and
+ * stop fields (DESIGN "Contracts added 2026-12-06") */
+static bool counters_only(const struct summary *sm)
+{
+	return strcmp(summary_jvm_source(sm), "hsperfdata") == 0;
+}
+
+/* the last read of the JVM's counters, counted since the JVM started: what
+ * `jstat -gc` shows (docs/report-json.md, docs/ndjson.md) */
+static json_t *totals_obj(const struct summary *sm)
+{
+	const struct jvm_totals *t = &sm->ctr_tot;
+	json_t *o = json_object();
+	json_object_set_new(o, "since", json_string("jvm_start"));
+	const char *cn = jvm_collector_name(sm->ctr_collector);
+	json_object_set_new(o, "collector", cn ? json_string(cn) : json_null());
+	json_t *gc = json_object();
+	for (int k = 0; k < JVM_GC_KINDS; k++) {
+		json_t *g = json_object();
+		json_object_set_new(g, "collections", int_or_null(t->gcs[k]));
+		json_object_set_new(g, "time_ms", ms_or_null(t->gc_ms[k]));
+		json_object_set_new(gc, jvm_gc_kind_name((enum jvm_gc_kind)k), g);
+	}
+	json_object_set_new(o, "gc", gc);
+	json_object_set_new(o, "gc_pauses", int_or_null(t->pauses));
+	json_object_set_new(o, "gc_pause_ms", ms_or_null(t->pause_ms));
+	json_object_set_new(o, "safepoints", int_or_null(t->safepoints));
+	json_object_set_new(o, "safepoint_ms", ms_or_null(t->safepoint_ms));
+	json_object_set_new(o, "safepoint_sync_ms", ms_or_null(t->safepoint_sync_ms));
+	json_object_set_new(o, "stopped_ms", ms_or_null(t->stopped_ms));
+	json_t *mem = json_object();
+	for (int k = 0; k < JVM_POOLS; k++) {
+		json_t *m = json_object();
+		json_object_set_new(m, "used_bytes", int_or_null(t->used[k]));
+		json_object_set_new(m, "committed_bytes", int_or_null(t->committed[k]));
+		json_object_set_new(m, "max_bytes", int_or_null(t->max[k]));
+		json_object_set_new(mem, jvm_pool_name((enum jvm_pool)k), m);
+	}
+	json_object_set_new(o, "memory", mem);
+	return o;
+}
+
+/* the summary's JVM fields from the logs */
+static void log_summary(const struct summary *sm, json_t *sum)
+{
+	json_object_set_new(sum, "gc_pauses", json_integer((json_int_t)sm->gc_pauses));
+	json_object_set_new(sum, "max_gc_pause_ms", round3(sm->max_gc_pause_ms));
+	json_object_set_new(sum, "total_gc_pause_ms", round3(sm->total_gc_pause_ms));
+	json_object_set_new(sum, "full_gc_pauses", json_integer((json_int_t)sm->full_gcs));
+	double share = summary_gc_paused_share(sm);
+	json_object_set_new(sum, "gc_paused_share", share >= 0 ? json_real(round(share * 10000) / 10000) : json_null());
+	json_object_set_new(sum, "stops", json_integer((json_int_t)sm->stops));
+	json_object_set_new(sum, "total_stop_ms", round3(sm->total_stop_ms));
+	json_object_set_new(sum, "max_stop_ms", round3(sm->max_stop_ms));
+	json_object_set_new(sum, "max_ttsp_ms", round3(sm->max_ttsp_ms));
+	json_object_set_new(sum, "periodic_gc_skips", json_integer((json_int_t)sm->periodic_gc_skips));
+	json_object_set_new(sum, "periodic_gc_collections", json_integer((json_int_t)sm->periodic_gc_collections));
+	json_object_set_new(sum, "safepoint_timeouts", json_integer((json_int_t)sm->sp_timeouts));
+	json_object_set_new(sum, "allocation_stalls", json_integer((json_int_t)sm->alloc_stalls));
+	json_object_set_new(sum, "crash_reports", json_integer((json_int_t)sm->hs_errs));
+	json_t *heap = json_object();
+	json_object_set_new(heap, "committed_max_mb", round3(sm->committed_max_mb));
+	json_object_set_new(heap, "committed_last_mb", round3(sm->committed_last_mb));
+	json_object_set_new(heap, "used_after_gc_last_mb", round3(sm->used_after_gc_last_mb));
+	json_object_set_new(sum, "heap", heap);
+}
+
+/* The same fields from the JVM's counters: GC and stop totals since the JVM
+ * started (as jstat shows them), the longest stop and the most committed seen
+ * since stwtop started; what only a log tells (one pause's length, periodic
+ * collections, timeouts, stalls, the heap after a GC) is null, not 0. */
+static void counters_summary(const struct summary *sm, json_t *sum)
+{
+	const struct jvm_totals *t = &sm->ctr_tot;
+	json_object_set_new(sum, "gc_pauses", int_or_null(t->pauses));
+	json_object_set_new(sum, "max_gc_pause_ms", json_null());
+	json_object_set_new(sum, "total_gc_pause_ms", ms_or_null(t->pause_ms));
+	json_object_set_new(sum, "full_gc_pauses", int_or_null(t->gcs[JVM_GC_FULL]));
+	json_object_set_new(sum, "gc_paused_share", json_null());
+	json_object_set_new(sum, "stops", int_or_null(t->safepoints));
+	json_object_set_new(sum, "total_stop_ms", ms_or_null(t->stopped_ms));
+	json_object_set_new(sum, "max_stop_ms", ms_or_null(sm->ctr_max_stop_ms));
+	json_object_set_new(sum, "max_ttsp_ms", ms_or_null(sm->ctr_max_ttsp_ms));
+	json_object_set_new(sum, "periodic_gc_skips", json_null());
+	json_object_set_new(sum, "periodic_gc_collections", json_null());
+	json_object_set_new(sum, "safepoint_timeouts", json_null());
+	json_object_set_new(sum, "allocation_stalls", json_null());
+	json_object_set_new(sum, "crash_reports", json_integer((json_int_t)sm->hs_errs));
+	json_t *heap = json_object();
+	json_object_set_new(heap, "committed_max_mb", mb_or_null(sm->ctr_heap_committed_max_mb));
+	json_object_set_new(heap, "committed_last_mb", mb_or_null(sm->ctr_heap_committed_mb));
+	json_object_set_new(heap, "used_after_gc_last_mb", json_null());
+	json_object_set_new(heap, "used_last_mb", mb_or_null(sm->ctr_heap_used_mb));
+	json_object_set_new(heap, "max_mb", sm->heap_max_kb > 0 ? round3((double)sm->heap_max_kb / 1024.0) : json_null());
+	json_object_set_new(sum, "heap", heap);
 }
 
 static json_t *report_obj(const struct session *s)
@@ -203,7 +319,10 @@ static json_t *report_obj(const struct session *s)
 	json_object_set_new(root, "sources", srcs);
 
 	json_t *jvm = json_object();
+	bool ctr = counters_only(sm);
 	const char *coll = jvm_collector_name(sm->collector);
+	if (!coll && ctr)
+		coll = jvm_collector_name(sm->ctr_collector);
 	json_object_set_new(jvm, "collector", coll ? json_string(coll) : json_null());
 	json_object_set_new(jvm, "version", sm->version[0] ? jtext(sm->version) : json_null());
 	if (sm->jdk_release)
@@ -223,29 +342,15 @@ static json_t *report_obj(const struct session *s)
 	}
 	if (session_unanchored(s))
 		json_object_set_new(jvm, "unanchored_events", json_integer((json_int_t)session_unanchored(s)));
+	if (ctr) /* said only then: a report with a GC log stays as it was */
+		json_object_set_new(jvm, "source", json_string("hsperfdata"));
 	json_object_set_new(root, "jvm", jvm);
 
 	json_t *sum = json_object();
-	json_object_set_new(sum, "gc_pauses", json_integer((json_int_t)sm->gc_pauses));
-	json_object_set_new(sum, "max_gc_pause_ms", round3(sm->max_gc_pause_ms));
-	json_object_set_new(sum, "total_gc_pause_ms", round3(sm->total_gc_pause_ms));
-	json_object_set_new(sum, "full_gc_pauses", json_integer((json_int_t)sm->full_gcs));
-	double share = summary_gc_paused_share(sm);
-	json_object_set_new(sum, "gc_paused_share", share >= 0 ? json_real(round(share * 10000) / 10000) : json_null());
-	json_object_set_new(sum, "stops", json_integer((json_int_t)sm->stops));
-	json_object_set_new(sum, "total_stop_ms", round3(sm->total_stop_ms));
-	json_object_set_new(sum, "max_stop_ms", round3(sm->max_stop_ms));
-	json_object_set_new(sum, "max_ttsp_ms", round3(sm->max_ttsp_ms));
-	json_object_set_new(sum, "periodic_gc_skips", json_integer((json_int_t)sm->periodic_gc_skips));
-	json_object_set_new(sum, "periodic_gc_collections", json_integer((json_int_t)sm->periodic_gc_collections));
-	json_object_set_new(sum, "safepoint_timeouts", json_integer((json_int_t)sm->sp_timeouts));
-	json_object_set_new(sum, "allocation_stalls", json_integer((json_int_t)sm->alloc_stalls));
-	json_object_set_new(sum, "crash_reports", json_integer((json_int_t)sm->hs_errs));
-	json_t *heap = json_object();
-	json_object_set_new(heap, "committed_max_mb", round3(sm->committed_max_mb));
-	json_object_set_new(heap, "committed_last_mb", round3(sm->committed_last_mb));
-	json_object_set_new(heap, "used_after_gc_last_mb", round3(sm->used_after_gc_last_mb));
-	json_object_set_new(sum, "heap", heap);
+	if (ctr)
+		counters_summary(sm, sum);
+	else
+		log_summary(sm, sum);
 
 	json_t *ng = json_object();
 	json_object_set_new(ng, "requests", json_integer((json_int_t)sm->requests));
@@ -599,12 +704,14 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 			o += (size_t)snprintf(buf + o, len - o, ", idle %.0f ms", iv.sched->idle_ms);
 	}
 	if (strcmp(summary_jvm_source(sm), "hsperfdata") == 0) {
+		/* the JVM's own totals, as jstat shows them */
+		const struct jvm_totals *jt = &sm->ctr_tot;
 		if (o < len)
 			o += (size_t)snprintf(buf + o, len - o,
-					      " | since start: gc %llu collections (%llu Full) %.1f s, heap %.0f/%.0f MB "
+					      " | since JVM start: gc %lld collections (%lld Full) %.1f s, heap %.0f/%.0f MB "
 					      "used/committed (JVM counters)",
-					      (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs,
-					      sm->ctr_gc_ms / 1000, sm->ctr_heap_used_mb, sm->ctr_heap_committed_mb);
+					      (long long)jt->pauses, (long long)jt->gcs[JVM_GC_FULL], jt->pause_ms / 1000,
+					      sm->ctr_heap_used_mb, sm->ctr_heap_committed_mb);
 	} else if (o < len) {
 		o += (size_t)snprintf(buf + o, len - o, " | since start: gc %llu pauses, heap %.0f/%.0f MB",
 				      (unsigned long long)sm->gc_pauses, sm->used_after_gc_last_mb,
@@ -636,12 +743,32 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 	json_object_set_new(o, "type", json_string("status"));
 	json_object_set_new(o, "schema", json_integer(REPORT_JSON_SCHEMA));
 	json_object_set_new(o, "time", iso_or_null(now_ms));
-	json_object_set_new(o, "stops", json_integer(iv.stops));
-	json_object_set_new(o, "max_stop_ms", round3(iv.max_stop_ms));
-	json_object_set_new(o, "max_ttsp_ms", round3(iv.max_ttsp_ms));
-	json_object_set_new(o, "gc_pauses_total", json_integer((json_int_t)sm->gc_pauses));
-	json_object_set_new(o, "heap_committed_mb", round3(sm->committed_last_mb));
-	json_object_set_new(o, "heap_used_after_gc_mb", round3(sm->used_after_gc_last_mb));
+	const char *src = summary_jvm_source(sm);
+	bool ctr = strcmp(src, "hsperfdata") == 0;
+	if (ctr && tl_stops_none(s)) {
+		/* no safepoint log: the stops of the counters' last interval (null
+		 * when no read is recent); the longest one from the reads every
+		 * HSPERF_STEP_MS */
+		const struct tl_ctr *c = iv.ctr;
+		json_object_set_new(o, "stops", c && c->safepoints >= 0 ? json_integer(c->safepoints) : json_null());
+		json_object_set_new(o, "max_stop_ms", c ? ms_or_null(c->stop_max_ms) : json_null());
+		/* none ended (stop_max_ms 0): none reached either */
+		double tt = c && c->stop_max_ms == 0 ? 0 : c ? c->stop_max_ttsp_ms : -1;
+		json_object_set_new(o, "max_ttsp_ms", ms_or_null(tt));
+	} else {
+		json_object_set_new(o, "stops", json_integer(iv.stops));
+		json_object_set_new(o, "max_stop_ms", round3(iv.max_stop_ms));
+		json_object_set_new(o, "max_ttsp_ms", round3(iv.max_ttsp_ms));
+	}
+	if (ctr) { /* the counters' totals since the JVM started; no heap after a GC in them */
+		json_object_set_new(o, "gc_pauses_total", int_or_null(sm->ctr_tot.pauses));
+		json_object_set_new(o, "heap_committed_mb", mb_or_null(sm->ctr_heap_committed_mb));
+		json_object_set_new(o, "heap_used_after_gc_mb", json_null());
+	} else {
+		json_object_set_new(o, "gc_pauses_total", json_integer((json_int_t)sm->gc_pauses));
+		json_object_set_new(o, "heap_committed_mb", round3(sm->committed_last_mb));
+		json_object_set_new(o, "heap_used_after_gc_mb", round3(sm->used_after_gc_last_mb));
+	}
 	json_object_set_new(o, "throttled_ms", iv.have_cpu ? round3(iv.throttled_ms) : json_null());
 	if (iv.sched) {
 		json_t *sc = json_object();
@@ -656,15 +783,23 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 	}
 	/* where the heap and GC numbers come from (docs/ndjson.md) */
 	json_t *jv = json_object();
-	const char *src = summary_jvm_source(sm);
 	json_object_set_new(jv, "source", json_string(src));
-	if (strcmp(src, "hsperfdata") == 0) {
+	if (ctr) {
+		/* since stwtop started; gcs_total, full_gcs_total and gc_ms_total
+		 * are the same numbers under their first, misleading names */
 		json_object_set_new(jv, "gcs_total", json_integer((json_int_t)sm->ctr_gcs));
 		json_object_set_new(jv, "full_gcs_total", json_integer((json_int_t)sm->ctr_full_gcs));
 		json_object_set_new(jv, "gc_ms_total", round3(sm->ctr_gc_ms));
-		json_object_set_new(jv, "heap_used_mb", round3(sm->ctr_heap_used_mb));
-		json_object_set_new(jv, "heap_committed_mb", round3(sm->ctr_heap_committed_mb));
+		json_object_set_new(jv, "gcs_since_stwtop", json_integer((json_int_t)sm->ctr_gcs));
+		json_object_set_new(jv, "full_gcs_since_stwtop", json_integer((json_int_t)sm->ctr_full_gcs));
+		json_object_set_new(jv, "gc_ms_since_stwtop", round3(sm->ctr_gc_ms));
+		json_object_set_new(jv, "safepoints_since_stwtop", json_integer((json_int_t)sm->ctr_safepoints));
+		json_object_set_new(jv, "stopped_ms_since_stwtop", round3(sm->ctr_stop_ms));
+		json_object_set_new(jv, "heap_used_mb", mb_or_null(sm->ctr_heap_used_mb));
+		json_object_set_new(jv, "heap_committed_mb", mb_or_null(sm->ctr_heap_committed_mb));
 	}
+	if (sm->ctr_samples) /* with a GC log too: the counters' own view, beside the log's */
+		json_object_set_new(jv, "since_jvm_start", totals_obj(sm));
 	if (iv.ctr) {
 		json_object_set_new(jv, "interval_ms", round3(iv.ctr->interval_ms));
 		json_object_set_new(jv, "gcs", json_integer(iv.ctr->gcs));
@@ -693,6 +828,25 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 }
 
 /* --- text --- */
+
+/* the last read's totals since the JVM started, jstat's columns */
+static void text_totals(FILE *out, const struct summary *sm)
+{
+	const struct jvm_totals *t = &sm->ctr_tot;
+	if (t->gcs[JVM_GC_YOUNG] < 0 && t->safepoints < 0)
+		return;
+	static const char *const col[JVM_GC_KINDS] = {"YGC", "FGC", "CGC"};
+	const char *cn = jvm_collector_name(sm->ctr_collector);
+	fprintf(out, "             since the JVM started%s%s:", cn ? ", " : "", cn ? cn : "");
+	for (int k = 0; k < JVM_GC_KINDS; k++)
+		if (t->gcs[k] >= 0)
+			fprintf(out, " %s %lld (%.3f s)", col[k], (long long)t->gcs[k], t->gc_ms[k] > 0 ? t->gc_ms[k] / 1000 : 0);
+	if (t->safepoints >= 0)
+		fprintf(out, ", %lld safepoints (%.3f s, %.3f s reaching them)", (long long)t->safepoints,
+			t->safepoint_ms > 0 ? t->safepoint_ms / 1000 : 0,
+			t->safepoint_sync_ms > 0 ? t->safepoint_sync_ms / 1000 : 0);
+	fputc('\n', out);
+}
 
 static const char *sev_color(int sev, bool color)
 {
@@ -903,6 +1057,8 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 			(unsigned long long)sm->ctr_samples, sm->ctr_interval_ms / 1000, (unsigned long long)sm->ctr_gcs,
 			(unsigned long long)sm->ctr_full_gcs, sm->ctr_gc_ms / 1000, (unsigned long long)sm->ctr_safepoints,
 			sm->ctr_stop_ms / 1000, sm->ctr_ttsp_ms / 1000, sm->ctr_heap_used_mb, sm->ctr_heap_committed_mb);
+	if (sm->ctr_samples)
+		text_totals(out, sm);
 	if (sm->vmstat_samples)
 		fprintf(out, "  vmstat     %llu samples, allocstall %+lld\n", (unsigned long long)sm->vmstat_samples,
 			(long long)(sm->allocstall_last - sm->allocstall_first));

@@ -83,6 +83,32 @@ static const struct field ctr_fields[] = {
 	{"stop_max_exact", F_I32, EV_OFF(ctr.stop_max_exact), 0},
 	{"collector", F_U8, EV_OFF(ctr.collector), 0},
 	{"cause", F_STR, EV_OFF(ctr.cause), EV_SIZE(ctr.cause)},
+	/* the read's totals since the JVM started (jstat -gc's; added 2026-12-06) */
+	{"jvm_young_gcs", F_I64, EV_OFF(ctr.tot.gcs[JVM_GC_YOUNG]), 0},
+	{"jvm_young_gc_ms", F_DBL, EV_OFF(ctr.tot.gc_ms[JVM_GC_YOUNG]), 0},
+	{"jvm_full_gcs", F_I64, EV_OFF(ctr.tot.gcs[JVM_GC_FULL]), 0},
+	{"jvm_full_gc_ms", F_DBL, EV_OFF(ctr.tot.gc_ms[JVM_GC_FULL]), 0},
+	{"jvm_concurrent_gcs", F_I64, EV_OFF(ctr.tot.gcs[JVM_GC_CONCURRENT]), 0},
+	{"jvm_concurrent_gc_ms", F_DBL, EV_OFF(ctr.tot.gc_ms[JVM_GC_CONCURRENT]), 0},
+	{"jvm_pauses", F_I64, EV_OFF(ctr.tot.pauses), 0},
+	{"jvm_pause_ms", F_DBL, EV_OFF(ctr.tot.pause_ms), 0},
+	{"jvm_safepoints", F_I64, EV_OFF(ctr.tot.safepoints), 0},
+	{"jvm_safepoint_ms", F_DBL, EV_OFF(ctr.tot.safepoint_ms), 0},
+	{"jvm_safepoint_sync_ms", F_DBL, EV_OFF(ctr.tot.safepoint_sync_ms), 0},
+	{"jvm_stopped_ms", F_DBL, EV_OFF(ctr.tot.stopped_ms), 0},
+	{"eden_used", F_I64, EV_OFF(ctr.tot.used[JVM_POOL_EDEN]), 0},
+	{"eden_committed", F_I64, EV_OFF(ctr.tot.committed[JVM_POOL_EDEN]), 0},
+	{"eden_max", F_I64, EV_OFF(ctr.tot.max[JVM_POOL_EDEN]), 0},
+	{"survivor_used", F_I64, EV_OFF(ctr.tot.used[JVM_POOL_SURVIVOR]), 0},
+	{"survivor_committed", F_I64, EV_OFF(ctr.tot.committed[JVM_POOL_SURVIVOR]), 0},
+	{"survivor_max", F_I64, EV_OFF(ctr.tot.max[JVM_POOL_SURVIVOR]), 0},
+	{"old_used", F_I64, EV_OFF(ctr.tot.used[JVM_POOL_OLD]), 0},
+	{"old_committed", F_I64, EV_OFF(ctr.tot.committed[JVM_POOL_OLD]), 0},
+	{"old_max", F_I64, EV_OFF(ctr.tot.max[JVM_POOL_OLD]), 0},
+	{"metaspace_used", F_I64, EV_OFF(ctr.tot.used[JVM_POOL_METASPACE]), 0},
+	{"metaspace_committed", F_I64, EV_OFF(ctr.tot.committed[JVM_POOL_METASPACE]), 0},
+	{"compressed_class_used", F_I64, EV_OFF(ctr.tot.used[JVM_POOL_CCS]), 0},
+	{"compressed_class_committed", F_I64, EV_OFF(ctr.tot.committed[JVM_POOL_CCS]), 0},
 };
 
 static const struct field exit_fields[] = {
@@ -513,7 +539,7 @@ int record_write_anchor(struct recorder *r, int64_t now_ms, int64_t start_ms, co
 
 int record_write(struct recorder *r, const struct event *e)
 {
-	char line[1024];
+	char line[4096]; /* a jvm_counters line with its totals is about 1.2 KB */
 	int n = record_format(e, line, sizeof line - 1);
 	if (n < 0)
 		return n;

@@ -38,18 +38,26 @@ struct hsperf_probe {
 	char why[1280];
 };
 
-static int collector_of(const struct hsperf_sample *s)
+int hsperf_probe_collector(const struct hsperf_sample *s)
 {
 	if (strstr(s->policy, "GarbageFirst"))
 		return GC_G1;
+	/* JDK 17 names the policy "ParScav:MSC" and "Copy:MSC" and the collectors
+	 * "Parallel young collection pauses", "Serial full collection pauses" */
+	if (strncmp(s->policy, "ParScav", 7) == 0)
+		return GC_PARALLEL;
+	if (strncmp(s->policy, "Copy:", 5) == 0)
+		return GC_SERIAL;
 	for (int c = 0; c < HSPERF_MAX_COLLECTORS; c++) {
 		const char *n = s->coll[c].name;
 		if (!s->coll[c].present || !n[0])
 			continue;
 		if (strncmp(n, "G1 ", 3) == 0)
 			return GC_G1;
-		if (strncmp(n, "PS", 2) == 0)
+		if (strncmp(n, "PS", 2) == 0 || strncmp(n, "Parallel ", 9) == 0)
 			return GC_PARALLEL;
+		if (strncmp(n, "Serial ", 7) == 0)
+			return GC_SERIAL;
 		if (strcmp(n, "Copy") == 0 || strcmp(n, "MSC") == 0 || strcmp(n, "MarkSweepCompact") == 0)
 			return GC_SERIAL;
 		if (strncmp(n, "Z ", 2) == 0)
@@ -76,6 +84,67 @@ static bool full_of(const char *name)
 {
 	return strstr(name, "full") || strcmp(name, "PSParallelCompact") == 0 || strcmp(name, "MSC") == 0 ||
 	       strcmp(name, "MarkSweepCompact") == 0;
+}
+
+static double ticks_ms(int64_t ticks, int64_t hz)
+{
+	return ticks < 0 || hz <= 0 ? -1 : (double)ticks * 1000.0 / (double)hz;
+}
+
+/* a pool of one or more spaces: used, committed and max summed over the
+ * spaces the JVM has (-1 when it has none, as jstat prints "-") */
+static void pool_of(struct jvm_totals *t, enum jvm_pool k, const struct hsperf_space *sp, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!sp[i].present)
+			continue;
+		if (sp[i].used >= 0)
+			t->used[k] = (t->used[k] > 0 ? t->used[k] : 0) + sp[i].used;
+		if (sp[i].capacity >= 0)
+			t->committed[k] = (t->committed[k] > 0 ? t->committed[k] : 0) + sp[i].capacity;
+		if (sp[i].max_capacity >= 0)
+			t->max[k] = (t->max[k] > 0 ? t->max[k] : 0) + sp[i].max_capacity;
+	}
+}
+
+void hsperf_probe_totals(const struct hsperf_sample *s, bool stop_has_sync, struct jvm_totals *t)
+{
+	*t = (struct jvm_totals)JVM_TOTALS_UNKNOWN;
+	int64_t hz = s->hrt_frequency;
+	/* jstat's columns: YGC collector 0, FGC collector 1, CGC collector 2 */
+	for (int k = 0; k < JVM_GC_KINDS && k < HSPERF_MAX_COLLECTORS; k++) {
+		const struct hsperf_collector *c = &s->coll[k];
+		if (!c->present || c->invocations < 0)
+			continue;
+		t->gcs[k] = c->invocations;
+		t->gc_ms[k] = ticks_ms(c->time, hz);
+	}
+	for (int k = 0; k < HSPERF_MAX_COLLECTORS; k++) {
+		const struct hsperf_collector *c = &s->coll[k];
+		if (!c->present || c->invocations < 0 || !pauses_of(c->name))
+			continue;
+		t->pauses = (t->pauses > 0 ? t->pauses : 0) + c->invocations;
+		double ms = ticks_ms(c->time, hz);
+		if (ms >= 0)
+			t->pause_ms = (t->pause_ms > 0 ? t->pause_ms : 0) + ms;
+	}
+	t->safepoints = s->safepoints;
+	t->safepoint_ms = ticks_ms(s->safepoint_time, hz);
+	t->safepoint_sync_ms = ticks_ms(s->safepoint_sync, hz);
+	if (t->safepoint_ms >= 0)
+		t->stopped_ms = stop_has_sync || t->safepoint_sync_ms < 0 ? t->safepoint_ms
+									  : t->safepoint_ms + t->safepoint_sync_ms;
+	/* eden: generation 0 space 0; survivor: its spaces 1 and 2; old: generation 1 space 0 */
+	if (s->gen[0].present) {
+		pool_of(t, JVM_POOL_EDEN, &s->gen[0].space[0], 1);
+		pool_of(t, JVM_POOL_SURVIVOR, &s->gen[0].space[1], 2);
+	}
+	if (s->gen[1].present)
+		pool_of(t, JVM_POOL_OLD, &s->gen[1].space[0], 1);
+	t->used[JVM_POOL_METASPACE] = s->meta_used;
+	t->committed[JVM_POOL_METASPACE] = s->meta_capacity;
+	t->used[JVM_POOL_CCS] = s->ccs_used;
+	t->committed[JVM_POOL_CCS] = s->ccs_capacity;
 }
 
 static int try_open(struct hsperf_probe *p)
@@ -167,10 +236,11 @@ static void fill(const struct hsperf_probe *p, const struct hsperf_sample *b, co
 	if (d->safepoint_op_ns >= 0)
 		c->stop_ms = p->stop_has_sync ? (double)d->safepoint_op_ns / 1e6 : (double)d->stop_ns / 1e6;
 	c->threads = b->threads_live >= 0 ? (int32_t)b->threads_live : -1;
-	c->collector = (uint8_t)collector_of(b);
+	c->collector = (uint8_t)hsperf_probe_collector(b);
 	size_t n = strnlen(b->last_cause, sizeof c->cause - 1);
 	memcpy(c->cause, b->last_cause, n); /* cut: causes are short ("G1 Evacuation Pause") */
 	c->cause[n] = '\0';
+	hsperf_probe_totals(b, p->stop_has_sync, &c->tot);
 }
 
 /* a read, and the stops it shows against the one before */
@@ -243,6 +313,25 @@ int hsperf_probe_poll(struct hsperf_probe *p, int64_t now_ms, struct event *out)
 	p->prev = s;
 	p->have_prev = true;
 	return n;
+}
+
+int hsperf_probe_snapshot(struct hsperf_probe *p, int64_t now_ms, struct event *out)
+{
+	struct hsperf_sample s;
+	if (!p->open)
+		p->next_try_ms = 0; /* one read: no waiting for the retry */
+	int r = read_step(p, now_ms, &s);
+	if (r < 0)
+		return r;
+	/* no interval: nothing counted in one, everything known at the read */
+	struct hsperf_delta d;
+	memset(&d, 0, sizeof d);
+	for (int k = 0; k < HSPERF_MAX_COLLECTORS; k++)
+		d.coll[k].one_gc_ns = -1;
+	fill(p, &s, &d, now_ms, out);
+	out->u.ctr.safepoints = -1;
+	out->u.ctr.stop_ms = out->u.ctr.ttsp_ms = -1;
+	return 1;
 }
 
 double hsperf_probe_pending_stop_ms(const struct hsperf_probe *p)

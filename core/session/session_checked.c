@@ -28,10 +28,10 @@ enum src_checked session_source_checked(const struct session *s, int i)
 {
 	const struct source *src = s->src[i];
 	const struct source_stats *st = &src->st;
+	if (st->error)                /* a probe too: --report --pid whose counters could not be read */
+		return SRC_CHECKED_UNREADABLE;
 	if (src->kind == SRC_PROBE)
 		return SRC_CHECKED_YES;   /* polled, no file: its samples are what it has */
-	if (st->error)
-		return SRC_CHECKED_UNREADABLE;
 	if (st->lines == 0)
 		return SRC_CHECKED_EMPTY;
 	if (!src->ops->jvm)

@@ -90,9 +90,21 @@ static const struct event ev_defaults[EV_KIND_COUNT] = {
 			.u.ctr = { .heap_used = -1, .heap_committed = -1, .heap_max = -1, .one_gc_ms = -1,
 				   .stop_ms = -1, .ttsp_ms = -1, .safepoints = -1, .threads = -1,
 				   .stop_max_ms = -1, .stop_max_ttsp_ms = -1, .stop_max_window_ms = -1,
-				   .stop_max_end = -1, .stop_max_exact = -1 } },
+				   .stop_max_end = -1, .stop_max_exact = -1, .tot = JVM_TOTALS_UNKNOWN } },
 };
 #undef EV_BASE
+
+const char *jvm_gc_kind_name(enum jvm_gc_kind k)
+{
+	static const char *const n[JVM_GC_KINDS] = {"young", "full", "concurrent"};
+	return (unsigned)k < JVM_GC_KINDS ? n[k] : "other";
+}
+
+const char *jvm_pool_name(enum jvm_pool p)
+{
+	static const char *const n[JVM_POOLS] = {"eden", "survivor", "old", "metaspace", "compressed_class"};
+	return (unsigned)p < JVM_POOLS ? n[p] : "other";
+}
 
 void ev_init(struct event *e, enum ev_kind kind)
 {

@@ -50,6 +50,8 @@ void summary_init(struct summary *s)
 	s->memory_kb = -1;
 	s->allocstall_first = s->allocstall_last = -1;
 	s->ctr_heap_used_mb = s->ctr_heap_committed_mb = -1;
+	s->ctr_max_stop_ms = s->ctr_max_ttsp_ms = s->ctr_heap_committed_max_mb = -1;
+	s->ctr_tot = (struct jvm_totals)JVM_TOTALS_UNKNOWN;
 	s->jvm_first_up_us = s->jvm_last_up_us = -1;
 	s->jvm_first_ms = s->jvm_last_ms = EV_TIME_NONE;
 	s->nr_throttled.first = s->nr_throttled.last = -1;
@@ -144,8 +146,16 @@ static void add_counters(struct summary *s, const struct ev_jvmctr *c)
 	s->ctr_ttsp_ms += c->ttsp_ms > 0 ? c->ttsp_ms : 0;
 	if (c->heap_used >= 0)
 		s->ctr_heap_used_mb = (double)c->heap_used / 1048576.0;
-	if (c->heap_committed >= 0)
+	if (c->heap_committed >= 0) {
 		s->ctr_heap_committed_mb = (double)c->heap_committed / 1048576.0;
+		if (s->ctr_heap_committed_mb > s->ctr_heap_committed_max_mb)
+			s->ctr_heap_committed_max_mb = s->ctr_heap_committed_mb;
+	}
+	if (c->stop_max_ms > s->ctr_max_stop_ms)
+		s->ctr_max_stop_ms = c->stop_max_ms;
+	if (c->stop_max_ttsp_ms > s->ctr_max_ttsp_ms)
+		s->ctr_max_ttsp_ms = c->stop_max_ttsp_ms;
+	s->ctr_tot = c->tot; /* absolute: the last read says it all (lower after a JVM restart) */
 	if (c->collector != GC_UNKNOWN)
 		s->ctr_collector = c->collector;
 	if (s->heap_max_kb < 0 && c->heap_max > 0)

@@ -461,6 +461,9 @@ void timeline_push(struct timeline *tl, const struct event *e)
 		c->gc_ms = (float)x->gc_ms;
 		c->stop_ms = (float)x->stop_ms;
 		c->ttsp_ms = (float)x->ttsp_ms;
+		c->stop_max_ms = (float)x->stop_max_ms;
+		c->stop_max_ttsp_ms = (float)x->stop_max_ttsp_ms;
+		c->safepoints = x->safepoints;
 		c->gcs = (uint16_t)(x->gcs > 0 ? (x->gcs > UINT16_MAX ? UINT16_MAX : x->gcs) : 0);
 		c->full_gcs = (uint16_t)(x->full_gcs > 0 ? (x->full_gcs > UINT16_MAX ? UINT16_MAX : x->full_gcs) : 0);
 		break;

@@ -236,6 +236,31 @@ struct ev_vmstat {
 	int64_t pgscan_direct;  /* cumulative, -1 unknown */
 };
 
+/* What the JVM's counters say at one read, counted since the JVM started (not
+ * since stwtop did): the numbers `jstat -gc` prints, from the same counters
+ * (jdk.jcmd's jstat_options: YGC/YGCT sun.gc.collector.0, FGC/FGCT .1, CGC/CGCT
+ * .2; EC/EU generation.0.space.0, S0/S1 .space.1/.2, OC/OU generation.1.space.0,
+ * MC/MU metaspace, CCSC/CCSU compressedclassspace). -1 where the JVM has no
+ * such counter (jstat prints "-"). */
+enum jvm_gc_kind { JVM_GC_YOUNG, JVM_GC_FULL, JVM_GC_CONCURRENT, JVM_GC_KINDS };
+enum jvm_pool { JVM_POOL_EDEN, JVM_POOL_SURVIVOR, JVM_POOL_OLD, JVM_POOL_METASPACE, JVM_POOL_CCS, JVM_POOLS };
+struct jvm_totals {
+	int64_t gcs[JVM_GC_KINDS];     /* collections (jstat YGC, FGC, CGC) */
+	double gc_ms[JVM_GC_KINDS];    /* their summed time (YGCT, FGCT, CGCT, in ms) */
+	int64_t pauses;                /* of all collectors, those whose time is pauses */
+	double pause_ms;
+	int64_t safepoints;            /* sun.rt.safepoints */
+	double safepoint_ms;           /* sun.rt.safepointTime */
+	double safepoint_sync_ms;      /* sun.rt.safepointSyncTime: reaching them */
+	double stopped_ms;             /* threads stopped: safepointTime plus the sync where
+					  safepointTime excludes it (JDK 13+, see hsperf.h) */
+	int64_t used[JVM_POOLS], committed[JVM_POOLS], max[JVM_POOLS];   /* bytes */
+};
+#define JVM_TOTALS_UNKNOWN                                                                        \
+	{ .gcs = {-1, -1, -1}, .gc_ms = {-1, -1, -1}, .pauses = -1, .pause_ms = -1, .safepoints = -1, \
+	  .safepoint_ms = -1, .safepoint_sync_ms = -1, .stopped_ms = -1, .used = {-1, -1, -1, -1, -1},  \
+	  .committed = {-1, -1, -1, -1, -1}, .max = {-1, -1, -1, -1, -1} }
+
 /* One interval of the JVM's performance counters (the hsperfdata file jstat
  * reads): what the JVM itself counted between two of our reads. Per-pause facts
  * are not in the counters: a pause's exact time and length are known only from
@@ -263,6 +288,7 @@ struct ev_jvmctr {
 				   began in that window); -1 unknown */
 	uint8_t collector;      /* enum jvm_collector, from sun.gc.policy.name and the collectors */
 	char cause[40];         /* sun.gc.lastCause: why the last collection ran */
+	struct jvm_totals tot;  /* at the later read, since the JVM started */
 };
 
 struct event {
@@ -294,6 +320,8 @@ struct event {
 const char *ev_kind_name(enum ev_kind k);
 const char *jvm_collector_name(enum jvm_collector c);  /* "G1", ..., NULL for unknown */
 const char *pause_type_name(enum pause_type t);        /* "young", "full", ..., "other" */
+const char *jvm_gc_kind_name(enum jvm_gc_kind k);      /* "young", "full", "concurrent" */
+const char *jvm_pool_name(enum jvm_pool p);            /* "eden", ..., "compressed_class" */
 
 /* Fill *e with kind and "unknown" defaults (-1 everywhere a -1 means unknown). */
 void ev_init(struct event *e, enum ev_kind kind);

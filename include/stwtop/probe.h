@@ -127,6 +127,18 @@ int hsperf_probe_step(struct hsperf_probe *p, int64_t now_ms);
 /* The longest stop the steps saw end since the last poll, or the time to
  * safepoint of one still under way when that is longer; -1 none. */
 double hsperf_probe_pending_stop_ms(const struct hsperf_probe *p);
+/* One read for a report (--report --pid): 1 with an EV_JVMCTR whose interval
+ * is 0 (nothing counted in it) and whose totals, heap and collector are the
+ * read's; -errno as hsperf_probe_poll. */
+int hsperf_probe_snapshot(struct hsperf_probe *p, int64_t now_ms, struct event *out);
+
+/* What one read says since the JVM started, as `jstat -gc` maps the counters
+ * (struct jvm_totals). stop_has_sync: JDK 8-12, whose safepointTime includes
+ * the time to reach the safepoint. */
+struct hsperf_sample;
+void hsperf_probe_totals(const struct hsperf_sample *s, bool stop_has_sync, struct jvm_totals *t);
+/* enum jvm_collector from the policy and collector names of a read (JDK 8 to 17) */
+int hsperf_probe_collector(const struct hsperf_sample *s);
 const char *hsperf_probe_path(const struct hsperf_probe *p);   /* "" when not open */
 const char *hsperf_probe_why(const struct hsperf_probe *p);
 void hsperf_probe_close(struct hsperf_probe *p);

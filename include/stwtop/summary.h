@@ -110,6 +110,12 @@ struct summary {
 	double ctr_stop_ms, ctr_ttsp_ms;
 	double ctr_heap_used_mb, ctr_heap_committed_mb;   /* at the last read, -1 none */
 	int ctr_collector;             /* enum jvm_collector the counters name */
+	/* the longest stop the counters saw end and its TTSP, since stwtop started
+	 * (hsperf_stops_step); -1 none known */
+	double ctr_max_stop_ms, ctr_max_ttsp_ms;
+	double ctr_heap_committed_max_mb;  /* the most committed at a read, -1 none */
+	/* the last read's numbers since the JVM started (jstat's), when ctr_samples */
+	struct jvm_totals ctr_tot;
 };
 
 /* Where the heap and GC numbers come from: "gclog" (a GC log gave pauses or

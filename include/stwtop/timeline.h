@@ -112,6 +112,8 @@ struct tl_ctr {
 	float interval_ms;
 	float used_mb, committed_mb;       /* at t_ms, -1 unknown */
 	float gc_ms, stop_ms, ttsp_ms;    /* in the interval; stop/ttsp -1 unknown */
+	float stop_max_ms, stop_max_ttsp_ms; /* the longest stop that ended in it, -1 none known */
+	int32_t safepoints;               /* in the interval, -1 unknown */
 	uint16_t gcs, full_gcs;
 };
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "stwtop/hsperf.h"
+#include "stwtop/probe.h"
 
 static uint8_t *load(const char *name, size_t *len)
 {
@@ -379,6 +380,95 @@ static void test_stops(void **state)
 	assert_true(m.exact && m.total_ms > 799.9 && m.total_ms < 800.1 && m.ttsp_ms > 699.9 && m.ttsp_ms < 700.1);
 }
 
+static int64_t long_of(const struct hsperf *h, const char *name)
+{
+	int64_t v;
+	return hsperf_long(h, name, &v) ? v : -1;
+}
+
+static double ms_of(const struct hsperf *h, const char *name)
+{
+	int64_t v = long_of(h, name), hz = long_of(h, "sun.os.hrt.frequency");
+	return v < 0 ? -1 : (double)v * 1000.0 / (double)hz;
+}
+
+/* The totals since the JVM started are jstat -gc's columns, each from the
+ * counter jstat_options names (looked up here by name, not through the plan) */
+static void test_totals(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *b = load("g1-jdk17.hsperf", &len);
+	struct hsperf h;
+	struct hsperf_sample s;
+	struct jvm_totals t;
+	assert_int_equal(hsperf_open_mem(&h, b, len), 0);
+	assert_int_equal(hsperf_sample(&h, &s), 0);
+	hsperf_probe_totals(&s, false, &t);
+	assert_int_equal(hsperf_probe_collector(&s), GC_G1);
+	static const char *const inv[] = {"sun.gc.collector.0.invocations", "sun.gc.collector.1.invocations",
+					  "sun.gc.collector.2.invocations"};
+	static const char *const tm[] = {"sun.gc.collector.0.time", "sun.gc.collector.1.time", "sun.gc.collector.2.time"};
+	for (int k = 0; k < JVM_GC_KINDS; k++) {
+		assert_int_equal(t.gcs[k], long_of(&h, inv[k]));
+		assert_true(t.gc_ms[k] == ms_of(&h, tm[k]));
+	}
+	assert_int_equal(t.gcs[JVM_GC_YOUNG], 2); /* the file was copied after two young GCs */
+	assert_int_equal(t.pauses, t.gcs[0] + t.gcs[1] + t.gcs[2]);
+	assert_int_equal(t.safepoints, long_of(&h, "sun.rt.safepoints"));
+	assert_true(t.safepoint_ms == ms_of(&h, "sun.rt.safepointTime"));
+	assert_true(t.safepoint_sync_ms == ms_of(&h, "sun.rt.safepointSyncTime"));
+	assert_true(t.stopped_ms == t.safepoint_ms + t.safepoint_sync_ms); /* JDK 17: the sync is apart */
+	assert_int_equal(t.used[JVM_POOL_EDEN], long_of(&h, "sun.gc.generation.0.space.0.used"));
+	assert_int_equal(t.committed[JVM_POOL_EDEN], long_of(&h, "sun.gc.generation.0.space.0.capacity"));
+	assert_int_equal(t.used[JVM_POOL_SURVIVOR], long_of(&h, "sun.gc.generation.0.space.1.used") +
+							    long_of(&h, "sun.gc.generation.0.space.2.used"));
+	assert_int_equal(t.committed[JVM_POOL_SURVIVOR], long_of(&h, "sun.gc.generation.0.space.1.capacity") +
+								 long_of(&h, "sun.gc.generation.0.space.2.capacity"));
+	assert_int_equal(t.used[JVM_POOL_OLD], long_of(&h, "sun.gc.generation.1.space.0.used"));
+	assert_int_equal(t.committed[JVM_POOL_OLD], long_of(&h, "sun.gc.generation.1.space.0.capacity"));
+	assert_int_equal(t.max[JVM_POOL_OLD], long_of(&h, "sun.gc.generation.1.space.0.maxCapacity"));
+	assert_int_equal(t.used[JVM_POOL_METASPACE], long_of(&h, "sun.gc.metaspace.used"));
+	assert_int_equal(t.committed[JVM_POOL_METASPACE], long_of(&h, "sun.gc.metaspace.capacity"));
+	assert_int_equal(t.used[JVM_POOL_CCS], long_of(&h, "sun.gc.compressedclassspace.used"));
+	assert_int_equal(t.committed[JVM_POOL_CCS], long_of(&h, "sun.gc.compressedclassspace.capacity"));
+	assert_int_equal(t.max[JVM_POOL_METASPACE], -1);
+	/* JDK 8-12: safepointTime already holds the sync */
+	hsperf_probe_totals(&s, true, &t);
+	assert_true(t.stopped_ms == t.safepoint_ms);
+	hsperf_close(&h);
+	free(b);
+
+	/* ZGC: no young generation nor young or full collector: unknown (jstat "-"), not 0 */
+	b = load("z-jdk17.hsperf", &len);
+	assert_int_equal(hsperf_open_mem(&h, b, len), 0);
+	assert_int_equal(hsperf_sample(&h, &s), 0);
+	hsperf_probe_totals(&s, false, &t);
+	assert_int_equal(hsperf_probe_collector(&s), GC_ZGC);
+	assert_int_equal(t.gcs[JVM_GC_YOUNG], -1);
+	assert_int_equal(t.gcs[JVM_GC_FULL], -1);
+	assert_true(t.gc_ms[JVM_GC_YOUNG] < 0);
+	assert_int_equal(t.gcs[JVM_GC_CONCURRENT], long_of(&h, "sun.gc.collector.2.invocations"));
+	assert_int_equal(t.used[JVM_POOL_EDEN], -1);
+	assert_int_equal(t.committed[JVM_POOL_SURVIVOR], -1);
+	assert_int_equal(t.used[JVM_POOL_OLD], long_of(&h, "sun.gc.generation.1.space.0.used"));
+	hsperf_close(&h);
+	free(b);
+
+	/* JDK 17's Parallel and Serial name their policy and collectors anew */
+	memset(&s, 0, sizeof s);
+	snprintf(s.policy, sizeof s.policy, "ParScav:MSC");
+	assert_int_equal(hsperf_probe_collector(&s), GC_PARALLEL);
+	snprintf(s.policy, sizeof s.policy, "Copy:MSC");
+	assert_int_equal(hsperf_probe_collector(&s), GC_SERIAL);
+	s.policy[0] = '\0';
+	s.coll[0].present = true;
+	snprintf(s.coll[0].name, sizeof s.coll[0].name, "Serial young collection pauses");
+	assert_int_equal(hsperf_probe_collector(&s), GC_SERIAL);
+	snprintf(s.coll[0].name, sizeof s.coll[0].name, "Parallel young collection pauses");
+	assert_int_equal(hsperf_probe_collector(&s), GC_PARALLEL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_truncated_under_us),
 		cmocka_unit_test(test_stops),
+		cmocka_unit_test(test_totals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -310,6 +310,96 @@ static void test_active_window(void **state)
 	session_free(s);
 }
 
+/* no GC log, only the JVM's counters: the jvm_* series, the report's summary
+ * and the status object carry the totals since the JVM started; what the JVM
+ * has no counter for (ZGC: no young nor full collector, no eden) is absent
+ * from /metrics and null in the JSON, never 0 */
+static void test_jvm_counters(void **state)
+{
+	(void)state;
+	char err[256];
+	struct session_opts o = {.jvm_start_ms = EV_TIME_NONE};
+	struct session *s = session_new(&o, err, sizeof err);
+	int src = session_add_source(s, SRC_PROBE, "hsperfdata", err, sizeof err);
+	assert_true(src >= 0);
+	struct event e;
+	int64_t t0 = 1796600000000;
+	for (int i = 0; i < 2; i++) {
+		ev_init(&e, EV_JVMCTR);
+		e.t_ms = t0 + 1000 * i;
+		struct ev_jvmctr *c = &e.u.ctr;
+		c->interval_ms = 1000;
+		c->heap_used = 6 << 20, c->heap_committed = 256 << 20, c->heap_max = 256 << 20;
+		c->gcs = 3, c->gc_ms = 0.3, c->safepoints = 3, c->stop_ms = 40, c->ttsp_ms = 39;
+		c->stop_max_ms = 38.5, c->stop_max_ttsp_ms = 37.25, c->stop_max_end = e.t_ms - 20;
+		c->stop_max_window_ms = 50, c->stop_max_exact = 1;
+		c->collector = GC_ZGC;
+		c->tot.gcs[JVM_GC_CONCURRENT] = 22 + i, c->tot.gc_ms[JVM_GC_CONCURRENT] = 1.5;
+		c->tot.pauses = 22 + i, c->tot.pause_ms = 1.5;
+		c->tot.safepoints = 29 + i, c->tot.safepoint_ms = 2.25, c->tot.safepoint_sync_ms = 34;
+		c->tot.stopped_ms = 36.25;
+		c->tot.used[JVM_POOL_OLD] = 2 << 20, c->tot.committed[JVM_POOL_OLD] = 256 << 20;
+		c->tot.max[JVM_POOL_OLD] = 256 << 20;
+		c->tot.used[JVM_POOL_METASPACE] = 240032, c->tot.committed[JVM_POOL_METASPACE] = 458752;
+		session_feed_event(s, src, &e);
+	}
+	struct metrics_buf b = {0};
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_true(sample(b.s, "stwtop_jvm_gc_collections_total{type=\"concurrent\"}") == 23);
+	assert_true(sample(b.s, "stwtop_jvm_gc_collection_seconds_total{type=\"concurrent\"}") == 0.0015);
+	assert_null(strstr(b.s, "type=\"young\""));
+	assert_null(strstr(b.s, "type=\"full\""));
+	assert_true(sample(b.s, "stwtop_jvm_safepoints_total") == 30);
+	assert_true(sample(b.s, "stwtop_jvm_safepoint_seconds_total") == 0.00225);
+	assert_true(sample(b.s, "stwtop_jvm_safepoint_sync_seconds_total") == 0.034);
+	assert_true(sample(b.s, "stwtop_jvm_memory_used_bytes{pool=\"old\"}") == 2 << 20);
+	assert_true(sample(b.s, "stwtop_jvm_memory_max_bytes{pool=\"old\"}") == 256 << 20);
+	assert_true(sample(b.s, "stwtop_jvm_memory_committed_bytes{pool=\"metaspace\"}") == 458752);
+	assert_null(strstr(b.s, "pool=\"eden\""));
+	assert_null(strstr(b.s, "stwtop_jvm_memory_max_bytes{pool=\"metaspace\"}"));
+	assert_true(has_line(b.s, "stwtop_jvm_info{collector=\"ZGC\"} 1"));
+	assert_true(has_line(b.s, "# TYPE stwtop_jvm_gc_collections_total counter"));
+	metrics_buf_fini(&b);
+	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS), 0);
+	assert_true(has_line(b.s, "# TYPE stwtop_jvm_gc_collections counter"));
+	assert_true(has_line(b.s, "# TYPE stwtop_jvm info"));
+	metrics_buf_fini(&b);
+
+	json_t *r = report_of(s);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(r, "jvm"), "source")), "hsperfdata");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(r, "jvm"), "collector")), "ZGC");
+	assert_true(jnum(r, "summary.stops") == 30);
+	assert_true(jnum(r, "summary.gc_pauses") == 23);
+	assert_true(jnum(r, "summary.max_stop_ms") == 38.5);
+	assert_true(jnum(r, "summary.heap.committed_last_mb") == 256);
+	json_t *sum = json_object_get(r, "summary");
+	assert_true(json_is_null(json_object_get(sum, "max_gc_pause_ms")));
+	assert_true(json_is_null(json_object_get(sum, "full_gc_pauses")));
+	assert_true(json_is_null(json_object_get(json_object_get(sum, "heap"), "used_after_gc_last_mb")));
+	json_t *tot = json_object_get(json_object_get(sum, "jvm_counters"), "since_jvm_start");
+	assert_true(json_is_null(json_object_get(json_object_get(json_object_get(tot, "gc"), "young"), "collections")));
+	assert_true(jnum(tot, "gc.concurrent.collections") == 23);
+	json_decref(r);
+
+	struct report_status_mark m;
+	report_status_init(&m);
+	char *txt = report_status_json(s, t0 + 1000, &m);
+	json_error_t je;
+	json_t *st = json_loads(txt, 0, &je);
+	free(txt);
+	assert_non_null(st);
+	assert_true(jnum(st, "stops") == 3);
+	assert_true(jnum(st, "max_stop_ms") == 38.5);
+	assert_true(jnum(st, "max_ttsp_ms") == 37.25);
+	assert_true(jnum(st, "gc_pauses_total") == 23);
+	assert_true(jnum(st, "heap_committed_mb") == 256);
+	assert_true(json_is_null(json_object_get(st, "heap_used_after_gc_mb")));
+	assert_true(jnum(st, "jvm.gcs_since_stwtop") == 6);
+	assert_true(jnum(st, "jvm.since_jvm_start.safepoints") == 30);
+	json_decref(st);
+	session_free(s);
+}
+
 static void addr_is(const char *arg, int family, const char *host, int port)
 {
 	struct sockaddr_storage ss;
@@ -358,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_label_escaping),
 		cmocka_unit_test(test_active_window),
+		cmocka_unit_test(test_jvm_counters),
 		cmocka_unit_test(test_addr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
