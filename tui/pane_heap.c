@@ -12,6 +12,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The side column with no GC log: the JVM's counters now, and its totals
+ * since it started (jstat's), or since stwtop did when a recording has no
+ * totals. Returns the next free row. */
+static int counters_side(struct ui *ui, const struct summary *sm, int sx, int sw, int y, int ymax, int npauses)
+{
+	const char *cn = jvm_collector_name(sm->ctr_collector);
+	if (y < ymax)
+		ui_textf(ui, y++, sx, sw, TR_TEXT, "%s: committed %.0f, used %.0f MB now", cn ? cn : "heap",
+			 sm->ctr_heap_committed_mb, sm->ctr_heap_used_mb);
+	if (y < ymax)
+		ui_textf(ui, y++, sx, sw, TR_TEXT, "in view: %d GCs", npauses);
+	/* the JVM's own totals, as jstat shows them; a recording from
+	 * before they were kept has only the sums since stwtop started */
+	const struct jvm_totals *t = &sm->ctr_tot;
+	if (t->pauses >= 0) {
+		if (y < ymax)
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "since JVM start: %lld GCs, %lld Full",
+				 (long long)t->pauses, (long long)(t->gcs[JVM_GC_FULL] > 0 ? t->gcs[JVM_GC_FULL] : 0));
+		if (y < ymax)
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "in GC %.1f s since JVM start",
+				 t->pause_ms > 0 ? t->pause_ms / 1000 : 0);
+	} else {
+		if (y < ymax)
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu GCs since stwtop, %llu Full",
+				 (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs);
+		if (y < ymax)
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "in GC %.1f s since stwtop", sm->ctr_gc_ms / 1000);
+	}
+	if (y < ymax)
+		ui_text(ui, y++, sx, sw, TR_DIM, "JVM counters (no GC log)");
+	return y;
+}
+
+
 void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r)
 {
 	struct ui *ui = pc->ui;
@@ -114,33 +148,8 @@ void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r)
 		if (y < ymax && tl->pauses.total > 0)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "%d GCs in view, %d Remark, %d Full", npauses,
 				 remark, full);
-		if (ctr && !sm->heap_known) {
-			const char *cn = jvm_collector_name(sm->ctr_collector);
-			if (y < ymax)
-				ui_textf(ui, y++, sx, sw, TR_TEXT, "%s: committed %.0f, used %.0f MB now", cn ? cn : "heap",
-					 sm->ctr_heap_committed_mb, sm->ctr_heap_used_mb);
-			if (y < ymax)
-				ui_textf(ui, y++, sx, sw, TR_TEXT, "in view: %d GCs", npauses);
-			/* the JVM's own totals, as jstat shows them; a recording from
-			 * before they were kept has only the sums since stwtop started */
-			const struct jvm_totals *t = &sm->ctr_tot;
-			if (t->pauses >= 0) {
-				if (y < ymax)
-					ui_textf(ui, y++, sx, sw, TR_TEXT, "since JVM start: %lld GCs, %lld Full",
-						 (long long)t->pauses, (long long)(t->gcs[JVM_GC_FULL] > 0 ? t->gcs[JVM_GC_FULL] : 0));
-				if (y < ymax)
-					ui_textf(ui, y++, sx, sw, TR_TEXT, "in GC %.1f s since JVM start",
-						 t->pause_ms > 0 ? t->pause_ms / 1000 : 0);
-			} else {
-				if (y < ymax)
-					ui_textf(ui, y++, sx, sw, TR_TEXT, "%llu GCs since stwtop, %llu Full",
-						 (unsigned long long)sm->ctr_gcs, (unsigned long long)sm->ctr_full_gcs);
-				if (y < ymax)
-					ui_textf(ui, y++, sx, sw, TR_TEXT, "in GC %.1f s since stwtop", sm->ctr_gc_ms / 1000);
-			}
-			if (y < ymax)
-				ui_text(ui, y++, sx, sw, TR_DIM, "JVM counters (no GC log)");
-		}
+		if (ctr && !sm->heap_known)
+			y = counters_side(ui, sm, sx, sw, y, ymax, npauses);
 		if (y < ymax) {
 			uint64_t skips = tl->skips.total;
 			if (periodic && y + 1 < ymax)
