@@ -28,7 +28,9 @@ TAR=$CACHE/$NAME-$KEY.tar
 if [ ! -s "$TAR" ]; then
 	echo "debian-base: mmdebstrap $SUITE +$sorted -> $TAR" >&2
 	# --variant=apt: no Priority:important extras; docs and man pages dropped to keep it slim
-	mmdebstrap --variant=apt --format=tar --include="$sorted" \
+	# (the man1 directory stays: openjdk's update-alternatives fails without it)
+	mmdebstrap --setup-hook='mkdir -p "$1/usr/share/man/man1"' \
+		--variant=apt --format=tar --include="$sorted" \
 		--dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-include=/usr/share/doc/*/copyright' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
