@@ -8,6 +8,7 @@
 #   TERM=dumb            -> line mode
 #   no /proc             -> a log is followed; --pid and discovery say /proc is not mounted
 #   no /tmp              -> the terminfo fallback says why it failed and the fix (TMPDIR)
+#   --metrics            -> refused at start, exit 2, pointing at --metrics-textfile
 # Needs root (chroot). Usage: scripts/check-static.sh [BUILD_DIR] (default build-static)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,6 +71,15 @@ for args in "--pid 1 --plain" "--plain"; do
 	wait_for 'EXITED rc=[12]'
 done
 rm -f "$R/tmp/gc.log"
+# --metrics: the static binary cannot load libmicrohttpd; it says so at start, names the way that
+# works, and exits 2 (a sidecar image with it would crash-loop: docs/fleet.md, the image)
+out=$(env -i "$CHROOT" "$R" /bin/stwtop --plain --json --gc /tmp/gc.log --metrics 0.0.0.0:9612 2>&1 </dev/null)
+rc=$?
+if [ $rc = 2 ] && printf '%s' "$out" | grep -q -- '--metrics 0.0.0.0:9612: this stwtop was built without libmicrohttpd (a static build); use --metrics-textfile FILE'; then
+	echo "ok: --metrics refused: $out"
+else
+	echo "FAIL: --metrics in the static binary: rc $rc: $out"; fails=$((fails + 1))
+fi
 # no /tmp at all (a pod whose /tmp is not there or not writable): the reason and the fix
 rmdir "$R/tmp"
 $T kill-server 2>/dev/null

@@ -93,7 +93,7 @@ else
 	echo "FAIL a port in use: rc $r: $(cat "$TMPD/taken.out")"; rc=1
 fi
 # not for --report: exit 2 with the reason
-timeout 10 "$BIN" --report --gc "$S/gc.log" --metrics :9404 >"$TMPD/rep.out" 2>&1
+timeout 10 "$BIN" --report --gc "$S/gc.log" --metrics :9612 >"$TMPD/rep.out" 2>&1
 r=$?
 if [ $r = 2 ] && grep -q -- "--metrics is for live mode" "$TMPD/rep.out"; then
 	echo "PASS --report --metrics: exit 2"

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # prom_rules.sh BIN — the deployment side of the metrics (docs/fleet.md): the Prometheus alert
-# rules, their unit tests, the Kubernetes sidecar example and the log shipper's snippet.
+# rules, their unit tests, the Kubernetes sidecar examples (native and plain form; the plain one
+# also runs as a real pod in tests/e2e/pod.sh) and the log shipper's snippet.
 #  1. promtool check rules deploy/prometheus/stwtop-alerts.yml
 #  2. deploy/prometheus/stwtop-alerts.test.yml is what tests/tools/prom-rules-tests.py writes (as YAML),
 #     and promtool test rules passes on it (every alert fires where it must, with its labels and
 #     texts, and stays silent where it must not)
 #  3. tests/tools/check-deploy.py static: a crit alert for every verdict that can be crit
 #     (docs/verdicts.md), metric names of the contract, every stwtop option used in deploy/ and
-#     docs/fleet.md listed by --help (or --metrics/--metrics-textfile, being added), the
-#     sidecar's volumes and paths (stwtop reads the files the JVM and nginx write), scrape
-#     annotations, limits; every yaml block of docs/fleet.md parses
-#  4. the sidecar's pieces run: the JVM container's cpu.stat loop writes lines stwtop parses,
+#     docs/fleet.md listed by --help (or --metrics/--metrics-textfile, being added), both forms
+#     of the sidecar and that they are one pod, its volumes and paths (stwtop reads the files
+#     the JVM, the cpustat helper and nginx write), uid, probe, scrape annotations, PodMonitor,
+#     limits; every yaml block of docs/fleet.md parses
+#  4. the sidecar's pieces run: the cpustat helper's loop writes lines stwtop parses,
 #     the ConfigMap's log_format reads a real nginx log (and nginx -t accepts the config when
 #     nginx is installed), the stwtop container's command runs over a real recording
 #  5. the Vector snippet reads only fields and values stwtop writes (real NDJSON output); the
@@ -54,24 +56,26 @@ n=$(grep -c 'alertname:' "$ROOT/deploy/prometheus/stwtop-alerts.test.yml")
 python3 "$D/tools/check-deploy.py" static "$ROOT" "$T/help" "$T/x" >"$T/static" 2>&1 && ok ||
 	bad "check-deploy.py static: $(grep -v '^check-deploy:' "$T/static")"
 tail -n1 "$T/static"
-[ -s "$T/x/jvm.sh" ] && [ -s "$T/x/stwtop.sh" ] || { echo "FAIL the sidecar's commands were not extracted"; exit 1; }
+[ -s "$T/x/cpustat.sh" ] && [ -s "$T/x/stwtop.sh" ] || { echo "FAIL the sidecar's commands were not extracted"; exit 1; }
 
-# 4a. the JVM container's script with its paths moved under $T and java replaced by a sleep:
-# its loop writes a cpu.stat line a second, which stwtop must read whole
+# 4a. the cpustat helper's script with the JVM's /proc/PID/root/sys/fs/cgroup moved to $T/cg,
+# its output to $T/logs and pgrep's JVM replaced by the script's own shell: its loop writes a
+# cpu.stat line a second, which stwtop must read whole
 mkdir -p "$T/logs" "$T/cg" "$T/nginxlogs" "$T/conf"
 printf 'usage_usec 7000\nuser_usec 4000\nsystem_usec 3000\nnr_periods 40\nnr_throttled 3\nthrottled_usec 120000\nnr_bursts 0\nburst_usec 0\n' >"$T/cg/cpu.stat"
-sed -e "s#/sys/fs/cgroup#$T/cg#g; s#/logs/#$T/logs/#g" "$T/x/jvm.sh" |
-	awk '/^exec java/ { print "exec sleep 30"; skip = 1 } !skip' >"$T/jvm.sh"
-grep -q 'cpustat.log' "$T/jvm.sh" && ok || bad "the JVM container's script writes no cpustat.log"
-setsid sh "$T/jvm.sh" </dev/null >"$T/jvm.out" 2>&1 &
+sed -e "s#/proc/\$pid/root/sys/fs/cgroup#$T/cg#g; s#/cpustat/#$T/logs/#g; s#pgrep -o -x java#echo \$\$#" \
+	"$T/x/cpustat.sh" >"$T/cpustat.sh"
+grep -q "$T/logs/cpustat.log" "$T/cpustat.sh" && grep -q "$T/cg/cpu.stat" "$T/cpustat.sh" && ok ||
+	bad "the cpustat helper's script was not moved under $T: $(cat "$T/cpustat.sh")"
+setsid sh "$T/cpustat.sh" </dev/null >"$T/jvm.out" 2>&1 &
 PG=$!
 sleep 3.5
 kill -TERM -- "-$PG" 2>/dev/null
 PG=""
 lines=$(grep -c . "$T/logs/cpustat.log" 2>/dev/null || echo 0)
-[ "$lines" -ge 2 ] && ok || bad "the cpu.stat loop wrote $lines lines in 3.5 s: $(cat "$T/jvm.out")"
+[ "$lines" -ge 2 ] && ok || bad "the cpustat helper wrote $lines lines in 3.5 s: $(cat "$T/jvm.out")"
 "$BIN" --report --json --cpustat-log "$T/logs/cpustat.log" >"$T/cpu.json" 2>"$T/cpu.err"
-python3 - "$T/cpu.json" "$lines" <<'EOF' && ok || bad "stwtop does not read every line the loop wrote: $(head -c 300 "$T/logs/cpustat.log")"
+python3 - "$T/cpu.json" "$lines" <<'EOF' && ok || bad "stwtop does not read every line the helper wrote: $(head -c 300 "$T/logs/cpustat.log")"
 import json, sys
 src = json.load(open(sys.argv[1]))["sources"][0]
 sys.exit(0 if src["parsed"] == int(sys.argv[2]) and src["unparsed"] == 0 else 1)
@@ -98,7 +102,7 @@ fi
 cp "$S/gc.log" "$S/cpustat.log" "$T/logs/"
 cp "$S/logs/access.log" "$T/nginxlogs/access.log"
 cp "$T/x/nginx.conf" "$T/conf/nginx.conf"
-SOURCES=$(sed -e "s#/logs/#$T/logs/#g; s#/var/log/nginx/#$T/nginxlogs/#g; s#/etc/stwtop/nginx/#$T/conf/#g" "$T/x/sources")
+SOURCES=$(sed -e "s#/logs/#$T/logs/#g; s#/cpustat/#$T/logs/#g; s#/var/log/nginx/#$T/nginxlogs/#g; s#/etc/stwtop/nginx/#$T/conf/#g" "$T/x/sources")
 CMD=$(sed -e "s#exec stwtop #exec $BIN #" "$T/x/stwtop.sh")
 PORT=""
 if grep -q -- '--metrics ' "$T/help"; then

@@ -4,10 +4,12 @@
   check-deploy.py static ROOT HELP_FILE OUT_DIR
       the alert rules against docs/verdicts.md and the metric names of the contract; every
       stwtop option used in deploy/ and docs/fleet.md against `stwtop --help`; the Kubernetes
-      example's structure (shared volumes and paths, scrape annotations, limits); every yaml
-      block of docs/fleet.md parses. Writes what the shell runs next into OUT_DIR: jvm.sh (the
-      JVM container's script), stwtop.sh (the stwtop container's command), sources (its
-      STWTOP_SOURCES), nginx.conf (the ConfigMap's), metrics_port.
+      examples' structure, both forms (native sidecars; plain containers) and that they are the
+      same pod (shared volumes and paths, JAVA_TOOL_OPTIONS, uid, scrape annotations, PodMonitor,
+      liveness probe, seccomp, limits); every yaml block of docs/fleet.md parses. Writes what the
+      shell runs next into OUT_DIR: cpustat.sh (the cpustat helper's script), stwtop.sh (the
+      stwtop container's command), sources (its STWTOP_SOURCES), nginx.conf (the ConfigMap's),
+      metrics_port, java_tool_options.
   check-deploy.py ndjson ROOT NDJSON_FILE...
       every field and value the Vector snippet of docs/fleet.md reads exists in real
       `stwtop --plain --json` output.
@@ -137,43 +139,99 @@ def same_file(writer, wpath, reader, rpath):
     return wpath[len(w[1]):] == rpath[len(r[1]):]
 
 
-def check_kubernetes(root, out):
-    path = os.path.join(root, "deploy/kubernetes/stwtop-sidecar.yaml")
-    with open(path) as f:
+MANIFESTS = ("deploy/kubernetes/stwtop-sidecar.yaml", "deploy/kubernetes/stwtop-sidecar-plain.yaml")
+HELPERS = ("stwtop", "cpustat")  # native sidecars in the first file, plain containers in the second
+
+
+def load_manifest(root, rel):
+    with open(os.path.join(root, rel)) as f:
         text = f.read()
-    docs = [d for d in yaml.safe_load_all(text) if d]
-    kinds = {d["kind"]: d for d in docs}
-    check("Deployment" in kinds and "ConfigMap" in kinds, "stwtop-sidecar.yaml: a Deployment and a ConfigMap")
+    return text, {d["kind"]: d for d in yaml.safe_load_all(text) if d}
+
+
+def as_plain(kinds):
+    """the pod with native sidecars moved among the containers, as the plain form has them"""
+    import copy
+    k = copy.deepcopy(kinds)
+    spec = k["Deployment"]["spec"]["template"]["spec"]
+    inits = spec.pop("initContainers", [])
+    for c in inits:
+        c.pop("restartPolicy", None)
+    spec["containers"] = spec.get("containers", []) + inits
+    spec["containers"].sort(key=lambda c: c["name"])
+    return k
+
+
+def check_pod(rel, kinds, native):
+    """the checks both forms must pass; returns what the shell needs"""
+    check("Deployment" in kinds and "ConfigMap" in kinds and "PodMonitor" in kinds,
+          "%s: a Deployment, a ConfigMap and a PodMonitor" % rel)
     pod = kinds["Deployment"]["spec"]["template"]
     spec = pod["spec"]
-    check(spec.get("shareProcessNamespace") is True, "the pod must share its process namespace")
-    cs = {c["name"]: c for c in spec["containers"]}
+    inits = spec.get("initContainers", [])
+    allc = spec["containers"] + inits
+    check(spec.get("shareProcessNamespace") is True, "%s: the pod must share its process namespace" % rel)
+    check(spec.get("securityContext", {}).get("seccompProfile", {}).get("type") == "RuntimeDefault",
+          "%s: pod securityContext.seccompProfile.type RuntimeDefault" % rel)
+    cs = {c["name"]: c for c in allc}
     st = cs.get("stwtop")
-    check(st is not None, "no container named stwtop (the alert texts name it)")
-    jvm = next((c for c in spec["containers"] if "java " in " ".join(c.get("command", []) + c.get("args", []))), None)
-    ngx = next((c for c in spec["containers"] if c.get("image", "").startswith("nginx")), None)
-    check(jvm is not None and ngx is not None, "a JVM container and an nginx container")
+    cp = cs.get("cpustat")
+    check(st is not None and cp is not None, "%s: containers named stwtop (the alert texts name it) and cpustat" % rel)
+    if native:
+        for n in HELPERS:
+            c = next((c for c in inits if c["name"] == n), None)
+            check(c is not None and c.get("restartPolicy") == "Always",
+                  "%s: %s is a native sidecar (initContainers, restartPolicy: Always)" % (rel, n))
+    else:
+        check(not inits, "%s: the plain form has no initContainers" % rel)
+    jvm = next((c for c in allc if any(e["name"] == "JAVA_TOOL_OPTIONS" for e in c.get("env", []))), None)
+    ngx = next((c for c in allc if c.get("image", "").startswith("nginx")), None)
+    check(jvm is not None and ngx is not None, "%s: a JVM container (JAVA_TOOL_OPTIONS) and an nginx container" % rel)
+    check(jvm in spec["containers"] and ngx in spec["containers"], "%s: the JVM and nginx are app containers" % rel)
+    check("command" not in jvm and "args" not in jvm, "%s: the JVM container keeps its image's command" % rel)
+    jto = {e["name"]: e.get("value", "") for e in jvm.get("env", [])}["JAVA_TOOL_OPTIONS"]
     cmd = " ".join(st.get("command", []) + st.get("args", []))
     env = {e["name"]: e.get("value", "") for e in st.get("env", [])}
     sources = env.get("STWTOP_SOURCES", "")
-    check("--plain --json" in cmd, "stwtop runs with --plain --json")
-    check("$STWTOP_SOURCES" in cmd and sources, "stwtop's sources are in STWTOP_SOURCES (the alerts use it)")
+    check("--plain --json" in cmd, "%s: stwtop runs with --plain --json" % rel)
+    check("$STWTOP_SOURCES" in cmd and sources, "%s: stwtop's sources are in STWTOP_SOURCES (the alerts use it)" % rel)
     m = re.search(r"--metrics 0\.0\.0\.0:(\d+)", cmd)
-    check(m is not None, "stwtop serves --metrics on 0.0.0.0 (the pod's address)")
+    check(m is not None, "%s: stwtop serves --metrics on 0.0.0.0 (the pod's address)" % rel)
     port = m.group(1) if m else "0"
+    check(port != "9404", "%s: 9404 is the JMX exporter's port (its javaagent runs in the JVM's pod)" % rel)
     ann = pod["metadata"].get("annotations", {})
-    check(ann.get("prometheus.io/scrape") == "true", "pod annotation prometheus.io/scrape: \"true\"")
-    check(ann.get("prometheus.io/port") == port, "pod annotation prometheus.io/port is --metrics's port")
-    check(ann.get("prometheus.io/path") == "/metrics", "pod annotation prometheus.io/path: /metrics")
-    check(any(str(p.get("containerPort")) == port for p in st.get("ports", [])), "stwtop declares its metrics port")
-    for c in spec["containers"]:
+    check(ann.get("prometheus.io/scrape") == "true", "%s: pod annotation prometheus.io/scrape: \"true\"" % rel)
+    check(ann.get("prometheus.io/port") == port, "%s: pod annotation prometheus.io/port is --metrics's port" % rel)
+    check(ann.get("prometheus.io/path") == "/metrics", "%s: pod annotation prometheus.io/path: /metrics" % rel)
+    pname = next((p.get("name") for p in st.get("ports", []) if str(p.get("containerPort")) == port), None)
+    check(pname is not None, "%s: stwtop declares its metrics port (named)" % rel)
+    probe = st.get("livenessProbe", {}).get("httpGet", {})
+    check(probe.get("path") == "/metrics" and str(probe.get("port")) in (port, str(pname)),
+          "%s: stwtop's livenessProbe is httpGet /metrics on the metrics port" % rel)
+    pm = kinds["PodMonitor"]["spec"]
+    labels = pod["metadata"].get("labels", {})
+    check(all(labels.get(k) == v for k, v in pm["selector"].get("matchLabels", {}).items()),
+          "%s: the PodMonitor selects the pod's labels" % rel)
+    eps = pm.get("podMetricsEndpoints", [])
+    check(any(e.get("port") == pname and e.get("path", "/metrics") == "/metrics" for e in eps),
+          "%s: the PodMonitor scrapes the stwtop port by its name" % rel)
+    for c in allc:
         lim = c.get("resources", {}).get("limits", {})
-        check("cpu" in lim and "memory" in lim, "container %s has cpu and memory limits" % c["name"])
-    check(all(m.get("readOnly") for m in st.get("volumeMounts", [])), "stwtop mounts everything read-only")
+        check("cpu" in lim and "memory" in lim, "%s: container %s has cpu and memory limits" % (rel, c["name"]))
+    check(all(m.get("readOnly") for m in st.get("volumeMounts", [])), "%s: stwtop mounts everything read-only" % rel)
+    # looking into the JVM (/proc/PID/root, hsperfdata, attach) needs the JVM's uid or CAP_SYS_PTRACE
+    juid = jvm.get("securityContext", {}).get("runAsUser")
+    for c in (st, cp):
+        sc = c.get("securityContext", {})
+        same = juid is not None and sc.get("runAsUser") == juid
+        ptrace = "SYS_PTRACE" in sc.get("capabilities", {}).get("add", [])
+        check(same or ptrace, "%s: %s runs as the JVM's uid (%s) or adds SYS_PTRACE" % (rel, c["name"], juid))
+        check(sc.get("readOnlyRootFilesystem") and sc.get("allowPrivilegeEscalation") is False,
+              "%s: %s: read-only root, no privilege escalation" % (rel, c["name"]))
     vols = {v["name"]: v for v in spec.get("volumes", [])}
-    for c in spec["containers"]:
+    for c in allc:
         for mnt in c.get("volumeMounts", []):
-            check(mnt["name"] in vols, "container %s mounts an undeclared volume %s" % (c["name"], mnt["name"]))
+            check(mnt["name"] in vols, "%s: container %s mounts an undeclared volume %s" % (rel, c["name"], mnt["name"]))
 
     # the files stwtop reads are the files the others write
     args = shlex.split(sources)
@@ -181,30 +239,45 @@ def check_kubernetes(root, out):
     for i in range(len(args) - 1):
         if args[i].startswith("--"):
             opt.setdefault(args[i], args[i + 1])
-    jscript = " ".join(jvm.get("command", []) + jvm.get("args", []))
-    xlog = re.search(r"-Xlog:\S*?:file=([^:\s]+)", jscript)
+    xlog = re.search(r"-Xlog:\S*?:file=([^:\s]+)", jto)
     check(xlog is not None and same_file(jvm, xlog.group(1), st, opt.get("--gc", "")),
-          "--gc %s is not the file the JVM's -Xlog writes" % opt.get("--gc"))
-    loop = re.search(r">>\s*(\S+cpustat\.log)", jscript)
-    check(loop is not None and same_file(jvm, loop.group(1), st, opt.get("--cpustat-log", "")),
-          "--cpustat-log %s is not the file the JVM container's loop writes" % opt.get("--cpustat-log"))
+          "%s: --gc %s is not the file JAVA_TOOL_OPTIONS's -Xlog writes" % (rel, opt.get("--gc")))
+    ef = re.search(r"-XX:ErrorFile=(\S+)", jto)
+    check(ef is not None and mount_of(jvm, ef.group(1)) is not None and mount_of(st, ef.group(1)) is not None,
+          "%s: -XX:ErrorFile is on a volume stwtop mounts" % rel)
+    cscript = cp["command"][-1]
+    loop = re.search(r">>\s*(\S+cpustat\.log)", cscript)
+    check(loop is not None and same_file(cp, loop.group(1), st, opt.get("--cpustat-log", "")),
+          "%s: --cpustat-log %s is not the file the cpustat helper writes" % (rel, opt.get("--cpustat-log")))
     conf = kinds["ConfigMap"]["data"]["nginx.conf"]
     alog = re.search(r"access_log\s+(\S+)\s+(\w+);", conf)
     check(alog is not None and same_file(ngx, alog.group(1), st, opt.get("--nginx", "")),
-          "--nginx %s is not the file nginx's access_log writes" % opt.get("--nginx"))
+          "%s: --nginx %s is not the file nginx's access_log writes" % (rel, opt.get("--nginx")))
     nc = opt.get("--nginx-conf", ":")
     check(alog is not None and nc.rsplit(":", 1)[1] == alog.group(2),
-          "--nginx-conf names log_format %s, access_log uses it" % nc)
+          "%s: --nginx-conf names log_format %s, access_log uses it" % (rel, nc))
     cm = mount_of(st, nc.rsplit(":", 1)[0])
     check(cm is not None and vols[cm[0]].get("configMap", {}).get("name") == kinds["ConfigMap"]["metadata"]["name"],
-          "--nginx-conf reads the ConfigMap nginx reads")
+          "%s: --nginx-conf reads the ConfigMap nginx reads" % rel)
+    return {"cpustat.sh": cscript, "stwtop.sh": st["command"][-1], "sources": sources, "nginx.conf": conf,
+            "metrics_port": port, "java_tool_options": jto}
 
+
+def check_kubernetes(root, out):
+    """both forms of the sidecar; they must be the same pod apart from where the helpers are"""
+    texts, kinds = {}, {}
+    for rel in MANIFESTS:
+        texts[rel], kinds[rel] = load_manifest(root, rel)
+    native, plain = MANIFESTS
+    got = check_pod(native, kinds[native], True)
+    check(check_pod(plain, kinds[plain], False) == got, "the two forms give stwtop different commands or files")
+    check(as_plain(kinds[native]) == as_plain(kinds[plain]),
+          "%s and %s are not the same pod apart from initContainers/restartPolicy" % MANIFESTS)
     os.makedirs(out, exist_ok=True)
-    for name, content in (("jvm.sh", jvm["command"][-1]), ("stwtop.sh", st["command"][-1]),
-                          ("sources", sources), ("nginx.conf", conf), ("metrics_port", port)):
+    for name, content in got.items():
         with open(os.path.join(out, name), "w") as f:
             f.write(content)
-    return text
+    return texts
 
 
 def vector_block(root):
@@ -218,8 +291,8 @@ def check_static(root, help_file, out):
     with open(help_file) as f:
         helptext = f.read()
     known = set(re.findall(r"--[a-z][a-z0-9-]*", helptext))
-    texts = {"deploy/prometheus/stwtop-alerts.yml": check_rules(root),
-             "deploy/kubernetes/stwtop-sidecar.yaml": check_kubernetes(root, out)}
+    texts = {"deploy/prometheus/stwtop-alerts.yml": check_rules(root)}
+    texts.update(check_kubernetes(root, out))
     fleet, vector = vector_block(root)
     texts["docs/fleet.md"] = fleet
     for name, text in texts.items():

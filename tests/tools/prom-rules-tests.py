@@ -32,7 +32,7 @@ CRIT_VERDICTS = {  # alert name -> verdict id (docs/verdicts.md: the ids that ca
 }
 
 # the labels a scrape of the sidecar gives (docs/fleet.md's scrape config)
-POD = {"job": "stwtop", "instance": "10.1.2.3:9404", "namespace": "shop", "pod": "catalog-6d8f9-x2x7q"}
+POD = {"job": "stwtop", "instance": "10.1.2.3:9612", "namespace": "shop", "pod": "catalog-6d8f9-x2x7q"}
 # the same metrics read by node_exporter's textfile collector: no pod, no namespace
 NODE = {"job": "node", "instance": "node-7:9100"}
 
