@@ -16,7 +16,13 @@
  * cgroup as "/" has the full host path as the mount root, and the path in
  * /proc/PID/cgroup may then be "/" or a path not visible under the mount.
  * map_path() handles these by stripping the root, or falling back to the
- * mount point itself. */
+ * mount point itself.
+ *
+ * From another container of the same pod (a sidecar sharing the process
+ * namespace), the process's cgroup is not under our mounts at all: our mount
+ * root is our own cgroup. Its own mounts are, seen through /proc/PID/root
+ * (its /proc/PID/mountinfo; the same uid or CAP_SYS_PTRACE): open_own_view()
+ * takes its cgroup there, when its cgroup.procs lists it. */
 #include "stwtop/probe.h"
 
 #include "stwtop/procfile.h"
@@ -46,6 +52,9 @@ struct cg_mount {
 
 struct cgroup_probe {
 	char root[CG_PATH];
+	/* where the mounts of the mountinfo read live: root, or root + /proc/PID/root
+	 * for the process's own mounts (open_own_view) */
+	char fsroot[CG_PATH];
 	int cpu_version, mem_version;
 	bool cpu_ctrl;        /* v2: the cpu controller is enabled (cpu.max exists) */
 	char cpu_dir[CG_PATH];     /* with root prefix; "" none */
@@ -226,13 +235,13 @@ static int map_path(struct cgroup_probe *p, const struct cg_mount *m, const char
 	if (tail) {
 		if ((size_t)snprintf(rel, sizeof rel, "%s%s", m->point, strcmp(tail, "/") == 0 ? "" : tail) >=
 			    sizeof rel ||
-		    procfile_join(out, outlen, p->root, rel) < 0)
+		    procfile_join(out, outlen, p->fsroot, rel) < 0)
 			return -ENAMETOOLONG;
 		if (is_dir(out))
 			return 0;
 	}
 	/* the container's own cgroup is the mount root: "/" or an outside path */
-	if (procfile_join(out, outlen, p->root, m->point) < 0)
+	if (procfile_join(out, outlen, p->fsroot, m->point) < 0)
 		return -ENAMETOOLONG;
 	if (strcmp(cg, "/") != 0 || tail)
 		note_fallback(p, cg, m->point);
@@ -433,6 +442,69 @@ static int open_pid(struct cgroup_probe *p, const struct cg_mount *m, int nm, in
 	return 0;
 }
 
+/* pid is listed in dir's cgroup.procs (pids as our pid namespace numbers them) */
+static bool lists_pid(const char *dir, int pid)
+{
+	char path[CG_PATH + 16], *text = NULL;
+	size_t len = 0;
+	if ((size_t)snprintf(path, sizeof path, "%s/cgroup.procs", dir) >= sizeof path ||
+	    procfile_read_alloc(AT_FDCWD, path, 4 << 20, &text, &len) < 0)
+		return false;
+	bool found = false;
+	for (size_t i = 0; i < len && !found;) {
+		int64_t v;
+		size_t k = util_parse_i64(text + i, len - i, &v);
+		found = k > 0 && v == pid;
+		i += k;
+		while (i < len && text[i] != '\n')
+			i++;
+		i++;
+	}
+	free(text);
+	return found;
+}
+
+/* The process's cgroup is not under our mounts (we fell back to a mount's
+ * root, our own cgroup): take it through the process's own mounts instead,
+ * when what is found there holds the process. Otherwise p stays as it was,
+ * with its note. */
+static void open_own_view(struct cgroup_probe *p, int pid)
+{
+	char rel[64], path[CG_PATH], *mi = NULL;
+	size_t milen = 0;
+	struct cgroup_probe *q = calloc(1, sizeof *q);
+	struct cg_mount *m = calloc(64, sizeof *m);
+	snprintf(rel, sizeof rel, "/proc/%d/mountinfo", pid);
+	if (!q || !m || procfile_join(path, sizeof path, p->root, rel) < 0 ||
+	    procfile_read_alloc(AT_FDCWD, path, 16 << 20, &mi, &milen) < 0)
+		goto out;
+	int nm = parse_mountinfo(mi, milen, m, 64);
+	snprintf(rel, sizeof rel, "/proc/%d/root", pid);
+	snprintf(q->root, sizeof q->root, "%s", p->root);
+	if (procfile_join(q->fsroot, sizeof q->fsroot, p->root, rel) < 0)
+		goto out;
+	char err[CG_ERR];
+	if (open_pid(q, m, nm, pid, err, sizeof err) < 0 || q->note[0] || !q->cpu_version ||
+	    !lists_pid(q->cpu_dir, pid))
+		goto out;
+	memcpy(p->fsroot, q->fsroot, sizeof p->fsroot);
+	p->cpu_version = q->cpu_version;
+	p->mem_version = q->mem_version;
+	p->cpu_ctrl = q->cpu_ctrl;
+	memcpy(p->cpu_dir, q->cpu_dir, sizeof p->cpu_dir);
+	memcpy(p->acct_dir, q->acct_dir, sizeof p->acct_dir);
+	memcpy(p->mem_dir, q->mem_dir, sizeof p->mem_dir);
+	memcpy(p->psi_dir, q->psi_dir, sizeof p->psi_dir);
+	int w = snprintf(p->note, sizeof p->note, "process %d's cgroup read through its own mounts (%s)", pid,
+			 q->cpu_dir);
+	if (w < 0 || (size_t)w >= sizeof p->note)
+		snprintf(p->note, sizeof p->note, "process %d's cgroup read through its own mounts", pid);
+out:
+	free(mi);
+	free(m);
+	free(q);
+}
+
 /* ------------------------------------------------------------------- poll --- */
 
 static void note_error(struct cgroup_probe *p, const char *what, const char *path, int e)
@@ -622,6 +694,7 @@ struct cgroup_probe *cgroup_probe_open(const char *root, int pid, const char *di
 	p->period_us = -1;
 	p->limit_bytes = -1;
 	snprintf(p->root, sizeof p->root, "%s", root ? root : "");
+	snprintf(p->fsroot, sizeof p->fsroot, "%s", p->root);
 	if (pid <= 0 && !dir) {
 		snprintf(err, errlen, "cgroup probe: neither a pid nor a cgroup directory given");
 		goto fail;
@@ -670,6 +743,8 @@ struct cgroup_probe *cgroup_probe_open(const char *root, int pid, const char *di
 		}
 		if (open_pid(p, m, nm, pid, err, errlen) < 0)
 			goto fail;
+		if (p->note[0])
+			open_own_view(p, pid);
 		if (!p->cpu_version && !p->mem_version) {
 			snprintf(err, errlen, "process %d: no cgroup cpu or memory controller found "
 				 "(neither a v1 cpu/memory hierarchy nor cgroup2 is mounted for it, see %s)", pid, path);
