@@ -734,6 +734,15 @@ char *report_note_json(const char *text)
 	return txt;
 }
 
+/* a JVM is read: a JVM log given, or its counters */
+static bool jvm_followed(const struct session *s)
+{
+	for (int i = 0; i < session_nsources(s); i++)
+		if (session_source_kind(s, i) == SRC_JVM)
+			return true;
+	return session_summary(s)->ctr_samples > 0;
+}
+
 char *report_status_json(const struct session *s, int64_t now_ms, struct report_status_mark *m)
 {
 	struct interval iv;
@@ -755,6 +764,11 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 		/* none ended (stop_max_ms 0): none reached either */
 		double tt = c && c->stop_max_ms == 0 ? 0 : c ? c->stop_max_ttsp_ms : -1;
 		json_object_set_new(o, "max_ttsp_ms", ms_or_null(tt));
+	} else if (!jvm_followed(s)) {
+		/* nothing of the JVM is read (an nginx log alone): its stops are not known */
+		json_object_set_new(o, "stops", json_null());
+		json_object_set_new(o, "max_stop_ms", json_null());
+		json_object_set_new(o, "max_ttsp_ms", json_null());
 	} else {
 		json_object_set_new(o, "stops", json_integer(iv.stops));
 		json_object_set_new(o, "max_stop_ms", round3(iv.max_stop_ms));
@@ -765,9 +779,12 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 		json_object_set_new(o, "heap_committed_mb", mb_or_null(sm->ctr_heap_committed_mb));
 		json_object_set_new(o, "heap_used_after_gc_mb", json_null());
 	} else {
-		json_object_set_new(o, "gc_pauses_total", json_integer((json_int_t)sm->gc_pauses));
-		json_object_set_new(o, "heap_committed_mb", round3(sm->committed_last_mb));
-		json_object_set_new(o, "heap_used_after_gc_mb", round3(sm->used_after_gc_last_mb));
+		/* a heap no line has sized yet, a JVM not read at all: null, not 0 */
+		json_object_set_new(o, "gc_pauses_total",
+				    jvm_followed(s) ? json_integer((json_int_t)sm->gc_pauses) : json_null());
+		json_object_set_new(o, "heap_committed_mb", sm->heap_known ? round3(sm->committed_last_mb) : json_null());
+		json_object_set_new(o, "heap_used_after_gc_mb",
+				    sm->heap_known ? round3(sm->used_after_gc_last_mb) : json_null());
 	}
 	json_object_set_new(o, "throttled_ms", iv.have_cpu ? round3(iv.throttled_ms) : json_null());
 	if (iv.sched) {

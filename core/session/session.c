@@ -500,6 +500,8 @@ static void emit(struct session *s, int i, struct event *e)
 
 void session_feed_event(struct session *s, int i, struct event *e)
 {
+	/* a sample read: the probe can read again */
+	s->src[i]->st.error = false;
 	emit(s, i, e);
 }
 
@@ -556,6 +558,10 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 {
 	struct source *src = s->src[i];
 	src->st.lines++;
+	/* a line read: whatever kept the source from being read (live: no
+	 * permission, a directory in its place) is over */
+	if (__builtin_expect(src->st.error, 0))
+		src->st.error = false;
 	if (flags & LINEBUF_CUT)
 		src->st.cut++;
 	char why[200];
