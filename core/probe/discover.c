@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1291,8 +1292,8 @@ static int same_ns(const char *root, int pid, const char *ns)
 
 /* HotSpot's %hn is os::get_host_name(): uname's nodename in the JVM's uts
  * namespace. In ours: gethostname(). In another: that namespace's name, read by
- * entering it for a moment (setns needs CAP_SYS_ADMIN; the process has no
- * threads, so only this call sees it); else <its root>/etc/hostname, which
+ * a child that enters it (setns needs CAP_SYS_ADMIN; this process never
+ * leaves its own); else <its root>/etc/hostname, which
  * container runtimes (podman, kubelet) write with the name they give it. */
 static void read_hostname(const char *root, struct jvm_proc *j)
 {
@@ -1309,26 +1310,43 @@ static void read_hostname(const char *root, struct jvm_proc *j)
 		}
 	}
 	if (same == 0 && !(root && root[0])) {
+		/* in a child: this process never leaves its own namespace */
+		int fd[2] = {-1, -1};
+		pid_t c = -1;
 		proc_path(path, sizeof path, root, j->pid, "ns/uts");
-		int theirs = open(path, O_RDONLY | O_CLOEXEC);
-		int ours = open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC);
-		err = theirs < 0 || ours < 0 ? errno : 0;
-		if (!err && setns(theirs, CLONE_NEWUTS) != 0)
+		if (pipe2(fd, O_CLOEXEC) != 0 || (c = fork()) < 0) {
 			err = errno;
-		if (!err) {
-			int r = gethostname(b, sizeof b - 1);
+		} else if (c == 0) {
+			int theirs = open(path, O_RDONLY | O_CLOEXEC);
+			int ok = theirs >= 0 && setns(theirs, CLONE_NEWUTS) == 0 && gethostname(b, sizeof b - 1) == 0;
+			unsigned char e = ok ? 0 : (unsigned char)(errno ? errno : EIO);
 			b[sizeof b - 1] = '\0';
-			if (setns(ours, CLONE_NEWUTS) != 0)
-				abort(); /* cannot happen: we were in it a moment ago */
-			if (r == 0) {
-				util_strlcpy_n(j->hostname, sizeof j->hostname, b, strlen(b));
+			if (write(fd[1], &e, 1) == 1 && ok && write(fd[1], b, strlen(b)) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		if (c > 0) {
+			unsigned char e = EIO;
+			close(fd[1]);
+			fd[1] = -1;
+			ssize_t n = read(fd[0], &e, 1);
+			ssize_t m = n == 1 && e == 0 ? read(fd[0], b, sizeof b - 1) : -1;
+			if (n != 1)
+				err = EIO;
+			else if (e != 0)
+				err = e;
+			else if (m > 0) {
+				b[m] = '\0';
+				util_strlcpy_n(j->hostname, sizeof j->hostname, b, (size_t)m);
 				snprintf(j->hostname_from, sizeof j->hostname_from, "its uts namespace");
 			}
+			while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
+				;
 		}
-		if (theirs >= 0)
-			close(theirs);
-		if (ours >= 0)
-			close(ours);
+		if (fd[0] >= 0)
+			close(fd[0]);
+		if (fd[1] >= 0)
+			close(fd[1]);
 		if (j->hostname[0])
 			return;
 	}
