@@ -136,7 +136,7 @@ int metrics_parse_addr(const char *arg, struct sockaddr_storage *ss, socklen_t *
 	errno = 0;
 	long p = strtol(port, &end, 10);
 	if (!port[0] || *end || errno || p < 1 || p > 65535) {
-		snprintf(err, errlen, "--metrics '%s': not ADDR:PORT (a port 1..65535, e.g. :9404 or 0.0.0.0:9404)",
+		snprintf(err, errlen, "--metrics '%s': not ADDR:PORT (a port 1..65535, e.g. :9612 or 0.0.0.0:9612)",
 			 arg);
 		return -EINVAL;
 	}
