@@ -10,11 +10,14 @@
 #     (docs/verdicts.md), metric names of the contract, every stwtop option used in deploy/ and
 #     docs/fleet.md listed by --help (or --metrics/--metrics-textfile, being added), both forms
 #     of the sidecar and that they are one pod, its volumes and paths (stwtop reads the files
-#     the JVM, the cpustat helper and nginx write), uid, probe, scrape annotations, PodMonitor,
+#     the JVM and nginx write), stwtop's command (it waits for the JVM with pgrep, which its
+#     image has, and follows it with --pid), uid, probe, scrape annotations, PodMonitor,
 #     limits; every yaml block of docs/fleet.md parses
-#  4. the sidecar's pieces run: the cpustat helper's loop writes lines stwtop parses,
-#     the ConfigMap's log_format reads a real nginx log (and nginx -t accepts the config when
-#     nginx is installed), the stwtop container's command runs over a real recording
+#  4. the sidecar's pieces run: the ConfigMap's log_format reads a real nginx log (and nginx -t
+#     accepts the config when nginx is installed); the stwtop container's command waits for a
+#     process named java and runs stwtop with --pid of it over a real recording's files; the
+#     same stwtop line, without --pid and with the recording's cpustat.log in place of the
+#     cgroup --pid reads live, prints the recording's verdicts
 #  5. the Vector snippet reads only fields and values stwtop writes (real NDJSON output); the
 #     alerts' grep pattern finds the verdicts in it
 # Needs promtool (Debian package prometheus) and python3 with yaml (python3-yaml): without
@@ -56,30 +59,9 @@ n=$(grep -c 'alertname:' "$ROOT/deploy/prometheus/stwtop-alerts.test.yml")
 python3 "$D/tools/check-deploy.py" static "$ROOT" "$T/help" "$T/x" >"$T/static" 2>&1 && ok ||
 	bad "check-deploy.py static: $(grep -v '^check-deploy:' "$T/static")"
 tail -n1 "$T/static"
-[ -s "$T/x/cpustat.sh" ] && [ -s "$T/x/stwtop.sh" ] || { echo "FAIL the sidecar's commands were not extracted"; exit 1; }
+[ -s "$T/x/stwtop.sh" ] && [ -s "$T/x/sources" ] || { echo "FAIL the sidecar's command was not extracted"; exit 1; }
 
-# 4a. the cpustat helper's script with the JVM's /proc/PID/root/sys/fs/cgroup moved to $T/cg,
-# its output to $T/logs and pgrep's JVM replaced by the script's own shell: its loop writes a
-# cpu.stat line a second, which stwtop must read whole
-mkdir -p "$T/logs" "$T/cg" "$T/nginxlogs" "$T/conf"
-printf 'usage_usec 7000\nuser_usec 4000\nsystem_usec 3000\nnr_periods 40\nnr_throttled 3\nthrottled_usec 120000\nnr_bursts 0\nburst_usec 0\n' >"$T/cg/cpu.stat"
-sed -e "s#/proc/\$pid/root/sys/fs/cgroup#$T/cg#g; s#/cpustat/#$T/logs/#g; s#pgrep -o -x java#echo \$\$#" \
-	"$T/x/cpustat.sh" >"$T/cpustat.sh"
-grep -q "$T/logs/cpustat.log" "$T/cpustat.sh" && grep -q "$T/cg/cpu.stat" "$T/cpustat.sh" && ok ||
-	bad "the cpustat helper's script was not moved under $T: $(cat "$T/cpustat.sh")"
-setsid sh "$T/cpustat.sh" </dev/null >"$T/jvm.out" 2>&1 &
-PG=$!
-sleep 3.5
-kill -TERM -- "-$PG" 2>/dev/null
-PG=""
-lines=$(grep -c . "$T/logs/cpustat.log" 2>/dev/null || echo 0)
-[ "$lines" -ge 2 ] && ok || bad "the cpustat helper wrote $lines lines in 3.5 s: $(cat "$T/jvm.out")"
-"$BIN" --report --json --cpustat-log "$T/logs/cpustat.log" >"$T/cpu.json" 2>"$T/cpu.err"
-python3 - "$T/cpu.json" "$lines" <<'EOF' && ok || bad "stwtop does not read every line the helper wrote: $(head -c 300 "$T/logs/cpustat.log")"
-import json, sys
-src = json.load(open(sys.argv[1]))["sources"][0]
-sys.exit(0 if src["parsed"] == int(sys.argv[2]) and src["unparsed"] == 0 else 1)
-EOF
+mkdir -p "$T/logs" "$T/nginxlogs" "$T/conf" "$T/bin"
 
 # 4b. the ConfigMap's nginx.conf: its log_format reads the real nginx log of the recording
 # (the same variables), and nginx itself accepts the config
@@ -98,12 +80,18 @@ else
 	echo "note: nginx not installed: the ConfigMap's nginx.conf is not checked by nginx -t"
 fi
 
-# 4c. the stwtop container's command over the recording's files placed where the pod has them
-cp "$S/gc.log" "$S/cpustat.log" "$T/logs/"
+# 4c. the stwtop container's command as the pod runs it, over the recording's files placed where
+# the pod has them. Its loop waits for a process named java: pgrep is limited here to this
+# test's own session (-s 0), where a stand-in (a copy of sleep named java) starts 2 s later;
+# stwtop must then run with --pid of the stand-in and serve the metrics the rules use
+cp "$S/gc.log" "$T/logs/"
 cp "$S/logs/access.log" "$T/nginxlogs/access.log"
 cp "$T/x/nginx.conf" "$T/conf/nginx.conf"
-SOURCES=$(sed -e "s#/logs/#$T/logs/#g; s#/cpustat/#$T/logs/#g; s#/var/log/nginx/#$T/nginxlogs/#g; s#/etc/stwtop/nginx/#$T/conf/#g" "$T/x/sources")
-CMD=$(sed -e "s#exec stwtop #exec $BIN #" "$T/x/stwtop.sh")
+cp "$(command -v sleep)" "$T/bin/java"
+SOURCES=$(sed -e "s#/logs/#$T/logs/#g; s#/var/log/nginx/#$T/nginxlogs/#g; s#/etc/stwtop/nginx/#$T/conf/#g" "$T/x/sources")
+CMD=$(sed -e "s#exec stwtop #exec $BIN #; s#pgrep -o -x java#pgrep -o -x -s 0 java#" "$T/x/stwtop.sh")
+printf '%s' "$CMD" | grep -q "pgrep -o -x -s 0 java" && printf '%s' "$CMD" | grep -q "exec $BIN " && ok ||
+	bad "the stwtop container's command was not moved onto this machine: $CMD"
 PORT=""
 if grep -q -- '--metrics ' "$T/help"; then
 	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -112,15 +100,22 @@ else
 	echo "note: this stwtop has no --metrics yet: the sidecar's command is run without it"
 	CMD=$(printf '%s' "$CMD" | sed -e 's#--metrics [^ ]*##')
 fi
-STWTOP_SOURCES=$SOURCES TZ=UTC timeout -s TERM 6 sh -c "$CMD" </dev/null >"$T/side.out" 2>"$T/side.err" &
+STWTOP_SOURCES=$SOURCES TZ=UTC timeout -s TERM 8 setsid sh -c "(sleep 2; exec $T/bin/java 20) & $CMD" \
+	</dev/null >"$T/side.out" 2>"$T/side.err" &
 SIDE=$!
+sleep 1
+# the shell under timeout waits (it is still sh), then becomes stwtop (exec)
+SH=$(pgrep -P "$SIDE" | head -1)
+[ -n "$SH" ] && [ "$(cat "/proc/$SH/comm" 2>/dev/null)" = sh ] && ok ||
+	bad "the sidecar's command did not wait for a process named java: $(cat "/proc/$SH/comm" 2>&1) $(cat "$T/side.err")"
 if [ -n "$PORT" ]; then
 	# the metrics the rules use, scraped while it runs (those this recording must have)
 	sleep 4
+	[ "$(cat "/proc/$SH/comm" 2>/dev/null)" = stwtop ] && ok || bad "the sidecar's command did not exec stwtop once java ran"
 	if curl -sf "http://127.0.0.1:$PORT/metrics" >"$T/scrape"; then
 		ok
 		for m in stwtop_build_info stwtop_source_up stwtop_stops_total stwtop_stop_seconds_sum \
-			stwtop_gc_pause_seconds_sum stwtop_cgroup_throttled_seconds_total stwtop_verdicts_total; do
+			stwtop_gc_pause_seconds_sum stwtop_cgroup_throttled_seconds_total; do
 			grep -qE "^$m[{ ]" "$T/scrape" && ok || bad "the scrape has no $m, which the alert rules use"
 		done
 		promtool check metrics <"$T/scrape" >"$T/lint" 2>&1 && ok || bad "promtool check metrics: $(head -c 1000 "$T/lint")"
@@ -132,10 +127,25 @@ wait "$SIDE"
 rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 124 ] && ok || bad "the sidecar's command exited $rc: $(cat "$T/side.err")"
 grep -qi 'error' "$T/side.err" && bad "the sidecar's command says: $(grep -i error "$T/side.err")" || ok
+# it followed the stand-in: --pid of a process named java, found after the wait
+jp=$(grep -o 'process [0-9]*' "$T/side.err" | head -1 | cut -d' ' -f2)
+[ -n "$jp" ] && [ "$(cat "/proc/$jp/comm" 2>/dev/null)" = java ] && ok ||
+	bad "the sidecar's command did not run stwtop with --pid of the process named java: $(head -c 600 "$T/side.err")"
+
+# 4d. the recording's verdicts: the same stwtop line without the wait and --pid (a recording has
+# no live JVM), with the recording's cpustat.log for the cgroup numbers --pid reads live in the
+# pod; the alerts' grep pattern must find them
+cp "$S/cpustat.log" "$T/logs/"
+LINE=$(sed -n 's#^exec stwtop \(.*\)$#\1#p' "$T/x/stwtop.sh" | sed -e 's# --pid "$pid"##; s#--metrics [^ ]*##')
+[ -n "$LINE" ] && ! printf '%s' "$LINE" | grep -q -- '--pid' && ok || bad "the stwtop line of the command was not found: $(cat "$T/x/stwtop.sh")"
+STWTOP_SOURCES="$SOURCES --cpustat-log $T/logs/cpustat.log" TZ=UTC timeout -s TERM 6 sh -c "exec $BIN $LINE" \
+	</dev/null >"$T/side.out" 2>"$T/side.err"
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 124 ] && ok || bad "the sidecar's stwtop line exited $rc: $(cat "$T/side.err")"
 for id in cpu-throttled-during-stop accept-queue-overflow; do
 	# the alerts' own pattern: kubectl logs POD -c stwtop | grep '"id":"ID"'
 	grep "\"id\":\"$id\"" "$T/side.out" | grep -q '"event":"new"' && ok ||
-		bad "the sidecar's command over throttle-stop printed no new $id (grep '\"id\":\"$id\"')"
+		bad "the sidecar's stwtop line over throttle-stop printed no new $id (grep '\"id\":\"$id\"')"
 done
 
 # 5. the Vector snippet against real NDJSON: the sidecar's, and one with a note (a log_format

@@ -6,10 +6,10 @@
       stwtop option used in deploy/ and docs/fleet.md against `stwtop --help`; the Kubernetes
       examples' structure, both forms (native sidecars; plain containers) and that they are the
       same pod (shared volumes and paths, JAVA_TOOL_OPTIONS, uid, scrape annotations, PodMonitor,
-      liveness probe, seccomp, limits); every yaml block of docs/fleet.md parses. Writes what the
-      shell runs next into OUT_DIR: cpustat.sh (the cpustat helper's script), stwtop.sh (the
-      stwtop container's command), sources (its STWTOP_SOURCES), nginx.conf (the ConfigMap's),
-      metrics_port, java_tool_options.
+      liveness probe, seccomp, limits; stwtop waits for the JVM and follows it with --pid, and
+      its image has the pgrep it waits with); every yaml block of docs/fleet.md parses. Writes
+      what the shell runs next into OUT_DIR: stwtop.sh (the stwtop container's command), sources
+      (its STWTOP_SOURCES), nginx.conf (the ConfigMap's), metrics_port, java_tool_options.
   check-deploy.py ndjson ROOT NDJSON_FILE...
       every field and value the Vector snippet of docs/fleet.md reads exists in real
       `stwtop --plain --json` output.
@@ -84,6 +84,8 @@ def stwtop_options(text):
             if re.search(r"-c\s+$", line[:m.start()]):
                 continue  # kubectl ... -c stwtop: the container's name
             for tok in line[m.end():].split():
+                if re.match(r'^"\$\w+"$', tok):
+                    continue  # a quoted variable: an option's value (--pid "$pid")
                 if tok[0] in "|;&'\")`" or tok == "&&":
                     break
                 if re.match(r"^--[a-z][a-z0-9-]*", tok):
@@ -140,7 +142,7 @@ def same_file(writer, wpath, reader, rpath):
 
 
 MANIFESTS = ("deploy/kubernetes/stwtop-sidecar.yaml", "deploy/kubernetes/stwtop-sidecar-plain.yaml")
-HELPERS = ("stwtop", "cpustat")  # native sidecars in the first file, plain containers in the second
+HELPERS = ("stwtop",)  # native sidecars in the first file, plain containers in the second
 
 
 def load_manifest(root, rel):
@@ -162,7 +164,14 @@ def as_plain(kinds):
     return k
 
 
-def check_pod(rel, kinds, native):
+def image_packages(root):
+    """the Debian packages deploy/container/build-image.sh puts in the stwtop image"""
+    with open(os.path.join(root, "deploy/container/build-image.sh")) as f:
+        m = re.search(r"^PKGS=(\S+)", f.read(), re.M)
+    return set(m.group(1).split(",")) if m else set()
+
+
+def check_pod(rel, kinds, native, root):
     """the checks both forms must pass; returns what the shell needs"""
     check("Deployment" in kinds and "ConfigMap" in kinds and "PodMonitor" in kinds,
           "%s: a Deployment, a ConfigMap and a PodMonitor" % rel)
@@ -175,8 +184,8 @@ def check_pod(rel, kinds, native):
           "%s: pod securityContext.seccompProfile.type RuntimeDefault" % rel)
     cs = {c["name"]: c for c in allc}
     st = cs.get("stwtop")
-    cp = cs.get("cpustat")
-    check(st is not None and cp is not None, "%s: containers named stwtop (the alert texts name it) and cpustat" % rel)
+    check(st is not None, "%s: a container named stwtop (the alert texts name it)" % rel)
+    check("cpustat" not in cs, "%s: the cpustat helper is gone: stwtop reads the JVM's cgroup with --pid" % rel)
     if native:
         for n in HELPERS:
             c = next((c for c in inits if c["name"] == n), None)
@@ -194,6 +203,17 @@ def check_pod(rel, kinds, native):
     env = {e["name"]: e.get("value", "") for e in st.get("env", [])}
     sources = env.get("STWTOP_SOURCES", "")
     check("--plain --json" in cmd, "%s: stwtop runs with --plain --json" % rel)
+    # it waits for the JVM in the shared process namespace, then follows it with --pid (its
+    # counters, its crash report, its cgroup); the image must have the pgrep it waits with
+    script = st.get("command", [""])[-1]
+    wait = re.search(r"until pid=\$\(pgrep -o -x java\); do sleep \d+; done\n", script)
+    check(wait is not None, "%s: stwtop's command waits for the JVM: until pid=$(pgrep -o -x java); ..." % rel)
+    check(re.search(r"^exec stwtop .*--pid \"\$pid\"", script, re.M) is not None,
+          "%s: stwtop's command execs stwtop with --pid \"$pid\" (the JVM found)" % rel)
+    check("procps" in image_packages(root), "%s: the stwtop image (deploy/container/build-image.sh) has no procps: "
+          "no pgrep for the command's wait" % rel)
+    check("--cpustat-log" not in cmd + " " + sources,
+          "%s: --cpustat-log: stwtop's cgroup probe reads the JVM container's cgroup with --pid" % rel)
     check("$STWTOP_SOURCES" in cmd and sources, "%s: stwtop's sources are in STWTOP_SOURCES (the alerts use it)" % rel)
     m = re.search(r"--metrics 0\.0\.0\.0:(\d+)", cmd)
     check(m is not None, "%s: stwtop serves --metrics on 0.0.0.0 (the pod's address)" % rel)
@@ -221,7 +241,7 @@ def check_pod(rel, kinds, native):
     check(all(m.get("readOnly") for m in st.get("volumeMounts", [])), "%s: stwtop mounts everything read-only" % rel)
     # looking into the JVM (/proc/PID/root, hsperfdata, attach) needs the JVM's uid or CAP_SYS_PTRACE
     juid = jvm.get("securityContext", {}).get("runAsUser")
-    for c in (st, cp):
+    for c in (st,):
         sc = c.get("securityContext", {})
         same = juid is not None and sc.get("runAsUser") == juid
         ptrace = "SYS_PTRACE" in sc.get("capabilities", {}).get("add", [])
@@ -245,10 +265,6 @@ def check_pod(rel, kinds, native):
     ef = re.search(r"-XX:ErrorFile=(\S+)", jto)
     check(ef is not None and mount_of(jvm, ef.group(1)) is not None and mount_of(st, ef.group(1)) is not None,
           "%s: -XX:ErrorFile is on a volume stwtop mounts" % rel)
-    cscript = cp["command"][-1]
-    loop = re.search(r">>\s*(\S+cpustat\.log)", cscript)
-    check(loop is not None and same_file(cp, loop.group(1), st, opt.get("--cpustat-log", "")),
-          "%s: --cpustat-log %s is not the file the cpustat helper writes" % (rel, opt.get("--cpustat-log")))
     conf = kinds["ConfigMap"]["data"]["nginx.conf"]
     alog = re.search(r"access_log\s+(\S+)\s+(\w+);", conf)
     check(alog is not None and same_file(ngx, alog.group(1), st, opt.get("--nginx", "")),
@@ -259,18 +275,18 @@ def check_pod(rel, kinds, native):
     cm = mount_of(st, nc.rsplit(":", 1)[0])
     check(cm is not None and vols[cm[0]].get("configMap", {}).get("name") == kinds["ConfigMap"]["metadata"]["name"],
           "%s: --nginx-conf reads the ConfigMap nginx reads" % rel)
-    return {"cpustat.sh": cscript, "stwtop.sh": st["command"][-1], "sources": sources, "nginx.conf": conf,
+    return {"stwtop.sh": st["command"][-1], "sources": sources, "nginx.conf": conf,
             "metrics_port": port, "java_tool_options": jto}
 
 
 def check_kubernetes(root, out):
-    """both forms of the sidecar; they must be the same pod apart from where the helpers are"""
+    """both forms of the sidecar; they must be the same pod apart from where stwtop is"""
     texts, kinds = {}, {}
     for rel in MANIFESTS:
         texts[rel], kinds[rel] = load_manifest(root, rel)
     native, plain = MANIFESTS
-    got = check_pod(native, kinds[native], True)
-    check(check_pod(plain, kinds[plain], False) == got, "the two forms give stwtop different commands or files")
+    got = check_pod(native, kinds[native], True, root)
+    check(check_pod(plain, kinds[plain], False, root) == got, "the two forms give stwtop different commands or files")
     check(as_plain(kinds[native]) == as_plain(kinds[plain]),
           "%s and %s are not the same pod apart from initContainers/restartPolicy" % MANIFESTS)
     os.makedirs(out, exist_ok=True)
