@@ -15,15 +15,20 @@
 # in /var/cache/stwtop-images (STWTOP_IMAGE_CACHE), keyed by their package lists. The test's own
 # images (localhost/stwtop-podtest*) stay too; everything else it makes is removed in its trap.
 #
-# Run 1, the manifest as it is (the JVM gets its logging flags from JAVA_TOOL_OPTIONS):
-#  a. the stwtop and cpustat containers run and do not restart; /metrics answers; a real
-#     Prometheus (on a free port, temporary storage) scrapes it: up == 1 and stwtop_source_up
-#     == 1 for the GC log, the access log and the cpustat helper's file;
+# Run 1, the manifest as it is (the JVM gets its logging flags from JAVA_TOOL_OPTIONS; stwtop
+# waits for it with pgrep and follows it with --pid):
+#  a. the stwtop container runs and does not restart; /metrics answers; a real Prometheus (on a
+#     free port, temporary storage) scrapes it: up == 1 and stwtop_source_up == 1 for the GC
+#     log, the access log and the probes of --pid (cgroup, hsperfdata, ...), none 0;
 #  c. under load through nginx, the JVM container's CPU quota is cut from the host
 #     (cgroup v1 cpu.cfs_quota_us of libpod-<ctr>): the sidecar's NDJSON (podman logs) has a new
-#     cpu-throttled-during-stop or ttsp-spike, and Prometheus has throttled seconds > 0;
+#     cpu-throttled-during-stop or ttsp-spike, and Prometheus has throttled seconds > 0, read
+#     by stwtop's cgroup probe through the JVM's own mounts (its note names libpod-<ctr>);
 #  d. kill -SEGV of the JVM: its hs_err_pid<NSpid>.log is on the shared volume, and the sidecar
 #     says jvm-exited, crashed, naming that report.
+#  e. the JVM container restarts (a new pid): the sidecar keeps running, does not follow the
+#     new JVM by itself, and its cgroup source goes down; `kill $(pgrep -o -x stwtop)` in it
+#     (the manifest's way) restarts it, and it follows the new JVM (cgroup, hsperfdata up).
 # Run 2, flagless (JAVA_TOOL_OPTIONS removed from the copy: the JVM has no logging flag):
 #  b. the JVM series from hsperfdata (stwtop_jvm_memory_{used,committed,max}_bytes{pool},
 #     stwtop_jvm_gc_collections_total{type}, stwtop_jvm_gc_collection_seconds_total{type},
@@ -146,7 +151,7 @@ for d in docs:
                 c["env"] = env + [{"name": "APP_PORT", "value": jport}, {"name": "WORK_MS", "value": "5"}]
             elif c["name"] == "nginx":
                 c["image"] = nimg
-            elif c["name"] in ("stwtop", "cpustat"):
+            elif c["name"] == "stwtop":
                 c["image"] = simg
             if c["name"] == "stwtop":
                 c["command"][-1] = c["command"][-1].replace("0.0.0.0:9612", "127.0.0.1:" + mport)
@@ -157,8 +162,8 @@ EOF
 	podman kube play --network=host "$PLAYED" >"$T/play-$1.out" 2>&1 || { cat "$T/play-$1.out"; return 1; }
 	POD=$(podman pod ps --filter "name=^$NAME" --format '{{.Id}}' | head -1)
 	ctr() { podman ps -a --filter "pod=$POD" --format '{{.ID}} {{.Names}}' | awk -v n="-$1\$" '$2 ~ n {print $1; exit}'; }
-	JC=$(ctr catalog); SC=$(ctr stwtop); CC=$(ctr cpustat); NC=$(ctr nginx)
-	[ -n "$POD" ] && [ -n "$JC" ] && [ -n "$SC" ] && [ -n "$CC" ] && [ -n "$NC" ] || { cat "$T/play-$1.out"; return 1; }
+	JC=$(ctr catalog); SC=$(ctr stwtop); NC=$(ctr nginx)
+	[ -n "$POD" ] && [ -n "$JC" ] && [ -n "$SC" ] && [ -n "$NC" ] || { cat "$T/play-$1.out"; return 1; }
 }
 unplay() {
 	podman kube down "$PLAYED" >/dev/null 2>&1 || bad "podman kube down $PLAYED"
@@ -180,7 +185,7 @@ t1=$(now)
 if ! play manifest; then
 	bad "podman kube play of the manifest copy failed"
 else
-	echo "run 1: pod ${POD:0:12} (catalog ${JC:0:12}, stwtop ${SC:0:12}, cpustat ${CC:0:12}, nginx ${NC:0:12})"
+	echo "run 1: pod ${POD:0:12} (catalog ${JC:0:12}, stwtop ${SC:0:12}, nginx ${NC:0:12})"
 	# a. the sidecar runs and serves /metrics
 	wait_for 60 metrics_up && ok "a: /metrics answers on 127.0.0.1:$MPORT" ||
 		bad "a: /metrics never answered: $(state "$SC"); $(podman logs --tail 5 "$SC" 2>&1)"
@@ -200,14 +205,18 @@ YML
 	# load through nginx, as in throttle_live.sh: a request every 25 ms
 	( while :; do curl -s -o /dev/null --max-time 12 "http://127.0.0.1:$NPORT/x" & sleep 0.025; done ) >/dev/null 2>&1 &
 	LOAD=$!
+	# the files of STWTOP_SOURCES and the probes of --pid: each up, none down
 	sources_up() {
 		q 'stwtop_source_up' >"$T/up" 2>/dev/null
-		[ "$(grep -c ' 1$' "$T/up")" -ge 3 ] && ! grep -q ' 0$' "$T/up"
+		for s in /logs/gc.log /var/log/nginx/access.log cgroup hsperfdata; do
+			grep -qF "{\"source\":\"$s\"} 1" "$T/up" || return 1
+		done
+		! grep -q ' 0$' "$T/up"
 	}
 	wait_for 60 sh -c "[ \"\$(curl -sf 'http://127.0.0.1:$PPORT/api/v1/query?query=up' | jq -r '.data.result[0].value[1]')\" = 1 ]" &&
 		ok "a: Prometheus scrapes the sidecar (up == 1)" || bad "a: Prometheus never scraped the sidecar: $(tail -3 "$T/prometheus.log")"
 	wait_for 60 sources_up && ok "a: stwtop_source_up == 1 for every source: $(tr '\n' ' ' <"$T/up")" ||
-		bad "a: stwtop_source_up: $(tr '\n' ' ' <"$T/up") (want 1 for the GC log, the access log and cpustat.log)"
+		bad "a: stwtop_source_up: $(tr '\n' ' ' <"$T/up") (want 1 for /logs/gc.log, the access log, cgroup, hsperfdata, and no 0)"
 
 	# c. cut the JVM container's CPU quota while it is busy
 	QF=$(ls -d /sys/fs/cgroup/cpu*/libpod_parent/*/libpod-"$JC"*/cpu.cfs_quota_us 2>/dev/null | head -1)
@@ -229,12 +238,20 @@ YML
 		wait_for 60 throttled && ok "c: the sidecar's NDJSON has $(jq -r 'select(.type=="verdict" and .event=="new") | .id' "$T/side.ndjson" | grep -E 'cpu-throttled|ttsp' | sort -u | tr '\n' ' ')" ||
 			bad "c: no new cpu-throttled-during-stop or ttsp-spike in the sidecar's NDJSON; verdicts: $(jq -r 'select(.type=="verdict") | .id' "$T/side.ndjson" | sort -u | tr '\n' ' ')"
 		th=$(q 'stwtop_cgroup_throttled_seconds_total' | awk '{print $2}')
-		awk -v v="$th" 'BEGIN { exit !(v + 0 > 0) }' && ok "c: Prometheus has stwtop_cgroup_throttled_seconds_total $th (through the cpustat helper)" ||
+		awk -v v="$th" 'BEGIN { exit !(v + 0 > 0) }' && ok "c: Prometheus has stwtop_cgroup_throttled_seconds_total $th" ||
 			bad "c: stwtop_cgroup_throttled_seconds_total is '$th'"
+		# and those are the JVM container's seconds, read by the probe through the JVM's mounts,
+		# not the sidecar's own (its limit is 200m: it can be throttled too): the host's cpu.stat
+		# of each container's cgroup, throttled_time in ns
+		hth() { awk '$1 == "throttled_time" { printf "%.6f", $2 / 1e9 }' "$(dirname "$QF")"/../libpod-"$1"*/cpu.stat 2>/dev/null; }
+		jth=$(hth "$JC"); sth=$(hth "$SC")
+		awk -v v="$th" -v j="$jth" -v s="$sth" 'BEGIN { d = v - j; e = v - s; if (d < 0) d = -d; if (e < 0) e = -e
+			exit !(j != "" && s != "" && v + 0 > 0 && v <= j + 0.5 && d < e) }' &&
+			ok "c: those are the JVM container's throttled seconds (host cpu.stat: JVM container $jth s, the sidecar's own $sth s)" ||
+			bad "c: stwtop_cgroup_throttled_seconds_total $th is not the JVM container's: host cpu.stat throttled_time JVM container '$jth' s, sidecar '$sth' s"
 	fi
 	kill "$LOAD" 2>/dev/null; wait "$LOAD" 2>/dev/null; LOAD=""
 	s=$(state "$SC"); [ "$s" = "running 0" ] && ok "a: the sidecar ran the whole run without a restart" || bad "a: the sidecar is '$s' (state, restarts)"
-	s=$(state "$CC"); [ "$s" = "running 0" ] && ok "a: the cpustat helper ran without a restart" || bad "a: the cpustat helper is '$s'"
 
 	# d. the JVM crashes
 	HP=$(jvm_pid)
@@ -251,6 +268,38 @@ YML
 	}
 	wait_for 45 crashed && ok "d: jvm-exited says crashed and names hs_err_pid$NSPID.log: $(head -1 "$T/exited" | jq -r .title)" ||
 		bad "d: no jvm-exited saying crashed with hs_err_pid$NSPID.log in the sidecar's NDJSON: $(head -c 400 "$T/exited")"
+
+	# e. the JVM container is restarted (a new JVM, a new pid): the sidecar keeps following the
+	# old one, as the manifest says, until it is restarted itself the way the manifest says
+	jrestarted() { s=$(state "$JC"); [ "${s%% *}" = running ] && [ "${s#* }" -ge 1 ] && podman exec "$JC" pgrep -x java >/dev/null 2>&1; }
+	if ! wait_for 60 jrestarted; then
+		bad "e: the JVM container was not restarted after the crash: $(state "$JC")"
+	else
+		NP=$(jvm_pid); NNS=$(awk '/^NSpid:/ {print $NF}' "/proc/$NP/status")
+		echo "e: the JVM runs again as $NP (pid $NNS in the pod)"
+		sleep 3
+		s=$(state "$SC"); [ "$s" = "running 0" ] && ok "e: the sidecar still runs after the JVM's crash, not restarted" ||
+			bad "e: the sidecar is '$s' after the JVM's crash"
+		podman logs "$SC" >"$T/side.all" 2>&1
+		grep -Eq "(process |/proc/)$NNS\b" "$T/side.all" && bad "e: the sidecar found the new JVM (pid $NNS) by itself: the manifest's comment is wrong" ||
+			ok "e: the sidecar does not follow the new JVM (pid $NNS) by itself (documented)"
+		# what says so in Prometheus: the cgroup probe of the exited JVM is down (its files went
+		# with the JVM's /proc/PID/root), so StwtopSourceDown fires
+		probes_down() { metrics_up && grep -q '^stwtop_source_up{source="cgroup"} 0' "$T/scrape"; }
+		wait_for 20 probes_down && ok "e: meanwhile its cgroup probe of the exited JVM is down: $(grep -E '^stwtop_source_up\{source="(cgroup|hsperfdata)"\}' "$T/scrape" | tr '\n' ' ')" ||
+			bad "e: after the JVM's exit the sidecar's cgroup probe is still up: $(grep '^stwtop_source_up' "$T/scrape" | tr '\n' ' ')"
+		podman exec "$SC" sh -c 'kill $(pgrep -o -x stwtop)' >"$T/kill.out" 2>&1 ||
+			bad "e: kubectl exec POD -c stwtop -- sh -c 'kill \$(pgrep -o -x stwtop)' failed: $(cat "$T/kill.out")"
+		follows() {
+			s=$(state "$SC"); [ "${s%% *}" = running ] && [ "${s#* }" -ge 1 ] || return 1
+			podman logs "$SC" >"$T/side.all" 2>&1
+			grep -Eq "(process |/proc/)$NNS\b" "$T/side.all" && metrics_up &&
+				grep -q '^stwtop_source_up{source="hsperfdata"} 1' "$T/scrape" &&
+				grep -q '^stwtop_source_up{source="cgroup"} 1' "$T/scrape"
+		}
+		wait_for 60 follows && ok "e: restarted by the manifest's kill, the sidecar follows the new JVM (pid $NNS; cgroup and hsperfdata up)" ||
+			bad "e: after the manifest's kill the sidecar is '$(state "$SC")' and does not follow pid $NNS: $(grep -a '^stwtop:' "$T/side.all" | tail -5)"
+	fi
 	kill "$PROM" 2>/dev/null; wait "$PROM" 2>/dev/null; PROM=""
 	podman logs "$SC" >"$T/run1-stwtop.log" 2>&1
 	unplay
