@@ -214,6 +214,8 @@ static void build_plan(struct hsperf *h)
 	p->meta_used = plan_long(h, "sun.gc.metaspace.used");
 	p->ccs_cap = plan_long(h, "sun.gc.compressedclassspace.capacity");
 	p->ccs_used = plan_long(h, "sun.gc.compressedclassspace.used");
+	p->meta_max = plan_long(h, "sun.gc.metaspace.maxCapacity");
+	p->ccs_max = plan_long(h, "sun.gc.compressedclassspace.maxCapacity");
 	for (int g = 0; g < HSPERF_MAX_GENS; g++) {
 #define GEN(field, suffix) (snprintf(n, sizeof n, "sun.gc.generation.%d.%s", g, suffix), field = plan_long(h, n))
 		GEN(p->gen[g].capacity, "capacity");
@@ -585,6 +587,8 @@ static int sample_body(struct hsperf *h, struct hsperf_sample *s)
 	s->meta_capacity = plong(h, p->meta_cap);
 	s->meta_used = plong(h, p->meta_used);
 	s->ccs_capacity = plong(h, p->ccs_cap);
+	s->meta_max = plong(h, p->meta_max);
+	s->ccs_max = plong(h, p->ccs_max);
 	s->ccs_used = plong(h, p->ccs_used);
 	for (int c = 0; c < HSPERF_MAX_COLLECTORS; c++) {
 		struct hsperf_collector *col = &s->coll[c];

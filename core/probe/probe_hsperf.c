@@ -145,6 +145,8 @@ void hsperf_probe_totals(const struct hsperf_sample *s, bool stop_has_sync, stru
 	t->committed[JVM_POOL_METASPACE] = s->meta_capacity;
 	t->used[JVM_POOL_CCS] = s->ccs_used;
 	t->committed[JVM_POOL_CCS] = s->ccs_capacity;
+	t->max[JVM_POOL_METASPACE] = s->meta_max;
+	t->max[JVM_POOL_CCS] = s->ccs_max;
 }
 
 static int try_open(struct hsperf_probe *p)

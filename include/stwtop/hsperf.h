@@ -48,7 +48,7 @@ struct hsperf_plan {
 	uint32_t threads_live;
 	uint32_t cause, last_cause, policy;    /* strings: offset; length in *_len */
 	uint32_t cause_len, last_cause_len, policy_len;
-	uint32_t meta_cap, meta_used, ccs_cap, ccs_used;
+	uint32_t meta_cap, meta_used, ccs_cap, ccs_used, meta_max, ccs_max;
 	struct {
 		uint32_t name, name_len, capacity, max_capacity;
 		struct { uint32_t name, name_len, capacity, max_capacity, used; } space[HSPERF_MAX_SPACES];
@@ -106,6 +106,7 @@ struct hsperf_sample {
 	struct hsperf_gen gen[HSPERF_MAX_GENS];
 	struct hsperf_collector coll[HSPERF_MAX_COLLECTORS];
 	int64_t meta_capacity, meta_used, ccs_capacity, ccs_used;
+	int64_t meta_max, ccs_max;   /* maxCapacity (jstat -gccapacity MCMX, CCSMX), -1 unknown */
 	/* derived: the Java heap */
 	int64_t heap_committed;   /* sum of the generations' capacity */
 	int64_t heap_used;        /* sum of the spaces' used */

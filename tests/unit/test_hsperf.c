@@ -432,7 +432,10 @@ static void test_totals(void **state)
 	assert_int_equal(t.committed[JVM_POOL_METASPACE], long_of(&h, "sun.gc.metaspace.capacity"));
 	assert_int_equal(t.used[JVM_POOL_CCS], long_of(&h, "sun.gc.compressedclassspace.used"));
 	assert_int_equal(t.committed[JVM_POOL_CCS], long_of(&h, "sun.gc.compressedclassspace.capacity"));
-	assert_int_equal(t.max[JVM_POOL_METASPACE], -1);
+	/* jstat -gccapacity's MCMX and CCSMX */
+	assert_true(long_of(&h, "sun.gc.metaspace.maxCapacity") > 0);
+	assert_int_equal(t.max[JVM_POOL_METASPACE], long_of(&h, "sun.gc.metaspace.maxCapacity"));
+	assert_int_equal(t.max[JVM_POOL_CCS], long_of(&h, "sun.gc.compressedclassspace.maxCapacity"));
 	/* JDK 8-12: safepointTime already holds the sync */
 	hsperf_probe_totals(&s, true, &t);
 	assert_true(t.stopped_ms == t.safepoint_ms);
