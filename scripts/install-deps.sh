@@ -26,14 +26,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # the tests run their own nginx from their own prefix and never need it.
 # Likewise the prometheus package's own server (:9090): the metrics tests start
 # theirs on a free port with a temporary config and storage.
-# podman: crun (Debian's default runtime) fails on this kind of machine ("setrlimit
-# RLIMIT_NOFILE: Operation not permitted", even at the current values): run containers with
-# runc and pass no default ulimits. Written once, idempotent; an existing file is left alone
-# when it already says both.
-CONF=/etc/containers/containers.conf
-if ! { [ -f "$CONF" ] && grep -q '^runtime = "runc"' "$CONF" && grep -q '^default_ulimits = \[\]' "$CONF"; }; then
-  [ -f "$CONF" ] && $SUDO cp "$CONF" "$CONF.stwtop-bak"
-  $SUDO mkdir -p /etc/containers
-  printf '%s\n' '# written by stwtop scripts/install-deps.sh: crun cannot set rlimits here; runc can' \
-    '[containers]' 'default_ulimits = []' '' '[engine]' 'runtime = "runc"' | $SUDO tee "$CONF" >/dev/null
-fi
+# podman (the pod test, tests/e2e/pod.sh) runs with runc and a configuration of the test's
+# own (CONTAINERS_CONF): nothing here changes the machine's containers.conf.

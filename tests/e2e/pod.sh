@@ -52,6 +52,12 @@ for t in podman runc mmdebstrap javac prometheus curl jq python3; do
 done
 export TZ=UTC
 T=$(mktemp -d "${TMPDIR:-/tmp}/stwtop-pod.XXXXXX")
+# podman's configuration for this test alone (the machine's stays as it is): crun, Debian's
+# default runtime, fails on this kind of machine ("setrlimit RLIMIT_NOFILE: Operation not
+# permitted", even at the current values); runc with no default ulimits works
+# (../shared/FIELD-NOTES.md section 11). deploy/container/build-image.sh inherits it.
+printf '%s\n' '[containers]' 'default_ulimits = []' '' '[engine]' 'runtime = "runc"' >"$T/containers.conf"
+export CONTAINERS_CONF=$T/containers.conf
 PLAYED=""      # the manifest copy currently played
 QUOTA=""       # "file value" to restore
 PROM=""; LOAD=""
@@ -288,8 +294,10 @@ YML
 		probes_down() { metrics_up && grep -q '^stwtop_source_up{source="cgroup"} 0' "$T/scrape"; }
 		wait_for 20 probes_down && ok "e: meanwhile its cgroup probe of the exited JVM is down: $(grep -E '^stwtop_source_up\{source="(cgroup|hsperfdata)"\}' "$T/scrape" | tr '\n' ' ')" ||
 			bad "e: after the JVM's exit the sidecar's cgroup probe is still up: $(grep '^stwtop_source_up' "$T/scrape" | tr '\n' ' ')"
-		podman exec "$SC" sh -c 'kill $(pgrep -o -x stwtop)' >"$T/kill.out" 2>&1 ||
-			bad "e: kubectl exec POD -c stwtop -- sh -c 'kill \$(pgrep -o -x stwtop)' failed: $(cat "$T/kill.out")"
+		# stwtop is the container's main process: the exec session may end with the container
+		# it stops (podman then reports a missing "exec died" event, kubectl a closed stream).
+		# Its effect is what counts: the restart and the new JVM followed, checked below.
+		podman exec "$SC" sh -c 'kill $(pgrep -o -x stwtop)' >"$T/kill.out" 2>&1 || true
 		follows() {
 			s=$(state "$SC"); [ "${s%% *}" = running ] && [ "${s#* }" -ge 1 ] || return 1
 			podman logs "$SC" >"$T/side.all" 2>&1
@@ -298,7 +306,7 @@ YML
 				grep -q '^stwtop_source_up{source="cgroup"} 1' "$T/scrape"
 		}
 		wait_for 60 follows && ok "e: restarted by the manifest's kill, the sidecar follows the new JVM (pid $NNS; cgroup and hsperfdata up)" ||
-			bad "e: after the manifest's kill the sidecar is '$(state "$SC")' and does not follow pid $NNS: $(grep -a '^stwtop:' "$T/side.all" | tail -5)"
+			bad "e: after the manifest's kill ($(head -c 200 "$T/kill.out")) the sidecar is '$(state "$SC")' and does not follow pid $NNS: $(grep -a '^stwtop:' "$T/side.all" | tail -5)"
 	fi
 	kill "$PROM" 2>/dev/null; wait "$PROM" 2>/dev/null; PROM=""
 	podman logs "$SC" >"$T/run1-stwtop.log" 2>&1
