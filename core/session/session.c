@@ -558,9 +558,10 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 {
 	struct source *src = s->src[i];
 	src->st.lines++;
-	/* a line read: whatever kept the source from being read (live: no
-	 * permission, a directory in its place) is over */
-	if (__builtin_expect(src->st.error, 0))
+	/* live, a line read: whatever kept the source from being read (no
+	 * permission, a directory in its place) is over. (A report's reader
+	 * may hand out lines it had read before an error it met: that stays.) */
+	if (__builtin_expect(src->st.error, 0) && !src->opened)
 		src->st.error = false;
 	if (flags & LINEBUF_CUT)
 		src->st.cut++;
