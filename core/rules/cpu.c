@@ -290,16 +290,30 @@ static void judge_direct_reclaim(struct rules *r, const struct rules_ctx *c, con
 	}
 }
 
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob cpu_throttled_knobs[] = {
+	RULE_KNOB(throttle_min_ms, 20, "healthy cgroups show 0 ms; 20 ms is one throttled 100 ms period at 0.8 CPU"),
+	RULE_KNOB(throttle_share, 0.05, "throttled time must be >= 5% of the window bracketing the stop"),
+	RULE_KNOB(throttle_crit_ms, 1000, "a 1 s throttled stop (or 1 s of throttled time) outlasts nginx's 1 s SYN retry"),
+};
+
 const struct rule rule_cpu_throttled = {
 	.info = {.id = V_CPU_THROTTLED, .name = "cpu-throttled-during-stop", .kind = VERDICT_INCIDENT, .rank = 2,
 		 .explains_stop = true},
 	.judge = judge_cpu_throttled,
+	RULE_KNOBS(cpu_throttled_knobs),
+};
+
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob sched_delay_knobs[] = {
+	RULE_KNOB(sched_wait_ms_per_s, 500, "normal run-queue wait < 10 ms/s; the idle control shows 133 ms/s (docs/verdicts.md, sched-delay-during-stop)"),
 };
 
 const struct rule rule_sched_delay = {
 	.info = {.id = V_SCHED_DELAY, .name = "sched-delay-during-stop", .kind = VERDICT_INCIDENT, .rank = 3,
 		 .explains_stop = true},
 	.judge = judge_sched_delay,
+	RULE_KNOBS(sched_delay_knobs),
 };
 
 const struct rule rule_direct_reclaim = {

@@ -502,6 +502,11 @@ static void heap_refresh_periodic(struct rules *r, const struct rules_ctx *c, bo
 		periodic_skipped_verdict(r, c);
 }
 
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob periodic_skipped_knobs[] = {
+	RULE_KNOB(periodic_min_skips, 2, "two skipped periodic checks in a row; all 5 skipped under load (docs/verdicts.md, periodic-gc-skipped)"),
+};
+
 /* whole-run verdicts of the heap (ranks 10-12, in a report after gc-overhead) */
 const struct rule rule_periodic_skipped = {
 	.info = {.id = V_PERIODIC_SKIPPED, .name = "periodic-gc-skipped", .kind = VERDICT_RUN, .rank = 11},
@@ -509,6 +514,20 @@ const struct rule rule_periodic_skipped = {
 	.on_kinds = (1u << EV_GC_PAUSE) | (1u << EV_PERIODIC_SKIP),
 	.refresh = heap_refresh_periodic,
 	.state = &heap_state_type,
+	RULE_KNOBS(periodic_skipped_knobs),
+};
+
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob g1_not_shrinking_knobs[] = {
+	RULE_KNOB(shrink_ratio, 2, "committed heap at least twice the live data after GC"),
+	RULE_KNOB(shrink_min_waste_mb, 64, "ignore heaps whose unreturned memory is under 64 MB"),
+	RULE_KNOB(shrink_min_span_ms, 20000, "committed flat for 20 s (two periodic-GC intervals of the reproduced run)"),
+	RULE_KNOB(shrink_min_pauses, 3, "at least three collections have looked at the heap"),
+	RULE_KNOB(shrink_drop, 0.2, "committed falling by 20% or more is G1 giving memory back"),
+	RULE_KNOB(mem_tight, 0.8, "container memory above 80% of its limit makes unreturned heap urgent"),
+	RULE_KNOB(idle_min_ms, 10000, "10 s without any GC is idle: under load G1 collects every 0.04-1.4 s (g1-periodic)"),
+	RULE_KNOB(leak_growth_ratio, 1.5, "used after GC up by half over the plateau is growth, not noise (docs/verdicts.md, g1-not-shrinking)"),
+	RULE_KNOB(leak_growth_min_mb, 64, "... and by at least 64 MB, so a small heap's jitter is not a leak"),
 };
 
 const struct rule rule_g1_not_shrinking = {
@@ -517,6 +536,12 @@ const struct rule rule_g1_not_shrinking = {
 	.on_kinds = 1u << EV_GC_PAUSE,
 	.refresh = heap_refresh_g1,
 	.state = &heap_state_type,
+	RULE_KNOBS(g1_not_shrinking_knobs),
+};
+
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob periodic_shrank_knobs[] = {
+	RULE_KNOB(periodic_link_ms, 60000, "a shrink within a minute of a periodic collection is its doing (load-stops: 4 ms)"),
 };
 
 const struct rule rule_periodic_shrank = {
@@ -524,4 +549,5 @@ const struct rule rule_periodic_shrank = {
 	.on_event = shrank_on_pause,
 	.on_kinds = 1u << EV_GC_PAUSE,
 	.state = &heap_state_type,
+	RULE_KNOBS(periodic_shrank_knobs),
 };

@@ -215,12 +215,18 @@ const struct rule rule_serial_gc = {
 	.refresh = jvm_refresh_serial,
 };
 
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob zgc_stall_knobs[] = {
+	RULE_KNOB(stall_crit_ms, 100, "a 100 ms allocation stall is a user-visible latency spike"),
+};
+
 const struct rule rule_zgc_stall = {
 	.info = {.id = V_ZGC_STALL, .name = "zgc-allocation-stall", .kind = VERDICT_RUN, .rank = 21},
 	.on_event = zgc_on_event,
 	.on_kinds = (1u << EV_ALLOC_STALL) | (1u << EV_GC_CYCLE),
 	.refresh = jvm_refresh_zgc,
 	.state = &zgc_state_type,
+	RULE_KNOBS(zgc_stall_knobs),
 };
 
 const struct rule rule_aot_sigill = {

@@ -396,6 +396,15 @@ static void overhead_refresh(struct rules *r, const struct rules_ctx *c, bool al
 
 static const struct rule_state_type overhead_state_type = {sizeof(struct overhead), NULL};
 
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob gc_overhead_knobs[] = {
+	RULE_KNOB(overhead_share, 0.3, "paused 30% of a stretch is overhead: the thrashing recordings show 54-99%, healthy runs < 15% a second"),
+	RULE_KNOB(overhead_min_span_ms, 3000, "3 s of it (and 3 s below it to clear): one busy second is a burst, not overhead"),
+	RULE_KNOB(overhead_min_full, 2, "two Full GCs or evacuation failures: young pauses alone mean allocation, not a full heap"),
+	RULE_KNOB(overhead_min_pauses, 5, "five pauses: a few long ones are long-gc-pause, overhead is collections back to back"),
+	RULE_KNOB(overhead_crit_share, 0.5, "paused half of the time or more: the application got less than half of the wall clock"),
+};
+
 /* rank 9: when the JVM barely runs, that leads the whole-run verdicts */
 const struct rule rule_gc_overhead = {
 	.info = {.id = V_GC_OVERHEAD, .name = "gc-overhead", .kind = VERDICT_RUN, .rank = 9},
@@ -403,4 +412,5 @@ const struct rule rule_gc_overhead = {
 	.on_kinds = (1u << EV_GC_PAUSE) | (1u << EV_JVMCTR),
 	.refresh = overhead_refresh,
 	.state = &overhead_state_type,
+	RULE_KNOBS(gc_overhead_knobs),
 };

@@ -298,6 +298,18 @@ struct rule_state_type {
 	void (*init)(void *state);
 };
 
+/* A threshold a rule owns: its name in --config and --help-config, the field
+ * of struct rules_config it sets, its default, and why that value (the reason
+ * --help-config prints; docs/verdicts.md explains it). */
+struct rule_knob {
+	const char *name;
+	size_t off;
+	double def;
+	const char *why;
+};
+#define RULE_KNOB(field, value, reason) {#field, offsetof(struct rules_config, field), value, reason}
+#define RULE_KNOBS(list) .knobs = (list), .nknobs = sizeof(list) / sizeof((list)[0])
+
 /* One row of the table: a rule says what it is and what it hooks. Each rule's
  * file defines its row as `const struct rule rule_SYM` (rule_list.h). */
 struct rule {
@@ -314,6 +326,8 @@ struct rule {
 	 * raised already (else only raise when not active) */
 	void (*refresh)(struct rules *r, const struct rules_ctx *c, bool all);
 	const struct rule_state_type *state;   /* NULL: it keeps none */
+	const struct rule_knob *knobs;         /* its thresholds (RULE_KNOBS) */
+	size_t nknobs;
 };
 
 /* the rows, in rule_list.h's order (the evaluation order): row i is id i */

@@ -279,13 +279,28 @@ static void judge_ttsp_spike(struct rules *r, const struct rules_ctx *c, const s
 
 }
 
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob long_gc_pause_knobs[] = {
+	RULE_KNOB(long_pause_warn_ms, 500, "a GC pause of half a second is visible to every caller"),
+	RULE_KNOB(long_pause_crit_ms, 2000, "2 s fills a backlog-100 accept queue at 50 req/s and passes nginx's 1 s SYN retry"),
+};
+
 const struct rule rule_long_gc_pause = {
 	.info = {.id = V_LONG_GC_PAUSE, .name = "long-gc-pause", .kind = VERDICT_INCIDENT, .rank = 0,
 		 .explains_stop = true},
 	.judge = judge_long_gc_pause,
+	RULE_KNOBS(long_gc_pause_knobs),
+};
+
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob ttsp_spike_knobs[] = {
+	RULE_KNOB(ttsp_warn_ms, 100, "time to safepoint >= 100 ms is abnormal (docs/verdicts.md, ttsp-spike)"),
+	RULE_KNOB(ttsp_crit_ms, 1000, "a 1 s+ time to safepoint (the published case: 9.35 s) stalls every thread"),
+	RULE_KNOB(ttsp_share, 0.5, "a TTSP spike means reaching the safepoint is most of the stop"),
 };
 
 const struct rule rule_ttsp_spike = {
 	.info = {.id = V_TTSP_SPIKE, .name = "ttsp-spike", .kind = VERDICT_INCIDENT, .rank = 1, .explains_stop = true},
 	.judge = judge_ttsp_spike,
+	RULE_KNOBS(ttsp_spike_knobs),
 };

@@ -202,9 +202,20 @@ static void judge_connect_504(struct rules *r, const struct rules_ctx *c, const 
 	}
 }
 
+/* its thresholds (--config, --help-config) */
+static const struct rule_knob accept_queue_knobs[] = {
+	RULE_KNOB(aq_min_requests, 5, "a few requests connecting after whole-second SYN retries means dropped SYNs"),
+	RULE_KNOB(aq_cluster_gap_ms, 2000, "slow connects more than 2 s apart (by start) belong to separate overflows"),
+	RULE_KNOB(aq_crit_bucket, 2, "connects in the 2 s bucket waited for a second SYN retry: the queue stayed full"),
+	RULE_KNOB(aq_crit_requests, 100, "100 callers delayed by whole seconds in one overflow (backlog100: 499 of 3600)"),
+	RULE_KNOB(aq_stop_share, 0.5, "nginx alone shows a stop only where most requests started in it were held (slow "
+	  "connect, never connected, or >= 0.5 s in the queue): sporadic SYN drops are not a stop"),
+};
+
 const struct rule rule_accept_queue = {
 	.info = {.id = V_ACCEPT_QUEUE, .name = "accept-queue-overflow", .kind = VERDICT_INCIDENT, .rank = 5},
 	.judge = judge_accept_queue,
+	RULE_KNOBS(accept_queue_knobs),
 };
 
 const struct rule rule_connect_504 = {

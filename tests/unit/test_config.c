@@ -107,9 +107,34 @@ static void test_extreme_thresholds_report(void **state)
 	report_with(zeros);
 }
 
+/* The thresholds come from the engine and from each rule's row: every name
+ * once, each with its reason, and every field of struct rules_config set by
+ * exactly one of them (the defaults leave none at 0 unless it says so). */
+static void test_knobs_from_rows(void **state)
+{
+	(void)state;
+	struct rules_config c;
+	const char *name, *doc, *names[128];
+	double v;
+	int n = 0;
+	memset(&c, 0xff, sizeof c);
+	rules_config_defaults(&c);
+	for (int i = 0; rules_config_describe(&c, i, &name, &v, &doc) == 0; i++) {
+		assert_true(n < 128);
+		for (int k = 0; k < n; k++)
+			assert_true(strcmp(names[k], name) != 0);
+		names[n++] = name;
+		assert_true(doc && doc[0]);
+		assert_true(v >= 0);
+	}
+	/* every double of the struct is one of them */
+	assert_int_equal((size_t)n, sizeof c / sizeof(double));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_knobs_from_rows),
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_cap_and_sanitise),
 		cmocka_unit_test(test_extreme_thresholds_report),
