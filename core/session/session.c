@@ -92,15 +92,8 @@ static void source_free(struct source *src)
 		return;
 	reader_close(&src->rd);
 	jvmlog_free(src->jvm);
-	nginx_fmt_free(src->fmt);
-	free(src->fmt_name);
-	for (int k = 0; k < src->nalt; k++) {
-		nginx_fmt_free(src->alt[k]);
-		free(src->alt_name[k]);
-	}
-	nginx_fmt_free(src->other);
-	schedlog_free(src->sched);
-	nginx_sniff_fini(&src->sniff);
+	if (src->ops && src->ops->fini)
+		src->ops->fini(src);
 	free(src->path);
 	free(src);
 }
@@ -241,14 +234,15 @@ int64_t session_source_last_uptime_us(const struct session *s, int i) { return s
 
 const char *session_source_nginx_format(const struct session *s, int i)
 {
-	return s->src[i]->fmt ? nginx_fmt_string(s->src[i]->fmt) : session_nginx_format(s);
+	const struct source *src = s->src[i];
+	return src->kind == SRC_NGINX && src->k.nginx.fmt ? nginx_fmt_string(src->k.nginx.fmt) : session_nginx_format(s);
 }
 
 const char *session_nginx_format(const struct session *s)
 {
 	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->fmt)
-			return nginx_fmt_string(s->src[i]->fmt);
+		if (s->src[i]->kind == SRC_NGINX && s->src[i]->k.nginx.fmt)
+			return nginx_fmt_string(s->src[i]->k.nginx.fmt);
 	return s->o.nginx_format ? s->o.nginx_format : s->nginx_conf_format;
 }
 
@@ -474,7 +468,7 @@ static void emit(struct session *s, int i, struct event *e)
 		if (jvmclock_wants(&s->clock, ANCHOR_RECORDING, e->u.anchor_ms, s->o.jvm_start_ms != EV_TIME_NONE)) {
 			char how[200];
 			snprintf(how, sizeof how, "%s line %llu, recorded: %s", src->name, (unsigned long long)e->line,
-				 src->rec_anchor_how[0] ? src->rec_anchor_how : "the JVM start");
+				 src->k.rec_anchor_how[0] ? src->k.rec_anchor_how : "the JVM start");
 			session_set_jvm_anchor_from(s, e->u.anchor_ms, ANCHOR_RECORDING, how);
 		}
 		return;

@@ -18,16 +18,8 @@
 #define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
 #define QCAP 16
 
-struct source {
-	enum src_kind kind;
-	const struct kind_ops *ops;   /* session_kind_ops(kind), looked up once */
-	const char *looks;            /* JVM source: what its unread lines look like (jvmlog_foreign_shape) */
-	char *path;
-	const char *name;                /* in path, or namebuf (session.c: source_name) */
-	char namebuf[24];                /* "pipe 63", "fd 3" */
-	struct source_stats st;
-	struct jvmlog *jvm;
-	const uint64_t *jvm_lost;        /* jvmlog_lost_counter(jvm): lines of records given up on */
+/* An nginx log's state (session_kinds.c: nginx_setup, nginx_fini) */
+struct nginx_src {
 	struct nginx_fmt *fmt;
 	bool fmt_detect;                 /* no format given: guess from the first lines */
 	struct nginx_sniff sniff;
@@ -42,8 +34,24 @@ struct source {
 	struct nginx_fmt *other;         /* the format of the first line fmt missed, if it has one */
 	bool other_tried;
 	uint64_t other_lines;
-	struct schedlog *sched;
-	char rec_anchor_how[160];        /* SRC_RECORD: jvm_start_how of the meta line just parsed */
+};
+
+struct source {
+	enum src_kind kind;
+	const struct kind_ops *ops;   /* session_kind_ops(kind), looked up once */
+	const char *looks;            /* JVM source: what its unread lines look like (jvmlog_foreign_shape) */
+	char *path;
+	const char *name;                /* in path, or namebuf (session.c: source_name) */
+	char namebuf[24];                /* "pipe 63", "fd 3" */
+	struct source_stats st;
+	struct jvmlog *jvm;
+	const uint64_t *jvm_lost;        /* jvmlog_lost_counter(jvm): lines of records given up on */
+	/* the state of its kind, made by its row's setup and let go by its fini */
+	union {
+		struct nginx_src nginx;      /* SRC_NGINX */
+		struct schedlog *sched;      /* SRC_SCHEDLOG */
+		char rec_anchor_how[160];    /* SRC_RECORD: jvm_start_how of the meta line just parsed */
+	} k;
 	int64_t last_up_us;              /* uptime of the newest JVM event, -1 none */
 	int64_t last_line_mono_ms;       /* live: when its last line was read */
 	bool flushed;                    /* its kind's flush ran (end of input) */
@@ -115,6 +123,8 @@ struct kind_ops {
 	const char *not_parsed;    /* why a line did not parse, when the parser does not say */
 	/* set up its parser when added: 0, or -errno with err */
 	int (*setup)(struct session *s, struct source *src, char *err, size_t errlen);
+	/* let go of what setup made (src->k), when the source goes */
+	void (*fini)(struct source *src);
 	/* one line into out[]: the number of events, < 0 when it is not of the
 	 * format (why: the parser's reason, when wanted) */
 	int (*parse)(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w);

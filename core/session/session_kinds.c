@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SCHEDLOG_QUIET_MS 1000      /* live: a schedstat sample with no rows for this long is whole */
@@ -58,15 +59,15 @@ static int nginx_setup_conf(struct session *s, struct source *src, char *err, si
 		nginx_conf_fmts_fini(&cf);
 		return -EINVAL;
 	}
-	src->fmt = nginx_fmt_compile(fmt, strlen(fmt), why, sizeof why);
-	if (!src->fmt) {
+	src->k.nginx.fmt = nginx_fmt_compile(fmt, strlen(fmt), why, sizeof why);
+	if (!src->k.nginx.fmt) {
 		snprintf(err, errlen, "--nginx-conf: %s", why);
 		nginx_conf_fmts_fini(&cf);
 		return -EINVAL;
 	}
 	for (int k = 0; k < cf.n; k++) {
 		if (strcmp(cf.fmt[k], fmt) == 0) {
-			if (!src->fmt_name && !(src->fmt_name = strdup(cf.name[k])))
+			if (!src->k.nginx.fmt_name && !(src->k.nginx.fmt_name = strdup(cf.name[k])))
 				goto nomem;
 			continue;
 		}
@@ -77,8 +78,8 @@ static int nginx_setup_conf(struct session *s, struct source *src, char *err, si
 				nginx_fmt_free(a);
 				goto nomem;
 			}
-			src->alt[src->nalt] = a;
-			src->alt_name[src->nalt++] = name;
+			src->k.nginx.alt[src->k.nginx.nalt] = a;
+			src->k.nginx.alt_name[src->k.nginx.nalt++] = name;
 		}
 	}
 	nginx_conf_fmts_fini(&cf);
@@ -89,18 +90,31 @@ nomem:
 	return -ENOMEM;
 }
 
+static void nginx_fini(struct source *src)
+{
+	struct nginx_src *x = &src->k.nginx;
+	nginx_fmt_free(x->fmt);
+	free(x->fmt_name);
+	for (int k = 0; k < x->nalt; k++) {
+		nginx_fmt_free(x->alt[k]);
+		free(x->alt_name[k]);
+	}
+	nginx_fmt_free(x->other);
+	nginx_sniff_fini(&x->sniff);
+}
+
 static int nginx_setup(struct session *s, struct source *src, char *err, size_t errlen)
 {
 	if (!s->o.nginx_format && s->nginx_conf_path)
 		return nginx_setup_conf(s, src, err, errlen);
 	const char *fmt = s->o.nginx_format ? s->o.nginx_format : s->nginx_conf_format;
 	if (!fmt) {
-		src->fmt_detect = true;
+		src->k.nginx.fmt_detect = true;
 		return 0;
 	}
 	char why[256];
-	src->fmt = nginx_fmt_compile(fmt, strlen(fmt), why, sizeof why);
-	if (!src->fmt) {
+	src->k.nginx.fmt = nginx_fmt_compile(fmt, strlen(fmt), why, sizeof why);
+	if (!src->k.nginx.fmt) {
 		snprintf(err, errlen, "%s: %s", s->o.nginx_format ? "--nginx-format" : "--nginx-conf", why);
 		return -EINVAL;
 	}
@@ -115,19 +129,19 @@ static int nginx_second_format(struct source *src, const char *line, size_t len,
 {
 	struct event ev;
 	(void)w;
-	for (int k = 0; k < src->nalt; k++)
-		if (nginx_parse_line(src->alt[k], line, len, &out[0], NULL)) {
-			src->alt_lines[k]++;
+	for (int k = 0; k < src->k.nginx.nalt; k++)
+		if (nginx_parse_line(src->k.nginx.alt[k], line, len, &out[0], NULL)) {
+			src->k.nginx.alt_lines[k]++;
 			return 1;
 		}
-	if (!src->other_tried) {
+	if (!src->k.nginx.other_tried) {
 		const char *one[1] = {line};
-		src->other_tried = true;
-		src->other = nginx_fmt_detect(one, &len, 1);
+		src->k.nginx.other_tried = true;
+		src->k.nginx.other = nginx_fmt_detect(one, &len, 1);
 	}
 	/* its reason stays the mismatch; NOTES names the format */
-	if (src->other && nginx_parse_line(src->other, line, len, &ev, NULL))
-		src->other_lines++;
+	if (src->k.nginx.other && nginx_parse_line(src->k.nginx.other, line, len, &ev, NULL))
+		src->k.nginx.other_lines++;
 	return -1;
 }
 
@@ -135,9 +149,9 @@ static int nginx_parse(struct source *src, const char *line, size_t len, struct 
 {
 	struct nginx_miss miss;
 	(void)cap;
-	if (!src->fmt)
+	if (!src->k.nginx.fmt)
 		return -1;
-	if (nginx_parse_line(src->fmt, line, len, &out[0], &miss))
+	if (nginx_parse_line(src->k.nginx.fmt, line, len, &out[0], &miss))
 		return 1;
 	/* which variable or literal did not match, and where */
 	if (w->wanted)
@@ -148,10 +162,10 @@ static int nginx_parse(struct source *src, const char *line, size_t len, struct 
 static bool nginx_hold(struct session *s, int i, const char *line, size_t len)
 {
 	struct source *src = s->src[i];
-	if (!src->fmt_detect || src->fmt)
+	if (!src->k.nginx.fmt_detect || src->k.nginx.fmt)
 		return false;
 	/* wait for enough lines to guess (session_tick and _source_eof also decide) */
-	if (nginx_sniff_add(&src->sniff, line, len))
+	if (nginx_sniff_add(&src->k.nginx.sniff, line, len))
 		nginx_detect(s, src, i);
 	return true;
 }
@@ -159,14 +173,14 @@ static bool nginx_hold(struct session *s, int i, const char *line, size_t len)
 static void nginx_decide(struct session *s, int i)
 {
 	struct source *src = s->src[i];
-	if (src->fmt_detect && !src->fmt)
+	if (src->k.nginx.fmt_detect && !src->k.nginx.fmt)
 		nginx_detect(s, src, i);
 }
 
 static void nginx_tick(struct session *s, int i)
 {
 	/* a quiet nginx: decide its format with the lines there are, so they show */
-	if (s->src[i]->sniff.n > 0)
+	if (s->src[i]->k.nginx.sniff.n > 0)
 		nginx_decide(s, i);
 }
 
@@ -189,29 +203,29 @@ static bool nginx_second_note(const struct source *src, char *out, size_t outlen
 	uint64_t learned = 0;
 	char names[160] = "";
 	size_t o = 0;
-	for (int k = 0; k < src->nalt; k++)
-		if (src->alt_lines[k] && o < sizeof names) {
-			learned += src->alt_lines[k];
+	for (int k = 0; k < src->k.nginx.nalt; k++)
+		if (src->k.nginx.alt_lines[k] && o < sizeof names) {
+			learned += src->k.nginx.alt_lines[k];
 			o += (size_t)snprintf(names + o, sizeof names - o, "%s'%s' (%llu)", o ? ", " : "",
-					      src->alt_name[k], (unsigned long long)src->alt_lines[k]);
+					      src->k.nginx.alt_name[k], (unsigned long long)src->k.nginx.alt_lines[k]);
 		}
 	if (learned) {
 		snprintf(out, outlen, "%s: holds a second log_format: %llu of %llu lines are in %s of the "
 			 "config, not in '%s' that its access_log names (the format changed at a reload, or "
 			 "two access_log lines write this file); read with it", src->name,
 			 (unsigned long long)learned, (unsigned long long)src->st.lines, names,
-			 src->fmt_name ? src->fmt_name : "?");
+			 src->k.nginx.fmt_name ? src->k.nginx.fmt_name : "?");
 		return true;
 	}
-	if (!src->other_lines)
+	if (!src->k.nginx.other_lines)
 		return false;
-	const char *of = nginx_fmt_string(src->other);
+	const char *of = nginx_fmt_string(src->k.nginx.other);
 	struct nginx_fmt *comb = nginx_fmt_combined();
 	bool is_comb = comb && strcmp(of, nginx_fmt_string(comb)) == 0;
 	nginx_fmt_free(comb);
 	snprintf(out, outlen, "%s: holds a second log_format: %llu of %llu lines are in %s%s%s, not "
 		 "counted (unparsed); give the nginx config with --nginx-conf FILE to read both", src->name,
-		 (unsigned long long)src->other_lines, (unsigned long long)src->st.lines,
+		 (unsigned long long)src->k.nginx.other_lines, (unsigned long long)src->st.lines,
 		 is_comb ? "nginx's combined" : "'", is_comb ? "" : of, is_comb ? "" : "'");
 	return true;
 }
@@ -239,23 +253,28 @@ static int record_parse(struct source *src, const char *line, size_t len, struct
 	if (rc == 1 && out[0].kind == EV_ANCHOR) {
 		int64_t ms;
 		char from[32];
-		if (!record_meta_anchor(line, len, &ms, from, sizeof from, src->rec_anchor_how, sizeof src->rec_anchor_how))
-			src->rec_anchor_how[0] = '\0';
+		if (!record_meta_anchor(line, len, &ms, from, sizeof from, src->k.rec_anchor_how, sizeof src->k.rec_anchor_how))
+			src->k.rec_anchor_how[0] = '\0';
 	}
 	return rc >= 0 ? rc : -1; /* 1 sample or the JVM start, 0 a meta line */
+}
+
+static void schedlog_fini(struct source *src)
+{
+	schedlog_free(src->k.sched);
 }
 
 static int schedlog_setup(struct session *s, struct source *src, char *err, size_t errlen)
 {
 	(void)s, (void)err, (void)errlen;
-	src->sched = schedlog_new();
+	src->k.sched = schedlog_new();
 	return 0;
 }
 
 static int schedlog_parse(struct source *src, const char *line, size_t len, struct event *out, int cap, struct why *w)
 {
 	(void)cap, (void)w;
-	int n = schedlog_parse_line(src->sched, line, len, &out[0]);
+	int n = schedlog_parse_line(src->k.sched, line, len, &out[0]);
 	/* the CSV header is not an error */
 	if (n < 0 && util_starts_with(line, len, "epoch_ms,"))
 		return 0;
@@ -265,7 +284,7 @@ static int schedlog_parse(struct source *src, const char *line, size_t len, stru
 static int schedlog_flush_one(struct source *src, struct event *out, int cap)
 {
 	(void)cap;
-	return src->sched && schedlog_flush(src->sched, &out[0]) > 0 ? 1 : 0;
+	return src->k.sched && schedlog_flush(src->k.sched, &out[0]) > 0 ? 1 : 0;
 }
 
 static void schedlog_tick(struct session *s, int i)
@@ -274,10 +293,10 @@ static void schedlog_tick(struct session *s, int i)
 	 * one at once, so a second without rows means the last one is whole
 	 * (the report ends it at EOF; live kept it back and differed) */
 	struct source *src = s->src[i];
-	if (schedlog_open(src->sched) && src->last_line_mono_ms &&
+	if (schedlog_open(src->k.sched) && src->last_line_mono_ms &&
 	    util_mono_ms() - src->last_line_mono_ms >= SCHEDLOG_QUIET_MS) {
 		struct event e;
-		if (schedlog_flush(src->sched, &e) > 0) {
+		if (schedlog_flush(src->k.sched, &e) > 0) {
 			e.line = src->st.lines;
 			session_feed_event(s, i, &e);
 		}
@@ -301,7 +320,7 @@ static const struct kind_ops kinds[] = {
 	[SRC_NGINX] = {
 		.name = "nginx", .read = READ_LINES, .have = HAVE_NGINX, .anchor = ANCHOR_LINE,
 		.expected = "requests in the nginx log_format in use",
-		.setup = nginx_setup, .parse = nginx_parse, .hold = nginx_hold, .decide = nginx_decide,
+		.setup = nginx_setup, .fini = nginx_fini, .parse = nginx_parse, .hold = nginx_hold, .decide = nginx_decide,
 		.tick = nginx_tick, .unread = nginx_unread,
 	},
 	[SRC_CPUSTAT] = {
@@ -319,7 +338,7 @@ static const struct kind_ops kinds[] = {
 		.name = "schedstat", .read = READ_LINES, .have = HAVE_SCHED, .anchor = ANCHOR_LINE,
 		.expected = "schedstat samples",
 		.not_parsed = "not 'epoch_ms,tid,comm,run_ns,wait_ns,timeslices'",
-		.setup = schedlog_setup, .parse = schedlog_parse, .flush = schedlog_flush_one,
+		.setup = schedlog_setup, .fini = schedlog_fini, .parse = schedlog_parse, .flush = schedlog_flush_one,
 		.tick = schedlog_tick, .unread = none_read, .what = "schedstat",
 	},
 	[SRC_VMSTATLOG] = {
@@ -359,11 +378,11 @@ int src_kind_from_name(const char *name)
  * the kept lines are parsed with it, in order. */
 static void nginx_detect(struct session *s, struct source *src, int i)
 {
-	src->fmt = nginx_sniff_decide(&src->sniff);
-	src->fmt_detect = false;
+	src->k.nginx.fmt = nginx_sniff_decide(&src->k.nginx.sniff);
+	src->k.nginx.fmt_detect = false;
 	/* replay the buffered lines through the chosen format */
-	struct nginx_sniff kept = src->sniff;
-	memset(&src->sniff, 0, sizeof src->sniff);
+	struct nginx_sniff kept = src->k.nginx.sniff;
+	memset(&src->k.nginx.sniff, 0, sizeof src->k.nginx.sniff);
 	for (int k = 0; k < kept.n; k++)
 		session_feed_line(s, i, kept.buf[k], kept.len[k], 0, EV_TIME_NONE);
 	nginx_sniff_fini(&kept);
