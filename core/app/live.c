@@ -356,6 +356,11 @@ static void poll_sched(struct live *l, struct probe_pass *p)
 			 "still followed", l->o.pid);
 		l->sched_gone = true;
 		note(l, l->src_sched, msg, false);
+		/* its threads and its counters cannot be read any more: down, as its
+		 * cgroup goes (the data kept; said once, above) */
+		session_source_note(l->s, l->src_sched, msg, true);
+		if (l->ctr)
+			session_source_note(l->s, l->src_ctr, msg, true);
 		/* the JVM's end is an event: the rules say when, how and what it cost */
 		struct event ex;
 		ev_init(&ex, EV_JVM_EXIT);
