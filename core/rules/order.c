@@ -100,7 +100,8 @@ static const struct order_cache *ordered(const struct rules *r)
 					   .key = whole ? (uint64_t)(SEV_CRIT - v->severity) : v->key,
 					   .rank = verdict_rank(v->id), .idx = i};
 	}
-	qsort(rec, n, sizeof *rec, cmp_rec);
+	if (n > 1)
+		qsort(rec, n, sizeof *rec, cmp_rec);
 	for (size_t i = 0; i < n; i++)
 		c->idx[i] = rec[i].idx;
 	free(rec);
