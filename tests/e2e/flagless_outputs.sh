@@ -23,6 +23,7 @@
 #   series and stores jstat's numbers.
 # Needs javac, java, jstat, jq, curl, promtool; skipped (77) without them.
 set -u
+source "$(dirname "$0")/lib/prometheus.bash"
 BIN=$(realpath "${1:?usage: flagless_outputs.sh path/to/stwtop}")
 D=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d); JPID=""; SPID=""; PROM=""
@@ -211,18 +212,8 @@ if command -v prometheus >/dev/null; then
 	SP=$(port); PP=$(port); while [ "$PP" = "$SP" ]; do PP=$(port); done
 	"$BIN" --plain --json --pid "$JPID" --metrics "127.0.0.1:$SP" >"$T/$name.ndjson" 2>"$T/$name.err" &
 	SPID=$!
-	cat >"$T/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: stwtop
-    static_configs:
-      - targets: ['127.0.0.1:$SP']
-YML
-	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
-		--web.listen-address="127.0.0.1:$PP" --log.level=warn >"$T/prometheus.log" 2>&1 &
-	PROM=$!
+	prom_start "$T" "$SP" "$PP"
+	PROM=$PROM_PID
 	q() { curl -sf --max-time 5 "http://127.0.0.1:$PP/api/v1/query" --data-urlencode "query=$1" |
 		jq -r '.data.result[0].value[1] // empty'; }
 	for i in $(seq 1 100); do [ -n "$(q 'stwtop_jvm_safepoints_total' 2>/dev/null)" ] && break; sleep 0.2; done

@@ -8,6 +8,7 @@
 # buckets, throttled seconds and periods, requests, and the verdicts by id and severity.
 # Prometheus asks for OpenMetrics first: its parser reading ours is part of the test.
 set -u
+source "$(dirname "$0")/lib/prometheus.bash"
 BIN=${1:?usage: metrics_prometheus.sh path/to/stwtop}
 D=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 S=$D/samples/combined/throttle-stop
@@ -40,18 +41,8 @@ srcs=(--config "$TMPD/rules.json" --gc "$TMPD/gc.log" --safepoint "$TMPD/console
 TZ=UTC "$BIN" --plain --json "${srcs[@]}" --metrics "127.0.0.1:$SP" >"$TMPD/plain.ndjson" 2>"$TMPD/stwtop.err" &
 pids+=($!)
 
-cat >"$TMPD/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: stwtop
-    static_configs:
-      - targets: ['127.0.0.1:$SP']
-YML
-prometheus --config.file="$TMPD/prometheus.yml" --storage.tsdb.path="$TMPD/tsdb" \
-	--web.listen-address="127.0.0.1:$PP" --log.level=warn >"$TMPD/prometheus.log" 2>&1 &
-pids+=($!)
+prom_start "$TMPD" "$SP" "$PP"
+pids+=("$PROM_PID")
 
 # q EXPR: the instant value (one series), "" when none
 q() {

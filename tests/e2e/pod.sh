@@ -39,6 +39,7 @@
 # curl, jq: missing ones are a failure, not a skip (CI installs them); a non-root run or a
 # sanitizer build skips (77).
 set -u
+source "$(dirname "$0")/lib/prometheus.bash"
 BIN=$(realpath "${1:?usage: pod.sh path/to/stwtop}")
 D=${STWTOP_TEST_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 ROOT=$(cd "$D/.." && pwd)
@@ -196,18 +197,8 @@ else
 	wait_for 60 metrics_up && ok "a: /metrics answers on 127.0.0.1:$MPORT" ||
 		bad "a: /metrics never answered: $(state "$SC"); $(podman logs --tail 5 "$SC" 2>&1)"
 	wait_for 30 running "$JC" && ok "a: the JVM container runs" || bad "a: the JVM container: $(state "$JC"): $(podman logs --tail 5 "$JC" 2>&1)"
-	cat >"$T/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: stwtop
-    static_configs:
-      - targets: ['127.0.0.1:$MPORT']
-YML
-	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
-		--web.listen-address="127.0.0.1:$PPORT" --log.level=warn >"$T/prometheus.log" 2>&1 &
-	PROM=$!
+	prom_start "$T" "$MPORT" "$PPORT"
+	PROM=$PROM_PID
 	# load through nginx, as in throttle_live.sh: a request every 25 ms
 	( while :; do curl -s -o /dev/null --max-time 12 "http://127.0.0.1:$NPORT/x" & sleep 0.025; done ) >/dev/null 2>&1 &
 	LOAD=$!
