@@ -117,6 +117,9 @@ struct rules_config {
 	double overhead_min_pauses;   /* ... in at least this many pauses */
 	double overhead_crit_share;   /* a paused share this high is critical */
 	double aq_stop_share;         /* from nginx alone, a stop needs this share of its requests held */
+	double vmop_warn_ms;          /* a stop of a VM operation that is no collection this long ... */
+	double vmop_crit_ms;          /* ... and this long is critical */
+	double vmop_gc_share;         /* a collection inside such a stop is its long part from this share */
 };
 
 void rules_config_defaults(struct rules_config *c);
