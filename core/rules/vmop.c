@@ -445,8 +445,8 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 
 /* its thresholds (--config, --help-config) */
 static const struct rule_knob long_vm_operation_knobs[] = {
-	RULE_KNOB(vmop_warn_ms, 100, "a VM operation holds every thread: >= 100 ms (the stop threshold) is "
-				     "abnormal; healthy runs here hold them < 10 ms (docs/verdicts.md)"),
+	RULE_KNOB(vmop_warn_ms, 100, "the stop threshold: every stop it counts gets its operation named; healthy "
+				     "runs here hold non-GC operations <= 1.75 ms (docs/verdicts.md)"),
 	RULE_KNOB(vmop_crit_ms, 1000, "a 1 s+ stop passes nginx's 1 s SYN retry and most callers' timeouts"),
 	RULE_KNOB(vmop_gc_share, 0.8, "a collection inside a tool's stop is its long part (long-gc-pause) "
 				      "from 4/5 of it; jmap -histo:live recorded here: 54-68 %"),
