@@ -6,8 +6,9 @@
  * The operation names are HotSpot's own: the VM_OPS_DO list of
  *   JDK 8   hotspot/src/share/vm/runtime/vm_operations.hpp (jdk8u)
  *   JDK 11  src/hotspot/share/runtime/vmOperations.hpp     (openjdk/jdk11u 40e582d35f03)
- *   JDK 17  src/hotspot/share/runtime/vmOperation.hpp      (jdk17u, as corretto-17 too)
- *   JDK 21  src/hotspot/share/runtime/vmOperation.hpp      (jdk21u)
+ *   JDK 17  src/hotspot/share/runtime/vmOperation.hpp      (jdk17u of 17 GA, as corretto-17;
+ *           later 17.0.x updates name G1's Remark/Cleanup as JDK 21 does)
+ *   JDK 21  src/hotspot/share/runtime/vmOperation.hpp      (jdk21u, microsoft/openjdk-jdk21u)
  * Each row says in which of those lists the name is (VMOP_J*); a name in none
  * (a newer JDK, a vendor's build) is judged by its prefix (vmop_gc_prefix). The
  * name is what the safepoint log prints: JDK 17+ `Safepoint "HeapDumper", ...`,
@@ -53,8 +54,10 @@ static const struct vmop_info vmop_table[] = {
 	{"G1IncCollectionPause", VMOP_J8, VMOP_GC, gc_what, NULL},
 	{"DestroyAllocationContext", VMOP_J8, VMOP_GC, gc_what, NULL},
 	{"G1Concurrent", VMOP_J17, VMOP_GC, gc_what, NULL},
-	{"G1PauseRemark", VMOP_J21, VMOP_GC, gc_what, NULL},
-	{"G1PauseCleanup", VMOP_J21, VMOP_GC, gc_what, NULL},
+	/* jdk17u's later updates renamed G1Concurrent so: 17.0.21 logs them
+	 * (tests/recordings/vmop-redefine/gc.log) */
+	{"G1PauseRemark", VMOP_J17 | VMOP_J21, VMOP_GC, gc_what, NULL},
+	{"G1PauseCleanup", VMOP_J17 | VMOP_J21, VMOP_GC, gc_what, NULL},
 	{"G1ShrinkHeap", VMOP_J21, VMOP_GC, gc_what, NULL},
 	{"G1TryInitiateConcMark", VMOP_J17 | VMOP_J21, VMOP_GC, gc_what, NULL},
 	{"ZOperation", VMOP_J11, VMOP_GC, gc_what, NULL},

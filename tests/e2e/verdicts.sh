@@ -76,7 +76,7 @@ near_pct() {
 note()    { jq -e --arg t "$1" '[.notes[] | select(index($t) != null)] | length > 0' "$J" >/dev/null 2>&1 && ok || bad "no note contains \"$1\": $(jq -c .notes "$J" | head -c 600)"; }
 nonotes() { jq -e '.notes | length == 0' "$J" >/dev/null 2>&1 && ok || bad "notes on a run with every source: $(jq -c .notes "$J" | head -c 600)"; }
 sum() { local got; got=$(jq -r "$1" "$J"); [ "$got" = "$2" ] && ok || bad "summary $1 = $got, want $2"; }
-ALL_INCIDENT="long-gc-pause ttsp-spike cpu-throttled-during-stop sched-delay-during-stop direct-reclaim accept-queue-overflow connect-timeout-504"
+ALL_INCIDENT="long-gc-pause ttsp-spike long-vm-operation cpu-throttled-during-stop sched-delay-during-stop direct-reclaim accept-queue-overflow connect-timeout-504"
 
 # =====================================================================================================
 # samples/g1-periodic (G1 -Xmx1g, G1PeriodicGCInterval=5000; gc.log only)
