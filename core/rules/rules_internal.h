@@ -351,9 +351,10 @@ static inline struct overhead *ov_st(const struct rules *r)
 
 /* the ids of the rules that explain a stop, as a bit set */
 unsigned rl_stop_verdicts_mask(void);
-/* notes.c: count in's stops >= stop_ms into u (no verdict explained them) */
+/* notes.c: count in's stops >= stop_ms into u (no verdict explained them);
+ * but_vmop: all but those long-vm-operation tells (the incident's only stop verdict) */
 void rl_count_unexplained(const struct rules *r, const struct timeline *tl, const struct incident *in,
-			  struct unexplained *u);
+			  bool but_vmop, struct unexplained *u);
 
 /* --- vmop.c: HotSpot's VM operations (VM_OPS_DO of JDK 8, 11, 17, 21) --- */
 enum vmop_kind {
@@ -376,6 +377,8 @@ double rl_stop_gc_ms(const struct timeline *tl, const struct tl_stop *s, const s
 /* pause p is part of the stop of a VM operation that is no collection and is
  * not its long part (vmop_gc_share): long-vm-operation tells it, not long-gc-pause */
 bool rl_pause_is_vmop_part(const struct rules *r, const struct timeline *tl, const struct tl_pause *p);
+/* stop s is long-vm-operation's: a VM operation that is no collection took its time */
+bool rl_vmop_stop(const struct rules *r, const struct tl_stop *s);
 
 /* gc-overhead from the JVM's counters (overhead_ctr.c), called by gc-overhead's hooks */
 void overhead_ctr_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);

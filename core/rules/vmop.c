@@ -16,6 +16,8 @@
  * -XX:+PrintSafepointStatistics' vmop column (FORMATS.md). */
 #include "rules_internal.h"
 
+#include <math.h>
+
 #define VMOP_J8  0x01
 #define VMOP_J11 0x02
 #define VMOP_J17 0x04
@@ -340,7 +342,7 @@ static double op_part(const struct tl_stop *s)
  * the operation, not reaching the safepoint, took the time: its own part is the
  * larger one (where reaching the safepoint is, the stop is ttsp-spike's), or
  * reaches the threshold by itself (a stop long in both is both). */
-static bool vmop_stop(const struct rules *r, const struct tl_stop *s)
+bool rl_vmop_stop(const struct rules *r, const struct tl_stop *s)
 {
 	if (!vmop_named(s->op) || s->total_ms < r->cfg.vmop_warn_ms)
 		return false;
@@ -388,22 +390,35 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 		return;
 	const struct tl_stop *w = NULL;
 	int n = 0;
-	char others[160] = "";
+	char others[240] = "";
 	size_t ol = 0;
 	struct tl_stop_iter it;
 	struct tl_stopref sr;
 	double min = r->cfg.vmop_warn_ms > r->cfg.stop_ms ? r->cfg.vmop_warn_ms : r->cfg.stop_ms;
 	timeline_stops_begin(&it, c->tl, in->start_ms, in->end_ms, min);
+	const struct tl_stop *seen[8];
+	int nseen = 0;
 	while (timeline_stops_next(&it, &sr)) {
 		const struct tl_stop *s = sr.stop;
-		if (!s || !vmop_stop(r, s))
+		if (!s || !rl_vmop_stop(r, s))
 			continue;
+		/* the same safepoint from two sources (gc.log and the console) once */
+		bool dup = false;
+		for (int k = 0; k < nseen && !dup; k++)
+			dup = llabs(seen[k]->end_ms - s->end_ms) <= 1 && fabsf(seen[k]->total_ms - s->total_ms) < 1 &&
+			      strcmp(seen[k]->op, s->op) == 0;
+		if (dup)
+			continue;
+		seen[nseen++ % 8] = s;
+		if (nseen > 8)
+			nseen = 8;
 		n++;
 		if (!w || s->total_ms > w->total_ms)
 			w = s;
+		char at[UTIL_HMS_LEN];
 		if (n <= 4 && ol < sizeof others)
-			ol += (size_t)snprintf(others + ol, sizeof others - ol, "%s%s %.0f ms", ol ? ", " : "",
-					       s->op, s->total_ms);
+			ol += (size_t)snprintf(others + ol, sizeof others - ol, "%s%s %.0f ms at %s", ol ? ", " : "",
+					       s->op, s->total_ms, rl_hms(r, s->start_ms, at));
 	}
 	if (!w)
 		return;
@@ -436,6 +451,10 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 	char gcadv[VERDICT_ADVICE_LEN];
 	snprintf(gcadv, sizeof gcadv, "%s", v.advice);
 	v.advice[0] = '\0';
+	if (f->throttled)
+		vadvice(&v, "The cgroup was CPU-throttled during this stop (see cpu-throttled-during-stop): the VM "
+			"thread doing the operation gets no CPU either, so the operation takes longer than it would "
+			"on a free CPU. Fix the throttling first; then, if it is still long: ");
 	if (vi && vi->advice)
 		vadvice(&v, "%s", vi->advice);
 	else
@@ -443,6 +462,8 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 			"work in \"%s\" took the time. -Xlog:safepoint*=debug and JFR's jdk.ExecuteVMOperation event "
 			"say more about who asked for it.", w->op);
 	vadvice(&v, "%s", gcadv);
+	if (!f->throttled)
+		rl_missing_sources_advice(&v, c, true);
 	rv_commit(r, &v);
 }
 

@@ -147,8 +147,13 @@ fi
 # the same stops with only the JVM's logs: nothing can explain them, and the report says which
 # sources would (not "nothing abnormal")
 if report throttle/throttled-jvm-only --gc "$TH/throttled/gc.log" --safepoint "$TH/throttled/console.log"; then
-  mustnot $ALL_INCIDENT
-  note "19 stops >= 100 ms (the longest 287 ms"
+  # 5 of the 19 stops are thread dumps whose operation took 99-191 ms (the JVM was throttled):
+  # long-vm-operation names them and says to add the CPU source; the other 14 stay in the note
+  must long-vm-operation
+  has long-vm-operation title "191 ms"
+  has long-vm-operation advice "to check whether the cgroup was CPU-throttled"
+  mustnot long-gc-pause ttsp-spike cpu-throttled-during-stop sched-delay-during-stop direct-reclaim accept-queue-overflow connect-timeout-504
+  note "14 stops >= 100 ms (the longest 287 ms"
   note "CPU throttling: --cpustat-log FILE, --cgroup DIR or --pid PID"
   note "run-queue wait: --pid PID or --schedstat-log FILE"
 fi
