@@ -473,7 +473,7 @@ static const struct rule_knob long_vm_operation_knobs[] = {
 				     "runs here hold non-GC operations <= 1.75 ms (docs/verdicts.md)"),
 	RULE_KNOB(vmop_crit_ms, 1000, "a 1 s+ stop passes nginx's 1 s SYN retry and most callers' timeouts"),
 	RULE_KNOB(vmop_gc_share, 0.8, "a collection inside a tool's stop is its long part (long-gc-pause) "
-				      "from 4/5 of it; jmap -histo:live recorded here: 54-68 %"),
+				      "from 4/5 of it; jmap -histo:live recorded here: 61-71 %"),
 };
 
 const struct rule rule_long_vm_operation = {

@@ -2,7 +2,8 @@
 # vmop-run.sh VARIANT — records one long-vm-operation run into tests/recordings/vmop-VARIANT/:
 # VmopLoad.java (a service allocating and answering its own clients, 4 HTTP threads) on JDK 17
 # with -Xlog:gc*,safepoint, and one tool run against it under load:
-#   histo-live    -Xmx1g, ~490 MB live; `jmap -histo:live PID` at +8 s and +16 s
+#   histo-live    -Xmx1g, ~490 MB live; `jmap -histo:live PID` at +8 s and 7 s after it returned
+#   histo-small   -Xmx1g, ~120 MB live; `jmap -histo:live PID` three times, 5 s apart
 #   heap-dump     -Xmx1g, ~490 MB live; `jcmd PID GC.heap_dump FILE` at +10 s (the dump is deleted)
 #   thread-print  -Xmx512m, 4000 threads parked 32 frames deep; `jcmd PID Thread.print` at +8 s, +14 s
 #   redefine      -Xmx512m, -javaagent: the program redefines every modifiable loaded class with
@@ -24,6 +25,7 @@ PORT=$((18300 + RANDOM % 500))
 LOG="-Xlog:gc*,safepoint:file=$OUT/gc.log:uptime,time,level,tags"
 case $V in
   histo-live|heap-dump) OPTS="-Xms1g -Xmx1g -XX:+UseG1GC"; ARGS="load 250 0 24 $PORT 0" ;;
+  histo-small)          OPTS="-Xms1g -Xmx1g -XX:+UseG1GC"; ARGS="load 60 0 24 $PORT 0" ;;
   thread-print)         OPTS="-Xms512m -Xmx512m -XX:+UseG1GC -Xss256k"; ARGS="load 20 4000 22 $PORT 0" ;;
   redefine)             OPTS="-Xms512m -Xmx512m -XX:+UseG1GC"; ARGS="redefine 20 0 18 $PORT 8" ;;
   *) echo "unknown variant $V" >&2; exit 2 ;;
@@ -48,6 +50,7 @@ tool() {   # tool AT_S COMMAND...: run it AT_S seconds after ready
 }
 case $V in
   histo-live)   tool 8 jmap -histo:live "$PID"; tool 7 jmap -histo:live "$PID" ;;
+  histo-small)  tool 6 jmap -histo:live "$PID"; tool 5 jmap -histo:live "$PID"; tool 5 jmap -histo:live "$PID" ;;
   heap-dump)    tool 10 jcmd "$PID" GC.heap_dump "$W/dump.hprof"; ls -l "$W/dump.hprof" | awk '{print "    dump size " $5 " bytes (deleted)"}' >> "$OUT/tool.txt"; rm -f "$W/dump.hprof" ;;
   thread-print) tool 8 jcmd "$PID" Thread.print; tool 5 jcmd "$PID" Thread.print ;;
   redefine)     : ;;
