@@ -22,6 +22,7 @@ import yaml
 CRIT_VERDICTS = {  # alert name -> verdict id (docs/verdicts.md: the ids that can be crit)
     "StwtopVerdictLongGcPause": "long-gc-pause",
     "StwtopVerdictTtspSpike": "ttsp-spike",
+    "StwtopVerdictLongVmOperation": "long-vm-operation",
     "StwtopVerdictCpuThrottledDuringStop": "cpu-throttled-during-stop",
     "StwtopVerdictAcceptQueueOverflow": "accept-queue-overflow",
     "StwtopVerdictConnectTimeout504": "connect-timeout-504",
