@@ -92,23 +92,22 @@ static const struct vmop_info vmop_table[] = {
 	/* tools and the JVM's own work: long-vm-operation's */
 	{"HeapDumper", VMOP_ALL, VMOP_MAY_GC,
 	 "a heap dump (-XX:+HeapDumpOnOutOfMemoryError, jcmd GC.heap_dump, jmap -dump, "
-	 "HotSpotDiagnosticMXBean.dumpHeap)",
+	 "HotSpotDiagnosticMXBean)",
 	 "The whole heap is written to a file while every thread is stopped, so the stop is the heap's size over "
 	 "the disk's write speed: point -XX:HeapDumpPath at fast local storage with room for the heap (not a "
 	 "network volume), and dump on demand only an instance out of traffic. A dump after an OutOfMemoryError "
 	 "(-XX:+HeapDumpOnOutOfMemoryError) stops the JVM this long every time it runs out of memory: keep it for "
 	 "the one dump you need, and fix the memory first."},
 	{"GC_HeapInspection", VMOP_ALL, VMOP_MAY_GC,
-	 "a class histogram of the heap (jmap -histo, jcmd GC.class_histogram, -XX:+PrintClassHistogram with "
-	 "SIGQUIT)",
+	 "a class histogram (jmap -histo, jcmd GC.class_histogram, SIGQUIT with -XX:+PrintClassHistogram)",
 	 "It walks every object of the heap while every thread is stopped. Find who runs it (a monitoring "
 	 "script, a support tool, an operator) and run it against an instance out of traffic. With :live "
 	 "(jmap -histo:live; jcmd GC.class_histogram without -all) it first forces a Full GC that "
 	 "-XX:+ExplicitGCInvokesConcurrent and -XX:+DisableExplicitGC do not prevent: `jmap -histo PID` "
 	 "(JDK 9+: -histo:all) or `jcmd PID GC.class_histogram -all` skip it."},
 	{"RedefineClasses", VMOP_ALL, VMOP_OTHER,
-	 "class redefinition (Instrumentation.redefineClasses/retransformClasses from a Java agent, JVMTI "
-	 "RedefineClasses from a native agent, a debugger's hot swap)",
+	 "class redefinition by an agent (Instrumentation.redefineClasses/retransformClasses, JVMTI "
+	 "RedefineClasses, a debugger's hot swap)",
 	 "An agent (an APM or tracing agent instrumenting at run time, a hot-reload tool, a debugger's hot swap) "
 	 "redefined classes while every thread was stopped; the stop grows with the classes redefined in one "
 	 "call and the compiled code that depends on them. Find it: -javaagent/-agentpath on the command line "
@@ -116,14 +115,14 @@ static const struct vmop_info vmop_table[] = {
 	 "have it transform classes as they load (a ClassFileTransformer at start-up) rather than redefine "
 	 "many at once under load."},
 	{"ThreadDump", VMOP_ALL, VMOP_OTHER,
-	 "a thread dump with stacks (ThreadMXBean.dumpAllThreads/getThreadInfo with stack depth, "
-	 "Thread.getAllStackTraces: JMX consoles, APM and monitoring agents)",
+	 "a thread dump (ThreadMXBean.dumpAllThreads/getThreadInfo, Thread.getAllStackTraces: monitoring "
+	 "agents, JMX consoles)",
 	 "Every thread's stack is walked while every thread is stopped: the stop grows with the number of "
 	 "threads and their stack depth. Find the poller (a monitoring agent, a JMX console, a watchdog) and "
 	 "make it ask less often, for fewer threads or a smaller depth; thousands of threads make every dump "
 	 "long."},
 	{"PrintThreads", VMOP_ALL, VMOP_OTHER,
-	 "printing every thread's stack (jstack, jcmd Thread.print, kill -3 / SIGQUIT)",
+	 "a thread dump (jstack, jcmd Thread.print, kill -3)",
 	 "Every thread's stack is printed while every thread is stopped: the stop grows with the number of "
 	 "threads and their stack depth (and with -l, the locks). Find who runs jstack / jcmd Thread.print / "
 	 "kill -3 (a watchdog, a support script) and make it run less often; with thousands of threads, each "
@@ -430,8 +429,9 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 	v.end_ms = w->end_ms;
 	v.jump_ms = w->start_ms;
 	rl_fmt_ms(w->total_ms, d1, sizeof d1);
-	vtitle(&v, "The JVM stopped %s %s for the VM operation \"%s\": %s", d1, rl_stop_when(r, w, when, sizeof when),
-	       w->op, vi ? vi->what : "an operation HotSpot runs at a safepoint");
+	/* the operation and who runs it first: --brief and narrow panes cut the title */
+	vtitle(&v, "The JVM stopped %s in the VM operation \"%s\": %s, %s", d1, w->op,
+	       vi ? vi->what : "an operation HotSpot runs at a safepoint", rl_stop_when(r, w, when, sizeof when));
 	vevid(&v, "%s:%llu %s safepoint \"%s\": reaching %.1f ms, the operation %.1f ms, total %.1f ms",
 	      rl_sname(c, w->src), (unsigned long long)w->line, rl_hms(r, w->end_ms, t2), w->op,
 	      w->ttsp_ms, op_part(w), w->total_ms);
