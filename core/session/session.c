@@ -393,9 +393,6 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 		return;
 	struct event *waited;
 	size_t n = jvmclock_set(&s->clock, start_ms, from, how, &waited);
-	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->jvm)
-			jvmlog_set_anchor(s->src[i]->jvm, start_ms);
 	for (size_t k = 0; k < n; k++)
 		place(s, &waited[k]); /* what waited */
 }
@@ -483,6 +480,9 @@ static void emit(struct session *s, int i, struct event *e)
 		}
 		return;
 	}
+	/* the clock places uptime before anything reads the time (a line's own
+	 * wall clock is kept); what cannot be placed yet waits below */
+	e->t_ms = jvmclock_wall(&s->clock, e);
 	if (e->kind == EV_SP_TIMEOUT && duplicate_timeout(s, e))
 		return;
 	summary_add(&s->sum, e);
@@ -685,8 +685,8 @@ static void refill(struct session *s, int i)
 			continue; /* nginx: kept to sniff its format, replayed from there */
 		int n = parse_counted(s, i, line, len, flags, src->q, QCAP);
 		if (s->tl.keep_lines)
-			timeline_push_line(&s->tl, (uint16_t)i, src->st.lines, n > 0 ? src->q[0].t_ms : EV_TIME_NONE,
-					   line, len);
+			timeline_push_line(&s->tl, (uint16_t)i, src->st.lines,
+					   n > 0 ? jvmclock_wall(&s->clock, &src->q[0]) : EV_TIME_NONE, line, len);
 		src->qhead = 0;
 		src->qn = n;
 	}
@@ -845,7 +845,8 @@ int session_replay_open(struct session *s)
 	return rc;
 }
 
-/* the source whose next event is earliest (unplaced ones first), -1 at the end */
+/* the source whose next event is earliest on the JVM clock (unplaced ones
+ * first), -1 at the end */
 static int next_source(struct session *s)
 {
 	int best = -1;
@@ -858,7 +859,7 @@ static int next_source(struct session *s)
 			refill(s, i);
 		if (src->qn == 0)
 			continue;
-		int64_t t = src->q[src->qhead].t_ms;
+		int64_t t = jvmclock_wall(&s->clock, &src->q[src->qhead]);
 		if (t == EV_TIME_NONE)
 			return i;
 		if (best < 0 || t < best_t) {
@@ -872,7 +873,7 @@ static int next_source(struct session *s)
 int64_t session_replay_next_time(struct session *s)
 {
 	int i = next_source(s);
-	return i < 0 ? EV_TIME_NONE : s->src[i]->q[s->src[i]->qhead].t_ms;
+	return i < 0 ? EV_TIME_NONE : jvmclock_wall(&s->clock, &s->src[i]->q[s->src[i]->qhead]);
 }
 
 bool session_replay_step(struct session *s, int64_t until_ms)
@@ -882,7 +883,8 @@ bool session_replay_step(struct session *s, int64_t until_ms)
 		if (i < 0)
 			return false;
 		struct source *src = s->src[i];
-		if (src->q[src->qhead].t_ms != EV_TIME_NONE && src->q[src->qhead].t_ms > until_ms)
+		int64_t t = jvmclock_wall(&s->clock, &src->q[src->qhead]);
+		if (t != EV_TIME_NONE && t > until_ms)
 			return true;
 		/* emitted from the queue itself: nothing refills it before the next
 		 * next_source() (a copy of the 248 bytes per event showed) */

@@ -23,11 +23,9 @@ static bool nginx_second_note(const struct source *src, char *out, size_t outlen
 
 static int jvm_setup(struct session *s, struct source *src, char *err, size_t errlen)
 {
-	(void)err, (void)errlen;
+	(void)s, (void)err, (void)errlen;
 	src->jvm = jvmlog_new();
 	src->jvm_lost = jvmlog_lost_counter(src->jvm);
-	if (src->jvm && s->clock.anchor_ms != EV_TIME_NONE)
-		jvmlog_set_anchor(src->jvm, s->clock.anchor_ms);
 	return 0;
 }
 
