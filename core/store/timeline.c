@@ -552,6 +552,11 @@ bool timeline_stops_are_pauses(const struct timeline *tl)
 	return tl->log_stops == 0 && (tl->pauses.total > 0 || tl->stops.total == 0);
 }
 
+bool timeline_stops_from_log(const struct timeline *tl)
+{
+	return tl->log_stops > 0;
+}
+
 bool timeline_stops_from_counters(const struct timeline *tl)
 {
 	return tl->log_stops == 0 && tl->pauses.total == 0 && tl->ctr.total > 0;
