@@ -404,7 +404,7 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 static void prefer_timeout_copy(struct session *s, struct seen_timeout *t, const struct event *e)
 {
 	/* its time too: a console line has only uptime, gc.log's its own clock */
-	int64_t et = jvmclock_wall(&s->clock, e);
+	int64_t et = jvmclock_at(&s->clock, e);
 	for (size_t k = s->clock.npending; k-- > 0;) {
 		struct event *p = &s->clock.pending[k];
 		if (p->kind == EV_SP_TIMEOUT && p->src == t->src && p->up_us == t->up_us &&
@@ -482,13 +482,13 @@ static void emit(struct session *s, int i, struct event *e)
 	}
 	/* the clock places uptime before anything reads the time (a line's own
 	 * wall clock is kept); what cannot be placed yet waits below */
-	e->t_ms = jvmclock_wall(&s->clock, e);
+	e->t_ms = jvmclock_at(&s->clock, e);
 	if (e->kind == EV_SP_TIMEOUT && duplicate_timeout(s, e))
 		return;
 	summary_add(&s->sum, e);
 	if (e->up_us >= 0)
 		src->last_up_us = e->up_us;
-	if (jvmclock_time(&s->clock, e))
+	if (e->t_ms != EV_TIME_NONE || jvmclock_time(&s->clock, e))
 		place(s, e);
 }
 
@@ -599,7 +599,7 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 	if (live_now_ms != EV_TIME_NONE)
 		src->last_line_mono_ms = util_mono_ms();
 	if (s->tl.keep_lines) {
-		int64_t t = n > 0 ? jvmclock_wall(&s->clock, &ev[0]) : EV_TIME_NONE;
+		int64_t t = n > 0 ? jvmclock_at(&s->clock, &ev[0]) : EV_TIME_NONE;
 		timeline_push_line(&s->tl, (uint16_t)i, src->st.lines, t, line, len);
 	}
 	for (int k = 0; k < n; k++) {
@@ -686,7 +686,7 @@ static void refill(struct session *s, int i)
 		int n = parse_counted(s, i, line, len, flags, src->q, QCAP);
 		if (s->tl.keep_lines)
 			timeline_push_line(&s->tl, (uint16_t)i, src->st.lines,
-					   n > 0 ? jvmclock_wall(&s->clock, &src->q[0]) : EV_TIME_NONE, line, len);
+					   n > 0 ? jvmclock_at(&s->clock, &src->q[0]) : EV_TIME_NONE, line, len);
 		src->qhead = 0;
 		src->qn = n;
 	}
@@ -859,7 +859,7 @@ static int next_source(struct session *s)
 			refill(s, i);
 		if (src->qn == 0)
 			continue;
-		int64_t t = jvmclock_wall(&s->clock, &src->q[src->qhead]);
+		int64_t t = jvmclock_at(&s->clock, &src->q[src->qhead]);
 		if (t == EV_TIME_NONE)
 			return i;
 		if (best < 0 || t < best_t) {
@@ -873,7 +873,7 @@ static int next_source(struct session *s)
 int64_t session_replay_next_time(struct session *s)
 {
 	int i = next_source(s);
-	return i < 0 ? EV_TIME_NONE : jvmclock_wall(&s->clock, &s->src[i]->q[s->src[i]->qhead]);
+	return i < 0 ? EV_TIME_NONE : jvmclock_at(&s->clock, &s->src[i]->q[s->src[i]->qhead]);
 }
 
 bool session_replay_step(struct session *s, int64_t until_ms)
@@ -883,7 +883,7 @@ bool session_replay_step(struct session *s, int64_t until_ms)
 		if (i < 0)
 			return false;
 		struct source *src = s->src[i];
-		int64_t t = jvmclock_wall(&s->clock, &src->q[src->qhead]);
+		int64_t t = jvmclock_at(&s->clock, &src->q[src->qhead]);
 		if (t != EV_TIME_NONE && t > until_ms)
 			return true;
 		/* emitted from the queue itself: nothing refills it before the next
