@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install-deps.sh — everything stwtop needs to build and to run its whole test
 # suite on Debian 12 (bookworm). Uses sudo only when not already root.
 #   build:  cmake, a C compiler, pkg-config, ncursesw, libinotifytools, jansson, zlib (gzip logs),

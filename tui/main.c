@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c — stwtop's entry point: parse the command line and run the mode. */
 #include "stwtop/cli.h"
 #include "stwtop/report.h"

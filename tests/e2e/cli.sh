@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cli.sh BIN — the command line's contract: --help/--version, one-line errors
 # naming the option with exit 2, unreadable sources with exit 1, SIGPIPE.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install.sh BIN — `cmake --install` into a temporary prefix puts the binary,
 # the themes, the demo recordings and the man page in place, and the installed
 # binary finds its data next to itself: the whole prefix moved elsewhere still

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_cli_table.c — doc/stwtop.1 and --help against the command-line table.
  *
  * core/app/cli.c makes getopt's array and --help from one table; the man page
