@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.c — JSON and text reports, NDJSON objects (report.h). */
 #include "stwtop/report.h"
 #include "stwtop/hist.h"

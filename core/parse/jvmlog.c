@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog.c — JVM log lines to events: the entry point, JDK 9+ unified-logging
  * decorations, time (wall clock, uptime, anchor, restarts) and the multi-line
  * state shared by the other jvmlog*.c files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_internal.h — shared state and helpers of the JVM log parser, split
  * over core/jvmlog.c (dispatch, decorations, time, pending state),
  * core/jvmlog_common.c (helpers every era parser uses),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_jdk8.c — lines without unified-logging decorations: JDK 8 (and 7)
  * -XX:+PrintGCDetails / -XX:+PrintGC output with -XX:+PrintGCDateStamps and/or
  * -XX:+PrintGCTimeStamps prefixes, "Total time for which application threads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session.c — sources -> parsers -> summary + timeline -> rules (session.h).
  *
  * Time: every event reaches the timeline with a UTC wall-clock time; JVM

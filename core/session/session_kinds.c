@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session_kinds.c — what differs per kind of source, one row of kinds[] each
  * (session_internal.h: struct kind_ops): how it is set up, read and parsed,
  * what it tells the rules, what waits for more lines and when its unread

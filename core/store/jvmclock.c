@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmclock.c — where JVM uptime 0 is on the wall clock, and the uptime-only
  * events waiting to know it (jvmclock.h). */
 #include "stwtop/jvmclock.h"

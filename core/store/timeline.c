@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timeline.c — the bounded store behind every view and rule (timeline.h).
  * Rings are allocated on first use and grow by doubling up to their max while
  * their oldest records are wanted, so a report over one GC log never pays for

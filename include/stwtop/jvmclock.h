@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmclock.h — the JVM's clock: where JVM uptime 0 is on the wall clock (the
  * "anchor"), how it was learnt, and the uptime-only events that wait for it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog.h — JVM GC and safepoint log lines to events.
  *
  * One parser per source file. Formats are detected per line: JDK 9+ unified

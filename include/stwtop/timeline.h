@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timeline.h — the store: one wall-clock timeline of everything the sources
  * said, in rings of bounded size, so memory stays bounded however long the input.
  *

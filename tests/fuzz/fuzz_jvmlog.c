@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_jvmlog.c — libFuzzer target for the JVM log parser (core/jvmlog*.c).
  * The input is split at '\n' and fed through one parser (so multi-line state:
  * open JDK 8 pauses, timeout reports, pending stats rows, anchors, restarts is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_tally.h — helpers shared by the jvmlog unit tests: feed a file or a
  * list of lines through one parser and sum up what came out, and an
  * independent regex scan of a raw file that mirrors the awk of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_jvmlog.c — the JVM log parser on real logs: every sample gc.log and
  * console.log (counts and sums equal to what check-samples' awk computes on
  * the same file, plus the facts stated in the sample READMEs), the fixtures

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_jvmlog_fast.c — the parser's fast paths (the line shapes HotSpot writes,
  * read without the general field-by-field scan) must give exactly what the
  * general reading gives. Every case runs two parsers side by side, one with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_jvmlog_formats.c — every format shape of ../shared/FORMATS.md that no
  * real log here shows (JDK 8 PrintGCDetails variants, JDK 9-12/13/21/25
  * safepoint lines, statistics rows, generational ZGC, JDK 12-15/23 periodic
