@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmop.c — long-vm-operation (rules_internal.h): a stop whose time went into a
  * VM operation that is not a collection (a heap dump, a class histogram, a
  * class redefinition, a thread dump...), named by the safepoint log. Also the

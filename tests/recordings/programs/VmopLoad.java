@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // VmopLoad — a small service under load for the long-vm-operation recordings
 // (tests/recordings/vmop-*): it keeps LIVE_MB of small objects live (the heap
 // jmap -histo / a heap dump must walk), two threads allocate garbage, a JDK

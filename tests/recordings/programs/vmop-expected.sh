@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmop-expected.sh FOLDER — the facts of a vmop-* recording, from its files with grep/awk
 # (independent of stwtop): every safepoint of 100 ms or more (operation, reaching it, at it,
 # total), every GC pause of 100 ms or more, and when the tool ran (tool.txt / console.log).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmop-run.sh VARIANT — records one long-vm-operation run into tests/recordings/vmop-VARIANT/:
 # VmopLoad.java (a service allocating and answering its own clients, 4 HTTP threads) on JDK 17
 # with -Xlog:gc*,safepoint, and one tool run against it under load:
