@@ -46,11 +46,23 @@ static void add_text(struct rows *rs, const struct ui *ui, const char *text, int
 	ui_wrap(ui, text, w - indent - 1, add_piece, rs);
 }
 
-/* the selected verdict's detail: its span, evidence, advice */
+/* where a verdict's row starts its title: the mark, the badge, NEW, the time,
+ * and the id where the row is wide enough (draw_verdict_row) */
+#define TITLE_X0 21
+static int title_x(int w)
+{
+	return w - TITLE_X0 > 60 ? TITLE_X0 + 27 : TITLE_X0;
+}
+
+/* the selected verdict's detail: its title whole when its row cut it, its
+ * span, evidence, advice */
 static void add_detail(struct ui *ui, struct rows *rs, const struct verdict *v, int w, char (*bufs)[VERDICT_EVIDENCE_LEN * 4],
-		       char *advice, size_t advlen, char *span, size_t spanlen)
+		       char *advice, size_t advlen, char *span, size_t spanlen, char *title, size_t titlelen)
 {
 	char a[16], b[16];
+	ui_verdict_text(title, titlelen, v->title, strnlen(v->title, VERDICT_TITLE_LEN));
+	if (ui_text_width(ui, title) > w - title_x(w) - 1)
+		add_text(rs, ui, title, w, 4, TR_TEXT);
 	if (v->start_ms != EV_TIME_NONE) {
 		ui_fmt_time(ui, v->start_ms, 3, a, sizeof a);
 		ui_fmt_time(ui, v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms, 3, b, sizeof b);
@@ -61,14 +73,14 @@ static void add_detail(struct ui *ui, struct rows *rs, const struct verdict *v, 
 	}
 	add_text(rs, ui, span, w, 4, TR_DIM);
 	for (int i = 0; i < v->nevidence; i++) {
-		util_sanitize(bufs[i], sizeof bufs[0], v->evidence[i], strnlen(v->evidence[i], VERDICT_EVIDENCE_LEN));
+		ui_verdict_text(bufs[i], sizeof bufs[0], v->evidence[i], strnlen(v->evidence[i], VERDICT_EVIDENCE_LEN));
 		int first = rs->n;
 		add_text(rs, ui, bufs[i], w, 6, TR_TEXT);
 		if (first < rs->n)
 			rs->r[first].kind = 3; /* carries the bullet */
 	}
 	if (v->advice[0]) {
-		util_sanitize(advice, advlen, v->advice, strnlen(v->advice, VERDICT_ADVICE_LEN));
+		ui_verdict_text(advice, advlen, v->advice, strnlen(v->advice, VERDICT_ADVICE_LEN));
 		int first = rs->n;
 		add_text(rs, ui, advice, w, 6, TR_TITLE);
 		if (first < rs->n)
@@ -81,6 +93,7 @@ struct verdict_scratch {
 	char ev[VERDICT_EVIDENCE_MAX][VERDICT_EVIDENCE_LEN * 4];
 	char advice[VERDICT_ADVICE_LEN * 4];
 	char span[200];
+	char title[VERDICT_TITLE_LEN * 4];
 	struct rows rows;
 };
 
@@ -140,7 +153,8 @@ static struct rows *build(const struct pane_ctx *pc, int w)
 		rs->r[rs->n++] = (struct vrow){.kind = 0, .vi = i};
 		if (ui->vexpand && i == ui->vsel) {
 			const struct verdict *v = rules_at(session_rules(pc->s), ui->vorder[i]);
-			add_detail(ui, rs, v, w, sc->ev, sc->advice, sizeof sc->advice, sc->span, sizeof sc->span);
+			add_detail(ui, rs, v, w, sc->ev, sc->advice, sizeof sc->advice, sc->span, sizeof sc->span, sc->title,
+				   sizeof sc->title);
 		}
 	}
 	free(inc);
@@ -197,10 +211,11 @@ static void draw_verdict_row(const struct pane_ctx *pc, int y, int w, size_t vi)
 	x += 9;
 	char id[40];
 	snprintf(id, sizeof id, "%-26s", verdict_id_name(v->id));
-	if (w - x > 60)
-		x += ui_text(ui, y, x, w - x, sel && focused ? TR_SELECTED : TR_DIM, id) + 1;
+	if (title_x(w) > x)
+		ui_text(ui, y, x, w - x, sel && focused ? TR_SELECTED : TR_DIM, id);
+	x = title_x(w);
 	char title[VERDICT_TITLE_LEN * 4 + 64];
-	util_sanitize(title, sizeof title, v->title, strnlen(v->title, VERDICT_TITLE_LEN));
+	ui_verdict_text(title, sizeof title, v->title, strnlen(v->title, VERDICT_TITLE_LEN));
 	if (v->cleared_ms != EV_TIME_NONE) {
 		char c[16];
 		snprintf(title + strlen(title), sizeof title - strlen(title), " (cleared %s)",
@@ -235,7 +250,7 @@ static int draw_notes(struct ui *ui, int y, int w, int rows, const char (*notes)
 	for (size_t i = 0; i < nn && used < rows; i++) {
 		char txt[SESSION_NOTE_LEN * 4 + 8];
 		char safe[SESSION_NOTE_LEN * 4];
-		util_sanitize(safe, sizeof safe, notes[i], strnlen(notes[i], SESSION_NOTE_LEN));
+		ui_verdict_text(safe, sizeof safe, notes[i], strnlen(notes[i], SESSION_NOTE_LEN));
 		snprintf(txt, sizeof txt, "note: %s", safe);
 		struct note_draw d = {ui, 2, y + used, w - 4, rows - used, TR_VERDICT_WARN};
 		int lines = ui_wrap(ui, txt, w - 4, put_note_line, &d);
@@ -284,7 +299,7 @@ void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
 	if (nn > 0 && body >= 4) {
 		body--;
 		char txt[SESSION_NOTE_LEN * 4 + 32], safe[SESSION_NOTE_LEN * 4];
-		util_sanitize(safe, sizeof safe, notes[0], strnlen(notes[0], SESSION_NOTE_LEN));
+		ui_verdict_text(safe, sizeof safe, notes[0], strnlen(notes[0], SESSION_NOTE_LEN));
 		snprintf(txt, sizeof txt, "note%s: %s", nn > 1 ? "s (1 of more)" : "", safe);
 		ui_text_cut(ui, y0 + body, 2, r->w - 5, TR_VERDICT_WARN, txt);
 	}

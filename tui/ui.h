@@ -209,6 +209,10 @@ void ui_bar(struct ui *ui, int ybottom, int x, int rows, const int *seg, const i
 void ui_ylabel(struct ui *ui, int y, const char *s);
 /* formats */
 char *ui_fmt_time(const struct ui *ui, int64_t t, int decimals, char *buf, size_t len);
+/* a verdict's or a note's text for the screen: its times (time tokens,
+ * util_expand_times) in the zone shown, without the offset (the axis names the
+ * zone once), then sanitised (it quotes log content); dst >= 4 * n bytes */
+size_t ui_verdict_text(char *dst, size_t dstlen, const char *raw, size_t n);
 /* the zone of the screen's times, at most 5 columns: "UTC", or the offset at t
  * ("+01", "+0530", "-05") */
 const char *ui_zone_label(int64_t t, char *buf, size_t len);

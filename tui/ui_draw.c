@@ -661,6 +661,13 @@ char *ui_fmt_time(const struct ui *ui, int64_t t, int decimals, char *buf, size_
 	return buf;
 }
 
+size_t ui_verdict_text(char *dst, size_t dstlen, const char *raw, size_t n)
+{
+	char t[2 * VERDICT_ADVICE_LEN];
+	size_t k = util_expand_times(t, sizeof t, raw, n, 0);
+	return util_sanitize(dst, dstlen, t, k);
+}
+
 char *ui_fmt_ms(double ms, char *buf, size_t len)
 {
 	if (ms < 0)

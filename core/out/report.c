@@ -11,6 +11,9 @@
 
 /* room for any verdict text sanitised (util_sanitize writes at most 4 bytes per byte) */
 #define SAFE_LEN (4 * VERDICT_ADVICE_LEN + 1)
+/* room for a verdict text or a note with its times rendered (util_expand_times:
+ * a time token of 15 bytes becomes up to 18) */
+#define TIMES_LEN (2 * VERDICT_ADVICE_LEN)
 
 /* --- order --- */
 
@@ -21,8 +24,10 @@
 /* Log text as a JSON string. jansson refuses invalid UTF-8 (json_string gives
  * NULL and the key silently goes missing): such text is sanitised first, so a
  * byte like \xff shows as the four characters \xff. */
-static json_t *jtext(const char *s)
+static json_t *jtext(const char *raw)
 {
+	char s[TIMES_LEN];
+	util_expand_times(s, sizeof s, raw, strlen(raw), UTIL_TIMES_OFFSET);
 	json_t *j = json_string(s);
 	if (j)
 		return j;
@@ -877,11 +882,13 @@ static const char *safe(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-/* print s (sanitised) wrapped at width, each line prefixed */
+/* print s (its times rendered, sanitised) wrapped at width, each line prefixed;
+ * a word longer than the width (a path, a command) is kept whole on its line */
 static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 {
-	char buf[SAFE_LEN];
-	const char *s = safe(buf, sizeof buf, raw);
+	char buf[SAFE_LEN], t[TIMES_LEN];
+	util_expand_times(t, sizeof t, raw, strlen(raw), UTIL_TIMES_OFFSET);
+	const char *s = safe(buf, sizeof buf, t);
 	int plen = (int)strlen(prefix);
 	while (*s) {
 		int avail = width - plen;
@@ -893,8 +900,11 @@ static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 		int cut = avail;
 		while (cut > 0 && s[cut] != ' ')
 			cut--;
-		if (cut == 0)
+		if (cut == 0) {
 			cut = avail;
+			while (s[cut] && s[cut] != ' ')
+				cut++;
+		}
 		fprintf(out, "%s%.*s\n", prefix, cut, s);
 		s += cut;
 		while (*s == ' ')
