@@ -540,6 +540,17 @@ static void act_redraw(struct ui *ui, int arg)
 	clearok(curscr, TRUE);
 }
 
+/* i: the notes (how to make the JVM log more, what the input cannot show)
+ * whole, in the help's box (it scrolls); the Verdicts pane shortens them at a
+ * clause to fit its rows */
+static void act_notes(struct ui *ui, int arg)
+{
+	(void)arg;
+	ui->help = true;
+	ui->help_notes = true;
+	ui->help_top = 0;
+}
+
 /* z: the screen's times in UTC, local time, and the zone --tz named (if any),
  * in turn; the clock in the header names the zone */
 static void act_zone(struct ui *ui, int arg)
@@ -560,6 +571,7 @@ static void act_help(struct ui *ui, int arg)
 {
 	(void)arg;
 	ui->help = true;
+	ui->help_notes = false;
 	ui->help_top = 0;
 }
 
@@ -613,6 +625,9 @@ const struct ui_key ui_keys[] = {
 	 .keys = {{'s', 0}, {'S', 0}}},
 	{.label = "t", .label_ascii = "t", .what = "next colour theme", .foot = "t", .foot_ascii = "t", .foot_what = "theme",
 	 .foot_small = 3, .act = act_theme, .keys = {{'t', 0}, {'T', 0}}},
+	{.label = "i", .label_ascii = "i",
+	 .what = "the notes whole (how to make the JVM log more, what the input cannot show)",
+	 .act = act_notes, .keys = {{'i', 0}, {'I', 0}}},
 	{.label = "z", .label_ascii = "z",
 	 .what = "times in UTC / local time / the --tz zone, in turn",
 	 .act = act_zone, .keys = {{'z', 0}, {'Z', 0}}},

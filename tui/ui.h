@@ -102,6 +102,7 @@ struct ui {
 	bool lines_wrap;
 	int lines_back;          /* Lines pane scrolled back by this many rows */
 	bool help;
+	bool help_notes;         /* the help's box shows the notes whole (the i key), not the keys */
 	int help_top;            /* the help's first row shown (it scrolls when cut) */
 	int help_max_top;        /* computed by the last frame: 0 when it all fits */
 	int help_view;           /* ... and how many rows it shows */

@@ -637,9 +637,38 @@ static void help_piece(void *ctx, int line, const char *s, size_t n)
 					    .indent = line == 0 ? f->indent : f->indent_more, .role = f->role};
 }
 
+/* The i key: the notes whole (the Verdicts pane shortens them at a clause to
+ * fit its rows): the discovery's hints, then what the input cannot show, with
+ * their times in the zone shown. */
+#define NOTES_SHOWN 8
+static int notes_rows(const struct ui *ui, struct help_row *rows, int tw)
+{
+	static char text[NOTES_SHOWN][SESSION_NOTE_LEN * 4];
+	char raw[NOTES_SHOWN][SESSION_NOTE_LEN];
+	size_t n = 0;
+	int nh = 0;
+	const char *const *hints = session_hints(ui->s, &nh);
+	for (int i = 0; i < nh && n < NOTES_SHOWN; i++, n++)
+		ui_verdict_text(text[n], sizeof text[n], hints[i], strlen(hints[i]));
+	size_t k = session_notes(ui->s, raw, NOTES_SHOWN - n);
+	for (size_t i = 0; i < k; i++, n++)
+		ui_verdict_text(text[n], sizeof text[n], raw[i], strnlen(raw[i], SESSION_NOTE_LEN));
+	struct help_fill f = {.rows = rows, .role = TR_TEXT, .indent = 0, .indent_more = 2};
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			help_piece(&f, 1, "", 0);
+		ui_wrap(ui, text[i], tw - 2, help_piece, &f);
+	}
+	if (n == 0)
+		ui_wrap(ui, "No notes: nothing the input cannot show, nothing more to log.", tw - 2, help_piece, &f);
+	return f.n;
+}
+
 /* the rows for text width tw: returns how many */
 static int help_rows(const struct ui *ui, struct help_row *rows, int tw)
 {
+	if (ui->help_notes)
+		return notes_rows(ui, rows, tw);
 	int kw = 0;
 	for (size_t i = 0; i < ui_nkeys; i++) {
 		if (!ui_keys[i].label)
@@ -721,10 +750,11 @@ static void ui_help_draw(struct ui *ui)
 		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, v);
 	}
 	char title[64];
+	const char *what = ui->help_notes ? "stwtop notes" : "stwtop keys";
 	if (ui->help_max_top > 0)
-		snprintf(title, sizeof title, "stwtop keys %d-%d/%d", ui->help_top + 1, ui->help_top + view, n);
+		snprintf(title, sizeof title, "%s %d-%d/%d", what, ui->help_top + 1, ui->help_top + view, n);
 	else
-		snprintf(title, sizeof title, "stwtop keys");
+		snprintf(title, sizeof title, "%s", what);
 	help_border(ui, y0, x0, bw, true, title, TR_FOCUS);
 	for (int i = 0; i < view && ui->help_top + i < n; i++) {
 		const struct help_row *r = &rows[ui->help_top + i];

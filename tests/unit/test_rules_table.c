@@ -407,6 +407,16 @@ static void test_counter_stops(void **state)
 	assert_non_null(strstr(title, "ending between 00:53:30.300 and 00:53:30.400"));
 	assert_non_null(strstr(title, "counters"));
 	assert_null(strstr(title, "at least"));
+	/* the counters' evidence whole (issue 26: it ended "its operation is not na") */
+	bool whole = false;
+	for (int i = 0; i < v->nevidence; i++)
+		if (strstr(v->evidence[i], "reads at")) {
+			size_t n = strlen(v->evidence[i]);
+			assert_true(n > 27);
+			assert_string_equal(v->evidence[i] + n - 27, "its operation is not named)");
+			whole = true;
+		}
+	assert_true(whole);
 	v = find(f, V_CPU_THROTTLED);
 	assert_non_null(v);
 	assert_true(v->start_ms <= T0 + 1400 && v->end_ms >= T0 + 10400);
