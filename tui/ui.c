@@ -425,11 +425,11 @@ static void act_quit(struct ui *ui, int arg)
 /* L: ask first; nothing is sent to the JVM without the y */
 static void act_jvm_logging(struct ui *ui, int arg)
 {
-	char path[600];
+	char path[600], why[800];
 	(void)arg;
-	int pid = live_jvm_logging_target(ui->l, path, sizeof path);
+	int pid = live_jvm_logging_target(ui->l, path, sizeof path, why, sizeof why);
 	if (pid <= 0) {
-		ui_message_for(ui, 4000, false, "L: no JVM process is followed, or its logging is on already");
+		ui_message_for(ui, 8000, false, "L: %s", why);
 		return;
 	}
 	ui->confirm_log = true;

@@ -128,7 +128,19 @@ static void header_what(const struct ui *ui, char *what, size_t len)
 		o += (size_t)snprintf(what + o, len - o, " pid %d", in->pid);
 		if (in->jvm_main[0] && o < len)
 			o += (size_t)snprintf(what + o, len - o, " %s", in->jvm_main);
-		if (in->jvm_start_ms > 0 && ui->clock_ms >= in->jvm_start_ms && o < len) {
+		int64_t alive = 0, gone = 0;
+		if (ui->l && live_jvm_gone(ui->l, &alive, &gone) && o < len) {
+			/* the JVM exited: how long it lived, not a clock that keeps counting */
+			char ran[32], at[16];
+			int64_t last = alive > 0 ? alive : gone;
+			if (in->jvm_start_ms > 0 && last >= in->jvm_start_ms) {
+				fmt_uptime(last - in->jvm_start_ms, ran, sizeof ran);
+				o += (size_t)snprintf(what + o, len - o, ", gone by %s, ran %s", ui_fmt_time(ui, gone, 0, at, sizeof at),
+						      ran + 3);
+			} else {
+				o += (size_t)snprintf(what + o, len - o, ", gone by %s", ui_fmt_time(ui, gone, 0, at, sizeof at));
+			}
+		} else if (in->jvm_start_ms > 0 && ui->clock_ms >= in->jvm_start_ms && o < len) {
 			char up[32];
 			fmt_uptime(ui->clock_ms - in->jvm_start_ms, up, sizeof up);
 			o += (size_t)snprintf(what + o, len - o, ", %s", up);

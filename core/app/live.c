@@ -57,6 +57,7 @@ struct live {
 	int ctr_said;                   /* -errno said, 0 none */
 	bool sched_gone;
 	int64_t alive_ms;        /* the last poll that found the process */
+	int64_t gone_ms;         /* the first that did not (sched_gone) */
 	/* the probe problems last said: a problem is said when it appears or
 	 * changes, and its end once, not at every poll */
 	char cg_said[512];
@@ -356,6 +357,7 @@ static void poll_sched(struct live *l, struct probe_pass *p)
 		snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
 			 "still followed", l->o.pid);
 		l->sched_gone = true;
+		l->gone_ms = p->now;
 		note(l, l->src_sched, msg, false);
 		/* its threads and its counters cannot be read any more: down, as its
 		 * cgroup goes (the data kept; said once, above) */
@@ -645,15 +647,36 @@ static int follow_jvm_log(struct live *l, const char *path, char *msg, size_t ms
 	return 0;
 }
 
-int live_jvm_logging_target(const struct live *l, char *path, size_t len)
+int live_jvm_logging_target(const struct live *l, char *path, size_t len, char *why, size_t whylen)
 {
 	struct vmlog_on plan;
-	char why[300];
-	if (l->o.demo || l->o.pid <= 0 || l->jlog.active ||
-	    vmlog_plan(l->o.proc_root, l->o.pid, &plan, why, sizeof why) < 0)
+	char err[300];
+	if (l->o.demo || l->o.pid <= 0) {
+		snprintf(why, whylen, "no JVM process is followed (%s)", l->o.demo ? "a demo" : "files only: --pid PID follows one");
 		return 0;
+	}
+	if (l->sched_gone) {
+		snprintf(why, whylen, "JVM %d has exited", l->o.pid);
+		return 0;
+	}
+	if (l->jlog.active) {
+		snprintf(why, whylen, "GC logging is on already in JVM %d: stwtop turned it on (VM.log to %s) and "
+			 "turns it off when it quits", l->o.pid, l->jlog.path);
+		return 0;
+	}
+	if (vmlog_plan(l->o.proc_root, l->o.pid, &plan, err, sizeof err) < 0) {
+		snprintf(why, whylen, "JVM %d: %s", l->o.pid, err);
+		return 0;
+	}
 	snprintf(path, len, "%s", plan.path);
 	return l->o.pid;
+}
+
+bool live_jvm_gone(const struct live *l, int64_t *alive_ms, int64_t *gone_ms)
+{
+	*alive_ms = l->alive_ms;
+	*gone_ms = l->gone_ms;
+	return l->o.pid > 0 && !l->o.demo && l->sched_gone;
 }
 
 int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen)
@@ -1088,6 +1111,12 @@ int live_run(struct live *l)
 	for (int i = 0; l->view && l->view->note && i < l->nearly; i++)
 		l->view->note(l->vctx, l->early[i].src, l->early[i].msg, l->early[i].is_error);
 	l->nearly = 0;
+	/* --enable-jvm-logging first: once it is on, the hint saying how to turn it
+	 * on (issue 26: "use --enable-jvm-logging", to the user who had) is dropped */
+	if (!l->o.demo && l->o.enable_jvm_logging) {
+		char msg[1600];
+		live_enable_jvm_logging(l, msg, sizeof msg);
+	}
 	int nh;
 	const char *const *hints = session_hints(l->s, &nh);
 	for (int i = 0; l->view && i < nh; i++) {
@@ -1110,10 +1139,6 @@ int live_run(struct live *l)
 		l->demo_timer = loop_add_timer(l->loop, DEMO_STEP_MS, DEMO_STEP_MS, on_demo_timer, l);
 		loop_add_timer(l->loop, 1, l->o.interval_ms, on_tick, l);
 	} else {
-		if (l->o.enable_jvm_logging) {
-			char msg[1600];
-			live_enable_jvm_logging(l, msg, sizeof msg);
-		}
 		l->running = true;
 		if (l->tail) {
 			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);

@@ -33,6 +33,11 @@ expect 'Stops .* at [0-9:]+: G1CollectForAllocation' 20
 expect "stwtop-gc-$JPID.log:[0-9]+ .*GC\([0-9]+\) Pause Young" 20
 outputs | grep -q "file=/tmp/stwtop-gc-$JPID.log" && ok "y: VM.log list shows the output" || fail "y: no output listed"
 screen; grep -q 'no GC log file' "$TMPD/screen" && fail "y: the hint to get a GC log is still shown" || ok "y: the hint is gone"
+# L again (issue 26: it said "no JVM process is followed, or its logging is on already"
+# while a JVM was followed): the true thing
+keys L
+expect "L: GC logging is on already in JVM $JPID: stwtop turned it on \(VM.log to /tmp/stwtop-gc-$JPID.log\)" 5
+grep -q 'no JVM process is followed' "$TMPD/screen" && fail "L again: says no JVM is followed" || ok "L again: says why"
 keys q
 expect 'EXITED rc=0' 15
 grep -Eq "JVM logging turned off again \(output #[0-9]+ removed" "$TMPD/err" && ok "q: said it turned logging off" \
@@ -41,5 +46,23 @@ outputs >"$TMPD/after"
 cmp -s "$TMPD/before" "$TMPD/after" && ok "q: the added output removed, the others as before" \
 	|| fail "q: outputs $(cat "$TMPD/after")"
 kill -0 $JPID 2>/dev/null && ok "the JVM lives on" || fail "the JVM died"
+
+# --enable-jvm-logging (issue 26: it first printed the hint to use --enable-jvm-logging):
+# the logging is turned on before any hint is said, so the hint on how to turn it on is
+# never said, on the screen or in the log; q turns it off again
+fresh
+start 160 48 "XDG_STATE_HOME='$TMPD/state' '$BIN' --pid $JPID --enable-jvm-logging"
+expect "stwtop-gc-$JPID.log" 15
+grep -q 'no GC log file' "$TMPD/screen" && fail "--enable-jvm-logging: the hint is on the screen" ||
+	ok "--enable-jvm-logging: no hint to turn logging on"
+keys q
+expect 'EXITED rc=0' 15
+grep -q 'JVM logging turned on' "$TMPD/state/stwtop/stwtop.log" && ok "the log says it turned logging on" ||
+	fail "the log: $(tail -5 "$TMPD/state/stwtop/stwtop.log")"
+grep -q 'hint: no GC log file' "$TMPD/state/stwtop/stwtop.log" &&
+	fail "the log has the hint: $(grep -o 'hint: no GC log file.\{60\}' "$TMPD/state/stwtop/stwtop.log")" ||
+	ok "the log has no hint to turn logging on"
+outputs >"$TMPD/after2"
+cmp -s "$TMPD/before" "$TMPD/after2" && ok "q: the output removed again" || fail "q: outputs $(cat "$TMPD/after2")"
 grep -q "Full thread dump" "$TMPD/app" && fail "a thread dump on the JVM's stdout"
 [ $fails = 0 ] && echo PASS || { echo "$fails failure(s)"; exit 1; }
