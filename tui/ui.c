@@ -34,12 +34,28 @@ int64_t ui_mono(void)
 	return util_mono_ms();
 }
 
+/* A message in the footer for ms; an important one (sticky, ms < 0) until the
+ * next key: a routine message that comes meanwhile does not replace it (it
+ * reached the log), or the user never sees what mattered (issue 26: "TERM is
+ * not set" was replaced within 0.3 s by a source's routine note). */
 __attribute__((format(printf, 4, 0)))
 static void vmessage(struct ui *ui, int64_t ms, bool error, const char *fmt, va_list ap)
 {
+	bool sticky = ms < 0;
+	if (ui->msg_sticky && ui->msg[0] && !sticky)
+		return;
 	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
 	ui->msg_error = error;
-	ui->msg_until = ui_mono() + ms;
+	ui->msg_sticky = sticky;
+	ui->msg_until = sticky ? INT64_MAX : ui_mono() + ms;
+}
+
+void ui_message_sticky(struct ui *ui, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(ui, -1, error, fmt, ap);
+	va_end(ap);
 }
 
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
@@ -144,7 +160,7 @@ static void arm_new_timer(struct ui *ui)
 			next = e;
 	}
 	/* a message goes away when its time is up, not at the next tick */
-	if (ui->msg[0] && ui->msg_until > now && (next < 0 || ui->msg_until < next))
+	if (ui->msg[0] && !ui->msg_sticky && ui->msg_until > now && (next < 0 || ui->msg_until < next))
 		next = ui->msg_until;
 	loop_set_timer(live_loop(ui->l), ui->new_timer, next < 0 ? -1 : next - now + 5, 0);
 }
@@ -678,6 +694,11 @@ static void help_key(struct ui *ui, bool fkey, wint_t ch)
 
 static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 {
+	/* an important message stays until a key: this one (its own message, if any, follows) */
+	if (ui->msg_sticky && !(fkey && ch == KEY_RESIZE)) {
+		ui->msg_sticky = false;
+		ui->msg[0] = '\0';
+	}
 	if (ui->help) {
 		help_key(ui, fkey, ch);
 		return;
@@ -780,11 +801,11 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 		}
 	}
 	if (ui->term.term_unset)
-		ui_message(ui, false, "TERM is not set: using the built-in xterm-256color; set TERM to match your "
-			   "terminal");
+		ui_message_sticky(ui, false, "TERM is not set: using the built-in xterm-256color; set TERM to match your "
+				  "terminal");
 	else if (ui->term.fallback_from[0])
-		ui_message(ui, false, "no terminfo entry for TERM=%s: using the built-in xterm-256color",
-			   ui->term.fallback_from);
+		ui_message_sticky(ui, false, "no terminfo entry for TERM=%s: using the built-in xterm-256color",
+				  ui->term.fallback_from);
 
 	struct loop *loop = live_loop(l);
 	static const struct live_view view = {

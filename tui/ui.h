@@ -132,6 +132,7 @@ struct ui {
 	char msg[240];
 	int64_t msg_until;
 	bool msg_error;
+	bool msg_sticky;         /* until the next key (ui_message_sticky) */
 
 	/* computed by the last frame */
 	enum ui_layout layout;
@@ -230,6 +231,8 @@ int ui_cursor_col(const struct ui *ui);
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* the same for ms milliseconds */
 void ui_message_for(struct ui *ui, int64_t ms, bool error, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* an important message: on the footer until the next key, not replaced by routine ones */
+void ui_message_sticky(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Put every pane's cursor at t (clamped to the data), leaving follow; center:
  * the view moves so t is a third from the left. */
 void ui_set_cursor(struct ui *ui, int64_t t, bool center);
