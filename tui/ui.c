@@ -448,8 +448,28 @@ static void act_jvm_logging(struct ui *ui, int arg)
 		ui_message_for(ui, 8000, false, "L: %s", why);
 		return;
 	}
+	/* an output an earlier stwtop left (it was killed): take it over or remove it */
+	ui_message(ui, false, "L: asking JVM %d which logging outputs it has...", pid);
+	draw_now(ui);
+	if (live_jvm_logging_leftover(ui->l, why, sizeof why) == 1) {
+		ui->confirm_leftover = true;
+		ui_message_for(ui, 60000, false, "JVM %d logs to %s, an output a killed stwtop left: t take it over "
+			       "(removed when stwtop quits), r remove it, other keys: leave it", pid, path);
+		return;
+	}
 	ui->confirm_log = true;
 	ui_message_for(ui, 60000, false, "Turn on GC + safepoint logging in JVM %d (VM.log to %s)? y/N", pid, path);
+}
+
+static void confirm_leftover_key(struct ui *ui, bool fkey, wint_t ch)
+{
+	char msg[1600];
+	ui->confirm_leftover = false;
+	if (fkey || (ch != 't' && ch != 'T' && ch != 'r' && ch != 'R')) {
+		ui_message_for(ui, 3000, false, "JVM logging: the earlier output left as it is");
+		return;
+	}
+	live_jvm_logging_leftover_do(ui->l, ch == 't' || ch == 'T', msg, sizeof msg); /* said by on_note */
 }
 
 static void confirm_log_key(struct ui *ui, bool fkey, wint_t ch)
@@ -709,6 +729,10 @@ static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 	}
 	if (ui->confirm_log && !(fkey && ch == KEY_RESIZE)) {
 		confirm_log_key(ui, fkey, ch);
+		return;
+	}
+	if (ui->confirm_leftover && !(fkey && ch == KEY_RESIZE)) {
+		confirm_leftover_key(ui, fkey, ch);
 		return;
 	}
 	int code = fkey ? UI_FN(ch) : (int)ch;

@@ -127,6 +127,7 @@ struct ui {
 
 	/* L asked "Turn on GC + safepoint logging in JVM PID?": y does it, any other key not */
 	bool confirm_log;
+	bool confirm_leftover;   /* L found an output an earlier stwtop left: t / r asked */
 
 	/* a message in the footer until msg_until (monotonic ms) */
 	char msg[240];

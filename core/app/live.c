@@ -80,6 +80,8 @@ struct live {
 	int src_hs;
 	/* logging turned on in the JVM (--enable-jvm-logging, the L key) */
 	struct vmlog_on jlog;
+	struct vmlog_on left;    /* an output an earlier stwtop left (vmlog_leftover) */
+	bool left_found;
 	bool running;                   /* live_run has set up the loop */
 };
 
@@ -712,6 +714,48 @@ int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen)
 	/* a GC log is followed now: the hint that said how to get one is done */
 	if (rc == 0 && l->o.pid > 0 && !l->o.demo)
 		session_drop_hints(l->s, "no GC log file");
+	note(l, -1, msg, rc < 0);
+	eval_soon(l);
+	changed(l);
+	return rc;
+}
+
+int live_jvm_logging_leftover(struct live *l, char *msg, size_t msglen)
+{
+	l->left_found = false;
+	if (l->o.demo || l->o.pid <= 0 || l->jlog.active || l->sched_gone)
+		return 0;
+	int rc = vmlog_leftover(l->o.proc_root, l->o.pid, &l->left, msg, msglen);
+	l->left_found = rc == 1;
+	return rc;
+}
+
+int live_jvm_logging_leftover_do(struct live *l, bool take_over, char *msg, size_t msglen)
+{
+	int rc;
+	if (!l->left_found) {
+		snprintf(msg, msglen, "JVM logging: no output left by an earlier stwtop");
+		rc = -ENOENT;
+	} else if (take_over) {
+		l->jlog = l->left;
+		l->jlog.active = true;
+		snprintf(msg, msglen, "JVM logging: took over the output an earlier stwtop left (VM.log output #%d to "
+			 "%s), followed as %s; turned off when stwtop exits", l->jlog.output, l->jlog.path,
+			 l->jlog.open_path);
+		char fmsg[600];
+		if (jvm_source_of(l, l->jlog.open_path) < 0 && follow_jvm_log(l, l->jlog.open_path, fmsg, sizeof fmsg) < 0)
+			note(l, -1, fmsg, true);
+		session_drop_hints(l->s, "no GC log file");
+		rc = 0;
+	} else {
+		l->left.active = true;
+		rc = vmlog_disable(&l->left, msg, msglen);
+		if (rc == 1)
+			snprintf(msg, msglen, "JVM logging: removed the output an earlier stwtop left (VM.log output #%d; "
+				 "%s and its rotations stay)", l->left.output, l->left.path);
+		rc = rc < 0 ? rc : 0;
+	}
+	l->left_found = false;
 	note(l, -1, msg, rc < 0);
 	eval_soon(l);
 	changed(l);

@@ -156,6 +156,29 @@ static int find_output(const struct vmlog_output *o, int n, const char *path)
 	return -1;
 }
 
+int vmlog_leftover(const char *root, int pid, struct vmlog_on *on, char *msg, size_t msglen)
+{
+	static struct vmlog_output outs[VMLOG_MAX_OUTPUTS];
+	char *out = malloc(LIST_CAP);
+	int rc = out ? vmlog_plan(root, pid, on, msg, msglen) : -ENOMEM;
+	if (rc == 0)
+		rc = run(on, "VM.log list", out, LIST_CAP, msg, msglen);
+	if (rc == 0) {
+		int n = vmlog_parse_list(out, strlen(out), outs, VMLOG_MAX_OUTPUTS);
+		rc = 0;
+		for (int i = 0; i < n && !rc; i++)
+			if (outs[i].file && strcmp(outs[i].path, on->path) == 0) {
+				on->output = outs[i].num;
+				rc = 1;
+			}
+		if (rc)
+			snprintf(msg, msglen, "JVM %d logs GC to %s (VM.log output #%d): stwtop's own output, added by an "
+				 "earlier stwtop that did not remove it (it was killed)", pid, on->path, on->output);
+	}
+	free(out);
+	return rc;
+}
+
 int vmlog_enable(const char *root, int pid, struct vmlog_on *on, struct vmlog_output *existing, char *msg,
 		 size_t msglen)
 {
@@ -171,6 +194,17 @@ int vmlog_enable(const char *root, int pid, struct vmlog_on *on, struct vmlog_ou
 	for (int i = 0; i < n; i++) {
 		if (!outs[i].file || !outs[i].gc)
 			continue;
+		if (strcmp(outs[i].path, on->path) == 0) {
+			/* stwtop's own name: an earlier stwtop added it and was killed before it
+			 * could remove it; taken over as if added now, removed at the end */
+			on->active = true;
+			on->output = outs[i].num;
+			snprintf(msg, msglen, "JVM logging: took over the output an earlier stwtop added and did not "
+				 "remove (VM.log output #%d, JVM %d writes " VMLOG_WHAT " to %s), followed as %s; turned off "
+				 "when stwtop exits", on->output, pid, on->path, on->open_path);
+			rc = 1;
+			goto done;
+		}
 		*existing = outs[i];
 		char rel[64], base[300];
 		/* as stwtop opens it: through the JVM's root, relative to its cwd */

@@ -72,5 +72,12 @@ void live_set_paused(struct live *l, bool paused);
 int live_jvm_logging_target(const struct live *l, char *path, size_t len, char *why, size_t whylen);
 int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen);
 int live_disable_jvm_logging(struct live *l, char *msg, size_t msglen);
+/* The output to stwtop's own file an earlier stwtop added to the JVM of --pid and
+ * left (vmlog_leftover): 1 found (msg says so; kept for live_jvm_logging_leftover_do),
+ * 0 none, -errno (msg: why). live_jvm_logging_leftover_do: take it over (follow its
+ * file, remove it at exit, as if L had added it) or remove it now; 0 or -errno, msg
+ * says what was done (also as a note). */
+int live_jvm_logging_leftover(struct live *l, char *msg, size_t msglen);
+int live_jvm_logging_leftover_do(struct live *l, bool take_over, char *msg, size_t msglen);
 
 #endif

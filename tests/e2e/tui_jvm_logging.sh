@@ -5,7 +5,10 @@
 # in JVM PID (VM.log to FILE)? y/N" on the message line; any other key leaves the JVM as it
 # is (VM.log list unchanged); y turns it on, and the GC pauses show on the screen from the
 # log (the Stops pane names a GC operation, the Lines pane reads stwtop-gc-PID.log); q turns
-# it off again (the output gone from VM.log list, the JVM alive). Needs javac, java, jcmd.
+# it off again (the output gone from VM.log list, the JVM alive). Issue 26: L again says
+# why there is nothing to ask; --enable-jvm-logging says no hint to use it; after a
+# stwtop is SIGKILLed, the next one's L offers to take its output over (t) or remove it (r).
+# Needs javac, java, jcmd.
 source "$(dirname "$0")/lib/tmux.bash" "$@"
 for c in javac java jcmd; do command -v $c >/dev/null || { echo "SKIP: $c not installed"; exit 77; }; done
 javac -d "$TMPD/classes" "$TESTS/fixtures/java/HsperfTarget.java" || { echo "FAIL: javac"; exit 1; }
@@ -64,5 +67,44 @@ grep -q 'hint: no GC log file' "$TMPD/state/stwtop/stwtop.log" &&
 	ok "the log has no hint to turn logging on"
 outputs >"$TMPD/after2"
 cmp -s "$TMPD/before" "$TMPD/after2" && ok "q: the output removed again" || fail "q: outputs $(cat "$TMPD/after2")"
+
+# stwtop SIGKILLed leaves the output it added (issue 26: the next stwtop said "already
+# logs GC ... nothing turned on"): the next one's L recognises stwtop's own file name
+# and offers to take it over (t: followed, removed when it quits) or remove it (r)
+killed_run() { # leaves an output to /tmp/stwtop-gc-$JPID.log, its stwtop killed
+	fresh
+	start 160 48 "'$BIN' --pid $JPID --enable-jvm-logging"
+	expect "stwtop-gc-$JPID.log" 15
+	kill -KILL "$(app_pid)"
+	expect 'EXITED rc=137' 10
+	outputs | grep -q "file=/tmp/stwtop-gc-$JPID.log" && ok "the killed stwtop's output stays in the JVM" ||
+		fail "no output left: $(outputs)"
+}
+for answer in t r; do
+	killed_run
+	fresh
+	start 160 48 "'$BIN' --pid $JPID"
+	expect 'no GC log file' 15
+	keys L
+	expect "JVM $JPID logs to /tmp/stwtop-gc-$JPID.log, an output a killed stwtop left: t take it over .*, r remove it" 20
+	keys "$answer"
+	if [ "$answer" = t ]; then
+		expect "took over the output an earlier stwtop left" 10
+		expect "stwtop-gc-$JPID.log:[0-9]+ " 20
+		outputs | grep -q "file=/tmp/stwtop-gc-$JPID.log" && ok "t: the output is kept while stwtop runs" ||
+			fail "t: the output is gone"
+		keys q
+		expect 'EXITED rc=0' 15
+		outputs >"$TMPD/after-t"
+		cmp -s "$TMPD/before" "$TMPD/after-t" && ok "t: removed when stwtop quit" || fail "t: outputs $(cat "$TMPD/after-t")"
+	else
+		expect "removed the output an earlier stwtop left" 15
+		outputs >"$TMPD/after-r"
+		cmp -s "$TMPD/before" "$TMPD/after-r" && ok "r: removed at once" || fail "r: outputs $(cat "$TMPD/after-r")"
+		keys q
+		expect 'EXITED rc=0' 15
+	fi
+done
+kill -0 $JPID 2>/dev/null && ok "the JVM lives on after all that" || fail "the JVM died"
 grep -q "Full thread dump" "$TMPD/app" && fail "a thread dump on the JVM's stdout"
 [ $fails = 0 ] && echo PASS || { echo "$fails failure(s)"; exit 1; }
