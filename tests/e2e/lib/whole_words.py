@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """whole_words.py SOURCES LINES — every line of LINES that shows text of SOURCES ends
 where a word of it ends (tests/e2e/tui_cut.sh). SOURCES: the whole texts, one a line (the
 hints stwtop logged, the report's JSON texts). A line is compared after its leading
