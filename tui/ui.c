@@ -662,7 +662,7 @@ const struct ui_key ui_keys[] = {
 	{.label = "t", .label_ascii = "t", .what = "next colour theme", .foot = "t", .foot_ascii = "t", .foot_what = "theme",
 	 .foot_small = 3, .act = act_theme, .keys = {{'t', 0}, {'T', 0}}},
 	{.label = "i", .label_ascii = "i",
-	 .what = "the notes whole (how to make the JVM log more, what the input cannot show)",
+	 .what = "the notes whole (how to log more, what the input lacks)",
 	 .act = act_notes, .keys = {{'i', 0}, {'I', 0}}},
 	{.label = "z", .label_ascii = "z",
 	 .what = "times in UTC / local time / the --tz zone, in turn",

@@ -617,8 +617,8 @@ void ui_frame(struct ui *ui)
 static const char *const help_legend[] = {
 	"Stops: each stop of the JVM; the lower part is time to safepoint (threads not yet stopped), the "
 	"upper part the operation itself.",
-	"CPU: above, the cgroup's throttled time; below, schedstat on CPU vs waiting to run. The number "
-	"left of each part is its scale (the top of that part).",
+	"CPU: above, the cgroup's throttled time; below, schedstat on CPU vs waiting to run; the number "
+	"left of each part is its top.",
 	"Upstream: nginx requests/s by connect time 0/1/2/3/4+ s (whole seconds mean SYN retries: a full "
 	"accept queue); p99 request time on the top row, ! 5xx.",
 	"Heap: used after GC under committed; R Remark, F Full, P periodic.",
