@@ -105,6 +105,20 @@ for answer in t r; do
 		expect 'EXITED rc=0' 15
 	fi
 done
+# --enable-jvm-logging after a killed stwtop: takes its output over (no "nothing turned
+# on"), and removes it when it quits
+killed_run
+fresh
+start 160 48 "XDG_STATE_HOME='$TMPD/state3' '$BIN' --pid $JPID --enable-jvm-logging"
+expect "stwtop-gc-$JPID.log:[0-9]+ " 20
+keys q
+expect 'EXITED rc=0' 15
+grep -q 'took over the output an earlier stwtop added' "$TMPD/state3/stwtop/stwtop.log" &&
+	ok "--enable-jvm-logging took the output over" || fail "--enable-jvm-logging: $(grep -i 'logging' "$TMPD/state3/stwtop/stwtop.log" | tail -3)"
+grep -q 'nothing turned on' "$TMPD/state3/stwtop/stwtop.log" && fail "it said nothing was turned on" || ok "no 'nothing turned on'"
+outputs >"$TMPD/after-e"
+cmp -s "$TMPD/before" "$TMPD/after-e" && ok "--enable-jvm-logging: removed when stwtop quit" ||
+	fail "--enable-jvm-logging: outputs $(cat "$TMPD/after-e")"
 kill -0 $JPID 2>/dev/null && ok "the JVM lives on after all that" || fail "the JVM died"
 grep -q "Full thread dump" "$TMPD/app" && fail "a thread dump on the JVM's stdout"
 [ $fails = 0 ] && echo PASS || { echo "$fails failure(s)"; exit 1; }
