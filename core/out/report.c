@@ -24,16 +24,22 @@
 /* Log text as a JSON string. jansson refuses invalid UTF-8 (json_string gives
  * NULL and the key silently goes missing): such text is sanitised first, so a
  * byte like \xff shows as the four characters \xff. */
-static json_t *jtext(const char *raw)
+static json_t *jtext(const char *s)
 {
-	char s[TIMES_LEN];
-	util_expand_times(s, sizeof s, raw, strlen(raw), UTIL_TIMES_OFFSET);
 	json_t *j = json_string(s);
 	if (j)
 		return j;
 	char buf[SAFE_LEN];
 	util_sanitize(buf, sizeof buf, s, strlen(s));
 	return json_string(buf);
+}
+
+/* a verdict's text or a note: its times rendered (util_expand_times), then as jtext */
+static json_t *jtimed(const char *raw)
+{
+	char s[TIMES_LEN];
+	util_expand_times(s, sizeof s, raw, strlen(raw), UTIL_TIMES_OFFSET);
+	return jtext(s);
 }
 
 static json_t *iso_or_null(int64_t t)
@@ -58,12 +64,12 @@ static json_t *verdict_obj(const struct verdict *v)
 	json_object_set_new(o, "end", iso_or_null(v->end_ms));
 	if (v->cleared_ms != EV_TIME_NONE)
 		json_object_set_new(o, "cleared", iso_or_null(v->cleared_ms));
-	json_object_set_new(o, "title", jtext(v->title));
+	json_object_set_new(o, "title", jtimed(v->title));
 	json_t *ev = json_array();
 	for (int i = 0; i < v->nevidence; i++)
-		json_array_append_new(ev, jtext(v->evidence[i]));
+		json_array_append_new(ev, jtimed(v->evidence[i]));
 	json_object_set_new(o, "evidence", ev);
-	json_object_set_new(o, "advice", jtext(v->advice));
+	json_object_set_new(o, "advice", jtimed(v->advice));
 	return o;
 }
 
@@ -421,7 +427,7 @@ static json_t *report_obj(const struct session *s)
 	size_t nn = session_notes(s, notes, REPORT_MAX_NOTES);
 	json_t *jn = json_array();
 	for (size_t i = 0; i < nn; i++)
-		json_array_append_new(jn, jtext(notes[i]));
+		json_array_append_new(jn, jtimed(notes[i]));
 	json_object_set_new(root, "notes", jn);
 	json_object_set_new(root, "checked", checked_obj(s));
 
@@ -729,7 +735,7 @@ char *report_note_json(const char *text)
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("note"));
 	json_object_set_new(o, "schema", json_integer(REPORT_JSON_SCHEMA));
-	json_object_set_new(o, "text", jtext(text));
+	json_object_set_new(o, "text", jtimed(text));
 	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return txt;
@@ -882,13 +888,12 @@ static const char *safe(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-/* print s (its times rendered, sanitised) wrapped at width, each line prefixed;
- * a word longer than the width (a path, a command) is kept whole on its line */
+/* print s (sanitised) wrapped at width, each line prefixed; a word longer than
+ * the width (a path, a command) is kept whole on its line */
 static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 {
-	char buf[SAFE_LEN], t[TIMES_LEN];
-	util_expand_times(t, sizeof t, raw, strlen(raw), UTIL_TIMES_OFFSET);
-	const char *s = safe(buf, sizeof buf, t);
+	char buf[SAFE_LEN];
+	const char *s = safe(buf, sizeof buf, raw);
 	int plen = (int)strlen(prefix);
 	while (*s) {
 		int avail = width - plen;
@@ -912,6 +917,14 @@ static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 		prefix = "      ";
 		plen = 6;
 	}
+}
+
+/* a verdict's text or a note: its times rendered (util_expand_times), then wrapped */
+static void wrap_timed(FILE *out, const char *prefix, const char *raw, int width)
+{
+	char t[TIMES_LEN];
+	util_expand_times(t, sizeof t, raw, strlen(raw), UTIL_TIMES_OFFSET);
+	wrap(out, prefix, t, width);
 }
 
 /* The rest of the VERDICTS line: "nothing abnormal" only when every source
@@ -977,18 +990,18 @@ static void text_verdicts(FILE *out, const struct session *s, bool color)
 			fprintf(out, " %s%-4s%s %-26s %s%s\n", sev_color(v->severity, color),
 				severity_name(v->severity), rst, verdict_id_name(v->id), span,
 				v->cleared_ms != EV_TIME_NONE ? "  (cleared)" : "");
-			wrap(out, "      ", v->title, 100);
+			wrap_timed(out, "      ", v->title, 100);
 			for (int k = 0; k < v->nevidence; k++)
-				wrap(out, "      - ", v->evidence[k], 100);
+				wrap_timed(out, "      - ", v->evidence[k], 100);
 			if (v->advice[0])
-				wrap(out, "      > ", v->advice, 100);
+				wrap_timed(out, "      > ", v->advice, 100);
 		}
 	}
 
 	if (nn > 0) {
 		fprintf(out, "\n%sNOTES%s\n", bold, rst);
 		for (size_t i = 0; i < nn; i++)
-			wrap(out, "  - ", notes[i], 100);
+			wrap_timed(out, "  - ", notes[i], 100);
 	}
 
 }
