@@ -37,6 +37,23 @@ check_cuts 80x24
 keys q
 expect 'EXITED rc=0' 10
 
+# The Stops pane's table of the longest stops (issue 26): an operation name longer than
+# its column ends in "…", never as a shorter name ("ThreadD")
+fresh
+start 100 40 "TERM=tmux-256color '$BIN' --demo --demo-speed 40"
+expect 'replay finished' 30
+settle
+grep -oE 'Safepoint "[A-Za-z0-9_]+"' "$SAMPLES/combined/throttle-stop/gc.log" | cut -d'"' -f2 | sort -u >"$TMPD/ops"
+grep -oE '│ [0-9]{2}:[0-9]{2}:[0-9]{2} [^ ]+' "$TMPD/screen" | awk '{print $3}' >"$TMPD/cells"
+n=$(wc -l <"$TMPD/cells") bad=0
+while read -r c; do
+	case "$c" in *…) grep -q "^${c%…}" "$TMPD/ops" || bad=$((bad + 1)) ;; *) grep -qx "$c" "$TMPD/ops" || bad=$((bad + 1)) ;; esac
+done <"$TMPD/cells"
+[ "$n" -gt 0 ] && [ "$bad" = 0 ] && ok "100x40: $n operation names whole or marked cut" ||
+	fail "100x40: $bad of $n operation names cut unmarked: $(tr '\n' ' ' <"$TMPD/cells")"
+keys q
+expect 'EXITED rc=0' 10
+
 # The report (issue 26): no line of --report ends inside a word of the verdict, evidence,
 # advice or note it wraps (the texts whole from --report --json).
 X=$TESTS/samples/combined/throttle-stop
