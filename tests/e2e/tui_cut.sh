@@ -68,6 +68,26 @@ if command -v jq >/dev/null; then
 	else
 		fail "--report: $out"
 	fi
+	# the Enter view of the same data (the demo), at two sizes: every row of the
+	# Verdicts pane, titles and evidence, ends at a word of the report's texts
+	for size in "120 40" "80 30"; do
+		set -- $size
+		fresh
+		start "$1" "$2" "TZ=UTC TERM=tmux-256color '$BIN' --demo --demo-speed 40"
+		expect 'replay finished' 30
+		keys Enter
+		expect 'Esc collapses' 5
+		expect ': from [0-9:.]+ to [0-9:.]+' 5
+		settle
+		awk '/^─ Verdicts /{on=1; next} on && /^─ /{exit} on' "$TMPD/screen" >"$TMPD/vrows"
+		if out=$(python3 "$TESTS/e2e/lib/whole_words.py" "$TMPD/report-texts" "$TMPD/vrows"); then
+			ok "${1}x$2 Enter view: every row ends at a word ($(head -1 <<<"$out"))"
+		else
+			fail "${1}x$2 Enter view: $out"
+		fi
+		keys q
+		expect 'EXITED rc=0' 10
+	done
 fi
 
 # The first screen of a JVM that logs nothing (issue 26: "by hand: jcmd 26598 VM.log"
