@@ -448,9 +448,8 @@ static void act_jvm_logging(struct ui *ui, int arg)
 		ui_message_for(ui, 8000, false, "L: %s", why);
 		return;
 	}
-	/* an output an earlier stwtop left (it was killed): take it over or remove it */
-	ui_message(ui, false, "L: asking JVM %d which logging outputs it has...", pid);
-	draw_now(ui);
+	/* an output an earlier stwtop left (it was killed): take it over or remove it
+	 * (found from the JVM's open files: nothing is sent to it before the answer) */
 	if (live_jvm_logging_leftover(ui->l, why, sizeof why) == 1) {
 		ui->confirm_leftover = true;
 		ui_message_for(ui, 60000, false, "JVM %d logs to %s, an output a killed stwtop left: t take it over "

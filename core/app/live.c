@@ -739,9 +739,8 @@ int live_jvm_logging_leftover_do(struct live *l, bool take_over, char *msg, size
 	} else if (take_over) {
 		l->jlog = l->left;
 		l->jlog.active = true;
-		snprintf(msg, msglen, "JVM logging: took over the output an earlier stwtop left (VM.log output #%d to "
-			 "%s), followed as %s; turned off when stwtop exits", l->jlog.output, l->jlog.path,
-			 l->jlog.open_path);
+		snprintf(msg, msglen, "JVM logging: took over the output an earlier stwtop left (to %s), followed as "
+			 "%s; turned off when stwtop exits", l->jlog.path, l->jlog.open_path);
 		char fmsg[600];
 		if (jvm_source_of(l, l->jlog.open_path) < 0 && follow_jvm_log(l, l->jlog.open_path, fmsg, sizeof fmsg) < 0)
 			note(l, -1, fmsg, true);
@@ -751,8 +750,8 @@ int live_jvm_logging_leftover_do(struct live *l, bool take_over, char *msg, size
 		l->left.active = true;
 		rc = vmlog_disable(&l->left, msg, msglen);
 		if (rc == 1)
-			snprintf(msg, msglen, "JVM logging: removed the output an earlier stwtop left (VM.log output #%d; "
-				 "%s and its rotations stay)", l->left.output, l->left.path);
+			snprintf(msg, msglen, "JVM logging: removed the output an earlier stwtop left (%s and its rotations "
+				 "stay)", l->left.path);
 		rc = rc < 0 ? rc : 0;
 	}
 	l->left_found = false;

@@ -11,6 +11,7 @@
 #include "stwtop/procfile.h"
 #include "stwtop/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -158,24 +159,33 @@ static int find_output(const struct vmlog_output *o, int n, const char *path)
 
 int vmlog_leftover(const char *root, int pid, struct vmlog_on *on, char *msg, size_t msglen)
 {
-	static struct vmlog_output outs[VMLOG_MAX_OUTPUTS];
-	char *out = malloc(LIST_CAP);
-	int rc = out ? vmlog_plan(root, pid, on, msg, msglen) : -ENOMEM;
-	if (rc == 0)
-		rc = run(on, "VM.log list", out, LIST_CAP, msg, msglen);
-	if (rc == 0) {
-		int n = vmlog_parse_list(out, strlen(out), outs, VMLOG_MAX_OUTPUTS);
-		rc = 0;
-		for (int i = 0; i < n && !rc; i++)
-			if (outs[i].file && strcmp(outs[i].path, on->path) == 0) {
-				on->output = outs[i].num;
-				rc = 1;
-			}
-		if (rc)
-			snprintf(msg, msglen, "JVM %d logs GC to %s (VM.log output #%d): stwtop's own output, added by an "
-				 "earlier stwtop that did not remove it (it was killed)", pid, on->path, on->output);
+	int rc = vmlog_plan(root, pid, on, msg, msglen);
+	if (rc < 0)
+		return rc;
+	/* nothing is sent to the JVM for this: it holds the file of an output open
+	 * while the output lasts, and its fds name it as the JVM sees it */
+	char rel[64], dir[600];
+	snprintf(rel, sizeof rel, "/proc/%d/fd", pid);
+	procfile_join(dir, sizeof dir, root, rel);
+	DIR *d = opendir(dir);
+	if (!d) {
+		rc = -errno;
+		snprintf(msg, msglen, "%s: %s", dir, strerror(errno));
+		return rc;
 	}
-	free(out);
+	for (struct dirent *e; !rc && (e = readdir(d));) {
+		char p[900], t[sizeof on->path];
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		ssize_t n = readlink(p, t, sizeof t - 1);
+		if (n <= 0)
+			continue;
+		t[n] = '\0';
+		rc = strcmp(t, on->path) == 0;
+	}
+	closedir(d);
+	if (rc)
+		snprintf(msg, msglen, "JVM %d writes %s: stwtop's own output, added by an earlier stwtop that did not "
+			 "remove it (it was killed)", pid, on->path);
 	return rc;
 }
 

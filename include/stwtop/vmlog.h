@@ -43,10 +43,12 @@ struct vmlog_on {
 /* Where the output of pid would go (path, open_path). 0 or -errno (why). */
 int vmlog_plan(const char *root, int pid, struct vmlog_on *on, char *why, size_t whylen);
 
-/* An output to stwtop's own file name for this JVM (vmlog_plan's path) in its
- * `VM.log list`: left by an earlier stwtop that did not end cleanly (SIGKILL), so
- * nobody removes it. 1: found (on set as vmlog_plan sets it, on->output its
- * number, not active; msg says so), 0: none, -errno (msg: why). To take it over,
+/* An output to stwtop's own file name for this JVM (vmlog_plan's path), left by
+ * an earlier stwtop that did not end cleanly (SIGKILL), so nobody removes it:
+ * found without asking the JVM anything (no attach, nothing sent before the
+ * user says so), by the file among the JVM's open descriptors. 1: found (on set
+ * as vmlog_plan sets it, its output number unknown, not active; msg says so),
+ * 0: none, -errno (msg: why). To take it over,
  * set on->active (vmlog_disable then removes it); to remove it now, the same and
  * vmlog_disable. */
 int vmlog_leftover(const char *root, int pid, struct vmlog_on *on, char *msg, size_t msglen);
