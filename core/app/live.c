@@ -485,15 +485,26 @@ static void add_hints(struct live *l, const struct jvm_proc *j)
 	char adv[4096];
 	if (discover_advice(j, adv, sizeof adv) <= 0)
 		return;
+	/* a stwtop that was killed left its output in the JVM (found from the JVM's
+	 * open files, nothing asked of it): not "no GC log file", but what L does */
+	struct vmlog_on left;
+	char why[600];
+	bool leftover = !l->o.demo && j->is_jvm && vmlog_leftover(l->o.proc_root, l->o.pid, &left, why, sizeof why) == 1;
 	for (char *line = adv; *line;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
-		if (line[0] == '-' && line[1] == ' ')
+		if (line[0] == '-' && line[1] == ' ' && !(leftover && strstr(line, "no GC log file")))
 			session_add_hint(l->s, line + 2);
 		if (!nl)
 			break;
 		line = nl + 1;
+	}
+	if (leftover) {
+		char h[800];
+		snprintf(h, sizeof h, "JVM %d writes GC and safepoints to %s, an output a stwtop that was killed added and "
+			 "left: L takes it over (followed, removed when stwtop quits) or removes it", l->o.pid, left.path);
+		session_add_hint(l->s, h);
 	}
 }
 
@@ -712,8 +723,10 @@ int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen)
 		}
 	}
 	/* a GC log is followed now: the hint that said how to get one is done */
-	if (rc == 0 && l->o.pid > 0 && !l->o.demo)
+	if (rc == 0 && l->o.pid > 0 && !l->o.demo) {
 		session_drop_hints(l->s, "no GC log file");
+		session_drop_hints(l->s, "a stwtop that was killed");
+	}
 	note(l, -1, msg, rc < 0);
 	eval_soon(l);
 	changed(l);
@@ -745,8 +758,10 @@ int live_jvm_logging_leftover_do(struct live *l, bool take_over, char *msg, size
 		if (jvm_source_of(l, l->jlog.open_path) < 0 && follow_jvm_log(l, l->jlog.open_path, fmsg, sizeof fmsg) < 0)
 			note(l, -1, fmsg, true);
 		session_drop_hints(l->s, "no GC log file");
+		session_drop_hints(l->s, "a stwtop that was killed");
 		rc = 0;
 	} else {
+		session_drop_hints(l->s, "a stwtop that was killed");
 		l->left.active = true;
 		rc = vmlog_disable(&l->left, msg, msglen);
 		if (rc == 1)

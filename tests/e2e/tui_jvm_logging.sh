@@ -84,7 +84,9 @@ for answer in t r; do
 	killed_run
 	fresh
 	start 160 48 "'$BIN' --pid $JPID"
-	expect 'no GC log file' 15
+	# the first screen says what was left and what L does, not "no GC log file"
+	expect "note: JVM $JPID writes GC and safepoints to /tmp/stwtop-gc-$JPID.log, an output a stwtop that was killed" 15
+	grep -q 'no GC log file' "$TMPD/screen" && fail "the hint says there is no GC log" || ok "no 'no GC log file' hint"
 	keys L
 	expect "JVM $JPID logs to /tmp/stwtop-gc-$JPID.log, an output a killed stwtop left: t take it over .*, r remove it" 20
 	keys "$answer"
@@ -93,6 +95,7 @@ for answer in t r; do
 		expect "stwtop-gc-$JPID.log:[0-9]+ " 20
 		outputs | grep -q "file=/tmp/stwtop-gc-$JPID.log" && ok "t: the output is kept while stwtop runs" ||
 			fail "t: the output is gone"
+		expect_gone 'a stwtop that was killed' 5
 		keys q
 		expect 'EXITED rc=0' 15
 		outputs >"$TMPD/after-t"
