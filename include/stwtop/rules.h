@@ -36,8 +36,8 @@ enum verdict_id {
 enum severity { SEV_INFO = 0, SEV_WARN, SEV_CRIT };
 
 #define VERDICT_EVIDENCE_MAX 10
-#define VERDICT_EVIDENCE_LEN 240      /* the longest evidence line, with its NUL */
-#define VERDICT_TITLE_LEN 240
+#define VERDICT_EVIDENCE_LEN 480      /* the longest evidence line, with its NUL (longer: cut at a word, " ...") */
+#define VERDICT_TITLE_LEN 320
 #define VERDICT_ADVICE_LEN 900
 
 /* A verdict as the rules hold it. Its texts are the rules' (title and
