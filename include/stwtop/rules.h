@@ -117,6 +117,9 @@ struct rules_config {
 	double overhead_min_pauses;   /* ... in at least this many pauses */
 	double overhead_crit_share;   /* a paused share this high is critical */
 	double aq_stop_share;         /* from nginx alone, a stop needs this share of its requests held */
+	double starved_window_ms;     /* cpu-starved: over windows this long ... */
+	double starved_ratio;         /* ... the threads waited this many times their time on CPU ... */
+	double starved_wait_ms_per_s; /* ... and at least this much per second (all threads) */
 };
 
 void rules_config_defaults(struct rules_config *c);
