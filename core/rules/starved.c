@@ -65,6 +65,7 @@ struct starved_state {
 	uint64_t counted;              /* slots [.., counted) are in its sums */
 	double run_ms, wait_ms, span_ms;
 	uint32_t windows;              /* starved windows in it */
+	bool stale;                    /* its verdict lags behind the windows judged */
 	struct st_win worst;           /* highest wait/run */
 	int cpu_seen;                  /* best cpu.stat answer of its windows (ST_CPU_*) */
 	uint32_t throttled_windows;    /* windows of the whole run left out as throttled */
@@ -332,11 +333,20 @@ static void judge_window(struct rules *r, const struct rules_ctx *c, uint64_t i)
 			s->cpu_seen = w.cpu;
 		if (s->windows == 1 || ratio_of(&w) > ratio_of(&s->worst))
 			s->worst = w;
-		starved_verdict(r, c);
+		/* raised at once, then brought up to date every 10 windows, when it
+		 * clears and at the end: live, a window is judged every read, and
+		 * an update per second would be a line per second of --plain */
+		if (s->windows % 10 == 1)
+			starved_verdict(r, c);
+		else
+			s->stale = true;
 		return;
 	}
 	if (s->open) {
 		char why[200], tb[UTIL_HMS_LEN];
+		if (s->stale)
+			starved_verdict(r, c); /* the clear keeps its latest state */
+		s->stale = false;
 		snprintf(why, sizeof why, "%s the threads waited %.1fx their time on CPU (%.0f ms per second) over "
 			 "the last %.0f s: cleared", rl_hms(r, w.to_ms, tb), ratio_of(&w),
 			 w.wait_ms * 1000.0 / w.span_ms, w.span_ms / 1000.0);
@@ -366,6 +376,10 @@ static void starved_refresh(struct rules *r, const struct rules_ctx *c, bool all
 			break;
 		judge_window(r, c, s->judged);
 		s->judged++;
+	}
+	if (r->eval_final && s->open && s->stale) {
+		starved_verdict(r, c);
+		s->stale = false;
 	}
 }
 
