@@ -385,9 +385,9 @@ static void starved_refresh(struct rules *r, const struct rules_ctx *c, bool all
 
 /* its thresholds (--config, --help-config) */
 static const struct rule_knob starved_knobs[] = {
-	RULE_KNOB(starved_window_ms, 20000, "judged over 20 s: a start-up or one long GC does not starve; the starved recording waited 10-30x for 50 s"),
-	RULE_KNOB(starved_ratio, 5, "threads waited >= 5x their time on CPU: healthy recordings <= 0.9x over any 10 s, pinned contention 3.5x, cpu.shares starvation 10-30x"),
-	RULE_KNOB(starved_wait_ms_per_s, 1000, "and >= 1 s of waiting per second (all threads): healthy recordings <= 283 ms/s, pinned contention 494 ms/s"),
+	RULE_KNOB(starved_window_ms, 20000, "judged over 20 s: a start-up or one long GC does not starve; recordings/cpu-starved waited 28x for 61 s"),
+	RULE_KNOB(starved_ratio, 5, "threads waited >= 5x their time on CPU: healthy recordings <= 0.9x over any 10 s, pinned contention 3.5x, recordings/cpu-starved 28x (its control 1.1x)"),
+	RULE_KNOB(starved_wait_ms_per_s, 1000, "and >= 1 s of waiting per second (all threads): healthy recordings <= 283 ms/s, pinned contention 494 ms/s, recordings/cpu-starved 2148 ms/s"),
 };
 
 const struct rule rule_cpu_starved = {
