@@ -1044,7 +1044,8 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 			if (sm->open_pause.end_ms != EV_TIME_NONE)
 				util_fmt_hms_ms(sm->open_pause.end_ms, b, sizeof b);
 			fprintf(out, "  Never ended GC(%lld) %s%s%s%s began at %s and no end line follows (the JVM's last "
-				"sign of life: %s, %.1f ms later, %s): it hung in it or died during it\n",
+				"sign of life: %s, %.1f ms later, %s): it hung in it or died during it, or the log was read "
+				"while it ran\n",
 				(long long)sm->open_pause.gc_id, sm->open_pause.title, sm->open_pause.cause[0] ? " (" : "",
 				sm->open_pause.cause, sm->open_pause.cause[0] ? ")" : "", a, b, sm->open_pause.at_least_ms,
 				sm->open_pause.to_exit ? "the process seen alive" : "the log's last line");
