@@ -256,6 +256,20 @@ static void log_summary(const struct summary *sm, json_t *sum)
 	json_object_set_new(sum, "periodic_gc_skips", json_integer((json_int_t)sm->periodic_gc_skips));
 	json_object_set_new(sum, "periodic_gc_collections", json_integer((json_int_t)sm->periodic_gc_collections));
 	json_object_set_new(sum, "safepoint_timeouts", json_integer((json_int_t)sm->sp_timeouts));
+	if (sm->open_pauses) {
+		/* the log ends inside a pause (or a JVM restarted in it): the last one */
+		json_t *op = json_object();
+		json_object_set_new(op, "gc_id", sm->open_pause.gc_id >= 0 ? json_integer(sm->open_pause.gc_id) : json_null());
+		json_object_set_new(op, "title", json_string(sm->open_pause.title));
+		json_object_set_new(op, "cause", sm->open_pause.cause[0] ? json_string(sm->open_pause.cause) : json_null());
+		json_object_set_new(op, "last_sign_of_life_from",
+				    json_string(sm->open_pause.to_exit ? "process" : "log"));
+		json_object_set_new(op, "start", iso_or_null(sm->open_pause.start_ms));
+		json_object_set_new(op, "last_sign_of_life", iso_or_null(sm->open_pause.end_ms));
+		json_object_set_new(op, "at_least_ms", round3(sm->open_pause.at_least_ms));
+		json_object_set_new(op, "count", json_integer((json_int_t)sm->open_pauses));
+		json_object_set_new(sum, "open_pause", op);
+	}
 	json_object_set_new(sum, "allocation_stalls", json_integer((json_int_t)sm->alloc_stalls));
 	json_object_set_new(sum, "crash_reports", json_integer((json_int_t)sm->hs_errs));
 	json_t *heap = json_object();
@@ -1042,6 +1056,19 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 				(unsigned long long)sm->periodic_gc_collections);
 		if (sm->sp_timeouts)
 			fprintf(out, "  Timeouts   %llu SafepointTimeout reports\n", (unsigned long long)sm->sp_timeouts);
+		if (sm->open_pauses) {
+			char a[UTIL_HMS_LEN] = "?", b[UTIL_HMS_LEN] = "?";
+			if (sm->open_pause.start_ms != EV_TIME_NONE)
+				util_fmt_hms_ms(sm->open_pause.start_ms, a, sizeof a);
+			if (sm->open_pause.end_ms != EV_TIME_NONE)
+				util_fmt_hms_ms(sm->open_pause.end_ms, b, sizeof b);
+			fprintf(out, "  Never ended GC(%lld) %s%s%s%s began at %s and no end line follows (the JVM's last "
+				"sign of life: %s, %.1f ms later, %s): it hung in it or died during it, or the log was read "
+				"while it ran\n",
+				(long long)sm->open_pause.gc_id, sm->open_pause.title, sm->open_pause.cause[0] ? " (" : "",
+				sm->open_pause.cause, sm->open_pause.cause[0] ? ")" : "", a, b, sm->open_pause.at_least_ms,
+				sm->open_pause.to_exit ? "the process seen alive" : "the log's last line");
+		}
 		if (sm->alloc_stalls)
 			fprintf(out, "  Stalls     %llu ZGC allocation stalls, max %.1f ms\n",
 				(unsigned long long)sm->alloc_stalls, sm->max_alloc_stall_ms);

@@ -34,6 +34,8 @@ struct jvmlog *jvmlog_new(void)
 		return NULL;
 	p->anchor_told_ms = EV_TIME_NONE;
 	p->last_up_us = -1;
+	p->life_t_ms = EV_TIME_NONE;
+	p->life_up_us = -1;
 	p->ns_mono = -1;
 	p->collector = GC_UNKNOWN;
 	p->pid = -1;
@@ -138,8 +140,10 @@ void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 {
 	if (up_us >= 0) {
 		/* last_up_us - 1 s, not up_us + 1 s: an uptime near INT64_MAX must not overflow */
-		if (p->last_up_us >= 0 && up_us < p->last_up_us - 1000000)
+		if (p->last_up_us >= 0 && up_us < p->last_up_us - 1000000) {
+			jl_open_pause_flush(p, o); /* the JVM before died inside it */
 			restart(p);
+		}
 		p->last_up_us = up_us;
 	}
 	o->up_us = up_us;
@@ -151,6 +155,10 @@ void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 		p->anchor_told_ms = wall_ms - (up_us + 500) / 1000;
 		if (e)
 			e->u.anchor_ms = p->anchor_told_ms;
+	}
+	if (o->t_ms != EV_TIME_NONE || up_us >= 0) {
+		p->life_t_ms = o->t_ms;
+		p->life_up_us = up_us;
 	}
 }
 
@@ -165,6 +173,7 @@ static bool any_pending(const struct jvmlog *p)
 void jl_flush_pending(struct jvmlog *p, struct jl_out *o)
 {
 	jl_g8_flush(p, o);
+	jl_open_pause_flush(p, o);
 	if (p->stats_pending) {
 		p->stats_pending = false;
 		jl_push_copy(o, &p->stats_ev);
@@ -660,7 +669,11 @@ static int unified_line(struct jvmlog *p, struct jl_deco *d, struct jl_out *o)
 		switch (tag) {
 		case JL_TAG_GC_SKIP:
 		case JL_TAG_OTHER:
-			return 0;
+			if (!p->open_pause.open)
+				return 0;
+			/* a line while a pause is open: the JVM still logs */
+			jl_time(p, deco_wall_ms(p, d), deco_up_us(d, p->ns_mono, p->general_only), o);
+			return o->n;
 		case JL_TAG_GC_PERIODIC:
 			if (!JL_ENDS(m, n, "Skipping."))
 				return 0;

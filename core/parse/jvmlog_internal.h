@@ -116,6 +116,19 @@ struct jvmlog {
 	int64_t zcap_kb;
 	char sp_op[40];            /* "Entering safepoint region: <op>" (JDK 9-12) */
 
+	/* a pause whose start line ([gc,start] "GC(n) Pause ...") came and whose
+	 * summary has not yet: at the end of the log, a JVM that hung in it or was
+	 * killed during it (issue 24). life_*: the time of the last line read, the
+	 * log's last sign of life. */
+	struct jl_open_pause {
+		bool open;
+		int64_t gc_id;
+		int64_t t_ms, up_us;
+		char msg[96];
+		size_t msg_n;
+	} open_pause;
+	int64_t life_t_ms, life_up_us;
+
 	/* pending multi-line items */
 	bool stats_pending;        /* a safepoint+stats row waiting for its "Safepoint" line */
 	struct event stats_ev;
@@ -291,6 +304,10 @@ static inline size_t jl_iso8601(struct jvmlog *p, const char *s, size_t n, int64
 }
 /* Emit every pending multi-line item (reports, stats rows, JDK 8 pauses). */
 void jl_flush_pending(struct jvmlog *p, struct jl_out *o);
+/* An open pause (struct jl_open_pause) that will never end in this log (its
+ * end, or a restart of the JVM in the same log): one EV_GC_PAUSE with
+ * PAUSE_F_OPEN, ending at the log's last sign of life. */
+void jl_open_pause_flush(struct jvmlog *p, struct jl_out *o);
 
 /* ---- jvmlog_unified.c ---- */
 /* Interpret "Pause ..." title text (without heap and duration) into e->u.pause. */
@@ -306,6 +323,7 @@ enum jl_tag {
 	JL_TAG_GC_PERIODIC,
 	JL_TAG_GC_ALLOC,     /* generational ZGC allocation stalls */
 	JL_TAG_GC_HEAP_EXIT, /* the heap printed as the JVM exits */
+	JL_TAG_GC_START,     /* "gc,start": a pause's start line ("GC(n) Pause Young (...)") */
 	JL_TAG_GC_SKIP,      /* any other gc,* tag set: details we never need */
 	JL_TAG_SAFEPOINT,
 	JL_TAG_SAFEPOINT_STATS

@@ -37,6 +37,8 @@ enum jl_tag jl_tag_kind(const char *s, size_t n)
 			return JL_TAG_GC_ALLOC;
 		if (JL_EQ(s, n, "heap,exit"))
 			return JL_TAG_GC_HEAP_EXIT;
+		if (JL_EQ(s, n, "start"))
+			return JL_TAG_GC_START;
 		return JL_TAG_GC_SKIP;
 	}
 	if (JL_EQ(s, n, "safepoint"))
@@ -226,6 +228,8 @@ int jl_pause_summary(struct jvmlog *p, const char *m, size_t n, int64_t gc_id, b
 		return 0;
 	if (!p || !o)
 		return 1;
+	if (p->open_pause.open && gc_id >= p->open_pause.gc_id)
+		p->open_pause.open = false; /* its end (or a later one's: it ended unseen) */
 	ev = jl_push(o, EV_GC_PAUSE);
 	if (!ev)
 		return 1;
@@ -744,6 +748,21 @@ int jl_unified_message(struct jvmlog *p, enum jl_tag tag, const char *m, size_t 
 	case JL_TAG_GC_PERIODIC:
 		periodic_skip(p, m, n, o);
 		return 1;
+	case JL_TAG_GC_START:
+		/* GCTraceTime's start line (gc,start): the pause is open until its
+		 * summary with the same GC(n) comes */
+		i = jl_parse_gc_id(m, n, &id);
+		if (i && JL_STARTS(m + i, n - i, "Pause ")) {
+			struct jl_open_pause *op = &p->open_pause;
+			op->open = true;
+			op->gc_id = id;
+			op->t_ms = o->t_ms;
+			op->up_us = o->up_us;
+			op->msg_n = n - i < sizeof op->msg ? n - i : sizeof op->msg - 1;
+			memcpy(op->msg, m + i, op->msg_n);
+			op->msg[op->msg_n] = '\0';
+		}
+		return 1;
 	case JL_TAG_GC_ALLOC:
 		i = jl_parse_gc_id(m, n, &id);
 		alloc_stall(m + i, n - i, o);
@@ -782,4 +801,30 @@ int jl_unified_message(struct jvmlog *p, enum jl_tag tag, const char *m, size_t 
 	default:
 		return 1;
 	}
+}
+
+void jl_open_pause_flush(struct jvmlog *p, struct jl_out *o)
+{
+	struct jl_open_pause *op = &p->open_pause;
+	struct event *e;
+	double d = 0;
+
+	if (!op->open)
+		return;
+	op->open = false;
+	e = jl_push(o, EV_GC_PAUSE);
+	if (!e)
+		return;
+	e->t_ms = p->life_t_ms;
+	e->up_us = p->life_up_us;
+	if (op->up_us >= 0 && p->life_up_us >= op->up_us)
+		d = (double)(p->life_up_us - op->up_us) / 1000.0;
+	else if (op->t_ms != EV_TIME_NONE && p->life_t_ms != EV_TIME_NONE && p->life_t_ms >= op->t_ms)
+		d = (double)(p->life_t_ms - op->t_ms);
+	e->u.pause.gc_id = op->gc_id;
+	e->u.pause.dur_ms = jl_ms(d);
+	jl_pause_title(p, op->msg, op->msg_n, e);
+	e->u.pause.flags |= PAUSE_F_OPEN;
+	if (e->u.pause.collector == GC_UNKNOWN)
+		e->u.pause.collector = (uint8_t)p->collector;
 }

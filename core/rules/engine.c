@@ -286,6 +286,13 @@ static void on_pause(struct rules *r, const struct event *e)
 {
 	const struct ev_pause *p = &e->u.pause;
 	int64_t start = e->t_ms - (int64_t)p->dur_ms;
+	if (p->flags & PAUSE_F_OPEN) {
+		/* a pause the log never ended: a stop (its incident), not a collection
+		 * the run's pause bookkeeping counts (its length is a lower bound) */
+		if (p->dur_ms >= r->cfg.stop_ms || p->dur_ms >= r->cfg.long_pause_warn_ms)
+			rl_incident_for(r, start, e->t_ms)->has_stop = true;
+		return;
+	}
 	if (r->first_pause_ms == EV_TIME_NONE)
 		r->first_pause_ms = start;
 	if (r->last_pause_ms != EV_TIME_NONE && start - r->last_pause_ms > r->longest_gap_ms)
@@ -369,6 +376,10 @@ bool rules_on_event_bare(struct rules *r, bool uptime_axis, const struct event *
 void rules_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e)
 {
 	if (!on_event_own(r, c->uptime_axis, e))
+		return;
+	/* the whole-run rules judge collections that ended (gc-overhead's paused
+	 * share, the heap's pauses): not a pause the log never ended */
+	if (e->kind == EV_GC_PAUSE && (e->u.pause.flags & PAUSE_F_OPEN))
 		return;
 	const struct rule_hooks *h = hooks_of(r, e);
 	for (unsigned i = 0; i < h->n; i++)

@@ -15,6 +15,7 @@
  *   heap.c      g1-not-shrinking, periodic-gc-skipped/-shrank (whole run)
  *   jvm.c       serial-gc-selected, zgc-allocation-stall, aot-sigill-adapter
  *   overhead.c  gc-overhead (most of the wall clock paused, Full GCs back to back)
+ *   starved.c   cpu-starved (threads waited far longer than they ran, over time)
  *   notes.c     what the input could not show
  *
  * Adding a verdict: its file (its row `rule_SYM`, hooks and state) and one

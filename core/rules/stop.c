@@ -78,6 +78,36 @@ static void keep_common(char *set, size_t setlen, const char *threads)
 	util_strlcpy_n(set, setlen, out, strlen(out));
 }
 
+/* long-gc-pause of a pause the log began and never ended (PAUSE_F_OPEN):
+ * it lasted at least from its start line to the JVM's last sign of life */
+static void open_pause_text(struct rules *r, const struct rules_ctx *c, struct vdraft *v, const struct tl_pause *wp,
+			    const char *d1)
+{
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
+	int64_t pstart = wp->t_ms - (int64_t)wp->dur_ms;
+	vtitle(v, "The JVM stopped at least %s in a GC pause that never ended: %s%s%s%s began at %s and no "
+	       "end line follows", d1, wp->title, wp->cause[0] ? " (" : "", wp->cause, wp->cause[0] ? ")" : "",
+	       rl_hms(r, pstart, t1));
+	vevid(v, "%s %s: the start line of %s%s%s%s; no end line for it follows (the log ends at line %llu)",
+	      rl_sname(c, wp->src), rl_hms(r, pstart, t1), wp->title, wp->cause[0] ? " (" : "", wp->cause,
+	      wp->cause[0] ? ")" : "", (unsigned long long)wp->line);
+	if (wp->flags & PAUSE_F_OPEN_EXIT)
+		vevid(v, "the JVM process was seen alive until %s and then was gone, with no end line written: "
+		      "it was inside the pause until then", rl_hms(r, wp->t_ms, t2));
+	else
+		vevid(v, "the log's last sign of life: %s; how long the JVM stayed stopped after it is not "
+		      "known from the log", rl_hms(r, wp->t_ms, t2));
+	vadvice(v, "A pause with a start and no end: the JVM hung inside the collection and was killed, or "
+		"died, during it. At a container's memory limit a GC thread that touches pages the process "
+		"never used (promotion into the old generation, a heap growing) waits for the cgroup to "
+		"reclaim, and the kernel's OOM killer ends it: check the cgroup's OOM-kill counter (v1 "
+		"memory.oom_control oom_kill, v2 memory.events oom_kill), dmesg \"Memory cgroup out of "
+		"memory\", exit status 137 / OOMKilled. The heap is not all of the JVM's memory: leave room "
+		"for metaspace, code cache, thread stacks and GC structures under the limit (a lower -Xmx or "
+		"-XX:MaxRAMPercentage), or pre-touch the heap (-XX:+AlwaysPreTouch) so it is charged at "
+		"start, not inside a pause.");
+}
+
 static void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct incident *in = f->in;
@@ -99,6 +129,11 @@ static void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, cons
 		v.end_ms = wp->t_ms;
 		v.jump_ms = pstart;
 		rl_fmt_ms(wp->dur_ms, d1, sizeof d1);
+		if (wp->flags & PAUSE_F_OPEN) {
+			open_pause_text(r, c, &v, wp, d1);
+			rv_commit(r, &v);
+			return;
+		}
 		vtitle(&v, "The JVM stopped %s for GC work: %s%s%s%s at %s", d1, wp->title,
 		       wp->cause[0] ? " (" : "", wp->cause, wp->cause[0] ? ")" : "", rl_hms(r, pstart, t1));
 		vevid(&v, "%s:%llu %s %s%s%s%s %.0fM->%.0fM(%.0fM) %.3f ms", rl_sname(c, wp->src),

@@ -49,6 +49,7 @@ struct session *session_new(const struct session_opts *o, char *err, size_t errl
 		return NULL;
 	}
 	s->last_eval_ms = EV_TIME_NONE;
+	s->jvm_alive_ms = EV_TIME_NONE;
 	s->eval_on_data = true;
 	for (int k = 0; k < TIMEOUT_MEMORY; k++)
 		s->timeouts[k].up_us = -1;
@@ -486,6 +487,15 @@ static void emit(struct session *s, int i, struct event *e)
 	e->t_ms = jvmclock_at(&s->clock, e);
 	if (e->kind == EV_SP_TIMEOUT && duplicate_timeout(s, e))
 		return;
+	if (e->kind == EV_JVM_EXIT && e->u.exit.alive_ms != EV_TIME_NONE &&
+	    (s->jvm_alive_ms == EV_TIME_NONE || e->u.exit.alive_ms > s->jvm_alive_ms))
+		s->jvm_alive_ms = e->u.exit.alive_ms;
+	if (e->kind == EV_GC_PAUSE && (e->u.pause.flags & PAUSE_F_OPEN) && s->hold_open && !s->open_held) {
+		s->open_held = true;
+		s->open_src = i;
+		s->open_ev = *e;
+		return;
+	}
 	summary_add(&s->sum, e);
 	if (e->up_us >= 0)
 		src->last_up_us = e->up_us;
@@ -830,6 +840,7 @@ int session_read_hserr(struct session *s, int i)
 int session_replay_open(struct session *s)
 {
 	int rc = 0;
+	s->hold_open = true;
 	/* the files first: the JVM's start is looked for in their heads */
 	for (int i = 0; i < s->nsrc; i++)
 		if (!s->src[i]->opened && s->src[i]->ops->read == READ_LINES && open_source(s->src[i]) != 0)
@@ -895,6 +906,39 @@ bool session_replay_step(struct session *s, int64_t until_ms)
 	}
 }
 
+/* The pause the JVM log never ended, held until the end of the report: it
+ * lasted at least until the JVM's last sign of life, the log's last line or
+ * the process seen alive after it (a recording's exit). When the log has
+ * safepoint lines, the safepoint it held never ended either: a stop too. */
+static void release_open_pause(struct session *s)
+{
+	struct event e = s->open_ev;
+	s->open_held = false;
+	s->hold_open = false;
+	if (e.t_ms != EV_TIME_NONE && s->jvm_alive_ms != EV_TIME_NONE && s->jvm_alive_ms > e.t_ms) {
+		e.u.pause.dur_ms += (double)(s->jvm_alive_ms - e.t_ms);
+		e.t_ms = s->jvm_alive_ms;
+		e.up_us = -1;
+		e.u.pause.flags |= PAUSE_F_OPEN_EXIT;
+	}
+	emit(s, s->open_src, &e);
+	if (s->tl.log_stops > 0 && e.t_ms != EV_TIME_NONE) {
+		struct event sp;
+		ev_init(&sp, EV_SAFEPOINT);
+		sp.t_ms = e.t_ms;
+		sp.line = e.line;
+		sp.u.sp.form = SP_UNIFIED;
+		sp.u.sp.total_ms = e.u.pause.dur_ms;
+		sp.u.sp.ttsp_ms = 0;
+		sp.u.sp.at_ms = e.u.pause.dur_ms;
+		snprintf(sp.u.sp.op, sizeof sp.u.sp.op, "%s", "(a GC pause that never ended)");
+		/* into the timeline only: the summary counts the safepoint lines logged */
+		sp.src = (uint16_t)s->open_src;
+		if (jvmclock_time(&s->clock, &sp))
+			place(s, &sp);
+	}
+}
+
 void session_replay_finish(struct session *s)
 {
 	for (int i = 0; i < s->nsrc; i++) {
@@ -902,6 +946,8 @@ void session_replay_finish(struct session *s)
 		if (k->decide)
 			k->decide(s, i); /* a short file still decides its format */
 	}
+	if (s->open_held)
+		release_open_pause(s);
 	session_eval(s, s->tl.newest_ms, true);
 }
 

@@ -72,6 +72,14 @@ struct seen_timeout {
 
 struct session {
 	struct session_opts o;
+	/* a report: a pause the JVM log began and never ended (PAUSE_F_OPEN) is held
+	 * until the end, when the JVM's exit (EV_JVM_EXIT alive_ms, read from a
+	 * recording after the log's end) may say it lasted longer (issue 24) */
+	bool hold_open;
+	bool open_held;
+	int open_src;
+	struct event open_ev;
+	int64_t jvm_alive_ms;          /* the latest EV_JVM_EXIT alive_ms, EV_TIME_NONE none */
 	struct rules_config rcfg;
 	struct source *src[MAX_SOURCES];
 	int nsrc;

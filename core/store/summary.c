@@ -219,6 +219,17 @@ void summary_add(struct summary *s, const struct event *e)
 		break;
 	case EV_GC_PAUSE: {
 		const struct ev_pause *p = &e->u.pause;
+		if (p->flags & PAUSE_F_OPEN) {
+			s->open_pauses++;
+			s->open_pause.gc_id = p->gc_id;
+			s->open_pause.end_ms = e->t_ms;
+			s->open_pause.start_ms = e->t_ms == EV_TIME_NONE ? EV_TIME_NONE : e->t_ms - (int64_t)p->dur_ms;
+			s->open_pause.at_least_ms = p->dur_ms;
+			memcpy(s->open_pause.title, p->title, sizeof s->open_pause.title);
+			memcpy(s->open_pause.cause, p->cause, sizeof s->open_pause.cause);
+			s->open_pause.to_exit = (p->flags & PAUSE_F_OPEN_EXIT) != 0;
+			break;
+		}
 		s->gc_pauses++;
 		s->total_gc_pause_ms += p->dur_ms;
 		if (p->dur_ms > s->max_gc_pause_ms)

@@ -83,6 +83,10 @@ enum pause_type {
 #define PAUSE_F_EVAC_FAIL   0x10  /* Evacuation Failure / to-space exhausted */
 #define PAUSE_F_PHASE       0x20  /* a phase pause (ZGC "Pause Mark Start"), not a [gc] summary line */
 #define PAUSE_F_SYSTEM_GC   0x40  /* cause System.gc() / Diagnostic Command / Heap Dump */
+#define PAUSE_F_OPEN        0x80  /* its start line came and its end never did: dur_ms is how long
+				     it lasted at least (start to the log's last sign of life) */
+#define PAUSE_F_OPEN_EXIT   0x100 /* ... whose last sign of life is the JVM process seen alive, after
+				     the log's last line (a report holding its exit: EV_JVM_EXIT) */
 
 struct ev_pause {
 	int64_t gc_id;          /* GC(n), -1 if absent */

@@ -121,6 +121,9 @@ struct rules_config {
 	double vmop_warn_ms;          /* a stop of a VM operation that is no collection this long ... */
 	double vmop_crit_ms;          /* ... and this long is critical */
 	double vmop_gc_share;         /* a collection inside such a stop is its long part from this share */
+	double starved_window_ms;     /* cpu-starved: over windows this long ... */
+	double starved_ratio;         /* ... the threads waited this many times their time on CPU ... */
+	double starved_wait_ms_per_s; /* ... and at least this much per second (all threads) */
 };
 
 void rules_config_defaults(struct rules_config *c);

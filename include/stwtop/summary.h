@@ -77,6 +77,17 @@ struct summary {
 	bool heap_known;
 	double committed_max_mb, committed_last_mb, used_after_gc_last_mb;
 	uint64_t sp_timeouts;
+	/* pauses the log began and never ended (PAUSE_F_OPEN: the JVM hung in one,
+	 * or was killed during it), not counted in gc_pauses; the last one's
+	 * GC(n), title, start, the log's last sign of life, and how long it lasted
+	 * at least (start to that sign) */
+	uint64_t open_pauses;
+	struct summary_open_pause {
+		int64_t gc_id, start_ms, end_ms;
+		double at_least_ms;
+		bool to_exit;              /* its end: the process seen alive (PAUSE_F_OPEN_EXIT), not the log */
+		char title[48], cause[40];
+	} open_pause;
 	uint64_t alloc_stalls;
 	double max_alloc_stall_ms;
 	uint64_t hs_errs;

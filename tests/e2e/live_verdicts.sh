@@ -26,6 +26,13 @@ for s in gc-overhead-g1 gc-overhead-parallel gc-overhead-serial; do
 done
 echo "== recordings/gc-overhead-healthy-control (control)"
 python3 "$D/tools/live_check.py" "$BIN" "$D/recordings/gc-overhead-healthy-control" --speed 8 --latency 1000 --control || rc=1
+# cpu-starved: windows of schedstat judged as the reads come, raised, updated
+# every 10 windows and cleared live exactly as in the report; its control ends
+# with g1-not-shrinking (info) only, live as in the report (scenarios: no cpu-starved)
+for s in cpu-starved cpu-starved-control; do
+  echo "== recordings/$s"
+  python3 "$D/tools/live_check.py" "$BIN" "$D/recordings/$s" --speed 8 --latency 1000 || rc=1
+done
 # a recording of the verdict suite: a long TTSP with no CPU limit
 echo "== recordings/ttsp-arraycopy"
 python3 "$D/tools/live_check.py" "$BIN" "$D/recordings/ttsp-arraycopy" --speed 8 --latency 1000 || rc=1

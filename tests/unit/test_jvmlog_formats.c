@@ -1063,6 +1063,62 @@ static void real_memory_line(void **state)
 	jvmlog_free(p);
 }
 
+/* ------------------------------------------------------------------------ */
+/* a pause that never ended (issue 24, recordings/pause-never-ended)        */
+
+/* Real lines of recordings/pause-never-ended/gc.log (Serial, JDK 17, gc*): the
+ * log ends with GC(26)'s start line; the JVM hung in it at its memory cgroup's
+ * limit until the kernel killed it. GC(25), which ended, is a pause as always;
+ * GC(26) comes out of the flush as an open pause from its start to the last
+ * line; a later line while it is open is a sign of life; its end line closes it. */
+static void open_pause_at_end(void **state)
+{
+	struct jvmlog *p = jvmlog_new();
+	const struct event *e;
+	int r;
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(one(p, "[2026-12-07T03:28:46.825+0000][8.516s][info][gc,start    ] GC(25) Pause Young (Allocation Failure)"), 1); /* its anchor */
+	r = one(p, "[2026-12-07T03:28:46.825+0000][8.516s][info][gc          ] GC(25) Pause Young (Allocation Failure) 172M->165M(510M) 5.327ms");
+	e = only(r, EV_GC_PAUSE);
+	assert_false(e->u.pause.flags & PAUSE_F_OPEN);
+	assert_int_equal(one(p, "[2026-12-07T03:28:46.825+0000][8.516s][info][gc,cpu      ] GC(25) User=0.00s Sys=0.00s Real=0.00s"), 0);
+	assert_int_equal(jvmlog_flush(p, ev, JVMLOG_MAX_EVENTS), 0); /* nothing open */
+	assert_int_equal(one(p, "[2026-12-07T03:28:47.146+0000][8.837s][info][gc,start    ] GC(26) Pause Young (Allocation Failure)"), 0);
+	/* a line of another tag set while it is open: the JVM still logged then */
+	assert_int_equal(one(p, "[2026-12-07T03:28:47.900+0000][9.591s][info][gc,task     ] GC(26) Using 1 workers of 1 for evacuation"), 0);
+	r = jvmlog_flush(p, ev, JVMLOG_MAX_EVENTS);
+	e = only(r, EV_GC_PAUSE);
+	assert_true(e->u.pause.flags & PAUSE_F_OPEN);
+	assert_int_equal(e->u.pause.gc_id, 26);
+	assert_string_equal(e->u.pause.title, "Pause Young");
+	assert_string_equal(e->u.pause.cause, "Allocation Failure");
+	assert_near(e->u.pause.dur_ms, 754.0);
+	assert_int_equal(e->t_ms, 1796614127900LL);
+	assert_int_equal(e->u.pause.before_kb, -1);
+	assert_int_equal(jvmlog_flush(p, ev, JVMLOG_MAX_EVENTS), 0); /* once */
+	jvmlog_free(p);
+
+	/* the same start line followed by its end: an ordinary pause, nothing at the end */
+	p = jvmlog_new();
+	assert_non_null(p);
+	one(p, "[2026-12-07T03:28:47.146+0000][8.837s][info][gc,start    ] GC(26) Pause Young (Allocation Failure)");
+	r = one(p, "[2026-12-07T03:28:47.150+0000][8.841s][info][gc          ] GC(26) Pause Young (Allocation Failure) 178M->171M(510M) 4.100ms");
+	e = only(r, EV_GC_PAUSE);
+	assert_false(e->u.pause.flags & PAUSE_F_OPEN);
+	assert_int_equal(jvmlog_flush(p, ev, JVMLOG_MAX_EVENTS), 0);
+	/* a JVM restarted in the same log after an open pause: the earlier JVM died in it */
+	one(p, "[2026-12-07T03:28:48.000+0000][9.691s][info][gc,start    ] GC(27) Pause Young (Allocation Failure)");
+	r = one(p, "[2026-12-07T03:29:00.000+0000][0.004s][info][gc] Using Serial");
+	assert_true(r >= 1);
+	bool found = false;
+	for (int k = 0; k < r; k++)
+		if (ev[k].kind == EV_GC_PAUSE && (ev[k].u.pause.flags & PAUSE_F_OPEN) && ev[k].u.pause.gc_id == 27)
+			found = true;
+	assert_true(found);
+	jvmlog_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1089,6 +1145,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(synthetic_field_notes_lines),
 		cmocka_unit_test(test_fuzz_regressions),
+		cmocka_unit_test(open_pause_at_end),
 	};
 	setenv("TZ", "UTC", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,10 @@
 #   serial-ergonomic          no collector flag, no -Xmx, quota 1 CPU: JDK 17 ergonomics picks Serial
 #   g1-full-gc                G1 4 GiB heap with a ~2.3 GiB cache; at +AT a POST /admin/gc to the JVM
 #                             runs System.gc(): a multi-second G1 Pause Full under load
+#   cpu-starved               G1, no quota, no pinning; the JVM's cgroup has cpu.shares 640 while 4 busy
+#                             loops in another cpu cgroup with cpu.shares 8192 burn both CPUs: the JVM's
+#                             threads wait for a CPU far longer than they run (run-queue starvation)
+#   cpu-starved-control       the same JVM cgroup (cpu.shares 640) without the competing cgroup
 #   memcg-reclaim             G1 -Xms64m -Xmx768m in a v1 memory cgroup limited to 1200 MiB whose page
 #                             cache a "sidecar" keeps full (it reads a sparse file at 200 MB/s in the
 #                             same cgroup): the JVM's heap growth reclaims that cache inside the cgroup
@@ -55,6 +59,12 @@ ACTION=""
 PIN_JVM=""                   # taskset CPU list for the JVM
 PIN_HELPERS=""               # taskset CPU list for nginx, loadgen and the sampler
 HOGS=0 HOG_CPUS=""           # CPU-bound busy loops started before the JVM
+SHARES=""                    # cpu.shares of the JVM's cgroup (empty: the default 1024)
+HOG_SHARES=""                # the hogs run in a cpu cgroup of their own with these cpu.shares
+TREE_SHARES=""               # set: the JVM's cgroup, the hogs' and one for this script and its helpers
+                             # (nginx, loadgen, samplers, stwtop) are children of one cpu cgroup with
+                             # these cpu.shares, so that other people's processes in the root cgroup
+                             # (1024 each) take almost nothing from them: the competing load is ours
 VMSTAT_TICKS=10              # vmstat sample every N x 100 ms
 MEMCG_LIMIT=""               # v1 memory cgroup limit for the JVM (and the page-cache sidecar)
 SIDECAR_MBPS=0               # page-cache sidecar read rate in the memory cgroup (0 = none)
@@ -67,6 +77,11 @@ case "$VARIANT" in
   contention)
     SEED=16; QUOTA=-1; PIN_JVM=1; PIN_HELPERS=0; HOGS=8; HOG_CPUS=1; RATE=40
     APP_PROPS="$APP_PROPS -Drefresh.per.s=20000" ;;
+  cpu-starved)
+    SEED=18; QUOTA=-1; SHARES=640; HOGS=4; HOG_CPUS=0,1; HOG_SHARES=8192; TREE_SHARES=65536
+    RATE=20; DURATION=50 ;;
+  cpu-starved-control)
+    SEED=18; QUOTA=-1; SHARES=640; TREE_SHARES=65536; RATE=20; DURATION=50 ;;
   serial-ergonomic)
     SEED=14; QUOTA=100000; JAVA_GC="" ;;
   memcg-reclaim)
@@ -90,6 +105,7 @@ DURATION=${4:-$DURATION}
 NGINX_PORT=28480
 APP_PORT=28481
 CG_NAME=stwrec-$VARIANT
+[ -n "$TREE_SHARES" ] && CG_NAME=stwrec-tree-$VARIANT/jvm
 
 now_ms() { date +%s%3N; }
 ev() { echo "$(now_ms) $*" >> events.log; }
@@ -102,7 +118,7 @@ done
 
 # ---- wait for a quiet machine (other people build and test here) -------------------------------
 quiet=0
-for i in $(seq 200); do
+for i in $(seq "${QUIET_TRIES:-200}"); do
   b0=$(machine_busy_ms); sleep 3; b1=$(machine_busy_ms)
   QUIET_MS=$((b1 - b0))
   if [ "$QUIET_MS" -lt 300 ]; then quiet=$((quiet + 1)); [ $quiet -ge 3 ] && break; continue; fi
@@ -126,13 +142,17 @@ stop_pid() {
   kill -0 "$1" 2>/dev/null && kill -KILL "$1" 2>/dev/null
   wait "$1" 2>/dev/null || true
 }
-NPID= JPID= SPID= HOG_PIDS="" ACG="" MCG="" SCPID="" PCFILE=""
+NPID= JPID= SPID= HOG_PIDS="" ACG="" MCG="" SCPID="" PCFILE="" HCG="" LPID="" TCG=""
 cleanup() {
   set +e
   [ -n "$JPID" ] && stop_pid "$JPID" TERM
   [ -n "$SPID" ] && stop_pid "$SPID" TERM
   [ -n "$NPID" ] && stop_pid "$NPID" QUIT
   for h in $HOG_PIDS; do stop_pid "$h" KILL; done
+  [ -n "$LPID" ] && stop_pid "$LPID" TERM
+  if [ -n "$HCG" ] && [ -d "$HCG" ]; then
+    for i in $(seq 50); do rmdir "$HCG" 2>/dev/null && break; sleep 0.1; done
+  fi
   [ -n "$SCPID" ] && stop_pid "$SCPID" TERM
   [ -n "$PCFILE" ] && rm -f "$PCFILE"
   if [ -n "$MCG" ] && [ -d "$MCG" ]; then
@@ -141,6 +161,12 @@ cleanup() {
   fi
   if [ -d "$CG" ]; then
     for i in $(seq 50); do rmdir "$CG" 2>/dev/null && break; sleep 0.1; done
+  fi
+  if [ -n "$TCG" ] && [ -d "$TCG" ]; then
+    echo $$ > "$CPUROOT/cgroup.procs"
+    for d in "$TCG/helpers" "$TCG"; do
+      for i in $(seq 50); do [ -d "$d" ] || break; rmdir "$d" 2>/dev/null && break; sleep 0.1; done
+    done
   fi
   if [ -n "$ACG" ] && [ -d "$ACG" ]; then
     echo $$ > "$ACCTROOT/cgroup.procs"
@@ -152,11 +178,29 @@ cleanup() {
 CPUROOT=$(findmnt -n -o TARGET -t cgroup -O cpu | head -1)
 ACCTROOT=$(findmnt -n -o TARGET -t cgroup -O cpuacct | head -1)
 CG="$CPUROOT/$CG_NAME"
+trap cleanup EXIT
+if [ -n "$TREE_SHARES" ]; then
+  TCG="$CPUROOT/stwrec-tree-$VARIANT"
+  [ -d "$TCG/helpers" ] && rmdir "$TCG/helpers"
+  [ -d "$CG" ] && rmdir "$CG"
+  [ -d "$TCG" ] && rmdir "$TCG"
+  mkdir "$TCG" "$TCG/helpers"
+  echo "$TREE_SHARES" > "$TCG/cpu.shares"
+  echo 1024 > "$TCG/helpers/cpu.shares"
+  echo $$ > "$TCG/helpers/cgroup.procs"
+fi
 [ -d "$CG" ] && rmdir "$CG"
 mkdir "$CG"
-trap cleanup EXIT
 echo 100000 > "$CG/cpu.cfs_period_us"
 echo "$QUOTA" > "$CG/cpu.cfs_quota_us"
+[ -n "$SHARES" ] && echo "$SHARES" > "$CG/cpu.shares"
+if [ -n "$HOG_SHARES" ]; then
+  HCG="$CPUROOT/stwrec-hogs-$VARIANT"
+  [ -n "$TCG" ] && HCG="$TCG/hogs"
+  [ -d "$HCG" ] && rmdir "$HCG"
+  mkdir "$HCG"
+  echo "$HOG_SHARES" > "$HCG/cpu.shares"
+fi
 if [ -n "$ACCTROOT" ]; then
   ACG="$ACCTROOT/stwrec-acct-$VARIANT"
   [ -d "$ACG" ] && rmdir "$ACG"
@@ -196,10 +240,14 @@ OURS0=$([ -n "$ACG" ] && cat "$ACG/cpuacct.usage" || echo 0)
 
 # ---- CPU hogs (contention) --------------------------------------------------------------------
 for i in $(seq "$HOGS"); do
-  taskset -c "$HOG_CPUS" bash -c 'while :; do :; done' &
+  if [ -n "$HCG" ]; then
+    bash -c 'echo $$ > "$1/cgroup.procs"; exec taskset -c "$2" bash -c "while :; do :; done"' _ "$HCG" "$HOG_CPUS" &
+  else
+    taskset -c "$HOG_CPUS" bash -c 'while :; do :; done' &
+  fi
   HOG_PIDS="$HOG_PIDS $!"
 done
-[ "$HOGS" -gt 0 ] && ev "started $HOGS CPU hogs (bash busy loops) pinned to CPU $HOG_CPUS: pids$HOG_PIDS"
+[ "$HOGS" -gt 0 ] && ev "started $HOGS CPU hogs (bash busy loops) pinned to CPU $HOG_CPUS: pids$HOG_PIDS${HCG:+ in cpu cgroup $(basename "$HCG") (cpu.shares $HOG_SHARES)}"
 
 # ---- nginx ------------------------------------------------------------------------------
 cat > nginx.conf <<EOF
@@ -246,9 +294,16 @@ JPIN=""
 bash -c 'echo $$ > "$1/cgroup.procs"; [ -n "$2" ] && echo $$ > "$2/cgroup.procs"; shift 2; exec "$@"' _ "$CG" "$MCG" \
   $JPIN java $JAVA_OPTS $APP_PROPS -cp classes CatalogService > console.log 2>&1 &
 JPID=$!
-ev "JVM started pid=$JPID in cpu cgroup $CG_NAME (cpu.cfs_quota_us $QUOTA, cpu.cfs_period_us 100000)${PIN_JVM:+ pinned to CPU $PIN_JVM}"
+ev "JVM started pid=$JPID in cpu cgroup $CG_NAME (cpu.cfs_quota_us $QUOTA, cpu.cfs_period_us 100000, cpu.shares $(cat "$CG/cpu.shares"))${PIN_JVM:+ pinned to CPU $PIN_JVM}"
 "${HPFX[@]}" python3 sampler.py "$CG" "$JPID" . "$VMSTAT_TICKS" $MCG &
 SPID=$!
+# STWTOP=path/to/stwtop: stwtop follows the JVM live as well, with its own recorder (--record: the
+# cgroup's cpu.stat and the threads' schedstat it polled) and its NDJSON line mode
+if [ -n "${STWTOP:-}" ]; then
+  "$STWTOP" --pid "$JPID" --gc gc.log --record stwtop-record.ndjson --plain --json > stwtop-live.ndjson 2> stwtop-live.err &
+  LPID=$!
+  ev "stwtop started pid=$LPID: --pid $JPID --gc gc.log --record stwtop-record.ndjson --plain --json"
+fi
 sleep 0.3
 tr '\0' ' ' < /proc/$JPID/cmdline | sed 's/ $//' > jvm-cmdline.txt; echo >> jvm-cmdline.txt
 python3 - "$JPID" > jvm-start.txt <<'EOF'
@@ -289,9 +344,11 @@ EOF
            vm.min_free_kbytes vm.watermark_scale_factor; do
     echo "$k = $(sysctl -n $k 2>&1)"
   done
+  [ -n "$TCG" ] && echo "cgroup tree: $(basename "$TCG") (cpu.shares $(cat "$TCG/cpu.shares")) holds jvm/, helpers/ (cpu.shares $(cat "$TCG/helpers/cpu.shares"): this script, nginx, loadgen, samplers, stwtop)${HCG:+ and hogs/}"
+  [ -n "$HCG" ] && echo "competing cgroup: cpu controller (v1), $(basename "$HCG"), cpu.shares $(cat "$HCG/cpu.shares"), $HOGS busy loops (taskset $HOG_CPUS)"
   echo "cgroup: cpu controller (v1), $CG_NAME, cpu.cfs_period_us $(cat "$CG/cpu.cfs_period_us"), cpu.cfs_quota_us $(cat "$CG/cpu.cfs_quota_us"), cpu.shares $(cat "$CG/cpu.shares")"
   echo "JVM affinity: $(taskset -pc "$JPID" | sed 's/.*: //')"
-  [ "$HOGS" -gt 0 ] && echo "CPU hogs: $HOGS busy loops pinned to CPU $HOG_CPUS (pids$HOG_PIDS), in the root cpu cgroup"
+  [ "$HOGS" -gt 0 ] && echo "CPU hogs: $HOGS busy loops pinned to CPU $HOG_CPUS (pids$HOG_PIDS), in the $([ -n "$HCG" ] && echo "$(basename "$HCG") (cpu.shares $HOG_SHARES)" || echo root) cpu cgroup"
   [ -n "$PIN_HELPERS" ] && echo "nginx, loadgen, sampler pinned to CPU $PIN_HELPERS"
   [ -n "$MCG" ] && echo "memory cgroup (v1): $CG_NAME, memory.limit_in_bytes $(cat "$MCG/memory.limit_in_bytes"); JVM and page-cache sidecar (pid $SCPID, reads $PCFILE, a 4 GiB sparse file, at $SIDECAR_MBPS MB/s) in it; usage at JVM start $(cat "$MCG/memory.usage_in_bytes"), failcnt $(cat "$MCG/memory.failcnt")"
   echo "machine CPU use in the 3 s before the start: $QUIET_MS ms"
@@ -329,6 +386,7 @@ SPID=
 stop_pid "$NPID" QUIT
 ev "nginx stopped (SIGQUIT master pid=$NPID)"
 NPID=
+if [ -n "$LPID" ]; then stop_pid "$LPID" TERM; ev "stwtop stopped (SIGTERM pid $LPID)"; LPID=; fi
 for h in $HOG_PIDS; do stop_pid "$h" KILL; done
 [ -n "$HOG_PIDS" ] && ev "CPU hogs stopped (SIGKILL pids$HOG_PIDS)"
 if [ -n "$SCPID" ]; then stop_pid "$SCPID" TERM; ev "page-cache sidecar stopped (SIGTERM pid $SCPID)"; SCPID=; fi
@@ -343,6 +401,7 @@ awk -v b0="$BUSY0" -v b1="$BUSY1" -v o0="$OURS0" -v o1="$OURS1" -v lb0="$LBUSY0"
 cat watcher.txt >&2
 for i in $(seq 50); do rmdir "$CG" 2>/dev/null && break; sleep 0.1; done
 [ -d "$CG" ] && echo "cgroup $CG_NAME could not be removed" >&2
+if [ -n "$HCG" ]; then for i in $(seq 50); do rmdir "$HCG" 2>/dev/null && break; sleep 0.1; done; fi
 # A run during which other processes used more than DISTURB_MS (1.5 s) of CPU is not a clean
 # recording (the sample READMEs allow < 0.3-0.6 s): exit 3 so the caller records it again.
 FOREIGN=$(awk -v lb0="$LBUSY0" -v lb1="$LBUSY1" -v lo0="$LOURS0" -v lo1="$LOURS1" \
