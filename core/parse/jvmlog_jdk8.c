@@ -701,6 +701,72 @@ static bool heap_exit_line(const char *s, size_t n)
 	return false;
 }
 
+/* Interleaved writes of several threads put a piece of one line before a
+ * complete GC record on the same line (garbagecat dataset89: "831626.089:
+ * [ParNew831628.158: [ParNew2016-09-30T14:11:25.873+0900: 833918.729: [GC
+ * (Allocation Failure) ..., 0.0561698 secs]"). s[from] is a '[' that opens no
+ * record. Returns where the complete record starts (its stamp, or its "[GC" /
+ * "[Full GC" when it has none), 0 when the line holds none; *piece: the text
+ * before it leaves a bracket open (a record never finished), rather than
+ * closing everything it opened (a whole concurrent phase glued before). */
+static size_t glued_record(struct jvmlog *p, const char *s, size_t n, size_t from, bool *piece)
+{
+	/* "[GC" or "[Full GC": both hold "GC" */
+	if (n - from < 6 || !JL_FIND(s + from + 1, n - from - 1, "GC"))
+		return 0;
+	int depth = 0;
+	size_t closed_at = from; /* the text before here closed all it opened */
+	for (size_t q = from; q < n; q++) {
+		if (s[q] == ']') {
+			if (depth > 0 && --depth == 0)
+				closed_at = q + 1;
+			continue;
+		}
+		if (s[q] != '[')
+			continue;
+		if (q > from && g8_pause_start(s + q, n - q)) {
+			/* its stamp: the earliest start whose stamp ends right at the "[" */
+			size_t j = q, lo = q - from > 64 ? q - 64 : from + 1;
+			for (size_t c = lo; c < q; c++) {
+				struct jl_stamp st;
+				if (!is_digit(s[c]) || is_digit(s[c - 1]))
+					continue;
+				parse_stamp(p, s + c, n - c, 0, &st);
+				if (st.len == q - c) {
+					j = c;
+					break;
+				}
+			}
+			*piece = depth > 0 || closed_at < j;
+			return j;
+		}
+		depth++;
+	}
+	return 0;
+}
+
+static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char *s, size_t n,
+			struct jl_out *o);
+static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o);
+
+#define G8_PIECE "a piece of another line (writes of two threads interleaved) came before this line's " \
+		 "complete GC record: the piece is counted unparsed, the record is read"
+
+/* The complete record at s[j..n) of a line with something glued before it. */
+static int glued_read(struct jvmlog *p, const char *s, size_t n, size_t j, bool piece, struct jl_out *o)
+{
+	struct jl_stamp st;
+	if (piece) {
+		/* the line's record is read, its piece lost: counted as the line lost */
+		if (!p->lost_lines)
+			p->lost_first = p->nlines;
+		p->lost_lines++;
+		p->lost_why = G8_PIECE;
+	}
+	parse_stamp(p, s + j, n - j, 0, &st);
+	return st.len > 0 ? stamped_line(p, &st, s + j, n - j, o) : bare_line(p, s + j, n - j, o);
+}
+
 /* A line after a JDK 8 stamp prefix (st->len > 0): always the JVM's own line. */
 static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char *s, size_t n,
 			struct jl_out *o)
@@ -717,6 +783,10 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 			return o->n;
 		}
 		int r;
+		bool piece = false;
+		size_t j;
+		if (!g8_pause_start(m, mn) && (j = glued_record(p, s, n, st->len, &piece)))
+			return glued_read(p, s, n, j, piece, o);
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
 		r = g8_open(p, m, mn, o);
@@ -784,6 +854,10 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 			stop_inside(p, s, n, 1, o);
 			return g8_opened(p, r, o);
 		}
+		bool piece = false;
+		size_t j = glued_record(p, s, n, 0, &piece);
+		if (j)
+			return glued_read(p, s, n, j, piece, o);
 		if (JL_STARTS(s + 1, n - 1, "CMS-concurrent-") || JL_STARTS(s + 1, n - 1, "GC concurrent-") ||
 		    JL_STARTS(s + 1, n - 1, "Times: ") || JL_STARTS(s + 1, n - 1, "Concurrent ")) {
 			stop_inside(p, s, n, 1, o);
