@@ -68,6 +68,14 @@ struct jl_g8 {
 	struct event ev;        /* the pause (t_ms/up_us filled when it closes) */
 };
 
+/* A JDK 8 Shenandoah concurrent phase printed over several lines: "[Concurrent
+ * marking", its indented details ("    Cancelling GC: Allocation Failure"),
+ * ", 2714.003 ms]" (shenandoahUtils.hpp ShenandoahConcurrentPhase, GCTraceTime). */
+struct jl_sh8 {
+	bool open;
+	struct event ev;        /* EV_GC_CYCLE, stamps of its first line */
+};
+
 struct jvmlog {
 	/* time */
 	int64_t anchor_ms;      /* EV_TIME_NONE unless known */
@@ -118,6 +126,7 @@ struct jvmlog {
 	struct event stats_ev;
 	struct jl_report rep;
 	struct jl_g8 g8;
+	struct jl_sh8 sh8;
 	bool histo;                /* a JDK 8 "[Class Histogram" is being printed */
 
 	/* why the last line returned JVMLOG_UNKNOWN, when more than "not a JVM line" */

@@ -172,8 +172,85 @@ void jl_g8_abandon(struct jvmlog *p, const char *why, bool with_current)
 	p->lost_why = why;
 }
 
+/* ------------------------------------------------------------------------ */
+/* JDK 8 Shenandoah concurrent phases over several lines                    */
+
+static void sh8_close(struct jvmlog *p, double dur_ms, struct jl_out *o)
+{
+	struct event e = p->sh8.ev;
+	p->sh8.open = false;
+	e.u.cycle.dur_ms = dur_ms;
+	if (dur_ms >= 0) {
+		if (e.t_ms != EV_TIME_NONE)
+			e.t_ms = jl_add(e.t_ms, jl_i64(dur_ms));
+		if (e.up_us >= 0)
+			e.up_us = jl_add(e.up_us, jl_i64(dur_ms * 1000.0));
+	}
+	jl_push_copy(o, &e);
+}
+
+/* "[Concurrent marking" without its "]": the phase goes on over the next lines */
+static bool sh8_open(struct jvmlog *p, const char *m, size_t mn, struct jl_out *o)
+{
+	struct event *e = &p->sh8.ev;
+	if (!JL_STARTS(m, mn, "[Concurrent ") || memchr(m, ']', mn))
+		return false;
+	ev_init(e, EV_GC_CYCLE);
+	e->t_ms = o->t_ms;
+	e->up_us = o->up_us;
+	e->u.cycle.collector = GC_SHENANDOAH;
+	util_strlcpy_n(e->u.cycle.title, sizeof e->u.cycle.title, m + 1, mn - 1);
+	p->sh8.open = true;
+	if (p->collector == GC_UNKNOWN)
+		p->collector = GC_SHENANDOAH;
+	return true;
+}
+
+/* A line while a phase is open: its details ("    Failed to allocate TLAB, 4096K",
+ * "    Cancelling GC: Allocation Failure"), or its end ", 2714.003 ms]".
+ * Returns false when the line is neither: the phase ended without its time
+ * (then it still tells a cancel; a plain phase without a time tells nothing). */
+static bool sh8_continue(struct jvmlog *p, const char *s, size_t n, size_t ws, struct jl_out *o)
+{
+	struct ev_cycle *cy = &p->sh8.ev.u.cycle;
+	double ms;
+	if (ws > 0 && ws < n) {
+		if (JL_STARTS(s + ws, n - ws, "Cancelling GC: ")) {
+			cy->flags |= CYCLE_F_CANCELLED;
+			util_strlcpy_n(cy->cause, sizeof cy->cause, s + ws + 15, n - ws - 15);
+		}
+		return true;
+	}
+	/* ", 2714.003 ms]" (GCTraceTime's end), or " A->B(C), N ms]" with the heap */
+	if (n > 5 && (s[0] == ',' || s[0] == ' ') && JL_ENDS(s, n, " ms]")) {
+		size_t k = n - 4;
+		while (k > 0 && (is_digit(s[k - 1]) || s[k - 1] == '.'))
+			k--;
+		if (k < n - 4 && util_parse_double_inl(s + k, n - 4 - k, true, &ms)) {
+			int64_t b, a, c;
+			size_t h = jl_skip_ws(s, n, 0);
+			if (h < n && is_digit(s[h]) && jl_parse_heap(s + h, n - h, &b, &a, &c)) {
+				cy->before_kb = b;
+				cy->after_kb = a;
+				cy->committed_kb = c;
+			}
+			sh8_close(p, jl_ms(ms), o);
+			return true;
+		}
+	}
+	p->sh8.open = false;
+	if (cy->flags & CYCLE_F_CANCELLED)
+		sh8_close(p, -1, o);
+	return false;
+}
+
 void jl_g8_flush(struct jvmlog *p, struct jl_out *o)
 {
+	if (p->sh8.open) {
+		p->sh8.open = false;
+		if (p->sh8.ev.u.cycle.flags & CYCLE_F_CANCELLED)
+			sh8_close(p, -1, o);
+	}
 	if (p->g8.await_heap)
 		g8_emit(p, o);
 	jl_g8_abandon(p, "a JDK 8 GC record was still open at the end of the log (no \", <n> secs]\" came)", true);
@@ -787,6 +864,11 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 		size_t j;
 		if (!g8_pause_start(m, mn) && (j = glued_record(p, s, n, st->len, &piece)))
 			return glued_read(p, s, n, j, piece, o);
+		if (m[1] == 'C' && JL_STARTS(m, mn, "[Concurrent ")) {
+			jl_time(p, st->wall_ms, st->up_us, o);
+			sh8_open(p, m, mn, o);
+			return o->n;
+		}
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
 		r = g8_open(p, m, mn, o);
@@ -940,6 +1022,8 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 				       : "a JDK 8 GC record was cut by another line before its duration",
 			      false);
 	}
+	if (p->sh8.open && sh8_continue(p, s, n, ws, o))
+		return o->n;
 	if (ws == n) {
 		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
 		 * print_safepoint_timeout()); it does not end anything */

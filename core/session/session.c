@@ -461,6 +461,10 @@ static void emit(struct session *s, int i, struct event *e)
 	struct source *src = s->src[i];
 	e->src = (uint16_t)i;
 	src->st.events++;
+	if ((SESSION_RECORD_KINDS >> e->kind) & 1u)
+		src->st.records++;
+	else if (e->kind == EV_JVM_INFO)
+		src->st.infos++;
 	enum anchor_from from = src->ops->anchor;
 	if (e->kind == EV_ANCHOR && from == ANCHOR_RECORDING) {
 		/* what the recording session knew: used when nothing better is known
@@ -547,6 +551,15 @@ static void count_lost(struct session *s, int i)
 	}
 }
 
+/* nothing but blanks: parsed, but not a line of what the source should be */
+static bool blank_line(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	return true;
+}
+
 static int parse_counted(struct session *s, int i, const char *line, size_t len, unsigned flags,
 			 struct event *out, int cap)
 {
@@ -580,6 +593,8 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 		return 0;
 	}
 	src->st.parsed++;
+	if (n == 0 && blank_line(line, len))
+		src->st.blank++;
 	if (src->jvm_lost && *src->jvm_lost)
 		count_lost(s, i);
 	for (int k = 0; k < n; k++)

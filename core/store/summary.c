@@ -250,6 +250,10 @@ void summary_add(struct summary *s, const struct event *e)
 		const struct ev_cycle *cy = &e->u.cycle;
 		if (cy->collector && !s->collector)
 			s->collector = cy->collector;
+		if ((cy->flags & CYCLE_F_CANCELLED) && strcmp(cy->cause, "Stopping VM") != 0 && !s->gc_cancels++) {
+			memcpy(s->gc_cancel_title, cy->title, sizeof s->gc_cancel_title);
+			memcpy(s->gc_cancel_cause, cy->cause, sizeof s->gc_cancel_cause);
+		}
 		if (cy->after_kb >= 0) {
 			if (cy->committed_kb >= 0) {
 				double c = cy->committed_kb / 1024.0;

@@ -76,6 +76,11 @@ struct summary {
 	bool heap_known;
 	double committed_max_mb, committed_last_mb, used_after_gc_last_mb;
 	uint64_t sp_timeouts;
+	/* Shenandoah cycles cancelled (CYCLE_F_CANCELLED) for another cause than
+	 * the JVM stopping: each is finished by a stop-the-world Degenerated or
+	 * Full GC; the first one's phase and cause */
+	uint64_t gc_cancels;
+	char gc_cancel_title[48], gc_cancel_cause[40];
 	uint64_t alloc_stalls;
 	double max_alloc_stall_ms;
 	uint64_t hs_errs;
