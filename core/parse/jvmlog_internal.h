@@ -58,6 +58,7 @@ struct jl_report {
 struct jl_g8 {
 	bool open;              /* the outer "[GC ..." bracket has not closed yet */
 	bool await_heap;        /* closed, waiting for the G1 "[Eden: ... Heap: ...]" line */
+	bool heap_split;        /* awaiting the heap: its line was split by "[GC concurrent-..." */
 	bool heap_before;       /* "{Heap before GC" printed inside it: a collection
 				 * starting now is nested in it (-XX:+CMSScavengeBeforeRemark) */
 	int depth;              /* bracket depth while open */

@@ -145,7 +145,7 @@ static void g8_emit(struct jvmlog *p, struct jl_out *o)
 	struct jl_g8 *g = &p->g8;
 	struct event e = g->ev;
 	double d = e.u.pause.dur_ms;
-	g->open = g->await_heap = false;
+	g->open = g->await_heap = g->heap_split = false;
 	/* stamps were taken when the pause started */
 	if (e.t_ms != EV_TIME_NONE)
 		e.t_ms = jl_add(e.t_ms, jl_i64(d));
@@ -406,6 +406,12 @@ static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	} else if (JL_STARTS(t, tn, "Full GC")) {
 		type = PAUSE_FULL;
 		i = 7;
+	} else if (JL_STARTS(t, tn, "Inc GC")) {
+		/* JDK 1.4 -Xincgc: a young collection that also collected an increment
+		 * of the old generation (the train), stop-the-world like any scavenge
+		 * (GCViewer reads it as a young pause: AbstractGCEvent.Type.INC_GC) */
+		type = PAUSE_YOUNG;
+		i = 6;
 	} else if (gc_title(t, tn)) {
 		type = PAUSE_YOUNG;
 		i = 2;
@@ -489,12 +495,12 @@ static int g8_opened(struct jvmlog *p, int r, struct jl_out *o)
 	return o->n;
 }
 
-/* "[GC ..." / "[Full GC ..." but not G1's "[GC concurrent-..." phases */
+/* "[GC ...", "[Full GC ...", JDK 1.4's "[Inc GC ..." but not G1's "[GC concurrent-..." phases */
 static bool g8_pause_start(const char *m, size_t n)
 {
 	if (n < 3 || m[0] != '[')
 		return false;
-	if (JL_STARTS(m + 1, n - 1, "Full GC"))
+	if (JL_STARTS(m + 1, n - 1, "Full GC") || JL_STARTS(m + 1, n - 1, "Inc GC"))
 		return true;
 	return gc_title(m + 1, n - 1);
 }
@@ -987,6 +993,65 @@ static inline bool g1_stat_row(const char *s, size_t n)
 	return (JL_STARTS(s, n, "Avg: ") || JL_STARTS(s, n, "Sum: ")) && JL_ENDS(s, n, "]");
 }
 
+/* A line of the phase tree of a G1 pause whose record closed, while its heap
+ * is awaited: "   [Parallel Time: ...", "   [Eden: ... Heap: ...]", the JDK 6/7
+ * "   [ 29M->2589K(59M)]", " [Times: ...]". A JDK 6 G1 writes its concurrent
+ * marking's "[GC concurrent-mark-start]" from another thread into the tree
+ * (GCViewer's SampleSun1_6_0G1*: on a line of its own, or glued to a row
+ * whose values then come on the next line, or splitting the heap line into
+ * "   [[GC concurrent-mark-start]" and " 7399M->4700M(10240M)]"), and stamps
+ * and ':' land in it: those lines are the tree's too. Returns true when the
+ * line was the tree's (the pause is emitted once its heap or "[Times:" came). */
+static bool g1_tree_line(struct jvmlog *p, const char *s, size_t n, size_t ws, struct jl_out *o)
+{
+	struct jl_g8 *g = &p->g8;
+	size_t i = ws;
+	const char *cm = JL_FIND(s, n, "[GC concurrent-");
+	if (g->heap_split) {
+		/* " 7399M->4700M(10240M)]": the rest of the heap line */
+		struct ev_pause *ps = &g->ev.u.pause;
+		int64_t b, a, c;
+		size_t k = i < n ? jl_parse_heap(s + i, n - i, &b, &a, &c) : 0;
+		g->heap_split = false;
+		if (k && JL_EQ(s + i + k, n - i - k, "]")) {
+			ps->before_kb = b;
+			ps->after_kb = a;
+			ps->committed_kb = c;
+			ps->flags |= PAUSE_F_HEAP;
+			g8_emit(p, o);
+			return true;
+		}
+	}
+	if (cm) {
+		size_t c0 = (size_t)(cm - s);
+		/* "   [[GC concurrent-mark-start]": the heap line's "[" before it */
+		if (c0 > 0 && s[c0 - 1] == '[' && jl_skip_ws(s, c0 - 1, 0) == c0 - 1 && memchr(cm, ']', n - c0) &&
+		    JL_ENDS(s, n, "]"))
+			g->heap_split = true;
+		return true;
+	}
+	if (i > 0 && g1_stat_row(s + i, n - i))
+		return true;
+	if (i < n && s[i] == ':') /* a stray ':' of another line's stamp: "   : [Other:  12.0 ms]" */
+		i = jl_skip_ws(s, n, i + 1);
+	if (i < n && s[i] == '[' &&
+	    (i > 0 || JL_STARTS(s, n, "[Parallel Time") || JL_STARTS(s, n, "[GC Worker"))) {
+		/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
+		if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n, i) ||
+		    JL_STARTS(s + i, n - i, "[Times:"))
+			g8_emit(p, o);
+		return true;
+	}
+	/* a row's values cut from its name by a line written into it: "  3007.0  3007.3]" */
+	if (i > 0 && i < n && is_digit(s[i]) && s[n - 1] == ']') {
+		for (size_t k = i; k + 1 < n; k++)
+			if (!is_digit(s[k]) && s[k] != '.' && s[k] != ' ')
+				return false;
+		return true;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------------------ */
 
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
@@ -1030,16 +1095,8 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		return 0;
 	}
 	if (p->g8.await_heap) {
-		size_t i = ws;
-		if (i > 0 && g1_stat_row(s + i, n - i))
+		if (g1_tree_line(p, s, n, ws, o))
 			return o->n;
-		if (i > 0 && i < n && s[i] == '[') {
-			/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
-			if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n, ws) ||
-			    JL_STARTS(s + i, n - i, "[Times:"))
-				g8_emit(p, o);
-			return o->n;
-		}
 		g8_emit(p, o);
 	}
 

@@ -81,8 +81,9 @@ for f in "$TESTS"/samples/public-gc-logs/* "$TESTS"/fixtures/jvm/**/*; do
 	done <"$T/recs"
 	# the same file with a piece of its first record line before every record
 	piece=$(awk -v k="$(awk '$1 == "pause" { print $2; exit }' "$T/recs")" 'NR == k {
-		i = index($0, "[GC"); j = index($0, "[Full GC")
+		i = index($0, "[GC"); j = index($0, "[Full GC"); k = index($0, "[Inc GC")
 		if (!i || (j && j < i)) i = j
+		if (!i || (k && k < i)) i = k
 		print substr($0, 1, i + 1); exit }' "$f")
 	if [ -n "$piece" ]; then
 		awk -v p="$piece" 'NR == FNR { if ($1 == "pause") o[$2] = 1; next }
