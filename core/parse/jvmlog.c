@@ -66,6 +66,11 @@ const char *jvmlog_why(const struct jvmlog *p)
 	return p ? p->why : NULL;
 }
 
+uint64_t jvmlog_blank_lines(const struct jvmlog *p)
+{
+	return p ? p->blank_lines : 0;
+}
+
 const uint64_t *jvmlog_lost_counter(const struct jvmlog *p)
 {
 	return p ? &p->lost_lines : NULL;

@@ -134,6 +134,7 @@ struct jvmlog {
 	/* lines of JDK 8 records given up on (returned as parsed when read):
 	 * jvmlog_take_lost() hands them to the caller to count as unparsed */
 	uint64_t nlines;        /* lines fed so far (the source's line numbers) */
+	uint64_t blank_lines;   /* of those, nothing but blanks (jvmlog_blank_lines) */
 	uint64_t restarts;      /* restart() calls: a JVM started again in the log */
 	uint64_t lost_lines, lost_first;
 	const char *lost_why;

@@ -1006,7 +1006,6 @@ static bool g1_tree_line(struct jvmlog *p, const char *s, size_t n, size_t ws, s
 {
 	struct jl_g8 *g = &p->g8;
 	size_t i = ws;
-	const char *cm = JL_FIND(s, n, "[GC concurrent-");
 	if (g->heap_split) {
 		/* " 7399M->4700M(10240M)]": the rest of the heap line */
 		struct ev_pause *ps = &g->ev.u.pause;
@@ -1022,14 +1021,6 @@ static bool g1_tree_line(struct jvmlog *p, const char *s, size_t n, size_t ws, s
 			return true;
 		}
 	}
-	if (cm) {
-		size_t c0 = (size_t)(cm - s);
-		/* "   [[GC concurrent-mark-start]": the heap line's "[" before it */
-		if (c0 > 0 && s[c0 - 1] == '[' && jl_skip_ws(s, c0 - 1, 0) == c0 - 1 && memchr(cm, ']', n - c0) &&
-		    JL_ENDS(s, n, "]"))
-			g->heap_split = true;
-		return true;
-	}
 	if (i > 0 && g1_stat_row(s + i, n - i))
 		return true;
 	if (i < n && s[i] == ':') /* a stray ':' of another line's stamp: "   : [Other:  12.0 ms]" */
@@ -1037,11 +1028,17 @@ static bool g1_tree_line(struct jvmlog *p, const char *s, size_t n, size_t ws, s
 	if (i < n && s[i] == '[' &&
 	    (i > 0 || JL_STARTS(s, n, "[Parallel Time") || JL_STARTS(s, n, "[GC Worker"))) {
 		/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
-		if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n, i) ||
-		    JL_STARTS(s + i, n - i, "[Times:"))
+		if (i == ws && i + 1 < n && s[i + 1] == '[' && JL_STARTS(s + i + 1, n - i - 1, "[GC concurrent-") &&
+		    JL_ENDS(s, n, "]"))
+			g->heap_split = true; /* "   [[GC concurrent-mark-start]": the heap line's "[" before it */
+		else if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n, i) || JL_STARTS(s + i, n - i, "[Times:"))
 			g8_emit(p, o);
 		return true;
 	}
+	/* "[GC concurrent-mark-start]" alone, after a ':', or glued to a row's
+	 * name whose values come on the next line */
+	if (JL_FIND(s, n, "[GC concurrent-"))
+		return true;
 	/* a row's values cut from its name by a line written into it: "  3007.0  3007.3]" */
 	if (i > 0 && i < n && is_digit(s[i]) && s[n - 1] == ']') {
 		for (size_t k = i; k + 1 < n; k++)
@@ -1090,6 +1087,7 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	if (p->sh8.open && sh8_continue(p, s, n, ws, o))
 		return o->n;
 	if (ws == n) {
+		p->blank_lines++;
 		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
 		 * print_safepoint_timeout()); it does not end anything */
 		return 0;

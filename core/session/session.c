@@ -551,15 +551,6 @@ static void count_lost(struct session *s, int i)
 	}
 }
 
-/* nothing but blanks: parsed, but not a line of what the source should be */
-static bool blank_line(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-			return false;
-	return true;
-}
-
 static int parse_counted(struct session *s, int i, const char *line, size_t len, unsigned flags,
 			 struct event *out, int cap)
 {
@@ -593,8 +584,6 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 		return 0;
 	}
 	src->st.parsed++;
-	if (n == 0 && blank_line(line, len))
-		src->st.blank++;
 	if (src->jvm_lost && *src->jvm_lost)
 		count_lost(s, i);
 	for (int k = 0; k < n; k++)

@@ -47,7 +47,8 @@ enum src_checked session_source_checked(const struct session *s, int i)
 	}
 	/* nothing to check in any: JVM output (a header, statistics), or text
 	 * stwtop does not read (blank lines parse, and do not make a JVM log) */
-	if (st->parsed - st->blank == 0 || mostly_unread(st->unparsed, st->lines))
+	uint64_t blank = src->jvm ? jvmlog_blank_lines(src->jvm) : 0;
+	if (st->parsed <= blank || mostly_unread(st->unparsed, st->lines))
 		return SRC_CHECKED_NOT_UNDERSTOOD;
 	return SRC_CHECKED_NO_RECORDS;
 }

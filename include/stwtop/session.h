@@ -34,7 +34,6 @@ int src_kind_from_name(const char *name);
 struct source_stats {
 	uint64_t lines, parsed, unparsed, cut, events;
 	uint64_t lost;             /* of unparsed: lines of JVM records given up on (jvmlog_take_lost) */
-	uint64_t blank;            /* of parsed: lines of nothing but blanks */
 	uint64_t records;          /* of events: what a stop can be checked on (SESSION_RECORD_KINDS) */
 	uint64_t infos;            /* of events: facts about the JVM (EV_JVM_INFO: version, flags ...) */
 	char first_error[200];     /* first unparsed line's reason (nginx), "" if none */
