@@ -83,7 +83,7 @@ static void why_one(const struct session *s, int i, enum src_checked c, char *ou
 	case SRC_CHECKED_NO_RECORDS:
 		/* what was read, and what it did not hold */
 		if (st->infos > 0)
-			snprintf(out, len, "%s holds the JVM's start-up output (%llu line%s: version, flags, memory) and no "
+			snprintf(out, len, "%s holds the JVM's start-up output (%llu line%s of its version, flags and memory) and no "
 				 "GC pause, GC cycle or safepoint record (a log just created or rotated: its records are "
 				 "in the file before it)", src->name, (unsigned long long)st->lines, st->lines == 1 ? "" : "s");
 		else
