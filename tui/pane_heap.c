@@ -143,9 +143,12 @@ void pane_heap_draw(const struct pane_ctx *pc, const struct rect *r)
 	if (pc->side_w > 0) {
 		int sx = pc->side_x + 1, sw = pc->side_w - 2, y = r->y + 1, ymax = r->y + r->h;
 		const char *coll = jvm_collector_name(sm->collector);
-		if (y < ymax && sm->heap_known)
+		if (y < ymax && sm->heap_known && sm->committed_known)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "%s: committed %.0f, used %.0f MB", coll ? coll : "heap",
 				 sm->committed_last_mb, sm->used_after_gc_last_mb);
+		else if (y < ymax && sm->heap_known) /* committed not printed (ZGC -Xlog:gc): not 0 */
+			ui_textf(ui, y++, sx, sw, TR_TEXT, "%s: used %.0f MB, committed unknown", coll ? coll : "heap",
+				 sm->used_after_gc_last_mb);
 		if (y < ymax && tl->pauses.total > 0)
 			ui_textf(ui, y++, sx, sw, TR_TEXT, "%d GCs in view, %d Remark, %d Full", npauses,
 				 remark, full);

@@ -81,9 +81,11 @@ void pane_summary_draw(struct ui *ui, int y, int h, int w)
 		snprintf(nums[nn++], sizeof nums[0], "nginx: %llu req, %llu slow connects",
 			 (unsigned long long)sm->requests, slow);
 	}
-	if (sm->heap_known)
+	if (sm->heap_known && sm->committed_known)
 		snprintf(nums[nn++], sizeof nums[0], "heap: %.0f of %.0f MB used", sm->used_after_gc_last_mb,
 			 sm->committed_last_mb);
+	else if (sm->heap_known)
+		snprintf(nums[nn++], sizeof nums[0], "heap: %.0f MB used", sm->used_after_gc_last_mb);
 	/* verdicts get the rows the numbers do not need */
 	int reserve = nn < h / 3 ? nn : h / 3;
 	if (reserve < 1 && nn > 0 && ui->nv == 0)

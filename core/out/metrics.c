@@ -154,8 +154,10 @@ static void put_jvm(struct metrics_buf *b, const struct session *s, enum metrics
 		}
 	histogram(b, f, "gc_pause_seconds", "GC pause durations.", &sm->gc_pause_le);
 	if (sm->heap_known) {
-		family(b, f, "heap_committed_bytes", M_GAUGE, "Heap committed after the last GC that printed it.");
-		putf(b, "stwtop_heap_committed_bytes %.17g\n", sm->committed_last_mb * 1048576.0);
+		if (sm->committed_known) { /* ZGC's -Xlog:gc alone does not print it: no series, not 0 */
+			family(b, f, "heap_committed_bytes", M_GAUGE, "Heap committed after the last GC that printed it.");
+			putf(b, "stwtop_heap_committed_bytes %.17g\n", sm->committed_last_mb * 1048576.0);
+		}
 		family(b, f, "heap_used_after_gc_bytes", M_GAUGE, "Heap used after the last GC that printed it.");
 		putf(b, "stwtop_heap_used_after_gc_bytes %.17g\n", sm->used_after_gc_last_mb * 1048576.0);
 	}

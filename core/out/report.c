@@ -273,9 +273,11 @@ static void log_summary(const struct summary *sm, json_t *sum)
 	json_object_set_new(sum, "allocation_stalls", json_integer((json_int_t)sm->alloc_stalls));
 	json_object_set_new(sum, "crash_reports", json_integer((json_int_t)sm->hs_errs));
 	json_t *heap = json_object();
-	json_object_set_new(heap, "committed_max_mb", round3(sm->committed_max_mb));
-	json_object_set_new(heap, "committed_last_mb", round3(sm->committed_last_mb));
-	json_object_set_new(heap, "used_after_gc_last_mb", round3(sm->used_after_gc_last_mb));
+	/* an unknown is null, never 0: no line gave a heap, or none its committed size */
+	bool ck = sm->heap_known && sm->committed_known;
+	json_object_set_new(heap, "committed_max_mb", ck ? round3(sm->committed_max_mb) : json_null());
+	json_object_set_new(heap, "committed_last_mb", ck ? round3(sm->committed_last_mb) : json_null());
+	json_object_set_new(heap, "used_after_gc_last_mb", sm->heap_known ? round3(sm->used_after_gc_last_mb) : json_null());
 	json_object_set_new(sum, "heap", heap);
 }
 
@@ -734,9 +736,17 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 					      (long long)jt->pauses, (long long)jt->gcs[JVM_GC_FULL], jt->pause_ms / 1000,
 					      sm->ctr_heap_used_mb, sm->ctr_heap_committed_mb);
 	} else if (o < len) {
-		o += (size_t)snprintf(buf + o, len - o, " | since start: gc %llu pauses, heap %.0f/%.0f MB",
-				      (unsigned long long)sm->gc_pauses, sm->used_after_gc_last_mb,
-				      sm->committed_last_mb);
+		/* an unknown heap is not 0 */
+		if (sm->heap_known && sm->committed_known)
+			o += (size_t)snprintf(buf + o, len - o, " | since start: gc %llu pauses, heap %.0f/%.0f MB",
+					      (unsigned long long)sm->gc_pauses, sm->used_after_gc_last_mb,
+					      sm->committed_last_mb);
+		else if (sm->heap_known)
+			o += (size_t)snprintf(buf + o, len - o, " | since start: gc %llu pauses, heap %.0f MB used",
+					      (unsigned long long)sm->gc_pauses, sm->used_after_gc_last_mb);
+		else
+			o += (size_t)snprintf(buf + o, len - o, " | since start: gc %llu pauses",
+					      (unsigned long long)sm->gc_pauses);
 	}
 	if (o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", verdicts %d crit %d warn %d info", iv.crit, iv.warn, iv.info);
@@ -803,7 +813,8 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 		/* a heap no line has sized yet, a JVM not read at all: null, not 0 */
 		json_object_set_new(o, "gc_pauses_total",
 				    jvm_followed(s) ? json_integer((json_int_t)sm->gc_pauses) : json_null());
-		json_object_set_new(o, "heap_committed_mb", sm->heap_known ? round3(sm->committed_last_mb) : json_null());
+		json_object_set_new(o, "heap_committed_mb",
+				    sm->heap_known && sm->committed_known ? round3(sm->committed_last_mb) : json_null());
 		json_object_set_new(o, "heap_used_after_gc_mb",
 				    sm->heap_known ? round3(sm->used_after_gc_last_mb) : json_null());
 	}
@@ -1047,9 +1058,12 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 			fprintf(out, "  Stops      %llu safepoints, max %.1f ms, total %.1f ms, max time to "
 				"safepoint %.1f ms\n", (unsigned long long)sm->stops, sm->max_stop_ms,
 				sm->total_stop_ms, sm->max_ttsp_ms);
-		if (sm->heap_known)
+		if (sm->heap_known && sm->committed_known)
 			fprintf(out, "  Heap       committed max %.0f MB, last %.0f MB; used after last GC %.0f MB\n",
 				sm->committed_max_mb, sm->committed_last_mb, sm->used_after_gc_last_mb);
+		else if (sm->heap_known)
+			fprintf(out, "  Heap       used after last GC %.0f MB; committed not in the log (ZGC prints it "
+				"with -Xlog:gc*)\n", sm->used_after_gc_last_mb);
 		if (sm->periodic_gc_skips || sm->periodic_gc_collections)
 			fprintf(out, "  Periodic   %llu checks skipped, %llu periodic collections\n",
 				(unsigned long long)sm->periodic_gc_skips,

@@ -61,6 +61,11 @@ const char *jvmlog_why(const struct jvmlog *p)
 	return p ? p->why : NULL;
 }
 
+uint64_t jvmlog_blank_lines(const struct jvmlog *p)
+{
+	return p ? p->blank_lines : 0;
+}
+
 const uint64_t *jvmlog_lost_counter(const struct jvmlog *p)
 {
 	return p ? &p->lost_lines : NULL;
@@ -167,7 +172,7 @@ void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 
 static bool any_pending(const struct jvmlog *p)
 {
-	return p->rep.open || p->stats_pending || p->g8.open || p->g8.await_heap;
+	return p->rep.open || p->stats_pending || p->g8.open || p->g8.await_heap || p->sh8.open;
 }
 
 void jl_flush_pending(struct jvmlog *p, struct jl_out *o)

@@ -59,6 +59,7 @@ struct jl_report {
 struct jl_g8 {
 	bool open;              /* the outer "[GC ..." bracket has not closed yet */
 	bool await_heap;        /* closed, waiting for the G1 "[Eden: ... Heap: ...]" line */
+	bool heap_split;        /* awaiting the heap: its line was split by "[GC concurrent-..." */
 	bool heap_before;       /* "{Heap before GC" printed inside it: a collection
 				 * starting now is nested in it (-XX:+CMSScavengeBeforeRemark) */
 	int depth;              /* bracket depth while open */
@@ -67,6 +68,14 @@ struct jl_g8 {
 	int64_t wall_ms;        /* stamps of the line that opened it (= pause start) */
 	int64_t up_us;
 	struct event ev;        /* the pause (t_ms/up_us filled when it closes) */
+};
+
+/* A JDK 8 Shenandoah concurrent phase printed over several lines: "[Concurrent
+ * marking", its indented details ("    Cancelling GC: Allocation Failure"),
+ * ", 2714.003 ms]" (shenandoahUtils.hpp ShenandoahConcurrentPhase, GCTraceTime). */
+struct jl_sh8 {
+	bool open;
+	struct event ev;        /* EV_GC_CYCLE, stamps of its first line */
 };
 
 struct jvmlog {
@@ -134,12 +143,14 @@ struct jvmlog {
 	struct event stats_ev;
 	struct jl_report rep;
 	struct jl_g8 g8;
+	struct jl_sh8 sh8;
 	bool histo;                /* a JDK 8 "[Class Histogram" is being printed */
 
 	/* why the last line returned JVMLOG_UNKNOWN, when more than "not a JVM line" */
 	/* lines of JDK 8 records given up on (returned as parsed when read):
 	 * jvmlog_take_lost() hands them to the caller to count as unparsed */
 	uint64_t nlines;        /* lines fed so far (the source's line numbers) */
+	uint64_t blank_lines;   /* of those, nothing but blanks (jvmlog_blank_lines) */
 	uint64_t restarts;      /* restart() calls: a JVM started again in the log */
 	uint64_t lost_lines, lost_first;
 	const char *lost_why;

@@ -146,7 +146,7 @@ static void g8_emit(struct jvmlog *p, struct jl_out *o)
 	struct jl_g8 *g = &p->g8;
 	struct event e = g->ev;
 	double d = e.u.pause.dur_ms;
-	g->open = g->await_heap = false;
+	g->open = g->await_heap = g->heap_split = false;
 	/* stamps were taken when the pause started */
 	if (e.t_ms != EV_TIME_NONE)
 		e.t_ms = jl_add(e.t_ms, jl_i64(d));
@@ -173,8 +173,85 @@ void jl_g8_abandon(struct jvmlog *p, const char *why, bool with_current)
 	p->lost_why = why;
 }
 
+/* ------------------------------------------------------------------------ */
+/* JDK 8 Shenandoah concurrent phases over several lines                    */
+
+static void sh8_close(struct jvmlog *p, double dur_ms, struct jl_out *o)
+{
+	struct event e = p->sh8.ev;
+	p->sh8.open = false;
+	e.u.cycle.dur_ms = dur_ms;
+	if (dur_ms >= 0) {
+		if (e.t_ms != EV_TIME_NONE)
+			e.t_ms = jl_add(e.t_ms, jl_i64(dur_ms));
+		if (e.up_us >= 0)
+			e.up_us = jl_add(e.up_us, jl_i64(dur_ms * 1000.0));
+	}
+	jl_push_copy(o, &e);
+}
+
+/* "[Concurrent marking" without its "]": the phase goes on over the next lines */
+static bool sh8_open(struct jvmlog *p, const char *m, size_t mn, struct jl_out *o)
+{
+	struct event *e = &p->sh8.ev;
+	if (!JL_STARTS(m, mn, "[Concurrent ") || memchr(m, ']', mn))
+		return false;
+	ev_init(e, EV_GC_CYCLE);
+	e->t_ms = o->t_ms;
+	e->up_us = o->up_us;
+	e->u.cycle.collector = GC_SHENANDOAH;
+	util_strlcpy_n(e->u.cycle.title, sizeof e->u.cycle.title, m + 1, mn - 1);
+	p->sh8.open = true;
+	if (p->collector == GC_UNKNOWN)
+		p->collector = GC_SHENANDOAH;
+	return true;
+}
+
+/* A line while a phase is open: its details ("    Failed to allocate TLAB, 4096K",
+ * "    Cancelling GC: Allocation Failure"), or its end ", 2714.003 ms]".
+ * Returns false when the line is neither: the phase ended without its time
+ * (then it still tells a cancel; a plain phase without a time tells nothing). */
+static bool sh8_continue(struct jvmlog *p, const char *s, size_t n, size_t ws, struct jl_out *o)
+{
+	struct ev_cycle *cy = &p->sh8.ev.u.cycle;
+	double ms;
+	if (ws > 0 && ws < n) {
+		if (JL_STARTS(s + ws, n - ws, "Cancelling GC: ")) {
+			cy->flags |= CYCLE_F_CANCELLED;
+			util_strlcpy_n(cy->cause, sizeof cy->cause, s + ws + 15, n - ws - 15);
+		}
+		return true;
+	}
+	/* ", 2714.003 ms]" (GCTraceTime's end), or " A->B(C), N ms]" with the heap */
+	if (n > 5 && (s[0] == ',' || s[0] == ' ') && JL_ENDS(s, n, " ms]")) {
+		size_t k = n - 4;
+		while (k > 0 && (is_digit(s[k - 1]) || s[k - 1] == '.'))
+			k--;
+		if (k < n - 4 && util_parse_double_inl(s + k, n - 4 - k, true, &ms)) {
+			int64_t b, a, c;
+			size_t h = jl_skip_ws(s, n, 0);
+			if (h < n && is_digit(s[h]) && jl_parse_heap(s + h, n - h, &b, &a, &c)) {
+				cy->before_kb = b;
+				cy->after_kb = a;
+				cy->committed_kb = c;
+			}
+			sh8_close(p, jl_ms(ms), o);
+			return true;
+		}
+	}
+	p->sh8.open = false;
+	if (cy->flags & CYCLE_F_CANCELLED)
+		sh8_close(p, -1, o);
+	return false;
+}
+
 void jl_g8_flush(struct jvmlog *p, struct jl_out *o)
 {
+	if (p->sh8.open) {
+		p->sh8.open = false;
+		if (p->sh8.ev.u.cycle.flags & CYCLE_F_CANCELLED)
+			sh8_close(p, -1, o);
+	}
 	if (p->g8.await_heap)
 		g8_emit(p, o);
 	jl_g8_abandon(p, "a JDK 8 GC record was still open at the end of the log (no \", <n> secs]\" came)", true);
@@ -330,6 +407,12 @@ static int g8_open(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 	} else if (JL_STARTS(t, tn, "Full GC")) {
 		type = PAUSE_FULL;
 		i = 7;
+	} else if (JL_STARTS(t, tn, "Inc GC")) {
+		/* JDK 1.4 -Xincgc: a young collection that also collected an increment
+		 * of the old generation (the train), stop-the-world like any scavenge
+		 * (GCViewer reads it as a young pause: AbstractGCEvent.Type.INC_GC) */
+		type = PAUSE_YOUNG;
+		i = 6;
 	} else if (gc_title(t, tn)) {
 		type = PAUSE_YOUNG;
 		i = 2;
@@ -413,12 +496,12 @@ static int g8_opened(struct jvmlog *p, int r, struct jl_out *o)
 	return o->n;
 }
 
-/* "[GC ..." / "[Full GC ..." but not G1's "[GC concurrent-..." phases */
+/* "[GC ...", "[Full GC ...", JDK 1.4's "[Inc GC ..." but not G1's "[GC concurrent-..." phases */
 static bool g8_pause_start(const char *m, size_t n)
 {
 	if (n < 3 || m[0] != '[')
 		return false;
-	if (JL_STARTS(m + 1, n - 1, "Full GC"))
+	if (JL_STARTS(m + 1, n - 1, "Full GC") || JL_STARTS(m + 1, n - 1, "Inc GC"))
 		return true;
 	return gc_title(m + 1, n - 1);
 }
@@ -702,6 +785,72 @@ static bool heap_exit_line(const char *s, size_t n)
 	return false;
 }
 
+/* Interleaved writes of several threads put a piece of one line before a
+ * complete GC record on the same line (garbagecat dataset89: "831626.089:
+ * [ParNew831628.158: [ParNew2016-09-30T14:11:25.873+0900: 833918.729: [GC
+ * (Allocation Failure) ..., 0.0561698 secs]"). s[from] is a '[' that opens no
+ * record. Returns where the complete record starts (its stamp, or its "[GC" /
+ * "[Full GC" when it has none), 0 when the line holds none; *piece: the text
+ * before it leaves a bracket open (a record never finished), rather than
+ * closing everything it opened (a whole concurrent phase glued before). */
+static size_t glued_record(struct jvmlog *p, const char *s, size_t n, size_t from, bool *piece)
+{
+	/* "[GC" or "[Full GC": both hold "GC" */
+	if (n - from < 6 || !JL_FIND(s + from + 1, n - from - 1, "GC"))
+		return 0;
+	int depth = 0;
+	size_t closed_at = from; /* the text before here closed all it opened */
+	for (size_t q = from; q < n; q++) {
+		if (s[q] == ']') {
+			if (depth > 0 && --depth == 0)
+				closed_at = q + 1;
+			continue;
+		}
+		if (s[q] != '[')
+			continue;
+		if (q > from && g8_pause_start(s + q, n - q)) {
+			/* its stamp: the earliest start whose stamp ends right at the "[" */
+			size_t j = q, lo = q - from > 64 ? q - 64 : from + 1;
+			for (size_t c = lo; c < q; c++) {
+				struct jl_stamp st;
+				if (!is_digit(s[c]) || is_digit(s[c - 1]))
+					continue;
+				parse_stamp(p, s + c, n - c, 0, &st);
+				if (st.len == q - c) {
+					j = c;
+					break;
+				}
+			}
+			*piece = depth > 0 || closed_at < j;
+			return j;
+		}
+		depth++;
+	}
+	return 0;
+}
+
+static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char *s, size_t n,
+			struct jl_out *o);
+static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o);
+
+#define G8_PIECE "a piece of another line (writes of two threads interleaved) came before this line's " \
+		 "complete GC record: the piece is counted unparsed, the record is read"
+
+/* The complete record at s[j..n) of a line with something glued before it. */
+static int glued_read(struct jvmlog *p, const char *s, size_t n, size_t j, bool piece, struct jl_out *o)
+{
+	struct jl_stamp st;
+	if (piece) {
+		/* the line's record is read, its piece lost: counted as the line lost */
+		if (!p->lost_lines)
+			p->lost_first = p->nlines;
+		p->lost_lines++;
+		p->lost_why = G8_PIECE;
+	}
+	parse_stamp(p, s + j, n - j, 0, &st);
+	return st.len > 0 ? stamped_line(p, &st, s + j, n - j, o) : bare_line(p, s + j, n - j, o);
+}
+
 /* A line after a JDK 8 stamp prefix (st->len > 0): always the JVM's own line. */
 static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char *s, size_t n,
 			struct jl_out *o)
@@ -718,6 +867,15 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 			return o->n;
 		}
 		int r;
+		bool piece = false;
+		size_t j;
+		if (!g8_pause_start(m, mn) && (j = glued_record(p, s, n, st->len, &piece)))
+			return glued_read(p, s, n, j, piece, o);
+		if (m[1] == 'C' && JL_STARTS(m, mn, "[Concurrent ")) {
+			jl_time(p, st->wall_ms, st->up_us, o);
+			sh8_open(p, m, mn, o);
+			return o->n;
+		}
 		jl_time(p, st->wall_ms, st->up_us, o);
 		jl_infer_release(p, 8);
 		r = g8_open(p, m, mn, o);
@@ -783,6 +941,10 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 			stop_inside(p, s, n, 1, o);
 			return g8_opened(p, r, o);
 		}
+		bool piece = false;
+		size_t j = glued_record(p, s, n, 0, &piece);
+		if (j)
+			return glued_read(p, s, n, j, piece, o);
 		if (JL_STARTS(s + 1, n - 1, "CMS-concurrent-") || JL_STARTS(s + 1, n - 1, "GC concurrent-") ||
 		    JL_STARTS(s + 1, n - 1, "Times: ") || JL_STARTS(s + 1, n - 1, "Concurrent ")) {
 			stop_inside(p, s, n, 1, o);
@@ -830,6 +992,62 @@ static inline bool g1_stat_row(const char *s, size_t n)
 	return (JL_STARTS(s, n, "Avg: ") || JL_STARTS(s, n, "Sum: ")) && JL_ENDS(s, n, "]");
 }
 
+/* A line of the phase tree of a G1 pause whose record closed, while its heap
+ * is awaited: "   [Parallel Time: ...", "   [Eden: ... Heap: ...]", the JDK 6/7
+ * "   [ 29M->2589K(59M)]", " [Times: ...]". A JDK 6 G1 writes its concurrent
+ * marking's "[GC concurrent-mark-start]" from another thread into the tree
+ * (GCViewer's SampleSun1_6_0G1*: on a line of its own, or glued to a row
+ * whose values then come on the next line, or splitting the heap line into
+ * "   [[GC concurrent-mark-start]" and " 7399M->4700M(10240M)]"), and stamps
+ * and ':' land in it: those lines are the tree's too. Returns true when the
+ * line was the tree's (the pause is emitted once its heap or "[Times:" came). */
+static bool g1_tree_line(struct jvmlog *p, const char *s, size_t n, size_t ws, struct jl_out *o)
+{
+	struct jl_g8 *g = &p->g8;
+	size_t i = ws;
+	if (g->heap_split) {
+		/* " 7399M->4700M(10240M)]": the rest of the heap line */
+		struct ev_pause *ps = &g->ev.u.pause;
+		int64_t b, a, c;
+		size_t k = i < n ? jl_parse_heap(s + i, n - i, &b, &a, &c) : 0;
+		g->heap_split = false;
+		if (k && JL_EQ(s + i + k, n - i - k, "]")) {
+			ps->before_kb = b;
+			ps->after_kb = a;
+			ps->committed_kb = c;
+			ps->flags |= PAUSE_F_HEAP;
+			g8_emit(p, o);
+			return true;
+		}
+	}
+	if (i > 0 && g1_stat_row(s + i, n - i))
+		return true;
+	if (i < n && s[i] == ':') /* a stray ':' of another line's stamp: "   : [Other:  12.0 ms]" */
+		i = jl_skip_ws(s, n, i + 1);
+	if (i < n && s[i] == '[' &&
+	    (i > 0 || JL_STARTS(s, n, "[Parallel Time") || JL_STARTS(s, n, "[GC Worker"))) {
+		/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
+		if (i == ws && i + 1 < n && s[i + 1] == '[' && JL_STARTS(s + i + 1, n - i - 1, "[GC concurrent-") &&
+		    JL_ENDS(s, n, "]"))
+			g->heap_split = true; /* "   [[GC concurrent-mark-start]": the heap line's "[" before it */
+		else if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n, i) || JL_STARTS(s + i, n - i, "[Times:"))
+			g8_emit(p, o);
+		return true;
+	}
+	/* "[GC concurrent-mark-start]" alone, after a ':', or glued to a row's
+	 * name whose values come on the next line */
+	if (JL_FIND(s, n, "[GC concurrent-"))
+		return true;
+	/* a row's values cut from its name by a line written into it: "  3007.0  3007.3]" */
+	if (i > 0 && i < n && is_digit(s[i]) && s[n - 1] == ']') {
+		for (size_t k = i; k + 1 < n; k++)
+			if (!is_digit(s[k]) && s[k] != '.' && s[k] != ' ')
+				return false;
+		return true;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------------------ */
 
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
@@ -865,22 +1083,17 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 				       : "a JDK 8 GC record was cut by another line before its duration",
 			      false);
 	}
+	if (p->sh8.open && sh8_continue(p, s, n, ws, o))
+		return o->n;
 	if (ws == n) {
+		p->blank_lines++;
 		/* part of a report, or an empty line a JVM prints (-XX:+PrintGCDetails,
 		 * print_safepoint_timeout()); it does not end anything */
 		return 0;
 	}
 	if (p->g8.await_heap) {
-		size_t i = ws;
-		if (i > 0 && g1_stat_row(s + i, n - i))
+		if (g1_tree_line(p, s, n, ws, o))
 			return o->n;
-		if (i > 0 && i < n && s[i] == '[') {
-			/* the phase tree of the pause: "   [Parallel Time: ...", "   [Eden: ..." */
-			if (g8_heap_line(p, s, n) || g8_heap_line_old(p, s, n, ws) ||
-			    JL_STARTS(s + i, n - i, "[Times:"))
-				g8_emit(p, o);
-			return o->n;
-		}
 		g8_emit(p, o);
 	}
 

@@ -48,6 +48,36 @@ static void nginx_lacks_note(unsigned lacks, char *out)
 		 "uht=\"$upstream_header_time\"'; access_log ... timed;", vars, what);
 }
 
+/* Shenandoah cancelled concurrent cycles (shenandoahHeap.cpp cancel_gc():
+ * "Cancelling GC: <cause>"): on an allocation failure the control thread
+ * finishes the cycle stop-the-world, a Degenerated GC from where it stopped,
+ * upgraded to a Full GC when that frees too little (shenandoahControlThread.cpp).
+ * Those pauses are judged as pauses when the log has them; a log that has the
+ * cancel without them (it ends there, or the next file holds them) hides a
+ * stop of unknown length, which must not read as "nothing abnormal". */
+static void cancel_note(const struct summary *sm, char *out)
+{
+	uint64_t degen = 0, full = 0;
+	for (int c = 0; c < SUMMARY_COLLECTORS; c++) {
+		degen += sm->pauses_by[c][PAUSE_DEGENERATED];
+		full += sm->pauses_by[c][PAUSE_FULL];
+	}
+	int l = snprintf(out, RULES_NOTE_LEN,
+			 "Shenandoah cancelled %llu concurrent cycle%s (the first in \"%.47s\" for %.39s): the "
+			 "application allocated faster than the collector freed memory, and a cancelled cycle is "
+			 "finished stop-the-world by a Degenerated GC (a Full GC when that frees too little). ",
+			 (unsigned long long)sm->gc_cancels, sm->gc_cancels == 1 ? "" : "s", sm->gc_cancel_title,
+			 sm->gc_cancel_cause);
+	if (l < 0 || l >= RULES_NOTE_LEN)
+		return;
+	if (degen + full == 0)
+		snprintf(out + l, RULES_NOTE_LEN - (size_t)l, "None of those pauses is in this log, so how long the "
+			 "application was stopped is unknown: read the log that follows this one.");
+	else
+		snprintf(out + l, RULES_NOTE_LEN - (size_t)l, "This log has %llu Degenerated and %llu Full GC pauses "
+			 "(judged as pauses).", (unsigned long long)degen, (unsigned long long)full);
+}
+
 size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)[RULES_NOTE_LEN], size_t max)
 {
 	const struct timeline *tl = c->tl;
@@ -93,6 +123,8 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			 (unsigned long long)nstop, from_pauses ? "GC pauses" : "stops", r->cfg.stop_ms, d, rl_hms(r, longest_at, t), op,
 			 nstop == 1 ? "has" : "have", nstop == 1 ? "it" : "them", miss);
 	}
+	if (n < max && c->sum && c->sum->gc_cancels > 0)
+		cancel_note(c->sum, out[n++]);
 	if (n < max && c->have_nginx && c->nginx_lacks)
 		nginx_lacks_note(c->nginx_lacks, out[n++]);
 	if (n < max && r->evicted) {

@@ -280,6 +280,8 @@ static bool vmop_gc_prefix(const char *name)
 
 bool rl_vmop_is_gc(const char *name)
 {
+	if (strcmp(name, TL_OPEN_PAUSE_OP) == 0)
+		return true; /* stwtop's own stop for a pause that never ended */
 	const struct vmop_info *v = rl_vmop_find(name);
 	return v ? v->kind == VMOP_GC : vmop_gc_prefix(name);
 }

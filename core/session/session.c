@@ -460,6 +460,10 @@ static void emit(struct session *s, int i, struct event *e)
 	struct source *src = s->src[i];
 	e->src = (uint16_t)i;
 	src->st.events++;
+	if ((SESSION_RECORD_KINDS >> e->kind) & 1u)
+		src->st.records++;
+	else if (e->kind == EV_JVM_INFO)
+		src->st.infos++;
 	enum anchor_from from = src->ops->anchor;
 	if (e->kind == EV_ANCHOR && from == ANCHOR_RECORDING) {
 		/* what the recording session knew: used when nothing better is known
@@ -931,7 +935,7 @@ static void release_open_pause(struct session *s)
 		sp.u.sp.total_ms = e.u.pause.dur_ms;
 		sp.u.sp.ttsp_ms = 0;
 		sp.u.sp.at_ms = e.u.pause.dur_ms;
-		snprintf(sp.u.sp.op, sizeof sp.u.sp.op, "%s", "(a GC pause that never ended)");
+		snprintf(sp.u.sp.op, sizeof sp.u.sp.op, "%s", TL_OPEN_PAUSE_OP);
 		/* into the timeline only: the summary counts the safepoint lines logged */
 		sp.src = (uint16_t)s->open_src;
 		if (jvmclock_time(&s->clock, &sp))

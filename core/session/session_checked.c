@@ -16,6 +16,7 @@ const char *src_checked_name(enum src_checked c)
 	case SRC_CHECKED_UNREADABLE: return "unreadable";
 	case SRC_CHECKED_EMPTY: return "empty";
 	case SRC_CHECKED_NOT_UNDERSTOOD: return "not-understood";
+	case SRC_CHECKED_NO_RECORDS: return "no-records";
 	}
 	return "yes";
 }
@@ -38,15 +39,19 @@ enum src_checked session_source_checked(const struct session *s, int i)
 	if (!src->ops->jvm)
 		return mostly_unread(st->unparsed, st->lines) ? SRC_CHECKED_NOT_UNDERSTOOD : SRC_CHECKED_YES;
 	/* the JVM sources together (a console log beside a GC log: session.h):
-	 * the JVM was read when one of them was mostly understood and gave
-	 * events (blank lines parse to nothing and do not make a text a JVM
-	 * log); a console of application lines beside it is then fine */
+	 * checked when one of them gave a record, whatever share of their lines
+	 * did not parse (a console log is mostly application output) */
 	for (int k = 0; k < s->nsrc; k++) {
 		const struct source *o = s->src[k];
-		if (o->ops->jvm && !o->st.error && o->st.events > 0 && !mostly_unread(o->st.unparsed, o->st.lines))
+		if (o->ops->jvm && !o->st.error && o->st.records > 0)
 			return SRC_CHECKED_YES;
 	}
-	return SRC_CHECKED_NOT_UNDERSTOOD;
+	/* nothing to check in any: JVM output (a header, statistics), or text
+	 * stwtop does not read (blank lines parse, and do not make a JVM log) */
+	uint64_t blank = src->jvm ? jvmlog_blank_lines(src->jvm) : 0;
+	if (st->parsed <= blank || mostly_unread(st->unparsed, st->lines))
+		return SRC_CHECKED_NOT_UNDERSTOOD;
+	return SRC_CHECKED_NO_RECORDS;
 }
 
 /* what the lines of a kind should have been */
@@ -75,6 +80,17 @@ static void why_one(const struct session *s, int i, enum src_checked c, char *ou
 			snprintf(out, len, "%llu of %llu lines of %s were not %s", (unsigned long long)st->unparsed,
 				 (unsigned long long)st->lines, src->name,
 				 src->ops->expected ? src->ops->expected : "what stwtop reads");
+		break;
+	case SRC_CHECKED_NO_RECORDS:
+		/* what was read, and what it did not hold */
+		if (st->infos > 0)
+			snprintf(out, len, "%s holds the JVM's start-up output (%llu line%s of its version, flags and memory) and no "
+				 "GC pause, GC cycle or safepoint record (a log just created or rotated: its records are "
+				 "in the file before it)", src->name, (unsigned long long)st->lines, st->lines == 1 ? "" : "s");
+		else
+			snprintf(out, len, "%s holds %llu line%s of JVM output (statistics, phases, settings) and no GC "
+				 "pause, GC cycle or safepoint record", src->name, (unsigned long long)st->lines,
+				 st->lines == 1 ? "" : "s");
 		break;
 	case SRC_CHECKED_YES:
 		out[0] = '\0';

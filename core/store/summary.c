@@ -248,9 +248,10 @@ void summary_add(struct summary *s, const struct event *e)
 			s->collector = p->collector;
 		if ((p->flags & PAUSE_F_HEAP) && p->committed_kb >= 0) {
 			double c = p->committed_kb / 1024.0;
-			if (!s->heap_known || c > s->committed_max_mb)
+			if (!s->committed_known || c > s->committed_max_mb)
 				s->committed_max_mb = c;
 			s->committed_last_mb = c;
+			s->committed_known = true;
 			s->used_after_gc_last_mb = p->after_kb >= 0 ? p->after_kb / 1024.0 : 0;
 			s->heap_known = true;
 		}
@@ -262,12 +263,17 @@ void summary_add(struct summary *s, const struct event *e)
 		const struct ev_cycle *cy = &e->u.cycle;
 		if (cy->collector && !s->collector)
 			s->collector = cy->collector;
+		if ((cy->flags & CYCLE_F_CANCELLED) && strcmp(cy->cause, "Stopping VM") != 0 && !s->gc_cancels++) {
+			memcpy(s->gc_cancel_title, cy->title, sizeof s->gc_cancel_title);
+			memcpy(s->gc_cancel_cause, cy->cause, sizeof s->gc_cancel_cause);
+		}
 		if (cy->after_kb >= 0) {
 			if (cy->committed_kb >= 0) {
 				double c = cy->committed_kb / 1024.0;
-				if (!s->heap_known || c > s->committed_max_mb)
+				if (!s->committed_known || c > s->committed_max_mb)
 					s->committed_max_mb = c;
 				s->committed_last_mb = c;
+				s->committed_known = true;
 			}
 			s->used_after_gc_last_mb = cy->after_kb / 1024.0;
 			s->heap_known = true;
@@ -371,7 +377,7 @@ double summary_jvm_span_ms(const struct summary *s)
 double summary_gc_paused_share(const struct summary *s)
 {
 	double span = summary_jvm_span_ms(s);
-	if (span <= 0 || s->gc_pauses == 0)
+	if (span < SUMMARY_SHARE_MIN_MS || s->gc_pauses == 0 || s->total_gc_pause_ms >= span)
 		return -1;
 	double share = s->total_gc_pause_ms / span;
 	return share > 1 ? 1 : share;

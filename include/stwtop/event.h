@@ -106,9 +106,13 @@ struct ev_cycle {
 	double dur_ms;          /* -1 if not printed */
 	int64_t before_kb, after_kb, committed_kb;  /* -1 when not printed */
 	uint8_t collector;
+	uint8_t flags;          /* CYCLE_F_* */
 	char title[48];
 	char cause[40];
 };
+/* ev_cycle.flags: Shenandoah "Cancelling GC: <cause>" inside the cycle (cause is the
+ * cancel's): the cycle is finished stop-the-world, by a Degenerated or a Full GC */
+#define CYCLE_F_CANCELLED 0x01
 
 /* ev_safepoint.form */
 enum sp_form {

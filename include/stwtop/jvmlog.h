@@ -46,6 +46,9 @@ const char *jvmlog_why(const struct jvmlog *p);
  * Returns their number (0: none), *first_line the 1-based number, among the
  * lines given to this parser, of the first one, *why the reason (static). */
 uint64_t jvmlog_take_lost(struct jvmlog *p, uint64_t *first_line, const char **why);
+/* Lines read that held nothing but blanks (outside a record): parsed, but
+ * they do not make a text a JVM log (session_checked). */
+uint64_t jvmlog_blank_lines(const struct jvmlog *p);
 /* Where the parser counts those lines: read it after every line (a load, not
  * a call) and call jvmlog_take_lost() only when it is not 0. */
 const uint64_t *jvmlog_lost_counter(const struct jvmlog *p);

@@ -35,6 +35,8 @@ int src_kind_from_name(const char *name);
 struct source_stats {
 	uint64_t lines, parsed, unparsed, cut, events;
 	uint64_t lost;             /* of unparsed: lines of JVM records given up on (jvmlog_take_lost) */
+	uint64_t records;          /* of events: what a stop can be checked on (SESSION_RECORD_KINDS) */
+	uint64_t infos;            /* of events: facts about the JVM (EV_JVM_INFO: version, flags ...) */
 	char first_error[200];     /* first unparsed line's reason (nginx), "" if none */
 	uint64_t first_error_line;
 	char note[200];            /* last tailer note: waiting, rotated, error ... */
@@ -137,11 +139,24 @@ const struct rules *session_rules(const struct session *s);
  * is missing, a GC log without safepoint lines (rules_notes). */
 #define SESSION_NOTE_LEN RULES_NOTE_LEN
 size_t session_notes(const struct session *s, char (*out)[SESSION_NOTE_LEN], size_t max);
+/* The events a JVM log is read for: GC pauses and cycles, safepoints and
+ * their timeouts, periodic GC checks, allocation stalls. A JVM log without
+ * any (a header just written after a rotation, the statistics printed at
+ * exit) was read, but there was nothing in it to check. */
+#define SESSION_RECORD_KINDS                                                                       \
+	((1u << EV_GC_PAUSE) | (1u << EV_GC_CYCLE) | (1u << EV_SAFEPOINT) | (1u << EV_SP_TIMEOUT) |   \
+	 (1u << EV_PERIODIC_SKIP) | (1u << EV_ALLOC_STALL))
 /* What the input let stwtop check (session_checked.c). A source is checked
- * when it was read, held lines, and stwtop understood most of them; the
- * report's headline says "nothing abnormal" only when every source was.
- * A source is "mostly not understood" when more than this share of its lines
- * did not parse: a healthy JVM log parses 99-100 % (every sample and recording
+ * when something was read from it: for the JVM logs, a record of
+ * SESSION_RECORD_KINDS in one of them (the JVM logs are judged together: a
+ * console log beside a GC log holds JVM lines only when a safepoint timed
+ * out); for another kind, when most of its lines parsed. The report's
+ * headline says "nothing abnormal" only when every source was checked.
+ * A JVM source without records is told apart by what it held: JVM output
+ * without records (no-records) or text stwtop does not read (not-understood:
+ * no line but blank ones parsed, or more than this share of its lines did
+ * not parse). A source of another kind is "mostly not understood" when more
+ * than this share of its lines did not parse: a healthy JVM log parses 99-100 % (every sample and recording
  * of tests/), the worst real log we read (a JDK 8 Shenandoah log with its
  * statistics tables, samples/public-gc-logs/dataset259.txt) 28 %; a binary or
  * an IBM/OpenJ9 verbose GC log 3-7 %. 80 % leaves room for a log that is half
@@ -155,9 +170,11 @@ enum src_checked {
 	SRC_CHECKED_YES = 0,          /* read and mostly understood */
 	SRC_CHECKED_UNREADABLE,       /* could not be read (stats.error) */
 	SRC_CHECKED_EMPTY,            /* read, no line in it */
-	SRC_CHECKED_NOT_UNDERSTOOD    /* more than SESSION_UNREAD_SHARE of its lines did not parse */
+	SRC_CHECKED_NOT_UNDERSTOOD,   /* more than SESSION_UNREAD_SHARE of its lines did not parse */
+	SRC_CHECKED_NO_RECORDS        /* JVM output read, but no record in it (nor in the other JVM logs) */
 };
-const char *src_checked_name(enum src_checked c);   /* "yes", "unreadable", "empty", "not-understood" */
+/* "yes", "unreadable", "empty", "not-understood", "no-records" */
+const char *src_checked_name(enum src_checked c);
 enum src_checked session_source_checked(const struct session *s, int i);
 #define SESSION_CHECKED_MAX_WHY 8
 #define SESSION_CHECKED_WHY_LEN 320

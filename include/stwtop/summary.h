@@ -76,6 +76,10 @@ struct summary {
 	uint64_t periodic_gc_skips, periodic_gc_collections;
 	bool heap_known;
 	double committed_max_mb, committed_last_mb, used_after_gc_last_mb;
+	/* a line printed the committed heap: ZGC's "-Xlog:gc" cycle line gives
+	 * only used sizes ("502M(49%)->716M(70%)"), so heap_known may be true
+	 * while the committed heap is unknown (never 0) */
+	bool committed_known;
 	uint64_t sp_timeouts;
 	/* pauses the log began and never ended (PAUSE_F_OPEN: the JVM hung in one,
 	 * or was killed during it), not counted in gc_pauses; the last one's
@@ -88,6 +92,11 @@ struct summary {
 		bool to_exit;              /* its end: the process seen alive (PAUSE_F_OPEN_EXIT), not the log */
 		char title[48], cause[40];
 	} open_pause;
+	/* Shenandoah cycles cancelled (CYCLE_F_CANCELLED) for another cause than
+	 * the JVM stopping: each is finished by a stop-the-world Degenerated or
+	 * Full GC; the first one's phase and cause */
+	uint64_t gc_cancels;
+	char gc_cancel_title[48], gc_cancel_cause[40];
 	uint64_t alloc_stalls;
 	double max_alloc_stall_ms;
 	uint64_t hs_errs;
@@ -141,7 +150,11 @@ void summary_add(struct summary *s, const struct event *e);
  * had them (struct summary_counter) */
 int64_t summary_nr_throttled(const struct summary *s);
 /* the wall time the JVM log covers (ms), and the share of it in GC pauses;
- * -1 when the log covers no time */
+ * -1 when the log covers no time. The share is -1 too when there is nothing
+ * to share: a log that covers less than SUMMARY_SHARE_MIN_MS, or no time
+ * besides its pauses (a single record: "paused 98.5 % of the 0.0 s" told
+ * nothing) */
+#define SUMMARY_SHARE_MIN_MS 1000.0
 double summary_jvm_span_ms(const struct summary *s);
 double summary_gc_paused_share(const struct summary *s);
 double summary_throttled_ms(const struct summary *s);

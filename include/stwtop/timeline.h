@@ -53,6 +53,9 @@ struct tl_stop {
 	char op[40];
 };
 
+/* The operation of the stop a GC pause that never ended makes when the log
+ * has safepoint lines (session.c): a collection, not a VM operation of its own. */
+#define TL_OPEN_PAUSE_OP "(a GC pause that never ended)"
 /* a stop known from the JVM's counters (SP_COUNTERS), not from a log line:
  * the longest that ended between two reads, placed at the later read */
 #define TL_STOP_COUNTERS 0x01

@@ -86,5 +86,35 @@ Z=$D/recordings/zgc-healthy
 run zgc-healthy 0 --gc "$Z/gc.log"
 txt_has "VERDICTS  none: nothing abnormal in this input"; js .checked.complete true
 
+# "checked" is whether anything was read, not the share of lines that parsed (issue 24).
+P=$D/samples/public-gc-logs
+# a GC log just rotated (garbagecat dataset181: "GC log file created ....GC.log.2" and the
+# header) and a JDK 5 header alone (dataset87): read, but no record to check in them
+for g in dataset181 dataset87; do
+  run "$g" 0 --gc "$P/$g.txt"
+  head_has "none found, but $g.txt holds the JVM's start-up output ("
+  head_has "and no GC pause, GC cycle or safepoint record (a log just created or rotated"
+  head_has "nothing was checked"; txt_hasnt "nothing abnormal"
+  js .checked.complete false; js .checked.nothing true; js '.sources[0].checked' '"no-records"'
+done
+# the statistics Shenandoah prints at exit, all 123 lines read: what was read is said, and
+# not "0 of 123 lines ... were not a JVM log" (dataset196)
+run dataset196 0 --gc "$P/dataset196.txt"
+head_has "none found, but dataset196.txt holds 123 lines of JVM output (statistics, phases, settings) and no GC pause"
+txt_hasnt "0 of 123"; txt_hasnt "nothing abnormal"
+js '.sources[0].checked' '"no-records"'; js .checked.nothing true
+# a JDK 8 Shenandoah concurrent marking cancelled for an allocation failure (dataset190): read
+# (no line unparsed), and the stop-the-world GC it leads to, missing from the log, is said
+run dataset190 0 --gc "$P/dataset190.txt"
+js '.sources[0].unparsed' 0; js .checked.complete true; js .jvm.collector '"Shenandoah"'
+txt_has "VERDICTS  none in what could be checked: see NOTES"; txt_hasnt "nothing abnormal"
+js '.notes | map(select(startswith("Shenandoah cancelled 1 concurrent cycle (the first in \"Concurrent marking\" for Allocation Failure)"))) | length' 1
+js '.notes | map(select(contains("None of those pauses is in this log"))) | length' 1
+# a piece of another line before a complete record (dataset89 line 2): the record is read
+# (3 pauses), the piece counted unparsed and told
+run dataset89 0 --gc "$P/dataset89.txt"
+js .summary.gc_pauses 3; js '.sources[0].unparsed' 1; txt_hasnt "nothing abnormal"
+js '.notes | map(select(contains("a piece of another line"))) | length' 1
+
 echo "checked: $pass passed, $failc failed"
 [ "$failc" -eq 0 ]

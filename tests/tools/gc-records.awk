@@ -5,7 +5,8 @@
 # ../shared/FORMATS.md (d) and tests/e2e/legacy_sweep.sh, which compares it
 # with `stwtop --report --json`).
 #
-# What it counts. A record opens at "[GC" or "[Full GC" met outside any open
+# What it counts. A record opens at "[GC", "[Full GC" or JDK 1.4's "[Inc GC"
+# (-Xincgc) met outside any open
 # record (bracket depth 0), wherever it sits on the line: after date/uptime
 # stamps, glued to what follows ("[GC2014-...", "[GC1837.600: [ParNew",
 # "[GCDesired survivor size", "[GC {Heap before gc", "[GC" at the end of the
@@ -50,7 +51,8 @@ BEGIN { depth = 0 }
 			}
 			t = substr(s, i + 1, 16)
 			if ((substr(t, 1, 2) == "GC" && substr(t, 1, 13) != "GC concurrent" && \
-			     substr(t, 1, 9) != "GC Worker") || substr(t, 1, 7) == "Full GC") {
+			     substr(t, 1, 9) != "GC Worker") || substr(t, 1, 7) == "Full GC" || \
+			    substr(t, 1, 6) == "Inc GC") {
 				depth = 1
 				open_line = FNR
 			}

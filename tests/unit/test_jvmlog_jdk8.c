@@ -289,6 +289,38 @@ static void test_cms_remark_nested_scavenge(void **state)
 	assert_int_equal(t.collector, GC_CMS);
 }
 
+/* garbagecat dataset89 line 2: "831626.089: [ParNew831628.158: [ParNew2016-09-30T14:11:25.873+0900:
+ * 833918.729: [GC (Allocation Failure) ..., 0.0561698 secs]": pieces of two lines
+ * (interleaved writes) before a complete record. The record is read; the line is
+ * handed back as lost with the reason, once. */
+static void test_piece_before_record(void **state)
+{
+	struct jvmlog *p = jvmlog_new();
+	struct tally t;
+	size_t n;
+	uint64_t first = 0;
+	const char *why = NULL;
+	(void)state;
+	tally_init(&t, EV_GC_PAUSE);
+	for (int j = 1; j <= 3; j++) {
+		char *l = fixture_line("samples/public-gc-logs/dataset89.txt", j, &n);
+		assert_true(tally_line(p, &t, l, n) >= 0);
+		free(l);
+		if (j == 2) {
+			assert_int_equal(t.pauses, 2);
+			assert_near(t.keep[1].u.pause.dur_ms, 56.1698);
+			assert_int_equal(t.keep[1].t_ms, util_utc_ms(2016, 9, 30, 5, 11, 25, 873) + 56);
+			assert_int_equal(jvmlog_take_lost(p, &first, &why), 1);
+			assert_int_equal(first, 2);
+			assert_non_null(strstr(why, "a piece of another line"));
+		}
+	}
+	tally_end(p, &t);
+	assert_int_equal(t.pauses, 3);
+	assert_int_equal(jvmlog_take_lost(p, &first, &why), 0);
+	jvmlog_free(p);
+}
+
 /* dataset27: "234784.781: [CMS-concurrent-abortable-preclean: 0.038/0.118 secs]Total
  * time for which application threads were stopped: 0.0123330 seconds" */
 static void test_stop_after_concurrent_phase(void **state)
@@ -334,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_record_bound_bytes),
 		cmocka_unit_test(test_record_cut_at_end),
 		cmocka_unit_test(test_record_cut_by_next),
+		cmocka_unit_test(test_piece_before_record),
 		cmocka_unit_test(test_cms_remark_nested_scavenge),
 		cmocka_unit_test(test_stop_after_concurrent_phase),
 		cmocka_unit_test(test_stop_two_stamps),

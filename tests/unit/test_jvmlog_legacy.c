@@ -175,6 +175,47 @@ static void test_g1_old_heap_line(void **state)
 	assert_near(t.committed_max_mb, 59.0);
 }
 
+/* JDK 6 G1 (GCViewer's SampleSun1_6_0G1 logs): the concurrent marking's
+ * "[GC concurrent-mark-start]" written into the phase tree of the initial-mark
+ * pause that started it, on a line of its own, after a stray ':', glued to a
+ * row whose values come on the next line, or splitting the heap line in two
+ * ("   [[GC concurrent-mark-start]" / " 7399M->4700M(10240M)]"). The heap of
+ * the pause is its last line's, never 0 (the committed heap read 0 when the
+ * pause was emitted at the interleaved line). */
+static void test_g1_jdk6_conc_mark_interleaved(void **state)
+{
+	struct tally t;
+	(void)state;
+	expect(FIX "g1-jdk6-conc-mark-own-line.log", &t, 1, 4.30038, GC_G1);
+	expect_heap(&t.keep[0], 53 * 1024, 53 * 1024, 103 * 1024);
+	expect(FIX "g1-jdk6-conc-mark-colon.log", &t, 1, 1.78520, GC_G1);
+	expect_heap(&t.keep[0], 68 * 1024, 62 * 1024, 126 * 1024);
+	expect(FIX "g1-jdk6-conc-mark-in-row.log", &t, 1, 3.16185, GC_G1);
+	expect_heap(&t.keep[0], 254 * 1024, 170 * 1024, 256 * 1024);
+	expect(FIX "g1-jdk6-conc-mark-in-row-stamped.log", &t, 1, 5.88343, GC_G1);
+	expect_heap(&t.keep[0], 255 * 1024, 197 * 1024, 256 * 1024);
+	/* its tenuring distribution after the pause (3 lines) is not read */
+	run(FIX "g1-jdk6-conc-mark-splits-heap.log", &t, EV_GC_PAUSE);
+	assert_int_equal(t.pauses, 1);
+	assert_near(t.pause_total, 36.439);
+	expect_heap(&t.keep[0], 7399 * 1024, 4700 * 1024, 10240 * 1024);
+	assert_near(t.committed_max_mb, 10240.0);
+}
+
+/* JDK 1.4 -Xincgc "4.0: [Inc GC 10753K->6046K(10912K), 0.3146707 secs]" (GCViewer's
+ * TestDataReaderSun1_4_0 input): a stop-the-world pause like the others, not a
+ * line read as parsed with no pause */
+static void test_jdk14_inc_gc(void **state)
+{
+	struct tally t;
+	(void)state;
+	expect(FIX "jdk14-inc-gc.log", &t, 6, 1715.9927, GC_UNKNOWN);
+	assert_int_equal(t.keep[4].u.pause.type, PAUSE_YOUNG);
+	assert_string_equal(t.keep[4].u.pause.title, "Inc GC");
+	assert_near(t.keep[4].u.pause.dur_ms, 314.6707);
+	expect_heap(&t.keep[4], 10753, 6046, 10912);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +227,8 @@ int main(void)
 		cmocka_unit_test(test_cms_glued_before_gc),
 		cmocka_unit_test(test_heap_before_gc_lowercase),
 		cmocka_unit_test(test_g1_old_heap_line),
+		cmocka_unit_test(test_g1_jdk6_conc_mark_interleaved),
+		cmocka_unit_test(test_jdk14_inc_gc),
 	};
 	setenv("TZ", "UTC", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
