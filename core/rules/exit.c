@@ -179,6 +179,8 @@ enum end_how {
 	END_OOME_EXIT,     /* "Terminating due to java.lang.OutOfMemoryError" */
 	END_OOME_ABORT,    /* "Aborting due to ..." with no crash report read */
 	END_EXITED,        /* the heap at exit */
+	END_AFTER_OOME,    /* gone, its output's last word an OutOfMemoryError (an uncaught one
+			      ending main ends the JVM: JDK 17 then prints no heap at exit) */
 	END_OOME_LIKELY,   /* -XX:+ExitOnOutOfMemoryError (or an OnOutOfMemoryError command) and a heap run out */
 	END_HEAP_RAN_OUT,  /* a heap run out, no flag known to end it */
 	END_KILLED,        /* gone without a word */
@@ -218,6 +220,8 @@ static enum end_how end_how(const struct jvm_end *x, const struct rules_ctx *c, 
 		return END_OOME_ABORT;
 	if (x->heap_exit_ms != EV_TIME_NONE)
 		return END_EXITED;
+	if (x->said == EXIT_SAID_OOME && x->gone_ms != EV_TIME_NONE)
+		return END_AFTER_OOME;
 	if (x->gone_ms == EV_TIME_NONE)
 		return END_WENT_AWAY;
 	if (!c->have_jvm)
@@ -452,6 +456,9 @@ static void headline(struct rules *r, const struct jvm_end *x, enum end_how how,
 		vtitle(v, "The JVM exited %s%s%s", x->said >= EXIT_SAID_OOME ? "after an OutOfMemoryError " : "", when,
 		       cost_txt);
 		break;
+	case END_AFTER_OOME:
+		vtitle(v, "The JVM ended after an OutOfMemoryError %s%s", when, cost_txt);
+		break;
 	case END_OOME_LIKELY:
 		vtitle(v, "The JVM ended %s, most likely on OutOfMemoryError: its heap ran out and it ran with %s%s",
 		       when, x->opts & EXIT_OPT_EXIT_ON_OOME ? "-XX:+ExitOnOutOfMemoryError" :
@@ -500,6 +507,12 @@ static void advice(const struct jvm_end *x, enum end_how how, struct vdraft *v)
 	case END_OOME_LIKELY:
 		vadvice(v, "%sIt ended itself as told to (so an orchestrator restarts it rather than it limping "
 			"on); the restart does not fix the cause. ", HEAP_ADVICE);
+		break;
+	case END_AFTER_OOME:
+		vadvice(v, "%sA thread that dies of an OutOfMemoryError ends the JVM when it was the last "
+			"one that kept it running (main here, or every non-daemon thread); "
+			"-XX:+ExitOnOutOfMemoryError ends it at the first one, for a restart, instead of a JVM "
+			"that limps on with some threads dead. ", HEAP_ADVICE);
 		break;
 	case END_HEAP_RAN_OUT:
 		vadvice(v, "%sWhat ended it is not in the evidence: look for -XX:OnOutOfMemoryError or an "
