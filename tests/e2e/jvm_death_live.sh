@@ -17,7 +17,9 @@
 #    alive and the first that found it gone.
 # 4. sigkill: the same JVM as 1 but killed with SIGKILL before its heap runs out, in the same kind of
 #    cgroup: "killed or died without a word", the counter "did not rise", no OutOfMemoryError.
-# In every case the verdict's interval holds the moment the test saw the JVM end.
+# 5. crash-oome: -XX:+CrashOnOutOfMemoryError: "crashed on purpose on OutOfMemoryError", the
+#    "Aborting due to" line and the crash report named.
+# In every case but 5 (dated by its crash report) the verdict's interval holds the moment the test saw the JVM end.
 # Needs root, a v1 memory cgroup hierarchy (cases 3-4, else skipped), javac, jq; 77 without javac/jq.
 set -u
 BIN=$(realpath "${1:?usage: jvm_death_live.sh path/to/stwtop}")
@@ -96,6 +98,17 @@ if run uncaught-oome - 0 -Xmx64m -cp classes Leak main 256 20; then
 	title_hasnt uncaught-oome "killed"
 	evid_has uncaught-oome "$T/uncaught-oome.err (the JVM's own output) says: $line"
 	interval_holds uncaught-oome
+fi
+
+# 5. -XX:+CrashOnOutOfMemoryError: "Aborting due to" on stdout, then a crash report (no core)
+if run crash-oome - 0 -Xmx64m -XX:+CrashOnOutOfMemoryError "-XX:ErrorFile=$T/hs_err_pid%p.log" \
+	-XX:-CreateCoredumpOnCrash -cp classes Leak main 256 20; then
+	# with -XX:-CreateCoredumpOnCrash HotSpot ends with exit(1) instead of abort() (134)
+	[ "$RC" = 1 ] || [ "$RC" = 134 ] || fail "crash-oome: the JVM's exit status is $RC, not 1 or 134"
+	title_has crash-oome "The JVM crashed on purpose on OutOfMemoryError (-XX:+CrashOnOutOfMemoryError"
+	evid_has crash-oome "(the JVM's own output) says: Aborting due to java.lang.OutOfMemoryError: Java heap space"
+	evid_has crash-oome "$T/hs_err_pid"
+	title_hasnt crash-oome "killed"
 fi
 
 if [ ! -w "$MEMCG/cgroup.procs" ] || [ ! -f "$MEMCG/memory.oom_control" ]; then
