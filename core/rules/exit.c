@@ -42,6 +42,12 @@
 #define RUN_NEAR_MS 30000         /* ... this close to its end */
 #define OOM_SLACK_MS 3000         /* a counter rise this close to the interval is its death */
 
+/* requests that started in a window, and whether they were refused (502 with no upstream connection) */
+struct refused {
+	uint32_t n, s5xx, s504, no_connect, refused, served;   /* served: by the upstream, not 5xx */
+	int64_t first_refused;
+};
+
 /* jvm-exited's state: what is known of the JVM's end */
 struct jvm_end {
 	int64_t gone_ms, alive_ms;     /* live: the poll that found it gone, the last that saw it */
@@ -64,6 +70,11 @@ struct jvm_end {
 					  that freed nothing either do not break the run) */
 	int64_t run_first_ms, run_last_ms;
 	int64_t run_before_kb, run_after_kb, run_committed_kb;
+	/* a report: the requests that started after the JVM log's last record, counted as the
+	 * report reads on (the timeline lets old requests go: a long tail of refused requests
+	 * after the JVM went away would be cut to its last half minute) */
+	int64_t acc_from, scan_to;     /* counted: those that started in [acc_from, scan_to) */
+	struct refused acc;
 	/* the cost last said, live */
 	bool published;
 	struct tl_req_sum pub_after, pub_during;
@@ -77,6 +88,7 @@ static void exit_state_init(void *p)
 	x->oom_prev = -1;
 	x->oom_prev_ms = x->oom_rise_from_ms = x->oom_rise_ms = EV_TIME_NONE;
 	x->last_jvm_ms = x->run_first_ms = x->run_last_ms = EV_TIME_NONE;
+	x->acc_from = x->scan_to = EV_TIME_NONE;
 }
 
 static const struct rule_state_type exit_state_type = {sizeof(struct jvm_end), exit_state_init};
@@ -329,21 +341,20 @@ static void evidence(struct rules *r, const struct rules_ctx *c, const struct jv
 		      pct, rl_hms(r, at, t1));
 }
 
-/* requests that started in [a, b), and whether they were refused (502 with no upstream connection) */
-struct refused {
-	uint32_t n, refused, served;   /* served: answered by the upstream, not 5xx */
-	int64_t first_refused;
-};
-
+/* requests counted in [a, b), and whether they were refused (502 with no upstream connection) */
 static void count_refused(const struct timeline *tl, int64_t a, int64_t b, struct refused *out)
 {
 	struct tl_req_iter it;
 	const struct tl_req *q;
-	memset(out, 0, sizeof *out);
-	out->first_refused = EV_TIME_NONE;
 	timeline_reqs_begin(&it, tl, a, b);
 	while ((q = timeline_reqs_next(&it))) {
 		out->n++;
+		if (q->status >= 500 && q->status <= 599)
+			out->s5xx++;
+		if (q->status == 504)
+			out->s504++;
+		if (q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT))
+			out->no_connect++;
 		if (q->status == 502 && q->uct_s < 0) {
 			out->refused++;
 			if (out->first_refused == EV_TIME_NONE || q->start_ms < out->first_refused)
@@ -354,14 +365,33 @@ static void count_refused(const struct timeline *tl, int64_t a, int64_t b, struc
 	}
 }
 
+/* A report: count the requests that started since the JVM log's last record, from where the
+ * last call stopped up to those that have all been logged by now (horizon_ms: nginx logs a
+ * request when it ends), all of them at the end. A newer record starts again. */
+static void accumulate(struct rules *r, const struct rules_ctx *c, struct jvm_end *x)
+{
+	if (x->last_jvm_ms == EV_TIME_NONE || !c->have_nginx)
+		return;
+	if (x->acc_from != x->last_jvm_ms) {
+		x->acc_from = x->scan_to = x->last_jvm_ms;
+		memset(&x->acc, 0, sizeof x->acc);
+		x->acc.first_refused = EV_TIME_NONE;
+	}
+	int64_t upto = r->eval_final ? c->tl->newest_ms + 1 : c->tl->newest_ms - (int64_t)r->cfg.horizon_ms;
+	if (upto <= x->scan_to)
+		return;
+	count_refused(c->tl, x->scan_to, upto, &x->acc);
+	x->scan_to = upto;
+}
+
 /* A report of the logs alone: the GC log's last record, then nginx refused (nothing listened),
  * and nothing served by the upstream: the JVM went away. The interval is from its last record
  * to the first refused request. */
 static bool went_away(const struct jvm_end *x, const struct rules_ctx *c, struct end_when *w, struct refused *f)
 {
-	if (!c->have_jvm || !c->have_nginx || x->last_jvm_ms == EV_TIME_NONE)
+	if (!c->have_jvm || !c->have_nginx || x->last_jvm_ms == EV_TIME_NONE || x->acc_from != x->last_jvm_ms)
 		return false;
-	count_refused(c->tl, x->last_jvm_ms, c->tl->newest_ms + 1, f);
+	*f = x->acc;
 	if (f->refused < GONE_MIN_REFUSED || f->served * 10 > f->refused)
 		return false;
 	w->lo = x->last_jvm_ms;
@@ -567,6 +597,8 @@ static void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 	struct end_when w = death_when(x);
 	struct refused f;
 	memset(&f, 0, sizeof f);
+	if (x->gone_ms == EV_TIME_NONE && !x->crashed && x->heap_exit_ms == EV_TIME_NONE && c->have_jvm)
+		accumulate(r, c, x);
 	/* a report of the logs alone: judged once, at the end, where a JVM that comes back is known */
 	bool away = w.lo == EV_TIME_NONE && r->eval_final && went_away(x, c, &w, &f);
 	if (w.lo == EV_TIME_NONE)
@@ -584,7 +616,18 @@ static void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 		vevid(&v, "the GC log's last record is at %s; nginx then logged %u requests, %u of them 502 with no "
 		      "upstream connection (refused: nothing listened), %u served by the upstream", rl_hms(r, w.lo, (char[UTIL_HMS_LEN]){0}),
 		      f.n, f.refused, f.served);
-	cost(r, c, x, w, &v, &q);
+	if (away) {
+		/* the whole tail, counted as it was read: from the GC log's last record */
+		memset(&q, 0, sizeof q);
+		q.n = f.n;
+		q.s5xx = f.s5xx;
+		q.s504 = f.s504;
+		q.no_connect = f.no_connect;
+		vevid(&v, "nginx after %s: %u requests started, %u answered 5xx (%u of them 504), %u never connected",
+		      rl_hms(r, w.lo, (char[UTIL_HMS_LEN]){0}), q.n, q.s5xx, q.s504, q.no_connect);
+	} else {
+		cost(r, c, x, w, &v, &q);
+	}
 	bool own_exit = how == END_EXITED;
 	/* a report: a log that ends with its JVM's exit is every recording; it is
 	 * news when a crash says so, or nginx paid for it */
