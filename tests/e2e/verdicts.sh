@@ -480,6 +480,13 @@ if report recordings/jvm-oome-exit --gc "$JO/gc.log" --nginx "$JO/logs/access.lo
   q jvm-exited '[.verdicts[] | select(.id == $id and .start == "2026-12-07T03:21:55.056Z" and .end == "2026-12-07T03:21:55.243Z")] | length == 1' \
     && ok || bad "jvm-exited: not 03:21:55.056 .. 03:21:55.243: $(jq -c '[.verdicts[] | select(.id == "jvm-exited") | [.start, .end]]' "$J")"
 fi
+# a minute of refused requests: more than a report's timeline keeps, counted whole from the first
+JL=$R/jvm-oome-exit-long
+if report recordings/jvm-oome-exit-long --gc "$JL/gc.log" --nginx "$JL/logs/access.log" --nginx-conf "$JL/nginx.conf:lab"; then
+  must jvm-exited; severity jvm-exited crit
+  has jvm-exited title "The JVM went away after 03:42:53.452, its heap run out: its GC log stops there and nginx answered 1695 requests with 502 (connection refused) from 03:42:53.531 on"
+  has jvm-exited evidence "nginx after 03:42:53.452: 1697 requests started, 1697 answered 5xx"
+fi
 # the same logs with nginx's lines cut where the JVM ended: a GC log that simply ends is not news
 awk '$1 < 1796613715' "$JO/logs/access.log" >"$T/oome-before.log"
 if report recordings/jvm-oome-exit-cut --gc "$JO/gc.log" --nginx "$T/oome-before.log" --nginx-conf "$JO/nginx.conf:lab"; then

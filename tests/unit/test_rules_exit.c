@@ -322,6 +322,34 @@ static void test_went_away(void **state)
 	went_away(20, 5, false);
 }
 
+/* a report's timeline lets requests go that no rule can ask about any more (the session sets
+ * its keep from rules_keep_from before each event): ten minutes of refused requests, more than
+ * the request ring held when the GC log stopped, are counted whole, from the first */
+static void test_went_away_long_tail(void **state)
+{
+	(void)state;
+	struct h *h = h_new(false);
+	for (int i = 0; i < 20; i++) {
+		req(h, i * 100, 200);
+		gc(h, i * 100 + 50, false, 40, 20, 64);
+		eval(h, T0 + i * 100 + 50, false);
+	}
+	for (int i = 0; i < 6000; i++) {
+		h->c.now_ms = T0 + 3005 + i * 100;
+		rules_keep_from(h->r, &h->c, &h->tl->keep);
+		req(h, 3000 + i * 100, 502);
+		if (i % 10 == 9)
+			eval(h, T0 + 3005 + i * 100, false);   /* a report judges once a second of data */
+	}
+	assert_true(ring_first(&h->tl->reqs) > 0);     /* the ring did let the oldest go */
+	eval(h, T0 + 3005 + 5999 * 100, true);
+	const struct verdict *v = exited(h);
+	assert_non_null(v);
+	SAYS(v, "nginx answered 6000 requests with 502 (connection refused)");
+	assert_int_equal(v->end_ms, T0 + 3000);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_likely),
 		cmocka_unit_test(test_cost_and_updates),
 		cmocka_unit_test(test_went_away),
+		cmocka_unit_test(test_went_away_long_tail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

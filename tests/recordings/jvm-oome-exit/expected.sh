@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# expected.sh — the facts of this run, from the raw files with grep/awk (pasted in README.md).
-cd "$(dirname "$0")"
+# expected.sh [DIR] — the facts of this run (or of DIR, made by the same run.sh), from the raw files
+# with grep/awk (pasted in README.md).
+cd "${1:-$(dirname "$0")}" || exit 1
 echo "java exit status: $(cat java-rc.txt)"
 echo "stdout: $(grep -v READY stdout.log)"
 echo "stderr bytes: $(wc -c <stderr.log)"
@@ -13,4 +14,4 @@ echo "502 with uct=- (refused): $(awk '$2==502 && $3=="uct=-"' /tmp/jvm-oome-exi
 echo "first refused start: $(awk '$2==502 && $3=="uct=-" {printf "%.3f\n", $1; exit}' /tmp/jvm-oome-exit.$$)"
 echo "200 after the first refused: $(awk 'f && $2==200 {n++} $2==502 && $3=="uct=-" {f=1} END {print n+0}' /tmp/jvm-oome-exit.$$)"
 rm -f /tmp/jvm-oome-exit.$$
-echo "error.log Connection refused: $(grep -c 'Connection refused' logs/error.log)"
+[ -f logs/error.log ] && echo "error.log Connection refused: $(grep -c "Connection refused" logs/error.log)"
