@@ -279,7 +279,7 @@ static void opts_text(uint8_t o, char *buf, size_t len)
 	}
 }
 
-static void said_evidence(struct rules *r, const struct jvm_end *x, struct vdraft *v)
+static void said_evidence(const struct jvm_end *x, struct vdraft *v)
 {
 	char o[160];
 	if (x->said >= EXIT_SAID_OOME)
@@ -295,7 +295,6 @@ static void said_evidence(struct rules *r, const struct jvm_end *x, struct vdraf
 			vevid(v, "its command line has none of -XX:+ExitOnOutOfMemoryError, "
 			      "-XX:+CrashOnOutOfMemoryError, -XX:OnOutOfMemoryError");
 	}
-	(void)r;
 }
 
 static void evidence(struct rules *r, const struct rules_ctx *c, const struct jvm_end *x, enum end_how how,
@@ -314,7 +313,7 @@ static void evidence(struct rules *r, const struct rules_ctx *c, const struct jv
 	else if (x->oom_prev >= 0 && x->gone_ms != EV_TIME_NONE)
 		vevid(v, "the memory cgroup's OOM-kill counter did not rise (oom_kill %lld): not the kernel's OOM "
 		      "killer", (long long)x->oom_prev);
-	said_evidence(r, x, v);
+	said_evidence(x, v);
 	if (x->fulls >= RUN_MIN_FULLS && x->run_last_ms != EV_TIME_NONE)
 		vevid(v, "the GC log's last records: %u back-to-back Full GCs from %s to %s freed nothing "
 		      "(the last %s->%s(%s)): the heap ran out", x->fulls, rl_hms(r, x->run_first_ms, t1),
@@ -633,7 +632,9 @@ static void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 	 * news when a crash says so, or nginx paid for it */
 	if (x->gone_ms == EV_TIME_NONE && !x->crashed && !away && q.s5xx == 0)
 		return;
-	bool crit = x->crashed || q.s5xx > 0 || away || (!own_exit && x->gone_ms != EV_TIME_NONE && c->have_jvm);
+	/* an end that was not an orderly shutdown is crit: a kill, a heap run out, a crash */
+	bool crit = x->crashed || q.s5xx > 0 || away || (!own_exit && x->gone_ms != EV_TIME_NONE && c->have_jvm) ||
+		    how == END_OOM_KILLED || how == END_OOME_EXIT || how == END_OOME_ABORT || how == END_AFTER_OOME;
 	v.severity = crit ? SEV_CRIT : SEV_WARN;
 	if (how == END_UNKNOWN)
 		vevid(&v, "not checked: whether it shut down on its own (a GC log prints the heap at exit; none was "
