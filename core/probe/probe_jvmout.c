@@ -14,7 +14,8 @@
  * descriptor of the same file, kept), so it can be read after the process and
  * its /proc entry are gone, even when the file was deleted. Only what was
  * written after the open counts: a line from before stwtop watched says nothing
- * about how this end came. */
+ * about how this end came. A file truncated since (smaller than it was) is read from its
+ * start; one truncated and then written past its old size cannot be told apart. */
 #include "stwtop/probe.h"
 
 #include "stwtop/util.h"
@@ -57,10 +58,15 @@ struct jvmout_probe *jvmout_probe_open(const char *root, int pid, char *why, siz
 		snprintf(link, sizeof link, "%s/proc/%d/fd/%d", root, pid, fdn);
 		ssize_t tn = readlink(link, target, sizeof target - 1);
 		target[tn > 0 ? tn : 0] = '\0';
-		int fd = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		/* stat before open: opening a pipe through /proc makes one more reader of it */
 		struct stat st;
 		const char *bad = NULL;
-		if (fd < 0)
+		int fd = -1;
+		if (stat(link, &st) != 0)
+			bad = strerror(errno);
+		else if (!S_ISREG(st.st_mode))
+			bad = "not a file";
+		else if ((fd = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 			bad = strerror(errno);
 		else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 			bad = "not a file";
