@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe_jvmout.c — what the JVM itself wrote on its stdout and stderr before it
  * ended, when they are files (include/stwtop/probe.h).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # jvm_death_live.sh path/to/stwtop — how the followed JVM died, named from what is there, live, on
 # real parts (tests/fixtures/java/Leak.java: the main thread keeps KB more every few ms).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_probe_jvmout.c — the probe of a process's stdout/stderr (core/probe/probe_jvmout.c) on
  * real child processes:
  * - stdout and stderr as files: what the child writes after the open is read once it is

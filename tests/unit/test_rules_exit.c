@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_rules_exit.c — jvm-exited (core/rules/exit.c) on constructed events, fed to
  * the rules as a session feeds them:
  * - each way of dying is named only from its evidence: "Terminating due to" is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # expected.sh [DIR] — the facts of this run (or of DIR, made by the same run.sh), from the raw files
 # with grep/awk (pasted in README.md).
 cd "${1:-$(dirname "$0")}" || exit 1

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh OUT — the run of this folder: tests/fixtures/java/Leak.java in http mode (keeps 64 KB of
 # every request) with -Xmx64m -XX:+ExitOnOutOfMemoryError, behind a private nginx
 # (tests/e2e/lib/nginx.bash: the lab log_format, connect 1 s, read 2 s), under a curl load of about
