@@ -57,6 +57,8 @@ struct live {
 	int ctr_said;                   /* -errno said, 0 none */
 	bool sched_gone;
 	int64_t alive_ms;        /* the last poll that found the process */
+	struct jvmout_probe *out;       /* its stdout/stderr when they are files */
+	uint8_t oome_opts;              /* EXIT_OPT_* of its command line */
 	int64_t gone_ms;         /* the first that did not (sched_gone) */
 	/* the probe problems last said: a problem is said when it appears or
 	 * changes, and its end once, not at every poll */
@@ -359,7 +361,7 @@ static void poll_sched(struct live *l, struct probe_pass *p)
 		snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
 			 "still followed", l->o.pid);
 		l->sched_gone = true;
-		l->gone_ms = p->now;
+		l->gone_ms = util_now_ms(); /* seen gone now: the poll's start may precede its read */
 		note(l, l->src_sched, msg, false);
 		/* its threads and its counters cannot be read any more: down, as its
 		 * cgroup goes (the data kept; said once, above) */
@@ -369,9 +371,11 @@ static void poll_sched(struct live *l, struct probe_pass *p)
 		/* the JVM's end is an event: the rules say when, how and what it cost */
 		struct event ex;
 		ev_init(&ex, EV_JVM_EXIT);
-		ex.t_ms = p->now;
+		ex.t_ms = l->gone_ms;
 		ex.u.exit.pid = l->o.pid;
 		ex.u.exit.alive_ms = l->alive_ms ? l->alive_ms : EV_TIME_NONE;
+		ex.u.exit.opts = l->oome_opts;
+		jvmout_probe_read(l->out, &ex.u.exit);
 		feed(l, l->src_sched, &ex);
 	} else {
 		snprintf(what, sizeof what, "%s/proc/%d/task", l->o.proc_root, l->o.pid);
@@ -930,6 +934,30 @@ static void on_signal(void *ctx, int signo)
 
 /* --- setup --- */
 
+/* Its -XX flags about OutOfMemoryError, as the JVM applies them (the last wins). */
+static uint8_t oome_opts(const struct jvm_proc *j)
+{
+	static const struct { const char *name; uint8_t bit; } flags[] = {
+		{"ExitOnOutOfMemoryError", EXIT_OPT_EXIT_ON_OOME},
+		{"CrashOnOutOfMemoryError", EXIT_OPT_CRASH_ON_OOME},
+		{"HeapDumpOnOutOfMemoryError", EXIT_OPT_HEAPDUMP_OOME},
+	};
+	uint8_t o = EXIT_OPT_KNOWN;
+	for (int i = 0; i < j->nopts; i++) {
+		const char *a = j->opts[i].arg;
+		if (strncmp(a, "-XX:OnOutOfMemoryError=", 23) == 0) {
+			o = (uint8_t)(a[23] ? o | EXIT_OPT_ON_OOME_CMD : o & ~EXIT_OPT_ON_OOME_CMD);
+			continue;
+		}
+		if (strncmp(a, "-XX:", 4) != 0 || (a[4] != '+' && a[4] != '-'))
+			continue;
+		for (size_t k = 0; k < ARRAY_LEN(flags); k++)
+			if (strcmp(a + 5, flags[k].name) == 0)
+				o = (uint8_t)(a[4] == '+' ? o | flags[k].bit : o & ~flags[k].bit);
+	}
+	return o;
+}
+
 /* What the JVM itself tells, found from --pid: where its crash report would
  * go (the pod's own pid and host name in its file names), its counters. */
 static void open_jvm_probes(struct live *l, const struct tail_callbacks *cb, char *err, size_t errlen)
@@ -970,6 +998,11 @@ static void open_jvm_probes(struct live *l, const struct tail_callbacks *cb, cha
 			note(l, -1, msg, false);
 			l->ctr_said = -ENOENT;
 		}
+	}
+	/* how it could end itself: its flags, and what it writes when it does */
+	if (have_j && j.is_jvm) {
+		l->oome_opts = oome_opts(&j);
+		l->out = jvmout_probe_open(l->o.proc_root, l->o.pid, why, sizeof why);
 	}
 	if (have_j) {
 		add_hints(l, &j);
@@ -1107,6 +1140,7 @@ void live_free(struct live *l)
 		tail_free(l->tail);
 	cgroup_probe_close(l->cg);
 	sched_probe_close(l->sched);
+	jvmout_probe_close(l->out);
 	vmstat_probe_close(l->vm);
 	hsperf_probe_close(l->ctr);
 	record_close(l->record);

@@ -45,6 +45,7 @@ static const struct field mem_fields[] = {
 	{"anon_bytes", F_I64, EV_OFF(mem.anon_bytes), 0},
 	{"file_bytes", F_I64, EV_OFF(mem.file_bytes), 0},
 	{"psi_some_avg10", F_DBL, EV_OFF(mem.psi_some_avg10), 0},
+	{"oom_kill", F_I64, EV_OFF(mem.oom_kill), 0},
 };
 
 static const struct field sched_fields[] = {
@@ -115,6 +116,10 @@ static const struct field ctr_fields[] = {
 static const struct field exit_fields[] = {
 	{"pid", F_I32, EV_OFF(exit.pid), 0},
 	{"alive_ms", F_I64, EV_OFF(exit.alive_ms), 0},
+	{"opts", F_U8, EV_OFF(exit.opts), 0},
+	{"said", F_U8, EV_OFF(exit.said), 0},
+	{"said_line", F_STR, EV_OFF(exit.said_line), EV_SIZE(exit.said_line)},
+	{"said_path", F_STR, EV_OFF(exit.said_path), EV_SIZE(exit.said_path)},
 };
 
 struct kind_schema {
@@ -240,7 +245,7 @@ int record_format(const struct event *e, char *buf, size_t len)
 			break;
 		}
 		case F_STR: {
-			char clean[64];
+			char clean[128];
 			utf8_clean(p, strnlen(p, f->size), clean, sizeof clean < f->size ? sizeof clean : f->size);
 			v = json_string(clean);
 			break;

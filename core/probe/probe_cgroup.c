@@ -10,7 +10,7 @@
  * memory.usage_in_bytes, memory.stat rss/cache/hierarchical_memory_limit); cgroup
  * v2 Documentation/admin-guide/cgroup-v2.rst (cpu.stat usage_usec/nr_periods/
  * nr_throttled/throttled_usec, cpu.max "max 100000", memory.current, memory.max,
- * memory.stat anon/file) and accounting/psi.rst (cpu.pressure, memory.pressure).
+ * memory.stat anon/file, memory.events oom_kill; v1 memory.oom_control oom_kill) and accounting/psi.rst (cpu.pressure, memory.pressure).
  *
  * A process's cgroup path is relative to its cgroup namespace, a mount shows
  * its hierarchy from mountinfo's root field down: a container that sees its own
@@ -655,6 +655,16 @@ static bool poll_mem(struct cgroup_probe *p, struct event *e, int64_t now_ms)
 				m->file_bytes = v;
 		}
 	}
+	/* the kernel counts each OOM kill in the cgroup (mm/memcontrol.c MEMCG_OOM_KILL): v1
+	 * memory.oom_control "oom_kill" (Linux 4.13+), v2 memory.events "oom_kill". Read
+	 * quietly: an older kernel or the root cgroup has none, and that is not a problem
+	 * to say at every poll (the counter is then unknown, and nothing claims a kill) */
+	char opath[CG_PATH + 64];
+	snprintf(opath, sizeof opath, "%s/%s", p->mem_dir,
+		 p->mem_version == 1 ? "memory.oom_control" : "memory.events");
+	ssize_t on = procfile_read(AT_FDCWD, opath, p->buf, sizeof p->buf);
+	if (on > 0 && procfile_kv_i64(p->buf, (size_t)on, "oom_kill", &v))
+		m->oom_kill = v;
 	if (p->psi_mem)
 		read_psi(p, "memory.pressure", &m->psi_some_avg10);
 	p->limit_bytes = m->limit_bytes;

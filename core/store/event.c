@@ -82,7 +82,7 @@ static const struct event ev_defaults[EV_KIND_COUNT] = {
 				.period_us = -1, .quota_us = -2, .psi_some_avg10 = -1 } },
 	[EV_MEM] = { EV_BASE(EV_MEM),
 		     .u.mem = { .usage_bytes = -1, .limit_bytes = -1, .anon_bytes = -1, .file_bytes = -1,
-				.psi_some_avg10 = -1 } },
+				.psi_some_avg10 = -1, .oom_kill = -1 } },
 	[EV_SCHED] = { EV_BASE(EV_SCHED), .u.sched = { .worst_tid = -1, .idle_ms = -1 } },
 	[EV_VMSTAT] = { EV_BASE(EV_VMSTAT),
 			.u.vm = { .allocstall = -1, .pageoutrun = -1, .pgscan_direct = -1 } },

@@ -176,9 +176,29 @@ struct ev_hserr {
 	char path[128];
 };
 
+/* ev_jvm_exit.opts: its command line's -XX flags about OutOfMemoryError (the last of each wins) */
+#define EXIT_OPT_EXIT_ON_OOME   0x01  /* -XX:+ExitOnOutOfMemoryError: exit status 3 at the first one */
+#define EXIT_OPT_CRASH_ON_OOME  0x02  /* -XX:+CrashOnOutOfMemoryError: a crash report and a core */
+#define EXIT_OPT_HEAPDUMP_OOME  0x04  /* -XX:+HeapDumpOnOutOfMemoryError */
+#define EXIT_OPT_ON_OOME_CMD    0x08  /* -XX:OnOutOfMemoryError=<command> (often "kill -9 %p") */
+#define EXIT_OPT_KNOWN          0x80  /* its command line was read */
+
+/* ev_jvm_exit.said: what its own stdout/stderr (when they are files) wrote while it was watched */
+enum exit_said {
+	EXIT_SAID_UNKNOWN = 0,  /* neither is a file stwtop could read */
+	EXIT_SAID_NOTHING,      /* read: nothing below */
+	EXIT_SAID_OOME,         /* "java.lang.OutOfMemoryError" (an uncaught one: "Exception in thread") */
+	EXIT_SAID_TERMINATING,  /* "Terminating due to java.lang.OutOfMemoryError" (ExitOnOutOfMemoryError) */
+	EXIT_SAID_ABORTING      /* "Aborting due to java.lang.OutOfMemoryError" (CrashOnOutOfMemoryError) */
+};
+
 struct ev_jvm_exit {
 	int32_t pid;
 	int64_t alive_ms;       /* the last time it was seen running (EV_TIME_NONE unknown) */
+	uint8_t opts;           /* EXIT_OPT_* */
+	uint8_t said;           /* enum exit_said */
+	char said_line[112];    /* the line that said it, sanitised, cut */
+	char said_path[96];     /* the file it was read from */
 };
 
 #define EV_HTTP_NO_RT  0x01     /* $request_time */
@@ -221,6 +241,8 @@ struct ev_mem {
 	int64_t anon_bytes;     /* memory.stat anon / rss, -1 unknown */
 	int64_t file_bytes;     /* memory.stat file / cache, -1 unknown */
 	double psi_some_avg10;  /* -1 unknown */
+	int64_t oom_kill;       /* processes the kernel's OOM killer killed in this cgroup since it was
+				   made (v1 memory.oom_control, v2 memory.events "oom_kill"); -1 unknown */
 };
 
 /* One interval of /proc/PID/task/(all)/schedstat, summed over threads. */

@@ -189,4 +189,24 @@ void vmstat_probe_close(struct vmstat_probe *p);
 
 /* The file's text is parsed by procstat_vmstat (procstat.h). */
 
+/* ------------------------------------------------------------ jvm output --- */
+
+/* What the JVM wrote on its stdout and stderr (<root>/proc/PID/fd/1 and 2) when
+ * they are regular files: each opened again while the JVM lives and kept, so
+ * it can be read after the process is gone; only bytes written after the open
+ * are read (the last 64 KiB of them). NULL when neither is a file (a pipe, a
+ * terminal, /dev/null, the process gone), with the reason for each in why. */
+struct jvmout_probe;
+struct jvmout_probe *jvmout_probe_open(const char *root, int pid, char *why, size_t whylen);
+
+/* The strongest thing they said about OutOfMemoryError (enum exit_said:
+ * "Aborting due to", "Terminating due to", any "java.lang.OutOfMemoryError"),
+ * the line and its file into x; EXIT_SAID_NOTHING when read and silent. p may
+ * be NULL (x is left as it is: unknown). */
+void jvmout_probe_read(struct jvmout_probe *p, struct ev_jvm_exit *x);
+
+/* The files read, ", "-joined into buf; returns how many (0 for NULL). */
+int jvmout_probe_files(const struct jvmout_probe *p, char *buf, size_t len);
+void jvmout_probe_close(struct jvmout_probe *p);
+
 #endif

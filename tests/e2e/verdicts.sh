@@ -472,6 +472,32 @@ if report recordings/gc-overhead-healthy-control --gc "$R/gc-overhead-healthy-co
   mustnot gc-overhead; noalarm
   sum .summary.full_gc_pauses 0
 fi
+# a JVM that ended itself on OutOfMemoryError behind nginx, its logs alone (README: the GC log's
+# last record 03:21:55.056, then 220 refused 502s from 03:21:55.243; 58M->58M(64M) twice)
+JO=$R/jvm-oome-exit
+if report recordings/jvm-oome-exit --gc "$JO/gc.log" --nginx "$JO/logs/access.log" --nginx-conf "$JO/nginx.conf:lab"; then
+  must jvm-exited; severity jvm-exited crit
+  has jvm-exited title "The JVM went away after 03:21:55.056, its heap run out"
+  has jvm-exited title "nginx answered 220 requests with 502 (connection refused) from 03:21:55.243 on"
+  has jvm-exited evidence "back-to-back Full GCs"
+  has jvm-exited evidence "(the last 58M->58M(64M)): the heap ran out"
+  hasnt jvm-exited title "killed"
+  hasnt jvm-exited title "OOM killer"
+  q jvm-exited '[.verdicts[] | select(.id == $id and .start == "2026-12-07T03:21:55.056Z" and .end == "2026-12-07T03:21:55.243Z")] | length == 1' \
+    && ok || bad "jvm-exited: not 03:21:55.056 .. 03:21:55.243: $(jq -c '[.verdicts[] | select(.id == "jvm-exited") | [.start, .end]]' "$J")"
+fi
+# a minute of refused requests: more than a report's timeline keeps, counted whole from the first
+JL=$R/jvm-oome-exit-long
+if report recordings/jvm-oome-exit-long --gc "$JL/gc.log" --nginx "$JL/logs/access.log" --nginx-conf "$JL/nginx.conf:lab"; then
+  must jvm-exited; severity jvm-exited crit
+  has jvm-exited title "The JVM went away after 03:42:53.452, its heap run out: its GC log stops there and nginx answered 1695 requests with 502 (connection refused) from 03:42:53.531 on"
+  has jvm-exited evidence "nginx after 03:42:53.452: 1697 requests started, 1697 answered 5xx"
+fi
+# the same logs with nginx's lines cut where the JVM ended: a GC log that simply ends is not news
+awk '$1 < 1796613715' "$JO/logs/access.log" >"$T/oome-before.log"
+if report recordings/jvm-oome-exit-cut --gc "$JO/gc.log" --nginx "$T/oome-before.log" --nginx-conf "$JO/nginx.conf:lab"; then
+  mustnot jvm-exited
+fi
 
 # long-vm-operation: garbagecat's long tool stops (tests/fixtures/vmop/README.md) and the real
 # JDK 17 recordings of tests/recordings/vmop-*: the whole stop and the operation in the headline,
