@@ -259,8 +259,10 @@ static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
 		v->exact = 1;
 		return k;
 	case SH_SECS:
-		/* nginx writes "%T.%03M": "1" is a line cut mid-write, not 1 s */
-		return scan_secs(s, n, true, &v->a);
+		/* nginx writes "%T.%03M", other writers of the same fields (an
+		 * ingress, a log shipper) "1" or "0.5": whole seconds are seconds,
+		 * as "0.0" is */
+		return scan_secs(s, n, false, &v->a);
 	case SH_STATUS:
 		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]))
 			return 0;
@@ -308,7 +310,7 @@ static size_t list_item(int shape, const char *s, size_t n, size_t p, uint8_t st
 		*num = true;
 		return q;
 	}
-	size_t k = scan_secs(s + p, n - p, true, val); /* "%T.%03M" always */
+	size_t k = scan_secs(s + p, n - p, false, val); /* "%T.%03M", or whole seconds */
 	if (k == 0)
 		return p;
 	*num = true;
@@ -740,7 +742,7 @@ static inline size_t scan2(const char *s, size_t n, size_t p, char a, char b)
 	return p;
 }
 
-/* scan_secs(s, n, true, ms) for "D.DDD", the shape of nearly every request
+/* scan_secs(s, n, false, ms) for "D.DDD", the shape of nearly every request
  * and upstream time; anything else goes to scan_secs */
 static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 {
@@ -749,7 +751,7 @@ static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 		*ms = (s[0] - '0') * 1000 + (s[2] - '0') * 100 + (s[3] - '0') * 10 + (s[4] - '0');
 		return 5;
 	}
-	return scan_secs(s, n, true, ms);
+	return scan_secs(s, n, false, ms);
 }
 
 /* The fast path's rare cases are kept out of line (NX_COLD): inlined, they
@@ -1266,11 +1268,64 @@ static char *unpaste(const char *fmt, size_t len)
 	return r;
 }
 
+/* A whole directive pasted from a config, `log_format NAME [escape=X] '...'
+ * '...';`: the config reader strips the directive and joins the quoted
+ * pieces as nginx does. NULL with *bad set (and err said) when it is such a
+ * directive that does not read; NULL with *bad false when fmt is not one. */
+static char *undirective(const char *fmt, size_t len, bool *bad, char *err, size_t errlen)
+{
+	size_t i = 0, e = len;
+	*bad = false;
+	while (i < len && (fmt[i] == ' ' || fmt[i] == '\t' || fmt[i] == '\n' || fmt[i] == '\r'))
+		i++;
+	if (len - i < 11 || memcmp(fmt + i, "log_format", 10) != 0 ||
+	    !(fmt[i + 10] == ' ' || fmt[i + 10] == '\t' || fmt[i + 10] == '\n'))
+		return NULL;
+	size_t ns = i + 10;
+	while (ns < len && (fmt[ns] == ' ' || fmt[ns] == '\t' || fmt[ns] == '\n'))
+		ns++;
+	size_t ne = ns;
+	while (ne < len && fmt[ne] != ' ' && fmt[ne] != '\t' && fmt[ne] != '\n' && fmt[ne] != ';')
+		ne++;
+	*bad = true;
+	if (ne == ns || ne - ns > 64) {
+		cerr(err, errlen, "a pasted log_format directive without a name: give the format's quoted "
+		     "strings, or the directive as the config has it");
+		return NULL;
+	}
+	while (e > i && (fmt[e - 1] == ' ' || fmt[e - 1] == '\t' || fmt[e - 1] == '\n' || fmt[e - 1] == '\r'))
+		e--;
+	char name[65];
+	memcpy(name, fmt + ns, ne - ns);
+	name[ne - ns] = '\0';
+	size_t cl = e - i + 2;
+	char *conf = malloc(cl);
+	if (!conf) {
+		cerr(err, errlen, "out of memory");
+		return NULL;
+	}
+	memcpy(conf, fmt + i, e - i);
+	size_t k = e - i;
+	if (k == 0 || conf[k - 1] != ';')
+		conf[k++] = ';';
+	char why[200];
+	char *r = nginx_conf_parse_mem(conf, k, "the pasted log_format", NULL, name, why, sizeof why);
+	free(conf);
+	if (!r)
+		cerr(err, errlen, "%s", why);
+	return r;
+}
+
 static struct nginx_fmt *compile(const char *fmt, size_t len, char *err, size_t errlen);
 
 struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size_t errlen)
 {
-	char *unq = fmt && len <= NX_MAX_FMT ? unpaste(fmt, len) : NULL;
+	bool bad = false;
+	char *unq = fmt && len <= NX_MAX_FMT ? undirective(fmt, len, &bad, err, errlen) : NULL;
+	if (!unq && bad)
+		return NULL;
+	if (!unq)
+		unq = fmt && len <= NX_MAX_FMT ? unpaste(fmt, len) : NULL;
 	if (!unq)
 		return compile(fmt, len, err, errlen);
 	struct nginx_fmt *f = compile(unq, strlen(unq), err, errlen);
@@ -1700,8 +1755,9 @@ static const char *sep_field(const char *s, size_t n, bool *have_status, bool pr
 		*have_status = true;
 		return "status";
 	}
-	/* times are "0.004" (or "-" next to them, an upstream not tried) */
-	if ((n > 0 && value_fits("upstream_connect_time", s, n) && !(n == 1 && s[0] == '-')) ||
+	/* times are "0.004" (or "-" next to them, an upstream not tried); a
+	 * bare whole number is more likely a size than a time */
+	if ((n > 0 && memchr(s, '.', n) && value_fits("upstream_connect_time", s, n)) ||
 	    (prev_time && n == 1 && s[0] == '-')) {
 		*is_time = true;
 		return NULL;
