@@ -117,6 +117,8 @@ struct rules_config {
 	double overhead_min_pauses;   /* ... in at least this many pauses */
 	double overhead_crit_share;   /* a paused share this high is critical */
 	double aq_stop_share;         /* from nginx alone, a stop needs this share of its requests held */
+	double aq_explain_share;      /* a JVM stop explains held connects only when it lasts this share
+	                               * of their shortest wait and this share of them started in it */
 };
 
 void rules_config_defaults(struct rules_config *c);
