@@ -1467,6 +1467,11 @@ unsigned nginx_fmt_fields(const struct nginx_fmt *f)
 	return f ? f->fields : 0;
 }
 
+bool nginx_fmt_has_unnamed(const struct nginx_fmt *f)
+{
+	return f && strstr(f->str, "${x_") != NULL;
+}
+
 size_t nginx_fmt_describe(const struct nginx_fmt *f, char *buf, size_t len)
 {
 	static const char *const esc_name[] = {"default", "json", "none"};

@@ -141,6 +141,9 @@ struct rules_ctx {
 	bool jvm_unanchored;          /* uptime-only JVM lines could not be placed on the clock */
 	unsigned nginx_lacks;         /* EV_HTTP_NO_*: variables the log_format of some requests read
 	                               * did not have (their times are unknown, never 0 or "-") */
+	bool nginx_guessed;           /* ... and that format was guessed from the lines (no
+	                               * --nginx-conf/--nginx-format) with fields it could not name:
+	                               * the lines may carry those times */
 	const char *(*src_name)(void *ctx, uint16_t src);   /* basename of a source for evidence */
 	void *src_ctx;
 	bool explicit_serial;         /* -XX:+UseSerialGC seen on the command line/flags */
