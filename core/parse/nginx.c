@@ -1469,7 +1469,9 @@ unsigned nginx_fmt_fields(const struct nginx_fmt *f)
 
 bool nginx_fmt_has_unnamed(const struct nginx_fmt *f)
 {
-	return f && strstr(f->str, "${x_") != NULL;
+	/* detection names a time-shaped field it cannot name ${x_T<n>}, and
+	 * leaves bare times it could not name as ${x_tm<k>} */
+	return f && (strstr(f->str, "${x_T") || strstr(f->str, "${x_tm"));
 }
 
 size_t nginx_fmt_describe(const struct nginx_fmt *f, char *buf, size_t len)
@@ -1617,14 +1619,124 @@ static void put_unknown_key(struct sbuf *b, const char *key, unsigned *nth)
 	put_unknown(b, tag, nth);
 }
 
+/* a bare token that looks like a time nginx writes ("0.004"; "-" only next
+ * to one: an upstream not tried), its milliseconds in *ms (-1 for "-") */
+static bool bare_time(const char *s, size_t n, int64_t *ms)
+{
+	*ms = -1;
+	return n > 2 && memchr(s, '.', n) && scan_secs(s, n, false, ms) == n;
+}
+
+/* a bare time at s[p] (tl bytes), or a "-" next to one (after one, or
+ * before one: the next bare token) */
+static bool bare_dash_or_time(const char *s, size_t n, size_t p, size_t tl, bool after_time, int64_t *ms)
+{
+	if (bare_time(s + p, tl, ms))
+		return true;
+	if (!(tl == 1 && s[p] == '-'))
+		return false;
+	*ms = -1;
+	if (after_time)
+		return true;
+	size_t q = p + 1;
+	while (q < n && s[q] == ' ')
+		q++;
+	const char *sp = memchr(s + q, ' ', n - q);
+	size_t e = sp ? (size_t)(sp - s) : n;
+	int64_t v;
+	return q < n && (bare_time(s + q, e - q, &v) || (e - q == 1 && s[q] == '-' &&
+			  bare_dash_or_time(s, n, q, 1, false, &v)));
+}
+
+/* The bare times of a line, in their order, named as nginx users write
+ * them (derive_sep does the same for tab- and '|'-separated lines): rt; rt,
+ * urt; rt, uct, urt; rt, uct, uht, urt. Only when the values agree with
+ * those names on this line: the upstream's times add up (connect <= header
+ * <= response) and none exceeds the request's. Else they stay unnamed. */
+#define NX_BARE_TIMES 4
+static const char *const nx_bare_names[NX_BARE_TIMES][NX_BARE_TIMES] = {
+	{"request_time"}, {"request_time", "upstream_response_time"},
+	{"request_time", "upstream_connect_time", "upstream_response_time"},
+	{"request_time", "upstream_connect_time", "upstream_header_time", "upstream_response_time"},
+};
+
+static bool bare_times_fit(const int64_t *v, unsigned nt)
+{
+	/* v[0] is the request's time; the rest the upstream's, ascending */
+	for (unsigned i = 1; i < nt; i++) {
+		if (v[i] < 0)
+			continue;
+		if (v[0] >= 0 && v[i] > v[0] + 2)
+			return false;
+		for (unsigned j = i + 1; j < nt; j++)
+			if (v[j] >= 0 && v[i] > v[j] + 2)
+				return false;
+	}
+	return true;
+}
+
+static void put_bare(struct sbuf *b, unsigned *nt)
+{
+	char mk[24];
+	snprintf(mk, sizeof mk, "${x_tm%u}", (*nt)++);
+	sb_puts(b, mk);
+}
+
+/* {0.004}: a time in braces names like a bare one (s[p] '{', s[te - 1] '}') */
+static bool put_braced(struct sbuf *b, const char *s, size_t p, size_t te, bool was_time, int64_t *tv,
+		       unsigned *nt, unsigned *nth, bool *prev_time, bool *too_many)
+{
+	size_t tl = te - p;
+	sb_puts(b, "{");
+	if (*nt < NX_BARE_TIMES && bare_dash_or_time(s, te - 1, p + 1, tl - 2, was_time, &tv[*nt])) {
+		put_bare(b, nt);
+		*prev_time = true;
+	} else {
+		if (memchr(s + p, '"', tl))
+			return false;
+		bool t = bare_time(s + p + 1, tl - 2, &tv[NX_BARE_TIMES]);
+		*too_many |= *nt == NX_BARE_TIMES && (t || (was_time && tl == 3 && s[p + 1] == '-'));
+		put_unknown(b, t ? "T" : "", nth);
+	}
+	sb_puts(b, "}");
+	return true;
+}
+
+/* replace the markers ${x_tmK} put_bare() wrote with the names */
+static bool name_bare_times(struct sbuf *b, unsigned nt)
+{
+	struct sbuf o = {0};
+	const char *p = b->p;
+	while (*p) {
+		const char *m = strstr(p, "${x_tm");
+		if (!m) {
+			sb_puts(&o, p);
+			break;
+		}
+		sb_put(&o, p, (size_t)(m - p));
+		unsigned k = (unsigned)(m[6] - '0');
+		sb_puts(&o, "$");
+		sb_puts(&o, k < nt ? nx_bare_names[nt - 1][k] : "x_bad");
+		p = m + 8; /* "${x_tmK}" */
+	}
+	if (o.bad) {
+		free(o.p);
+		return false;
+	}
+	free(b->p);
+	*b = o;
+	return true;
+}
+
 /* Turn the fields of one sample line from s[p] on into format text: key=value
  * pairs (quoted or not), "quoted", [bracketed] and bare tokens. Timings are
  * recognised by their key names, ids/status/times by their shape. */
 static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, struct sbuf *b,
 			  bool *none)
 {
-	unsigned nth = 0;
-	bool first = p == 0;
+	unsigned nth = 0, nt = 0;
+	int64_t tv[NX_BARE_TIMES + 1];
+	bool first = p == 0, prev_time = false, too_many = false;
 	while (p < n) {
 		if (s[p] == ' ') {
 			size_t q = p;
@@ -1634,6 +1746,8 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 			p = q;
 			continue;
 		}
+		bool was_time = prev_time;
+		prev_time = false;
 		if (s[p] == '$')
 			return false; /* nginx has no way to write a literal '$' */
 		size_t il = ident_len(s, n, p);
@@ -1681,6 +1795,8 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 				sb_puts(b, var);
 				if (strcmp(var, "status") == 0)
 					have_status = true;
+			} else if (bare_time(s + vs, ve - vs, &tv[NX_BARE_TIMES])) {
+				put_unknown(b, "T", &nth); /* a time it cannot name */
 			} else {
 				put_unknown_key(b, key, &nth);
 			}
@@ -1695,7 +1811,19 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 			if (q == NX_NONE)
 				return false;
 			sb_puts(b, "\"");
-			put_unknown(b, "q", &nth);
+			/* "0.004" "-": quoted times name like bare ones; "-" only after one */
+			size_t ql = q - p - 1;
+			if (nt < NX_BARE_TIMES && (bare_time(s + p + 1, ql, &tv[nt]) ||
+						   (was_time && ql == 1 && s[p + 1] == '-'))) {
+				if (ql == 1)
+					tv[nt] = -1;
+				put_bare(b, &nt);
+				prev_time = true;
+			} else {
+				bool t = bare_time(s + p + 1, ql, &tv[NX_BARE_TIMES]);
+				too_many |= nt == NX_BARE_TIMES && (t || (was_time && ql == 1 && s[p + 1] == '-'));
+				put_unknown(b, t ? "T" : "q", &nth);
+			}
 			sb_puts(b, "\"");
 			p = q + 1;
 			first = false;
@@ -1711,7 +1839,7 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 			if (qe - p - 1 == 26 && util_parse_clf_time(s + p + 1, 26, &ms) == 26)
 				sb_puts(b, "$time_local");
 			else
-				put_unknown(b, "b", &nth);
+				put_unknown(b, bare_time(s + p + 1, qe - p - 1, &ms) ? "T" : "b", &nth);
 			sb_puts(b, "]");
 			p = qe + 1;
 			first = false;
@@ -1731,6 +1859,17 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 			   value_fits("status", s + p, tl)) {
 			sb_puts(b, "$status");
 			have_status = true;
+		} else if (nt < NX_BARE_TIMES && bare_dash_or_time(s, n, p, tl, was_time, &tv[nt])) {
+			put_bare(b, &nt);
+			prev_time = true;
+		} else if (tl > 2 && s[p] == '{' && s[te - 1] == '}') {
+			if (!put_braced(b, s, p, te, was_time, tv, &nt, &nth, &prev_time, &too_many))
+				return false;
+		} else if (nt == NX_BARE_TIMES && (bare_time(s + p, tl, &tv[NX_BARE_TIMES]) ||
+						    (was_time && tl == 1 && s[p] == '-'))) {
+			/* more than four bare times: no order we know names them */
+			put_unknown(b, "T", &nth);
+			too_many = true;
 		} else {
 			if (memchr(s + p, '"', tl))
 				return false; /* a quote inside a bare token: not a layout we know */
@@ -1739,7 +1878,11 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 		p = te;
 		first = false;
 	}
-	return !b->bad;
+	if (b->bad)
+		return false;
+	if (nt > 0 && !too_many && bare_times_fit(tv, nt))
+		return name_bare_times(b, nt);
+	return true; /* the times stay ${x_tmK}: unnamed, and the notes say so */
 }
 
 /* one field of a tab- or '|'-separated line: what it looks like */
@@ -1814,7 +1957,7 @@ static bool derive_sep(const char *s, size_t n, char sep, struct sbuf *b)
 			sb_puts(b, "$");
 			sb_puts(b, nm[i]);
 		} else {
-			put_unknown(b, "", &nth);
+			put_unknown(b, tm[i] ? "T" : "", &nth);
 		}
 	}
 	return !b->bad;
@@ -1894,7 +2037,11 @@ static bool derive_json(const char *s, size_t n, struct sbuf *b)
 			sb_puts(b, var);
 			have_status |= strcmp(var, "status") == 0;
 		} else {
-			put_unknown_key(b, key, &nth);
+			int64_t ms;
+			if (bare_time(s + vs, ve - vs, &ms))
+				put_unknown(b, "T", &nth); /* a time it cannot name */
+			else
+				put_unknown_key(b, key, &nth);
 		}
 		lit = ve;
 		p = ve + (quoted ? 1 : 0);

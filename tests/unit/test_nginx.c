@@ -1091,6 +1091,53 @@ static void test_pasted_quotes(void **state)
 	nginx_fmt_free(f);
 }
 
+/* Detection on real lines of tests/fixtures/nginx/guess/run.sh (nginx 1.22, one request to a
+ * live upstream, one nginx answered itself, one connect timeout): bare, quoted, braced and
+ * tab-separated times are named rt, uct, uht, urt in that order (issue 24: they were left
+ * unnamed and the note said the log_format had none); ingress-nginx's upstreaminfo gets its
+ * $request_time and $upstream_response_time; five times in a row stay unnamed, and say so. */
+static void test_detect_bare_times(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		const char *lines[3];
+	} t[] = {
+		{"iso", {"2026-12-07T03:36:50+00:00 127.0.0.1 \"GET /live/a1 HTTP/1.1\" 200 3 0.001 0.000 0.002 0.002", "2026-12-07T03:36:50+00:00 127.0.0.1 \"GET /static/s5 HTTP/1.1\" 204 0 0.000 - - -", "2026-12-07T03:36:52+00:00 127.0.0.1 \"GET /stuck/k0-3 HTTP/1.1\" 504 167 1.000 - - 1.001"}},
+		{"combined_times", {"127.0.0.1 - - [07/Dec/2026:03:36:50 +0000] \"GET /live/a1 HTTP/1.1\" 200 3 \"-\" \"curl/7.88.1\" 0.001 0.000 0.002 0.002", "127.0.0.1 - - [07/Dec/2026:03:36:50 +0000] \"GET /static/s5 HTTP/1.1\" 204 0 \"-\" \"curl/7.88.1\" 0.000 - - -", "127.0.0.1 - - [07/Dec/2026:03:36:52 +0000] \"GET /stuck/k0-3 HTTP/1.1\" 504 167 \"-\" \"curl/7.88.1\" 1.000 - - 1.001"}},
+		{"quoted", {"127.0.0.1 [07/Dec/2026:03:36:50 +0000] \"GET /live/a1 HTTP/1.1\" 200 \"0.001\" \"0.000\" \"0.002\" \"0.002\" \"curl/7.88.1\"", "127.0.0.1 [07/Dec/2026:03:36:50 +0000] \"GET /static/s5 HTTP/1.1\" 204 \"0.000\" \"-\" \"-\" \"-\" \"curl/7.88.1\"", "127.0.0.1 [07/Dec/2026:03:36:52 +0000] \"GET /stuck/k0-3 HTTP/1.1\" 504 \"1.000\" \"-\" \"-\" \"1.001\" \"curl/7.88.1\""}},
+		{"braces", {"127.0.0.1 [07/Dec/2026:03:36:50 +0000] \"GET /live/a1 HTTP/1.1\" 200 3 {0.001} {0.000} {0.002} {0.002}", "127.0.0.1 [07/Dec/2026:03:36:50 +0000] \"GET /static/s5 HTTP/1.1\" 204 0 {0.000} {-} {-} {-}", "127.0.0.1 [07/Dec/2026:03:36:52 +0000] \"GET /stuck/k0-3 HTTP/1.1\" 504 167 {1.000} {-} {-} {1.001}"}},
+		{"tabs", {"2026-12-07T03:36:50+00:00\t127.0.0.1\tGET /live/a1 HTTP/1.1\t200\t0.001\t0.000\t0.002\t0.002", "2026-12-07T03:36:50+00:00\t127.0.0.1\tGET /static/s5 HTTP/1.1\t204\t0.000\t-\t-\t-", "2026-12-07T03:36:52+00:00\t127.0.0.1\tGET /stuck/k0-3 HTTP/1.1\t504\t1.000\t-\t-\t1.001"}},
+		{"upstreaminfo", {"127.0.0.1 - - [07/Dec/2026:03:36:50 +0000] \"GET /live/a1 HTTP/1.1\" 200 3 \"-\" \"curl/7.88.1\" 86 0.001 [default-live-80] [] 127.0.0.1:51527 3 0.002 200 7421c264106e068ca8b9208ec82b10cf", "127.0.0.1 - - [07/Dec/2026:03:36:50 +0000] \"GET /static/s5 HTTP/1.1\" 204 0 \"-\" \"curl/7.88.1\" 88 0.000 [default-live-80] [] - - - - de1697ab898d491a60b048043b07dc27", "127.0.0.1 - - [07/Dec/2026:03:36:52 +0000] \"GET /stuck/k0-3 HTTP/1.1\" 504 167 \"-\" \"curl/7.88.1\" 89 1.000 [default-live-80] [] 127.0.0.1:40731 0 1.001 504 04c1929435b130d5c8bbfc3e89951296"}},
+		{"fivetimes", {"2026-12-07T03:36:50+00:00 127.0.0.1 \"GET /live/a1 HTTP/1.1\" 200 0.002 0.001 0.000 0.002 0.002", "2026-12-07T03:36:50+00:00 127.0.0.1 \"GET /static/s5 HTTP/1.1\" 204 0.000 0.000 - - -", "2026-12-07T03:36:52+00:00 127.0.0.1 \"GET /stuck/k0-3 HTTP/1.1\" 504 1.001 1.000 - - 1.001"}},
+	};
+	const unsigned all = NGINX_F_RT | NGINX_F_UCT | NGINX_F_UHT | NGINX_F_URT;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		size_t lens[3];
+		for (int k = 0; k < 3; k++)
+			lens[k] = strlen(t[i].lines[k]);
+		struct nginx_fmt *f = nginx_fmt_detect(t[i].lines, lens, 3);
+		if (!f)
+			fail_msg("%s: no format", t[i].name);
+		unsigned want = strcmp(t[i].name, "upstreaminfo") == 0 ? NGINX_F_RT | NGINX_F_URT :
+				strcmp(t[i].name, "fivetimes") == 0 ? 0u : all;
+		if ((nginx_fmt_fields(f) & all) != want)
+			fail_msg("%s: fields %#x, want %#x: %s", t[i].name, nginx_fmt_fields(f) & all, want,
+				 nginx_fmt_string(f));
+		/* unnamed times are said: only where it could not name them */
+		assert_int_equal(nginx_fmt_has_unnamed(f), strcmp(t[i].name, "fivetimes") == 0);
+		struct event ev;
+		assert_true(nginx_parse_line(f, t[i].lines[2], lens[2], &ev, NULL));
+		assert_int_equal(ev.u.http.status, 504);
+		if (want == all) { /* the connect timeout: rt 1.000, uct "-" */
+			assert_true(ev.u.http.uct_ms < 0);
+			assert_true(ev.u.http.uct_n > 0);
+			assert_true(ev.u.http.rt_ms == 1000);
+		}
+		nginx_fmt_free(f);
+	}
+}
+
 /* a whole `log_format NAME '...';` directive pasted into --nginx-format
  * (issue 24: it parsed 0 lines with no hint): the directive is stripped and
  * its pieces joined as nginx joins them; a broken one is a clear error.
@@ -1340,6 +1387,7 @@ int main(void)
 		cmocka_unit_test(test_times_whole_or_decimal_and_real_dates),
 		cmocka_unit_test(test_pasted_quotes),
 		cmocka_unit_test(test_pasted_directive),
+		cmocka_unit_test(test_detect_bare_times),
 		cmocka_unit_test(test_conf_formats_for),
 		cmocka_unit_test_setup_teardown(test_conf_syntax_synthetic, conf_setup, conf_teardown),
 		cmocka_unit_test_setup_teardown(test_conf_errors_synthetic, conf_setup, conf_teardown),
