@@ -45,6 +45,19 @@ jq -r '.sources[0].first_unparsed' "$T/r.json" | grep -Eq '^line 1: .*(\$msec|va
 "$BIN" --report --nginx "$F/logs/access.log" --nginx-format '$msec $status $request_id' >"$T/txt" 2>&1
 [ "$(grep -c 'first unparsed' "$T/txt")" = 1 ] || fail "the text report does not say once why lines failed"
 
+# a whole log_format directive pasted into --nginx-format (issue 24: it parsed 0 lines with no
+# hint): read as nginx reads it (three quoted pieces over three lines, a comment after it);
+# one that does not close is an error that says so, and nothing is read
+dir=$(awk '/^log_format probe /{p=1} p{print} p && /;/{exit}' "$F/conf.d/formats.conf")
+"$BIN" --report --json --nginx "$F/logs/access.log" --nginx-format "$dir" >"$T/r.json" 2>"$T/err" \
+  || fail "a pasted directive: $(cat "$T/err")"
+[ "$(jq '.sources[0].unparsed' "$T/r.json")" = 0 ] && [ "$(jq '.sources[0].parsed' "$T/r.json")" = "$(wc -l <"$F/logs/access.log")" ] \
+  || fail "a pasted directive: $(jq -c '.sources[0] | [.parsed, .unparsed, .first_unparsed]' "$T/r.json")"
+if "$BIN" --report --nginx "$F/logs/access.log" --nginx-format "log_format probe '\$msec \$status" >"$T/out" 2>"$T/err"; then
+  fail "an unterminated pasted directive was accepted"
+fi
+grep -q 'log_format.*unterminated' "$T/err" || fail "an unterminated directive: the error does not say so: $(cat "$T/err")"
+
 # a fresh run of a real nginx
 if command -v nginx >/dev/null && command -v curl >/dev/null; then
   mkdir -p "$T/fresh"
