@@ -1619,6 +1619,8 @@ static void put_unknown_key(struct sbuf *b, const char *key, unsigned *nth)
 	put_unknown(b, tag, nth);
 }
 
+#define NX_BARE_TIMES 4 /* rt, uct, uht, urt: the most a guess names by order */
+
 /* a bare token that looks like a time nginx writes ("0.004"; "-" only next
  * to one: an upstream not tried), its milliseconds in *ms (-1 for "-") */
 static bool bare_time(const char *s, size_t n, int64_t *ms)
@@ -1638,14 +1640,23 @@ static bool bare_dash_or_time(const char *s, size_t n, size_t p, size_t tl, bool
 	*ms = -1;
 	if (after_time)
 		return true;
-	size_t q = p + 1;
-	while (q < n && s[q] == ' ')
-		q++;
-	const char *sp = memchr(s + q, ' ', n - q);
-	size_t e = sp ? (size_t)(sp - s) : n;
-	int64_t v;
-	return q < n && (bare_time(s + q, e - q, &v) || (e - q == 1 && s[q] == '-' &&
-			  bare_dash_or_time(s, n, q, 1, false, &v)));
+	/* before one: skip the "-" that follow, at most as many as there can be
+	 * times (a line can be a long run of them) */
+	for (size_t q = p + 1, dashes = 1; dashes < NX_BARE_TIMES; dashes++) {
+		while (q < n && s[q] == ' ')
+			q++;
+		if (q >= n)
+			return false;
+		const char *sp = memchr(s + q, ' ', n - q);
+		size_t e = sp ? (size_t)(sp - s) : n;
+		int64_t v;
+		if (e - q == 1 && s[q] == '-') {
+			q = e;
+			continue;
+		}
+		return bare_time(s + q, e - q, &v);
+	}
+	return false; /* more dashes than times there can be */
 }
 
 /* The bare times of a line, in their order, named as nginx users write
@@ -1653,7 +1664,6 @@ static bool bare_dash_or_time(const char *s, size_t n, size_t p, size_t tl, bool
  * urt; rt, uct, urt; rt, uct, uht, urt. Only when the values agree with
  * those names on this line: the upstream's times add up (connect <= header
  * <= response) and none exceeds the request's. Else they stay unnamed. */
-#define NX_BARE_TIMES 4
 static const char *const nx_bare_names[NX_BARE_TIMES][NX_BARE_TIMES] = {
 	{"request_time"}, {"request_time", "upstream_response_time"},
 	{"request_time", "upstream_connect_time", "upstream_response_time"},
