@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.c — JSON and text reports, NDJSON objects (report.h). */
 #include "stwtop/report.h"
 #include "stwtop/hist.h"
@@ -10,6 +11,9 @@
 
 /* room for any verdict text sanitised (util_sanitize writes at most 4 bytes per byte) */
 #define SAFE_LEN (4 * VERDICT_ADVICE_LEN + 1)
+/* room for a verdict text or a note with its times rendered (util_expand_times:
+ * a time token of 15 bytes becomes up to 18) */
+#define TIMES_LEN (2 * VERDICT_ADVICE_LEN)
 
 /* --- order --- */
 
@@ -28,6 +32,14 @@ static json_t *jtext(const char *s)
 	char buf[SAFE_LEN];
 	util_sanitize(buf, sizeof buf, s, strlen(s));
 	return json_string(buf);
+}
+
+/* a verdict's text or a note: its times rendered (util_expand_times), then as jtext */
+static json_t *jtimed(const char *raw)
+{
+	char s[TIMES_LEN];
+	util_expand_times(s, sizeof s, raw, strlen(raw), UTIL_TIMES_OFFSET);
+	return jtext(s);
 }
 
 static json_t *iso_or_null(int64_t t)
@@ -52,12 +64,12 @@ static json_t *verdict_obj(const struct verdict *v)
 	json_object_set_new(o, "end", iso_or_null(v->end_ms));
 	if (v->cleared_ms != EV_TIME_NONE)
 		json_object_set_new(o, "cleared", iso_or_null(v->cleared_ms));
-	json_object_set_new(o, "title", jtext(v->title));
+	json_object_set_new(o, "title", jtimed(v->title));
 	json_t *ev = json_array();
 	for (int i = 0; i < v->nevidence; i++)
-		json_array_append_new(ev, jtext(v->evidence[i]));
+		json_array_append_new(ev, jtimed(v->evidence[i]));
 	json_object_set_new(o, "evidence", ev);
-	json_object_set_new(o, "advice", jtext(v->advice));
+	json_object_set_new(o, "advice", jtimed(v->advice));
 	return o;
 }
 
@@ -415,7 +427,7 @@ static json_t *report_obj(const struct session *s)
 	size_t nn = session_notes(s, notes, REPORT_MAX_NOTES);
 	json_t *jn = json_array();
 	for (size_t i = 0; i < nn; i++)
-		json_array_append_new(jn, jtext(notes[i]));
+		json_array_append_new(jn, jtimed(notes[i]));
 	json_object_set_new(root, "notes", jn);
 	json_object_set_new(root, "checked", checked_obj(s));
 
@@ -589,11 +601,6 @@ static void interval_requests(const struct timeline *tl, struct report_status_ma
 
 /* no safepoint line from any log: the counters are all there is of the
  * stops (a log with only GC pauses has not the others, nor any TTSP) */
-static bool tl_stops_none(const struct session *s)
-{
-	return session_timeline(s)->log_stops == 0;
-}
-
 static void interval_facts(const struct session *s, int64_t now, struct report_status_mark *m,
 			   struct interval *iv)
 {
@@ -692,7 +699,7 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 				      iv.max_ttsp_ms);
 	/* no safepoint log: the JVM's counters say how long it was stopped in every
 	 * safepoint (GC or not) and how long reaching them took, not in which stops */
-	if (iv.ctr && tl_stops_none(s) && iv.ctr->stop_ms >= 0 && o < len)
+	if (iv.ctr && !timeline_stops_from_log(session_timeline(s)) && iv.ctr->stop_ms >= 0 && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", stopped %.0f ms (ttsp %.0f ms, JVM counters)",
 				      iv.ctr->stop_ms, iv.ctr->ttsp_ms > 0 ? iv.ctr->ttsp_ms : 0);
 	if (iv.have_cpu && o < len)
@@ -728,7 +735,7 @@ char *report_note_json(const char *text)
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("note"));
 	json_object_set_new(o, "schema", json_integer(REPORT_JSON_SCHEMA));
-	json_object_set_new(o, "text", jtext(text));
+	json_object_set_new(o, "text", jtimed(text));
 	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return txt;
@@ -754,7 +761,7 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 	json_object_set_new(o, "time", iso_or_null(now_ms));
 	const char *src = summary_jvm_source(sm);
 	bool ctr = strcmp(src, "hsperfdata") == 0;
-	if (ctr && tl_stops_none(s)) {
+	if (ctr && !timeline_stops_from_log(session_timeline(s))) {
 		/* no safepoint log: the stops of the counters' last interval (null
 		 * when no read is recent); the longest one from the reads every
 		 * HSPERF_STEP_MS */
@@ -881,7 +888,8 @@ static const char *safe(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-/* print s (sanitised) wrapped at width, each line prefixed */
+/* print s (sanitised) wrapped at width, each line prefixed; a word longer than
+ * the width (a path, a command) is kept whole on its line */
 static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 {
 	char buf[SAFE_LEN];
@@ -897,8 +905,11 @@ static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 		int cut = avail;
 		while (cut > 0 && s[cut] != ' ')
 			cut--;
-		if (cut == 0)
+		if (cut == 0) {
 			cut = avail;
+			while (s[cut] && s[cut] != ' ')
+				cut++;
+		}
 		fprintf(out, "%s%.*s\n", prefix, cut, s);
 		s += cut;
 		while (*s == ' ')
@@ -906,6 +917,14 @@ static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 		prefix = "      ";
 		plen = 6;
 	}
+}
+
+/* a verdict's text or a note: its times rendered (util_expand_times), then wrapped */
+static void wrap_timed(FILE *out, const char *prefix, const char *raw, int width)
+{
+	char t[TIMES_LEN];
+	util_expand_times(t, sizeof t, raw, strlen(raw), UTIL_TIMES_OFFSET);
+	wrap(out, prefix, t, width);
 }
 
 /* The rest of the VERDICTS line: "nothing abnormal" only when every source
@@ -971,18 +990,18 @@ static void text_verdicts(FILE *out, const struct session *s, bool color)
 			fprintf(out, " %s%-4s%s %-26s %s%s\n", sev_color(v->severity, color),
 				severity_name(v->severity), rst, verdict_id_name(v->id), span,
 				v->cleared_ms != EV_TIME_NONE ? "  (cleared)" : "");
-			wrap(out, "      ", v->title, 100);
+			wrap_timed(out, "      ", v->title, 100);
 			for (int k = 0; k < v->nevidence; k++)
-				wrap(out, "      - ", v->evidence[k], 100);
+				wrap_timed(out, "      - ", v->evidence[k], 100);
 			if (v->advice[0])
-				wrap(out, "      > ", v->advice, 100);
+				wrap_timed(out, "      > ", v->advice, 100);
 		}
 	}
 
 	if (nn > 0) {
 		fprintf(out, "\n%sNOTES%s\n", bold, rst);
 		for (size_t i = 0; i < nn; i++)
-			wrap(out, "  - ", notes[i], 100);
+			wrap_timed(out, "  - ", notes[i], 100);
 	}
 
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* upstream.c — what the stop cost the callers (rules_internal.h): nginx
  * waited whole seconds to connect because the upstream's accept queue
  * overflowed (accept-queue-overflow), or gave up connecting (connect-timeout-504). */
@@ -243,12 +244,12 @@ static const struct rule_knob accept_queue_knobs[] = {
 };
 
 const struct rule rule_accept_queue = {
-	.info = {.id = V_ACCEPT_QUEUE, .name = "accept-queue-overflow", .kind = VERDICT_INCIDENT, .rank = 5},
+	.info = {.id = V_ACCEPT_QUEUE, .name = "accept-queue-overflow", .kind = VERDICT_INCIDENT, .rank = 6},
 	.judge = judge_accept_queue,
 	RULE_KNOBS(accept_queue_knobs),
 };
 
 const struct rule rule_connect_504 = {
-	.info = {.id = V_CONNECT_504, .name = "connect-timeout-504", .kind = VERDICT_INCIDENT, .rank = 6},
+	.info = {.id = V_CONNECT_504, .name = "connect-timeout-504", .kind = VERDICT_INCIDENT, .rank = 7},
 	.judge = judge_connect_504,
 };

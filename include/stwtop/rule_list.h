@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rule_list.h — every verdict, one line each, in evaluation order: the
  * incident rules in reading order (the stop, why it was long, what it cost),
  * then the whole-run rules in the order they are refreshed. (No include
@@ -11,6 +12,7 @@
  * and its tests (docs/architecture.md, "Where to add"). */
 RULE(LONG_GC_PAUSE, long_gc_pause)
 RULE(TTSP_SPIKE, ttsp_spike)
+RULE(LONG_VM_OPERATION, long_vm_operation)
 RULE(CPU_THROTTLED, cpu_throttled)
 RULE(SCHED_DELAY, sched_delay)
 RULE(DIRECT_RECLAIM, direct_reclaim)

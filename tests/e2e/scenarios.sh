@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scenarios.sh BIN — the scenario scoreboard: `BIN --report --json` over every row of
 # tests/scenarios/table.tsv (every real recording of tests/, and the inputs stwtop cannot
 # read); per scenario ok / miss (a must verdict absent, or not in its window) / false (a
@@ -12,7 +13,7 @@ S=$D/samples R=$D/recordings F=$D/fixtures
 command -v jq >/dev/null || { echo "scenarios.sh needs jq"; exit 77; }
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 : >"$T/empty.log"
-INCIDENT=" long-gc-pause ttsp-spike cpu-throttled-during-stop sched-delay-during-stop direct-reclaim accept-queue-overflow connect-timeout-504 "
+INCIDENT=" long-gc-pause ttsp-spike long-vm-operation cpu-throttled-during-stop sched-delay-during-stop direct-reclaim accept-queue-overflow connect-timeout-504 "
 tp=0 fp=0 fn=0 nsc=0 nbad=0
 # overlaps ID START END: some instance of ID overlaps [START, END] (ISO strings compare as times)
 overlaps() {
@@ -51,6 +52,8 @@ while IFS=$'\t' read -r name args must mustnot only checked says; do
     done
     for m in $mustnot; do
       if [[ "$m" == active:* ]]; then active "${m#active:}" && { s_fp=$((s_fp + 1)); detail+=" ${m#active:} active at the end;"; }
+      elif [[ "$m" == *@* ]]; then w=${m#*@}
+        overlaps "${m%%@*}" "${w%/*}" "${w#*/}" && { s_fp=$((s_fp + 1)); detail+=" must-not $m raised;"; }
       elif raised "$m"; then s_fp=$((s_fp + 1)); detail+=" must-not $m raised;"; fi
     done
     if [ "$only" = yes ]; then
@@ -58,7 +61,7 @@ while IFS=$'\t' read -r name args must mustnot only checked says; do
         [[ "$INCIDENT" == *" $id "* ]] || continue
         ids=" "; for m in $must; do ids+="${m%%@*} "; done
         [[ "$ids" == *" $id "* ]] && continue
-        [[ " $mustnot " == *" $id "* ]] && continue   # counted above
+        [[ " $mustnot " == *" $id "* || " $mustnot " == *" $id@"* ]] && continue   # counted above
         s_fp=$((s_fp + 1)); detail+=" unexpected $id;"
       done
     fi

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """prom-rules-tests.py RULES.yml > RULES.test.yml
 
 Writes the `promtool test rules` file of deploy/prometheus/stwtop-alerts.yml: for every alert,
@@ -22,6 +23,7 @@ import yaml
 CRIT_VERDICTS = {  # alert name -> verdict id (docs/verdicts.md: the ids that can be crit)
     "StwtopVerdictLongGcPause": "long-gc-pause",
     "StwtopVerdictTtspSpike": "ttsp-spike",
+    "StwtopVerdictLongVmOperation": "long-vm-operation",
     "StwtopVerdictCpuThrottledDuringStop": "cpu-throttled-during-stop",
     "StwtopVerdictAcceptQueueOverflow": "accept-queue-overflow",
     "StwtopVerdictConnectTimeout504": "connect-timeout-504",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // AcceptorOom.java — the upstream of the nginx-acceptor-oom recording: the JDK's own
 // com.sun.net.httpserver.HttpServer (listen backlog 50, handlers on a pool of 4 threads),
 // holding a catalog of small objects (live data a Full GC must mark). GET /report/MS builds a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acceptor-oom-run.sh — records tests/recordings/nginx-acceptor-oom: a real nginx (a private
 # instance: -p the folder, foreground, high ports, stopped by pid) in front of a JDK 17
 # HttpServer (programs/AcceptorOom.java) whose HTTP-Dispatcher thread dies of OutOfMemoryError
