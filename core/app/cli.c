@@ -196,7 +196,7 @@ static const struct cli_entry cli_table[] = {
 	 .help = "nginx access log"},
 	{.name = "nginx-format", .arg = "'FMT'", .sec = CLI_SEC_SOURCES, .kind = CLI_K_STR_SET,
 	 .off = F(nginx_format), .what = "format string",
-	 .help = "its log_format string (default: detected, else combined)"},
+	 .help = "its log_format string, or the whole log_format line (default: detected, else combined)"},
 	{.name = "nginx-conf", .arg = "FILE[:NAME]", .sec = CLI_SEC_SOURCES, .kind = CLI_K_STR,
 	 .off = F(nginx_conf),
 	 .help = "read log_format NAME from an nginx config (includes followed)"},

@@ -1102,7 +1102,8 @@ static void text_summary(FILE *out, const struct session *s, bool color)
 				(unsigned long long)sm->uct_buckets[3], (unsigned long long)sm->uct_buckets[4],
 				(unsigned long long)sm->uct_none);
 		if (sm->lacks_uct || sm->lacks_rt || sm->lacks_uht)
-			fprintf(out, "             not logged (see NOTES): %s%s%s\n",
+			fprintf(out, "             %s (see NOTES): %s%s%s\n",
+				session_nginx_guessed(s) ? "not read" : "not logged",
 				sm->lacks_rt ? "$request_time " : "", sm->lacks_uct ? "$upstream_connect_time " : "",
 				sm->lacks_uht ? "$upstream_header_time" : "");
 		if (sm->rt.n)

@@ -260,8 +260,10 @@ static size_t scan_single(int shape, const char *s, size_t n, struct nx_val *v)
 		v->exact = 1;
 		return k;
 	case SH_SECS:
-		/* nginx writes "%T.%03M": "1" is a line cut mid-write, not 1 s */
-		return scan_secs(s, n, true, &v->a);
+		/* nginx writes "%T.%03M", other writers of the same fields (an
+		 * ingress, a log shipper) "1" or "0.5": whole seconds are seconds,
+		 * as "0.0" is */
+		return scan_secs(s, n, false, &v->a);
 	case SH_STATUS:
 		if (n < 3 || !is_digit(s[0]) || !is_digit(s[1]) || !is_digit(s[2]))
 			return 0;
@@ -309,7 +311,7 @@ static size_t list_item(int shape, const char *s, size_t n, size_t p, uint8_t st
 		*num = true;
 		return q;
 	}
-	size_t k = scan_secs(s + p, n - p, true, val); /* "%T.%03M" always */
+	size_t k = scan_secs(s + p, n - p, false, val); /* "%T.%03M", or whole seconds */
 	if (k == 0)
 		return p;
 	*num = true;
@@ -741,7 +743,7 @@ static inline size_t scan2(const char *s, size_t n, size_t p, char a, char b)
 	return p;
 }
 
-/* scan_secs(s, n, true, ms) for "D.DDD", the shape of nearly every request
+/* scan_secs(s, n, false, ms) for "D.DDD", the shape of nearly every request
  * and upstream time; anything else goes to scan_secs */
 static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 {
@@ -750,7 +752,7 @@ static inline size_t secs_fast(const char *s, size_t n, int64_t *ms)
 		*ms = (s[0] - '0') * 1000 + (s[2] - '0') * 100 + (s[3] - '0') * 10 + (s[4] - '0');
 		return 5;
 	}
-	return scan_secs(s, n, true, ms);
+	return scan_secs(s, n, false, ms);
 }
 
 /* The fast path's rare cases are kept out of line (NX_COLD): inlined, they
@@ -1267,11 +1269,64 @@ static char *unpaste(const char *fmt, size_t len)
 	return r;
 }
 
+/* A whole directive pasted from a config, `log_format NAME [escape=X] '...'
+ * '...';`: the config reader strips the directive and joins the quoted
+ * pieces as nginx does. NULL with *bad set (and err said) when it is such a
+ * directive that does not read; NULL with *bad false when fmt is not one. */
+static char *undirective(const char *fmt, size_t len, bool *bad, char *err, size_t errlen)
+{
+	size_t i = 0, e = len;
+	*bad = false;
+	while (i < len && (fmt[i] == ' ' || fmt[i] == '\t' || fmt[i] == '\n' || fmt[i] == '\r'))
+		i++;
+	if (len - i < 11 || memcmp(fmt + i, "log_format", 10) != 0 ||
+	    !(fmt[i + 10] == ' ' || fmt[i + 10] == '\t' || fmt[i + 10] == '\n'))
+		return NULL;
+	size_t ns = i + 10;
+	while (ns < len && (fmt[ns] == ' ' || fmt[ns] == '\t' || fmt[ns] == '\n'))
+		ns++;
+	size_t ne = ns;
+	while (ne < len && fmt[ne] != ' ' && fmt[ne] != '\t' && fmt[ne] != '\n' && fmt[ne] != ';')
+		ne++;
+	*bad = true;
+	if (ne == ns || ne - ns > 64) {
+		cerr(err, errlen, "a pasted log_format directive without a name: give the format's quoted "
+		     "strings, or the directive as the config has it");
+		return NULL;
+	}
+	while (e > i && (fmt[e - 1] == ' ' || fmt[e - 1] == '\t' || fmt[e - 1] == '\n' || fmt[e - 1] == '\r'))
+		e--;
+	char name[65];
+	memcpy(name, fmt + ns, ne - ns);
+	name[ne - ns] = '\0';
+	size_t cl = e - i + 2;
+	char *conf = malloc(cl);
+	if (!conf) {
+		cerr(err, errlen, "out of memory");
+		return NULL;
+	}
+	memcpy(conf, fmt + i, e - i);
+	size_t k = e - i;
+	if (k == 0 || conf[k - 1] != ';')
+		conf[k++] = ';';
+	char why[200];
+	char *r = nginx_conf_parse_mem(conf, k, "the pasted log_format", NULL, name, why, sizeof why);
+	free(conf);
+	if (!r)
+		cerr(err, errlen, "%s", why);
+	return r;
+}
+
 static struct nginx_fmt *compile(const char *fmt, size_t len, char *err, size_t errlen);
 
 struct nginx_fmt *nginx_fmt_compile(const char *fmt, size_t len, char *err, size_t errlen)
 {
-	char *unq = fmt && len <= NX_MAX_FMT ? unpaste(fmt, len) : NULL;
+	bool bad = false;
+	char *unq = fmt && len <= NX_MAX_FMT ? undirective(fmt, len, &bad, err, errlen) : NULL;
+	if (!unq && bad)
+		return NULL;
+	if (!unq)
+		unq = fmt && len <= NX_MAX_FMT ? unpaste(fmt, len) : NULL;
 	if (!unq)
 		return compile(fmt, len, err, errlen);
 	struct nginx_fmt *f = compile(unq, strlen(unq), err, errlen);
@@ -1411,6 +1466,13 @@ const char *nginx_fmt_string(const struct nginx_fmt *f)
 unsigned nginx_fmt_fields(const struct nginx_fmt *f)
 {
 	return f ? f->fields : 0;
+}
+
+bool nginx_fmt_has_unnamed(const struct nginx_fmt *f)
+{
+	/* detection names a time-shaped field it cannot name ${x_T<n>}, and
+	 * leaves bare times it could not name as ${x_tm<k>} */
+	return f && (strstr(f->str, "${x_T") || strstr(f->str, "${x_tm"));
 }
 
 size_t nginx_fmt_describe(const struct nginx_fmt *f, char *buf, size_t len)
@@ -1558,14 +1620,134 @@ static void put_unknown_key(struct sbuf *b, const char *key, unsigned *nth)
 	put_unknown(b, tag, nth);
 }
 
+#define NX_BARE_TIMES 4 /* rt, uct, uht, urt: the most a guess names by order */
+
+/* a bare token that looks like a time nginx writes ("0.004"; "-" only next
+ * to one: an upstream not tried), its milliseconds in *ms (-1 for "-") */
+static bool bare_time(const char *s, size_t n, int64_t *ms)
+{
+	*ms = -1;
+	return n > 2 && memchr(s, '.', n) && scan_secs(s, n, false, ms) == n;
+}
+
+/* a bare time at s[p] (tl bytes), or a "-" next to one (after one, or
+ * before one: the next bare token) */
+static bool bare_dash_or_time(const char *s, size_t n, size_t p, size_t tl, bool after_time, int64_t *ms)
+{
+	if (bare_time(s + p, tl, ms))
+		return true;
+	if (!(tl == 1 && s[p] == '-'))
+		return false;
+	*ms = -1;
+	if (after_time)
+		return true;
+	/* before one: skip the "-" that follow, at most as many as there can be
+	 * times (a line can be a long run of them) */
+	for (size_t q = p + 1, dashes = 1; dashes < NX_BARE_TIMES; dashes++) {
+		while (q < n && s[q] == ' ')
+			q++;
+		if (q >= n)
+			return false;
+		const char *sp = memchr(s + q, ' ', n - q);
+		size_t e = sp ? (size_t)(sp - s) : n;
+		int64_t v;
+		if (e - q == 1 && s[q] == '-') {
+			q = e;
+			continue;
+		}
+		return bare_time(s + q, e - q, &v);
+	}
+	return false; /* more dashes than times there can be */
+}
+
+/* The bare times of a line, in their order, named as nginx users write
+ * them (derive_sep does the same for tab- and '|'-separated lines): rt; rt,
+ * urt; rt, uct, urt; rt, uct, uht, urt. Only when the values agree with
+ * those names on this line: the upstream's times add up (connect <= header
+ * <= response) and none exceeds the request's. Else they stay unnamed. */
+static const char *const nx_bare_names[NX_BARE_TIMES][NX_BARE_TIMES] = {
+	{"request_time"}, {"request_time", "upstream_response_time"},
+	{"request_time", "upstream_connect_time", "upstream_response_time"},
+	{"request_time", "upstream_connect_time", "upstream_header_time", "upstream_response_time"},
+};
+
+static bool bare_times_fit(const int64_t *v, unsigned nt)
+{
+	/* v[0] is the request's time; the rest the upstream's, ascending */
+	for (unsigned i = 1; i < nt; i++) {
+		if (v[i] < 0)
+			continue;
+		if (v[0] >= 0 && v[i] > v[0] + 2)
+			return false;
+		for (unsigned j = i + 1; j < nt; j++)
+			if (v[j] >= 0 && v[i] > v[j] + 2)
+				return false;
+	}
+	return true;
+}
+
+static void put_bare(struct sbuf *b, unsigned *nt)
+{
+	char mk[24];
+	snprintf(mk, sizeof mk, "${x_tm%u}", (*nt)++);
+	sb_puts(b, mk);
+}
+
+/* {0.004}: a time in braces names like a bare one (s[p] '{', s[te - 1] '}') */
+static bool put_braced(struct sbuf *b, const char *s, size_t p, size_t te, bool was_time, int64_t *tv,
+		       unsigned *nt, unsigned *nth, bool *prev_time, bool *too_many)
+{
+	size_t tl = te - p;
+	sb_puts(b, "{");
+	if (*nt < NX_BARE_TIMES && bare_dash_or_time(s, te - 1, p + 1, tl - 2, was_time, &tv[*nt])) {
+		put_bare(b, nt);
+		*prev_time = true;
+	} else {
+		if (memchr(s + p, '"', tl))
+			return false;
+		bool t = bare_time(s + p + 1, tl - 2, &tv[NX_BARE_TIMES]);
+		*too_many |= *nt == NX_BARE_TIMES && (t || (was_time && tl == 3 && s[p + 1] == '-'));
+		put_unknown(b, t ? "T" : "", nth);
+	}
+	sb_puts(b, "}");
+	return true;
+}
+
+/* replace the markers ${x_tmK} put_bare() wrote with the names */
+static bool name_bare_times(struct sbuf *b, unsigned nt)
+{
+	struct sbuf o = {0};
+	const char *p = b->p;
+	while (*p) {
+		const char *m = strstr(p, "${x_tm");
+		if (!m) {
+			sb_puts(&o, p);
+			break;
+		}
+		sb_put(&o, p, (size_t)(m - p));
+		unsigned k = (unsigned)(m[6] - '0');
+		sb_puts(&o, "$");
+		sb_puts(&o, k < nt ? nx_bare_names[nt - 1][k] : "x_bad");
+		p = m + 8; /* "${x_tmK}" */
+	}
+	if (o.bad) {
+		free(o.p);
+		return false;
+	}
+	free(b->p);
+	*b = o;
+	return true;
+}
+
 /* Turn the fields of one sample line from s[p] on into format text: key=value
  * pairs (quoted or not), "quoted", [bracketed] and bare tokens. Timings are
  * recognised by their key names, ids/status/times by their shape. */
 static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, struct sbuf *b,
 			  bool *none)
 {
-	unsigned nth = 0;
-	bool first = p == 0;
+	unsigned nth = 0, nt = 0;
+	int64_t tv[NX_BARE_TIMES + 1];
+	bool first = p == 0, prev_time = false, too_many = false;
 	while (p < n) {
 		if (s[p] == ' ') {
 			size_t q = p;
@@ -1575,6 +1757,8 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 			p = q;
 			continue;
 		}
+		bool was_time = prev_time;
+		prev_time = false;
 		if (s[p] == '$')
 			return false; /* nginx has no way to write a literal '$' */
 		size_t il = ident_len(s, n, p);
@@ -1622,6 +1806,8 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 				sb_puts(b, var);
 				if (strcmp(var, "status") == 0)
 					have_status = true;
+			} else if (bare_time(s + vs, ve - vs, &tv[NX_BARE_TIMES])) {
+				put_unknown(b, "T", &nth); /* a time it cannot name */
 			} else {
 				put_unknown_key(b, key, &nth);
 			}
@@ -1636,7 +1822,19 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 			if (q == NX_NONE)
 				return false;
 			sb_puts(b, "\"");
-			put_unknown(b, "q", &nth);
+			/* "0.004" "-": quoted times name like bare ones; "-" only after one */
+			size_t ql = q - p - 1;
+			if (nt < NX_BARE_TIMES && (bare_time(s + p + 1, ql, &tv[nt]) ||
+						   (was_time && ql == 1 && s[p + 1] == '-'))) {
+				if (ql == 1)
+					tv[nt] = -1;
+				put_bare(b, &nt);
+				prev_time = true;
+			} else {
+				bool t = bare_time(s + p + 1, ql, &tv[NX_BARE_TIMES]);
+				too_many |= nt == NX_BARE_TIMES && (t || (was_time && ql == 1 && s[p + 1] == '-'));
+				put_unknown(b, t ? "T" : "q", &nth);
+			}
 			sb_puts(b, "\"");
 			p = q + 1;
 			first = false;
@@ -1652,7 +1850,7 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 			if (qe - p - 1 == 26 && util_parse_clf_time(s + p + 1, 26, &ms) == 26)
 				sb_puts(b, "$time_local");
 			else
-				put_unknown(b, "b", &nth);
+				put_unknown(b, bare_time(s + p + 1, qe - p - 1, &ms) ? "T" : "b", &nth);
 			sb_puts(b, "]");
 			p = qe + 1;
 			first = false;
@@ -1672,6 +1870,17 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 			   value_fits("status", s + p, tl)) {
 			sb_puts(b, "$status");
 			have_status = true;
+		} else if (nt < NX_BARE_TIMES && bare_dash_or_time(s, n, p, tl, was_time, &tv[nt])) {
+			put_bare(b, &nt);
+			prev_time = true;
+		} else if (tl > 2 && s[p] == '{' && s[te - 1] == '}') {
+			if (!put_braced(b, s, p, te, was_time, tv, &nt, &nth, &prev_time, &too_many))
+				return false;
+		} else if (nt == NX_BARE_TIMES && (bare_time(s + p, tl, &tv[NX_BARE_TIMES]) ||
+						    (was_time && tl == 1 && s[p] == '-'))) {
+			/* more than four bare times: no order we know names them */
+			put_unknown(b, "T", &nth);
+			too_many = true;
 		} else {
 			if (memchr(s + p, '"', tl))
 				return false; /* a quote inside a bare token: not a layout we know */
@@ -1680,7 +1889,11 @@ static bool derive_fields(const char *s, size_t n, size_t p, bool have_status, s
 		p = te;
 		first = false;
 	}
-	return !b->bad;
+	if (b->bad)
+		return false;
+	if (nt > 0 && !too_many && bare_times_fit(tv, nt))
+		return name_bare_times(b, nt);
+	return true; /* the times stay ${x_tmK}: unnamed, and the notes say so */
 }
 
 /* one field of a tab- or '|'-separated line: what it looks like */
@@ -1701,8 +1914,9 @@ static const char *sep_field(const char *s, size_t n, bool *have_status, bool pr
 		*have_status = true;
 		return "status";
 	}
-	/* times are "0.004" (or "-" next to them, an upstream not tried) */
-	if ((n > 0 && value_fits("upstream_connect_time", s, n) && !(n == 1 && s[0] == '-')) ||
+	/* times are "0.004" (or "-" next to them, an upstream not tried); a
+	 * bare whole number is more likely a size than a time */
+	if ((n > 0 && memchr(s, '.', n) && value_fits("upstream_connect_time", s, n)) ||
 	    (prev_time && n == 1 && s[0] == '-')) {
 		*is_time = true;
 		return NULL;
@@ -1754,7 +1968,7 @@ static bool derive_sep(const char *s, size_t n, char sep, struct sbuf *b)
 			sb_puts(b, "$");
 			sb_puts(b, nm[i]);
 		} else {
-			put_unknown(b, "", &nth);
+			put_unknown(b, tm[i] ? "T" : "", &nth);
 		}
 	}
 	return !b->bad;
@@ -1834,7 +2048,11 @@ static bool derive_json(const char *s, size_t n, struct sbuf *b)
 			sb_puts(b, var);
 			have_status |= strcmp(var, "status") == 0;
 		} else {
-			put_unknown_key(b, key, &nth);
+			int64_t ms;
+			if (bare_time(s + vs, ve - vs, &ms))
+				put_unknown(b, "T", &nth); /* a time it cannot name */
+			else
+				put_unknown_key(b, key, &nth);
 		}
 		lit = ve;
 		p = ve + (quoted ? 1 : 0);

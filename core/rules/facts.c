@@ -113,6 +113,52 @@ static void held_requests(const struct timeline *tl, int64_t a, int64_t b, uint3
 	}
 }
 
+/* Can the JVM stop [xs, xe] explain the connects nginx waited for or gave
+ * up on around it? A connect that waited ~1/2/3 s for a SYN retry, or timed
+ * out after proxy_connect_timeout, needs the upstream to accept nothing for
+ * most of that wait, and the held connects to start in the stop (or the
+ * second before it), not for a minute after it: a 0.2 s GC next to a minute
+ * of 504s is no cause, and no backlog can be sized from it. */
+static bool stop_explains(const struct rules *r, const struct timeline *tl, int64_t xs, int64_t xe,
+			  int64_t a, int64_t b, struct upstream_window *u)
+{
+	struct tl_req_iter it;
+	const struct tl_req *q;
+	double wait_min = -1;
+	int64_t first = EV_TIME_NONE, last = EV_TIME_NONE;
+	uint32_t in = 0, all = 0;
+	timeline_reqs_begin(&it, tl, a, b);
+	while ((q = timeline_reqs_next(&it))) {
+		double wait;
+		if (q->bucket >= 1)
+			wait = q->bucket;
+		else if (q->bucket < 0 && q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT) && q->status == 504)
+			wait = q->rt_s > 0 ? q->rt_s : 1.0; /* proxy_connect_timeout, when logged */
+		else
+			continue;
+		all++;
+		if (q->start_ms >= xs - 1000 && q->start_ms <= xe + 500)
+			in++;
+		if (wait_min < 0 || wait < wait_min)
+			wait_min = wait;
+		if (first == EV_TIME_NONE || q->start_ms < first)
+			first = q->start_ms;
+		if (last == EV_TIME_NONE || q->start_ms > last)
+			last = q->start_ms;
+	}
+	u->jstop_s = (double)(xe - xs) / 1000.0;
+	u->jstop_a = xs;
+	u->jstop_b = xe;
+	u->held_wait_s = wait_min;
+	u->held_span_s = all ? (double)(last - first) / 1000.0 : 0;
+	u->held_in = in;
+	u->held_all = all;
+	if (all == 0)
+		return true; /* nothing held: the window is the stop's, as before */
+	return u->jstop_s >= r->cfg.aq_explain_share * wait_min &&
+	       (double)in >= r->cfg.aq_explain_share * (double)all;
+}
+
 /* The window W of the requests to count and how long the upstream accepted
  * nothing: the JVM's stop (with its throttling) when the JVM logs show one;
  * from nginx alone, the first request that got into the accept queue waited
@@ -131,7 +177,18 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
 	bool sized = true;
 	uint32_t held = 0, held_of = 0;
 	bool from_span = false;
-	if (ws != EV_TIME_NONE) {
+	memset(u, 0, sizeof *u);
+	if (ws != EV_TIME_NONE && !stop_explains(r, tl, xs, xe, in->start_ms - 3000, in->end_ms + 1, u)) {
+		/* the upstream stopped accepting with no stop to explain it: W is
+		 * the held connects, and nothing is sized from the stop */
+		u->unexplained = true;
+		ws = EV_TIME_NONE;
+		sized = false;
+		a = in->start_ms;
+		b = in->end_ms + 1;
+		stop_s = u->jstop_s;
+		stop_from = "the JVM stop";
+	} else if (ws != EV_TIME_NONE) {
 		a = xs;
 		b = xe;
 		stop_s = (double)(xe - xs) / 1000.0;
@@ -158,7 +215,7 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
 			(double)held >= r->cfg.aq_stop_share * (double)held_of;
 	}
 	/* the slow connects belong to W even where the estimate falls short */
-	if (all.first_slow_start != EV_TIME_NONE && all.first_slow_start < a)
+	if (!u->unexplained && all.first_slow_start != EV_TIME_NONE && all.first_slow_start < a)
 		a = all.first_slow_start;
 	if (all.last_slow_start != EV_TIME_NONE && all.last_slow_start + 1 > b)
 		b = all.last_slow_start + 1;

@@ -24,7 +24,7 @@ void rl_count_unexplained(const struct rules *r, const struct timeline *tl, cons
 
 /* The times the nginx log_format does not have are unknown, not 0: which
  * ones, what cannot be judged without them, and the line that adds them. */
-static void nginx_lacks_note(unsigned lacks, char *out)
+static void nginx_lacks_note(unsigned lacks, bool guessed, char *out)
 {
 	char vars[96] = "", what[160] = "";
 	size_t lv = 0, lw = 0;
@@ -40,6 +40,18 @@ static void nginx_lacks_note(unsigned lacks, char *out)
 	if ((lacks & EV_HTTP_NO_UHT) && lv < sizeof vars && lw < sizeof what) {
 		snprintf(vars + lv, sizeof vars - lv, "%s$upstream_header_time", lv ? ", " : "");
 		snprintf(what + lw, sizeof what - lw, "%sthe wait for the upstream's answer", lw ? " and " : "");
+	}
+	if (guessed) {
+		/* the format was guessed and some fields stayed unnamed: the
+		 * times may well be in them; saying the log_format has none is
+		 * a claim about nginx's config stwtop cannot make */
+		snprintf(out, RULES_NOTE_LEN,
+			 "No log_format was given and the one guessed from the access log's lines could not "
+			 "tell which field is %s (the lines have fields it could not name): %s are unknown, not "
+			 "0. Give nginx's format: --nginx-conf /etc/nginx/nginx.conf (the access_log line that "
+			 "writes the file names it) or --nginx-format 'the log_format's quoted strings'.",
+			 vars, what);
+		return;
 	}
 	snprintf(out, RULES_NOTE_LEN,
 		 "The nginx log_format has no %s: %s cannot be read from the access log (they are unknown, "
@@ -126,7 +138,7 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 	if (n < max && c->sum && c->sum->gc_cancels > 0)
 		cancel_note(c->sum, out[n++]);
 	if (n < max && c->have_nginx && c->nginx_lacks)
-		nginx_lacks_note(c->nginx_lacks, out[n++]);
+		nginx_lacks_note(c->nginx_lacks, c->nginx_guessed, out[n++]);
 	if (n < max && r->evicted) {
 		char t1[40], t2[40];
 		/* they can span days: dates unless the times are JVM uptime */

@@ -268,6 +268,15 @@ struct upstream_window {
 	uint32_t slow;                    /* of them, connects of 1 s or more */
 	double rate;                      /* requests/s before W (or after it) */
 	long long backlog;                /* rate x stop_s; only when sized */
+	/* a JVM stop in the incident that cannot explain the held connects
+	 * (too short for their wait, or they went on long after it): the
+	 * upstream stopped accepting with no stop to explain it */
+	bool unexplained;
+	double jstop_s;                   /* ... that stop's length (s) */
+	int64_t jstop_a, jstop_b;         /* ... and its window */
+	double held_wait_s;               /* the shortest wait of a held connect (s) */
+	double held_span_s;               /* first to last start of the held connects (s) */
+	uint32_t held_in, held_all;       /* held connects started in the stop / in all */
 };
 
 struct incident_facts {

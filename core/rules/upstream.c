@@ -25,6 +25,17 @@ static void evid_request(struct vdraft *v, const struct rules_ctx *c, const stru
 /* The evidence that sizes the backlog: the stop and the load before it; or,
  * when the input shows no stop, why it cannot be sized (no JVM stop overlaps,
  * and nginx alone saw the upstream hold only a few of the requests). */
+/* the upstream stopped accepting while its JVM ran */
+static void advice_no_accept(struct vdraft *v)
+{
+	vadvice(v, "The upstream stopped accepting connections while its JVM ran, and no JVM stop explains "
+		"it: the thread that calls accept() is dead or stuck. An OutOfMemoryError or another Error "
+		"thrown in it kills it (the JDK HttpServer's HTTP-Dispatcher, an acceptor of Tomcat or "
+		"Jetty): look for \"Exception in thread\" in the JVM's stdout/stderr; `jcmd PID Thread.print` "
+		"shows whether it is there and where it waits. A larger listen backlog only delays the "
+		"timeouts: restart the upstream and fix what killed or blocked its acceptor.");
+}
+
 /* accept-queue-overflow with no stop in the input */
 static void advice_unsized(struct vdraft *v, const struct rules_ctx *c, const struct tl_req_sum *w)
 {
@@ -40,8 +51,17 @@ static void advice_unsized(struct vdraft *v, const struct rules_ctx *c, const st
 			"stops line up with the drops.");
 }
 
-static void evid_stop(struct vdraft *v, const struct rules_ctx *c, const struct upstream_window *u)
+static void evid_stop(struct vdraft *v, const struct rules *r, const struct rules_ctx *c,
+		      const struct upstream_window *u)
 {
+	if (u->unexplained) {
+		char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
+		vevid(v, "no JVM stop explains them: the stop here, %s-%s, lasted %.2f s, against connects "
+		      "that waited %.1f s or more; %u of the %u held connects started in it, and they went on "
+		      "for %.0f s", rl_hms(r, u->jstop_a, t1), rl_hms(r, u->jstop_b, t2), u->jstop_s, u->held_wait_s,
+		      u->held_in, u->held_all, u->held_span_s);
+		return;
+	}
 	if (u->sized) {
 		vevid(v, "load before it: %.0f requests/s; %s: %.2f s", u->rate, u->stop_from, u->stop_s);
 		return;
@@ -56,7 +76,6 @@ static void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const
 {
 	const struct incident *in = f->in;
 	const struct stop_pick sp = f->sp;
-	int64_t ws = f->ws;
 	int64_t xs = f->xs;
 	int64_t xe = f->xe;
 	bool throttled = f->throttled;
@@ -64,6 +83,7 @@ static void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const
 	if (!f->have_uw)
 		return;
 	const struct upstream_window *u = &f->uw;
+	int64_t ws = u->unexplained ? EV_TIME_NONE : f->ws; /* a stop that explains them */
 	int64_t a = u->a, b = u->b;
 	double stop_s = u->stop_s, rate = u->rate;
 	long long backlog = u->backlog;
@@ -89,6 +109,9 @@ static void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const
 			vtitle(&v, "nginx waited %s s to connect (%u requests) because the upstream's accept "
 			       "queue overflowed%s: raise the backlog above %lld", steps, slow,
 			       ws != EV_TIME_NONE ? " during the stop" : "", backlog);
+		else if (u->unexplained)
+			vtitle(&v, "nginx waited %s s to connect (%u requests): the upstream stopped accepting, "
+			       "and no JVM stop explains it", steps, slow);
 		else
 			vtitle(&v, "nginx waited %s s to connect (%u requests): the upstream's accept queue "
 			       "overflowed in bursts, with no stop (%u of %u requests connected at once)", steps,
@@ -114,10 +137,12 @@ static void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const
 		if (w.bucket[0] && w.max_uht_b0 > 0 && u->sized)
 			vevid(&v, "%u requests got into the queue (connect ~0 s) and waited up to %.3f s for "
 			      "the response header", w.bucket[0], w.max_uht_b0);
-		evid_stop(&v, c, u);
+		evid_stop(&v, r, c, u);
 		if (in->slowest.line)
 			evid_request(&v, c, &in->slowest, "waited longest to connect", in->upstream_many);
-		if (!u->sized)
+		if (u->unexplained)
+			advice_no_accept(&v);
+		else if (!u->sized)
 			advice_unsized(&v, c, &w);
 		else
 			vadvice(&v, "While the application accepted nothing, the kernel queued completed "
@@ -139,11 +164,11 @@ static void judge_connect_504(struct rules *r, const struct rules_ctx *c, const 
 {
 	const struct timeline *tl = c->tl;
 	const struct incident *in = f->in;
-	int64_t ws = f->ws;
 	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	if (!f->have_uw)
 		return;
 	const struct upstream_window *u = &f->uw;
+	int64_t ws = u->unexplained ? EV_TIME_NONE : f->ws; /* a stop that explains them */
 	int64_t a = u->a, b = u->b;
 	double stop_s = u->stop_s, rate = u->rate;
 	long long backlog = u->backlog;
@@ -177,6 +202,7 @@ static void judge_connect_504(struct rules *r, const struct rules_ctx *c, const 
 			snprintf(after, sizeof after, " after %.1f s", t504_max);
 		vtitle(&v, "%u requests failed with 504: nginx gave up connecting%s (proxy_connect_timeout)%s",
 		       n504, after, ws != EV_TIME_NONE ? " during the stop" :
+				    u->unexplained ? ": the upstream stopped accepting, and no JVM stop explains it" :
 				    u->sized ? " while the upstream accepted nothing" : "");
 		vevid(&v, "requests started %s-%s: %u, of them 504 with $upstream_connect_time \"-\": %u%s",
 		      rl_hms(r, a, t1), rl_hms(r, b, t2), w.n, n504, after[0] ? "" : " ($request_time not logged)");
@@ -184,10 +210,12 @@ static void judge_connect_504(struct rules *r, const struct rules_ctx *c, const 
 			snprintf(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
 				 VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]),
 				 " (request time up to %.3f s)", t504_max);
-		evid_stop(&v, c, u);
+		evid_stop(&v, r, c, u);
 		if (in->t504.line)
 			evid_request(&v, c, &in->t504, "was the first to time out", false);
-		if (!u->sized)
+		if (u->unexplained)
+			advice_no_accept(&v);
+		else if (!u->sized)
 			vadvice(&v, "nginx's connects got no answer within proxy_connect_timeout: the upstream's "
 				"accept queue was full (its SYNs dropped) or the server did not answer at all. "
 				"No stop shows in this input, so the backlog cannot be sized from it: check that "
@@ -209,6 +237,8 @@ static const struct rule_knob accept_queue_knobs[] = {
 	RULE_KNOB(aq_cluster_gap_ms, 2000, "slow connects more than 2 s apart (by start) belong to separate overflows"),
 	RULE_KNOB(aq_crit_bucket, 2, "connects in the 2 s bucket waited for a second SYN retry: the queue stayed full"),
 	RULE_KNOB(aq_crit_requests, 100, "100 callers delayed by whole seconds in one overflow (backlog100: 499 of 3600)"),
+	RULE_KNOB(aq_explain_share, 0.5, "a JVM stop explains held connects when it lasts half their shortest wait "
+	  "(1 s SYN retry, proxy_connect_timeout) and half of them started in it (or the second before)"),
 	RULE_KNOB(aq_stop_share, 0.5, "nginx alone shows a stop only where most requests started in it were held (slow "
 	  "connect, never connected, or >= 0.5 s in the queue): sporadic SYN drops are not a stop"),
 };

@@ -261,6 +261,17 @@ void session_set_listener(struct session *s, rules_change_fn fn, void *ctx)
 	rules_set_listener(s->rules, fn, ctx);
 }
 
+bool session_nginx_guessed(const struct session *s)
+{
+	for (int i = 0; i < s->nsrc; i++) {
+		const struct source *src = s->src[i];
+		if (src->kind == SRC_NGINX && src->k.nginx.fmt_guessed && src->k.nginx.fmt &&
+		    nginx_fmt_has_unnamed(src->k.nginx.fmt))
+			return true;
+	}
+	return false;
+}
+
 /* --- rules context --- */
 
 static const char *name_of(void *ctx, uint16_t i)
@@ -292,6 +303,7 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 	c->jvm_unanchored = s->clock.unanchored > 0 && s->clock.anchor_ms == EV_TIME_NONE;
 	c->nginx_lacks = (s->sum.lacks_rt ? EV_HTTP_NO_RT : 0u) | (s->sum.lacks_uct ? EV_HTTP_NO_UCT : 0u) |
 			 (s->sum.lacks_uht ? EV_HTTP_NO_UHT : 0u);
+	c->nginx_guessed = c->nginx_lacks && session_nginx_guessed(s);
 	c->src_name = name_of;
 	c->src_ctx = (void *)(uintptr_t)s;   /* name_of only reads it */
 	c->explicit_serial = s->o.explicit_serial;

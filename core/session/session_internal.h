@@ -23,6 +23,7 @@
 struct nginx_src {
 	struct nginx_fmt *fmt;
 	bool fmt_detect;                 /* no format given: guess from the first lines */
+	bool fmt_guessed;                /* fmt is that guess */
 	struct nginx_sniff sniff;
 	/* lines of a second format in the same file (a reload changed it, two
 	 * access_log lines write it): read with the config's other formats

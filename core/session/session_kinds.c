@@ -379,6 +379,7 @@ static void nginx_detect(struct session *s, struct source *src, int i)
 {
 	src->k.nginx.fmt = nginx_sniff_decide(&src->k.nginx.sniff);
 	src->k.nginx.fmt_detect = false;
+	src->k.nginx.fmt_guessed = true;
 	/* replay the buffered lines through the chosen format */
 	struct nginx_sniff kept = src->k.nginx.sniff;
 	memset(&src->k.nginx.sniff, 0, sizeof src->k.nginx.sniff);

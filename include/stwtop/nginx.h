@@ -93,6 +93,10 @@ void nginx_sniff_fini(struct nginx_sniff *sn);
 #define NGINX_F_UADDR       0x200  /* $upstream_addr */
 #define NGINX_F_REQUEST     0x400  /* $request */
 unsigned nginx_fmt_fields(const struct nginx_fmt *f);
+/* Did nginx_fmt_detect leave fields that look like times unnamed? Then the
+ * log may carry times the format does not know: a guess, not what nginx
+ * wrote. */
+bool nginx_fmt_has_unnamed(const struct nginx_fmt *f);
 
 /* One line for verbose mode: escaping, the variables that give fields and
  * those matched but ignored. Returns bytes written (always NUL-terminated). */

@@ -118,6 +118,8 @@ struct rules_config {
 	double overhead_min_pauses;   /* ... in at least this many pauses */
 	double overhead_crit_share;   /* a paused share this high is critical */
 	double aq_stop_share;         /* from nginx alone, a stop needs this share of its requests held */
+	double aq_explain_share;      /* a JVM stop explains held connects only when it lasts this share
+	                               * of their shortest wait and this share of them started in it */
 	double vmop_warn_ms;          /* a stop of a VM operation that is no collection this long ... */
 	double vmop_crit_ms;          /* ... and this long is critical */
 	double vmop_gc_share;         /* a collection inside such a stop is its long part from this share */
@@ -146,6 +148,9 @@ struct rules_ctx {
 	bool jvm_unanchored;          /* uptime-only JVM lines could not be placed on the clock */
 	unsigned nginx_lacks;         /* EV_HTTP_NO_*: variables the log_format of some requests read
 	                               * did not have (their times are unknown, never 0 or "-") */
+	bool nginx_guessed;           /* ... and that format was guessed from the lines (no
+	                               * --nginx-conf/--nginx-format) with fields it could not name:
+	                               * the lines may carry those times */
 	const char *(*src_name)(void *ctx, uint16_t src);   /* basename of a source for evidence */
 	void *src_ctx;
 	bool explicit_serial;         /* -XX:+UseSerialGC seen on the command line/flags */

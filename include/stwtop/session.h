@@ -189,5 +189,8 @@ void session_checked(const struct session *s, struct session_checked *out);
 const char *session_nginx_format(const struct session *s);
 /* the log_format source i (nginx) is read with: each access log can have its own */
 const char *session_source_nginx_format(const struct session *s, int i);
+/* an nginx source's format was guessed from its lines (none given) and has
+ * fields the guess could not name: times it lacks may be in the lines */
+bool session_nginx_guessed(const struct session *s);
 
 #endif

@@ -23,7 +23,14 @@ overlaps() {
 raised()  { jq -e --arg id "$1" '[.verdicts[] | select(.id == $id)] | length > 0' "$T/r.json" >/dev/null; }
 active()  { jq -e --arg id "$1" '[.verdicts[] | select(.id == $id and (.cleared | not))] | length > 0' "$T/r.json" >/dev/null; }
 
-while IFS=$'\t' read -r name args must mustnot only checked; do
+# says: the optional 7th column, items joined by ";": +TEXT must be in some verdict's title,
+# evidence or advice, -TEXT in none (fixed strings, case-insensitive)
+says_ok() {
+  jq -r '.verdicts[] | .title, (.evidence // [] | .[]), (.advice // "")' "$T/r.json" | tr '\n' ' ' >"$T/text"
+  grep -Fqi -- "$1" "$T/text"
+}
+
+while IFS=$'\t' read -r name args must mustnot only checked says; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   nsc=$((nsc + 1))
   args=${args//\$S/$S}; args=${args//\$R/$R}; args=${args//\$F/$F}; args=${args//\$T/$T}
@@ -56,6 +63,16 @@ while IFS=$'\t' read -r name args must mustnot only checked; do
         [[ "$ids" == *" $id "* ]] && continue
         [[ " $mustnot " == *" $id "* || " $mustnot " == *" $id@"* ]] && continue   # counted above
         s_fp=$((s_fp + 1)); detail+=" unexpected $id;"
+      done
+    fi
+    if [ -n "${says:-}" ]; then
+      IFS=';' read -r -a items <<<"$says"
+      for it in "${items[@]}"; do
+        it=${it# }; it=${it% }
+        case $it in
+          +*) says_ok "${it#+}" || { s_fn=$((s_fn + 1)); detail+=" does not say \"${it#+}\";"; } ;;
+          -*) says_ok "${it#-}" && { s_fp=$((s_fp + 1)); detail+=" says \"${it#-}\";"; } ;;
+        esac
       done
     fi
     want=$([ "$checked" = yes ] && echo true || echo false)

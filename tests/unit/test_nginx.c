@@ -701,10 +701,10 @@ static void test_fast_path_tricky_synthetic(void **state)
 		{"${remote_addr}${request_time}|${status}", "10.1.2.30.250|404", 1},
 		{"$msec$status", "1795980222.372200", 0},
 		{"$status$request_time", "2000.5", 1},
-		/* times: seconds with 1-9 decimals, never none (nginx writes "%T.%03M":
-		 * "rt=10" is a line cut mid-write), long and odd $msec */
+		/* times: seconds with 0-9 decimals (nginx writes "%T.%03M", other
+		 * writers "10" or "0.0": issue 24), long and odd $msec */
 		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b55 200 uct=1 uht=0.05 "
-		      "urt=0.123456789 rt=10", 0},
+		      "urt=0.123456789 rt=10", 1},
 		{LAB, "1795980222.372 8418c7750af64ce04c111823b26a7b55 200 uct=1.0 uht=0.05 "
 		      "urt=0.123456789 rt=10.000", 1},
 		{LAB, "1795980222.3721 8418c7750af64ce04c111823b26a7b55 200 uct=1 uht=0 urt=0 rt=0", 0},
@@ -1007,7 +1007,7 @@ static void test_detect_deployed(void **state)
 
 /* real lines of fixtures/nginx/deployed/logs/pipes.log and reload.log, and
  * the same lines with the one edit each case names */
-static void test_times_need_decimals_and_real_dates(void **state)
+static void test_times_whole_or_decimal_and_real_dates(void **state)
 {
 	(void)state;
 	static const char RELOAD[] = "$remote_addr [$time_local] \"$request\" $status rt=$request_time "
@@ -1019,16 +1019,20 @@ static void test_times_need_decimals_and_real_dates(void **state)
 		bool ok;
 	} cases[] = {
 		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0.000", true},
-		/* cut mid-write: the line ends after "urt=0" / the rt's decimals are gone */
-		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0", false},
-		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=1 uct=0.000 urt=0.000", false},
+		/* whole seconds are seconds, as "0.0" is (issue 24: "rt=10" lost the
+		 * whole line and its status); "rt=1." is no number */
+		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0", true},
+		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=1 uct=0.000 urt=0.000", true},
+		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=1. uct=0.000 urt=0.000", false},
+		{RELOAD, "127.0.0.1 [02/Dec/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=1x uct=0.000 urt=0.000", false},
 		/* dates: sed 's|02/Dec/2026|29/Feb/2023|' (no such day), 29/Feb/2024 (a leap day), 31/Apr */
 		{RELOAD, "127.0.0.1 [29/Feb/2023:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0.000", false},
 		{RELOAD, "127.0.0.1 [29/Feb/2024:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0.000", true},
 		{RELOAD, "127.0.0.1 [31/Apr/2026:12:11:18 +0000] \"GET /live/p1 HTTP/1.1\" 200 rt=0.000 uct=0.000 urt=0.000", false},
 		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0.000|0.000|0.000|0.000|200", true},
-		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0|0.000|0.000|0.000|200", false},
-		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0.000|0.000|0.000|1|200", false},
+		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0|0.000|0.000|0.000|200", true},
+		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0.000|0.000|0.000|1|200", true},
+		{PIPES, "1796213471.614|127.0.0.1|GET /live/p1 HTTP/1.1|200|3|0.000|0.000|0.000|1.|200", false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct nginx_fmt *f = nginx_fmt_compile(cases[i].fmt, strlen(cases[i].fmt), NULL, 0);
@@ -1085,6 +1089,106 @@ static void test_pasted_quotes(void **state)
 	f = nginx_fmt_compile(mixed, sizeof mixed - 1, NULL, 0);
 	assert_non_null(f);
 	assert_string_equal(nginx_fmt_string(f), mixed);
+	nginx_fmt_free(f);
+}
+
+/* Detection on real lines of tests/fixtures/nginx/guess/run.sh (nginx 1.22, one request to a
+ * live upstream, one nginx answered itself, one connect timeout): bare, quoted, braced and
+ * tab-separated times are named rt, uct, uht, urt in that order (issue 24: they were left
+ * unnamed and the note said the log_format had none); ingress-nginx's upstreaminfo gets its
+ * $request_time and $upstream_response_time; five times in a row stay unnamed, and say so. */
+static void test_detect_bare_times(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		const char *lines[3];
+	} t[] = {
+		{"iso", {"2026-12-07T03:36:50+00:00 127.0.0.1 \"GET /live/a1 HTTP/1.1\" 200 3 0.001 0.000 0.002 0.002", "2026-12-07T03:36:50+00:00 127.0.0.1 \"GET /static/s5 HTTP/1.1\" 204 0 0.000 - - -", "2026-12-07T03:36:52+00:00 127.0.0.1 \"GET /stuck/k0-3 HTTP/1.1\" 504 167 1.000 - - 1.001"}},
+		{"combined_times", {"127.0.0.1 - - [07/Dec/2026:03:36:50 +0000] \"GET /live/a1 HTTP/1.1\" 200 3 \"-\" \"curl/7.88.1\" 0.001 0.000 0.002 0.002", "127.0.0.1 - - [07/Dec/2026:03:36:50 +0000] \"GET /static/s5 HTTP/1.1\" 204 0 \"-\" \"curl/7.88.1\" 0.000 - - -", "127.0.0.1 - - [07/Dec/2026:03:36:52 +0000] \"GET /stuck/k0-3 HTTP/1.1\" 504 167 \"-\" \"curl/7.88.1\" 1.000 - - 1.001"}},
+		{"quoted", {"127.0.0.1 [07/Dec/2026:03:36:50 +0000] \"GET /live/a1 HTTP/1.1\" 200 \"0.001\" \"0.000\" \"0.002\" \"0.002\" \"curl/7.88.1\"", "127.0.0.1 [07/Dec/2026:03:36:50 +0000] \"GET /static/s5 HTTP/1.1\" 204 \"0.000\" \"-\" \"-\" \"-\" \"curl/7.88.1\"", "127.0.0.1 [07/Dec/2026:03:36:52 +0000] \"GET /stuck/k0-3 HTTP/1.1\" 504 \"1.000\" \"-\" \"-\" \"1.001\" \"curl/7.88.1\""}},
+		{"braces", {"127.0.0.1 [07/Dec/2026:03:36:50 +0000] \"GET /live/a1 HTTP/1.1\" 200 3 {0.001} {0.000} {0.002} {0.002}", "127.0.0.1 [07/Dec/2026:03:36:50 +0000] \"GET /static/s5 HTTP/1.1\" 204 0 {0.000} {-} {-} {-}", "127.0.0.1 [07/Dec/2026:03:36:52 +0000] \"GET /stuck/k0-3 HTTP/1.1\" 504 167 {1.000} {-} {-} {1.001}"}},
+		{"tabs", {"2026-12-07T03:36:50+00:00\t127.0.0.1\tGET /live/a1 HTTP/1.1\t200\t0.001\t0.000\t0.002\t0.002", "2026-12-07T03:36:50+00:00\t127.0.0.1\tGET /static/s5 HTTP/1.1\t204\t0.000\t-\t-\t-", "2026-12-07T03:36:52+00:00\t127.0.0.1\tGET /stuck/k0-3 HTTP/1.1\t504\t1.000\t-\t-\t1.001"}},
+		{"upstreaminfo", {"127.0.0.1 - - [07/Dec/2026:03:36:50 +0000] \"GET /live/a1 HTTP/1.1\" 200 3 \"-\" \"curl/7.88.1\" 86 0.001 [default-live-80] [] 127.0.0.1:51527 3 0.002 200 7421c264106e068ca8b9208ec82b10cf", "127.0.0.1 - - [07/Dec/2026:03:36:50 +0000] \"GET /static/s5 HTTP/1.1\" 204 0 \"-\" \"curl/7.88.1\" 88 0.000 [default-live-80] [] - - - - de1697ab898d491a60b048043b07dc27", "127.0.0.1 - - [07/Dec/2026:03:36:52 +0000] \"GET /stuck/k0-3 HTTP/1.1\" 504 167 \"-\" \"curl/7.88.1\" 89 1.000 [default-live-80] [] 127.0.0.1:40731 0 1.001 504 04c1929435b130d5c8bbfc3e89951296"}},
+		{"fivetimes", {"2026-12-07T03:36:50+00:00 127.0.0.1 \"GET /live/a1 HTTP/1.1\" 200 0.002 0.001 0.000 0.002 0.002", "2026-12-07T03:36:50+00:00 127.0.0.1 \"GET /static/s5 HTTP/1.1\" 204 0.000 0.000 - - -", "2026-12-07T03:36:52+00:00 127.0.0.1 \"GET /stuck/k0-3 HTTP/1.1\" 504 1.001 1.000 - - 1.001"}},
+	};
+	const unsigned all = NGINX_F_RT | NGINX_F_UCT | NGINX_F_UHT | NGINX_F_URT;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		size_t lens[3];
+		for (int k = 0; k < 3; k++)
+			lens[k] = strlen(t[i].lines[k]);
+		struct nginx_fmt *f = nginx_fmt_detect(t[i].lines, lens, 3);
+		if (!f)
+			fail_msg("%s: no format", t[i].name);
+		unsigned want = strcmp(t[i].name, "upstreaminfo") == 0 ? NGINX_F_RT | NGINX_F_URT :
+				strcmp(t[i].name, "fivetimes") == 0 ? 0u : all;
+		if ((nginx_fmt_fields(f) & all) != want)
+			fail_msg("%s: fields %#x, want %#x: %s", t[i].name, nginx_fmt_fields(f) & all, want,
+				 nginx_fmt_string(f));
+		/* unnamed times are said: only where it could not name them */
+		assert_int_equal(nginx_fmt_has_unnamed(f), strcmp(t[i].name, "fivetimes") == 0);
+		struct event ev;
+		assert_true(nginx_parse_line(f, t[i].lines[2], lens[2], &ev, NULL));
+		assert_int_equal(ev.u.http.status, 504);
+		if (want == all) { /* the connect timeout: rt 1.000, uct "-" */
+			assert_true(ev.u.http.uct_ms < 0);
+			assert_true(ev.u.http.uct_n > 0);
+			assert_true(ev.u.http.rt_ms == 1000);
+		}
+		nginx_fmt_free(f);
+	}
+}
+
+/* a whole `log_format NAME '...';` directive pasted into --nginx-format
+ * (issue 24: it parsed 0 lines with no hint): the directive is stripped and
+ * its pieces joined as nginx joins them; a broken one is a clear error.
+ * The directive and the line are samples/nginx-uct/backlog100's. */
+static void test_pasted_directive(void **state)
+{
+	(void)state;
+	static const char want[] = "$remote_addr - $remote_user [$time_local] \"$request\" $status "
+				   "$body_bytes_sent \"$http_referer\" \"$http_user_agent\" rt=$request_time "
+				   "uct=\"$upstream_connect_time\" uht=\"$upstream_header_time\" "
+				   "urt=\"$upstream_response_time\" rid=$request_id";
+	static const char *const pasted[] = {
+		"log_format ops '$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
+		"\"$http_referer\" \"$http_user_agent\" rt=$request_time uct=\"$upstream_connect_time\" "
+		"uht=\"$upstream_header_time\" urt=\"$upstream_response_time\" rid=$request_id';",
+		"  log_format ops '$remote_addr - $remote_user [$time_local] \"$request\" '\n"
+		"                 '$status $body_bytes_sent \"$http_referer\" \"$http_user_agent\" rt=$request_time '\n"
+		"                 'uct=\"$upstream_connect_time\" uht=\"$upstream_header_time\" '\n"
+		"                 'urt=\"$upstream_response_time\" rid=$request_id'\n",
+	};
+	static const char line[] = "127.0.0.1 - - [29/Nov/2026:19:13:25 +0000] \"GET /req/1303 HTTP/1.1\" 200 3 "
+				   "\"-\" \"loadgen.py/1.0\" rt=2.035 uct=\"2.035\" uht=\"2.035\" urt=\"2.035\" "
+				   "rid=416afc307e0d567f04f87f66a34f7f72";
+	for (size_t i = 0; i < sizeof pasted / sizeof pasted[0]; i++) {
+		char err[256] = "";
+		struct nginx_fmt *f = nginx_fmt_compile(pasted[i], strlen(pasted[i]), err, sizeof err);
+		struct event ev;
+		if (!f)
+			fail_msg("case %zu: %s", i, err);
+		assert_string_equal(nginx_fmt_string(f), want);
+		assert_true(nginx_parse_line(f, line, sizeof line - 1, &ev, NULL));
+		assert_int_equal(ev.u.http.status, 200);
+		assert_int_equal(ev.u.http.uct_ms, 2035);
+		nginx_fmt_free(f);
+	}
+	/* escape=json in the directive stays the escaping */
+	static const char js[] = "log_format j escape=json '{\"status\":\"$status\",' '\"t\":\"$time_iso8601\"}';";
+	struct nginx_fmt *f = nginx_fmt_compile(js, sizeof js - 1, NULL, 0);
+	assert_non_null(f);
+	assert_string_equal(nginx_fmt_string(f), "escape=json {\"status\":\"$status\",\"t\":\"$time_iso8601\"}");
+	nginx_fmt_free(f);
+	/* a directive whose quote never closes: an error that says so, no format */
+	static const char open_q[] = "log_format ops '$remote_addr [$time_local] $status;";
+	char err[256] = "";
+	assert_null(nginx_fmt_compile(open_q, sizeof open_q - 1, err, sizeof err));
+	assert_true(strlen(err) > 10);
+	/* a variable named log_format... is no directive */
+	static const char var[] = "log_format_x $status $request_time";
+	f = nginx_fmt_compile(var, sizeof var - 1, NULL, 0);
+	assert_non_null(f);
 	nginx_fmt_free(f);
 }
 
@@ -1281,8 +1385,10 @@ int main(void)
 		cmocka_unit_test(test_miss_messages),
 		cmocka_unit_test(test_compile_errors_synthetic),
 		cmocka_unit_test(test_detect_deployed),
-		cmocka_unit_test(test_times_need_decimals_and_real_dates),
+		cmocka_unit_test(test_times_whole_or_decimal_and_real_dates),
 		cmocka_unit_test(test_pasted_quotes),
+		cmocka_unit_test(test_pasted_directive),
+		cmocka_unit_test(test_detect_bare_times),
 		cmocka_unit_test(test_conf_formats_for),
 		cmocka_unit_test_setup_teardown(test_conf_syntax_synthetic, conf_setup, conf_teardown),
 		cmocka_unit_test_setup_teardown(test_conf_errors_synthetic, conf_setup, conf_teardown),

@@ -612,6 +612,91 @@ static void test_serial_gc_selected(void **state)
 }
 
 /* a healthy JVM: many short pauses, nothing to say */
+/* one nginx request ending at end_ms: 200 connected at once, or 504 after a
+ * 1 s connect timeout ($upstream_connect_time "-") */
+static void http_req(struct fixture *f, int ng, int64_t end_ms, bool timeout)
+{
+	struct event e;
+	ev_init(&e, EV_HTTP);
+	e.t_ms = end_ms;
+	e.u.http.status = timeout ? 504 : 200;
+	e.u.http.upstream_status = timeout ? 504 : 200;
+	e.u.http.uct_n = 1;
+	e.u.http.uct_dash = timeout;
+	e.u.http.uct_ms = timeout ? -1 : 1;
+	e.u.http.rt_ms = timeout ? 1000 : 3;
+	e.u.http.uht_ms = timeout ? -1 : 3;
+	e.u.http.urt_ms = timeout ? 1000 : 3;
+	e.u.http.t_exact = 1;
+	session_feed_event(f->s, ng, &e);
+}
+
+/* 20 requests/s for 40 s, those starting in [to_a, to_b) time out connecting,
+ * with a Full GC of stop_ms from stop_at, fed in time order (by end) and
+ * judged once a second as a report does */
+static void http_load(struct fixture *f, int ng, int64_t to_a, int64_t to_b, int64_t stop_at, int64_t stop_ms)
+{
+	bool stopped = false;
+	int64_t next_eval = T0 + 1000;
+	for (int64_t t = T0; t < T0 + 40000; t += 50) {
+		bool timeout = t >= to_a && t < to_b;
+		int64_t end = t + (timeout ? 1000 : 3);
+		if (!stopped && end >= T0 + stop_at + stop_ms) {
+			gc_pause(f, T0 + stop_at + stop_ms, (double)stop_ms, PAUSE_FULL);
+			stopped = true;
+		}
+		http_req(f, ng, end, timeout);
+		if (end >= next_eval) {
+			session_eval(f->s, next_eval, false);
+			next_eval += 1000;
+		}
+	}
+}
+
+/* connect-timeout-504 blames a JVM stop only when the stop can explain the
+ * timeouts (issue 24: a dead acceptor's 504s were "during the stop" of a
+ * 0.2 s GC, with a backlog sized from it) */
+static void test_connect_504_blames_only_a_stop_that_explains(void **state)
+{
+	(void)state;
+	static const struct {
+		int64_t stop_at, stop_ms, to_a, to_b;
+		bool explains;
+	} t[] = {
+		/* a 2 s stop; the connects that start in it time out: the stop */
+		{10000, 2000, 10300, 12000, true},
+		/* the same timeouts beside a 0.2 s stop: far shorter than the 1 s wait */
+		{10000, 200, 10300, 12000, false},
+		/* a 2 s stop, and timeouts for 20 s after it: the upstream stopped accepting */
+		{10000, 2000, 10300, 32000, false},
+		/* a stop half the 1 s wait is still a cause (aq_explain_share 0.5) */
+		{10000, 600, 10100, 10700, true},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct fixture *f = fx_new(false);
+		char err[256], ng_path[64];
+		snprintf(ng_path, sizeof ng_path, "/tmp/test_rules_table_ng.XXXXXX");
+		int fd = mkstemp(ng_path);
+		assert_true(fd >= 0);
+		close(fd);
+		int ng = session_add_source(f->s, SRC_NGINX, ng_path, err, sizeof err);
+		assert_true(ng >= 0);
+		/* the stop's events come in time order with the requests' */
+		http_load(f, ng, T0 + t[i].to_a, T0 + t[i].to_b, t[i].stop_at, t[i].stop_ms);
+		session_eval(f->s, T0 + 60000, true);
+		const struct verdict *v = find(f, V_CONNECT_504);
+		if (!v)
+			fail_msg("case %zu: no connect-timeout-504", i);
+		bool during = strstr(v->title, "during the stop") != NULL;
+		bool sized = strstr(v->advice, "backlog above") != NULL;
+		bool says_none = strstr(v->title, "no JVM stop explains it") != NULL;
+		if (during != t[i].explains || sized != t[i].explains || says_none == t[i].explains)
+			fail_msg("case %zu: %s / %s", i, v->title, v->advice);
+		fx_free(f);
+		unlink(ng_path);
+	}
+}
+
 static void test_healthy_says_nothing(void **state)
 {
 	(void)state;
@@ -636,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_throttled_edges),
 		cmocka_unit_test(test_throttled_headline_names_its_stop),
 		cmocka_unit_test(test_serial_gc_selected),
+		cmocka_unit_test(test_connect_504_blames_only_a_stop_that_explains),
 		cmocka_unit_test(test_healthy_says_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
