@@ -99,7 +99,7 @@ static void test_equals_report(void **state)
 	struct session *s = incident();
 	json_t *r = report_of(s);
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, NULL), 0);
 	const char *t = b.s;
 
 	double stops = jnum(r, "summary.stops");
@@ -201,7 +201,7 @@ static void test_promtool(void **state)
 	int fd = mkstemps(path, 5);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(metrics_write_file(path, s), 0);
+	assert_int_equal(metrics_write_file(path, s, NULL), 0);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
 	FILE *p = popen(cmd, "r");
@@ -218,7 +218,7 @@ static void test_promtool(void **state)
 	size_t got = fread(txt, 1, (1 << 20) - 1, f);
 	fclose(f);
 	struct metrics_buf b = {0};
-	metrics_render(&b, s, METRICS_PROMETHEUS);
+	metrics_render(&b, s, METRICS_PROMETHEUS, NULL);
 	assert_int_equal(got, b.len);
 	assert_memory_equal(txt, b.s, got);
 	double last = 0;
@@ -240,7 +240,7 @@ static void test_openmetrics(void **state)
 	(void)state;
 	struct session *s = incident();
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS, NULL), 0);
 	assert_true(b.len > 6 && strcmp(b.s + b.len - 6, "# EOF\n") == 0);
 	assert_true(has_line(b.s, "# TYPE stwtop_stops counter"));
 	assert_true(has_line(b.s, "# TYPE stwtop_build info"));
@@ -248,7 +248,7 @@ static void test_openmetrics(void **state)
 	assert_null(strstr(b.s, "# TYPE stwtop_stops_total"));
 	assert_true(sample(b.s, "stwtop_stops_total") > 0);
 	metrics_buf_reset(&b);
-	metrics_render(&b, s, METRICS_PROMETHEUS);
+	metrics_render(&b, s, METRICS_PROMETHEUS, NULL);
 	assert_true(has_line(b.s, "# TYPE stwtop_stops_total counter"));
 	assert_null(strstr(b.s, "# EOF"));
 	metrics_buf_fini(&b);
@@ -275,7 +275,7 @@ static void test_label_escaping(void **state)
 	struct session *s = session_new(&o, err, sizeof err);
 	assert_true(session_add_source(s, SRC_JVM, "/tmp/a\"b\\c\nd.log", err, sizeof err) >= 0);
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, NULL), 0);
 	assert_true(has_line(b.s, "stwtop_source_up{source=\"/tmp/a\\\"b\\\\c\\nd.log\"} 1"));
 	metrics_buf_fini(&b);
 	session_free(s);
@@ -301,7 +301,7 @@ static void test_active_window(void **state)
 	}
 	session_eval(s, session_timeline(s)->newest_ms, true);
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, NULL), 0);
 	assert_true(sample(b.s, "stwtop_verdicts_total{id=\"long-gc-pause\",severity=\"warn\"}") == 10);
 	assert_true(sample(b.s, "stwtop_verdict_active{id=\"long-gc-pause\",severity=\"warn\"}") == 5);
 	assert_true(sample(b.s, "stwtop_gc_pause_seconds_bucket{le=\"0.5\"}") == 0);
@@ -344,7 +344,7 @@ static void test_jvm_counters(void **state)
 		session_feed_event(s, src, &e);
 	}
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, NULL), 0);
 	assert_true(sample(b.s, "stwtop_jvm_gc_collections_total{type=\"concurrent\"}") == 23);
 	assert_true(sample(b.s, "stwtop_jvm_gc_collection_seconds_total{type=\"concurrent\"}") == 0.0015);
 	assert_null(strstr(b.s, "type=\"young\""));
@@ -360,7 +360,7 @@ static void test_jvm_counters(void **state)
 	assert_true(has_line(b.s, "stwtop_jvm_info{collector=\"ZGC\"} 1"));
 	assert_true(has_line(b.s, "# TYPE stwtop_jvm_gc_collections_total counter"));
 	metrics_buf_fini(&b);
-	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS, NULL), 0);
 	assert_true(has_line(b.s, "# TYPE stwtop_jvm_gc_collections counter"));
 	assert_true(has_line(b.s, "# TYPE stwtop_jvm info"));
 	metrics_buf_fini(&b);
