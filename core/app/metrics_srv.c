@@ -9,6 +9,7 @@
  * be less code to link and more code to get wrong. */
 #include "stwtop/metrics_srv.h"
 #include "stwtop/metrics.h"
+#include "stwtop_revision.h"    /* generated: STWTOP_REVISION */
 
 #include <arpa/inet.h>
 #include <dirent.h>

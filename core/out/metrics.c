@@ -6,6 +6,7 @@
 #include "stwtop/metrics.h"
 #include "stwtop/rules.h"
 #include "stwtop/summary.h"
+#include "stwtop_revision.h"    /* generated: STWTOP_REVISION */
 
 #include <errno.h>
 #include <fcntl.h>
