@@ -77,7 +77,9 @@ ll=$(grep '^stwtop_source_last_line_timestamp_seconds{source=".*access.log"}' "$
 awk -v s="$ll" -v n="$now" 'BEGIN { exit !(s != "" && s <= n + 1 && s > n - 60) }' &&
 	pass "source_last_line_timestamp_seconds of the access log $ll" || fail "source_last_line_timestamp_seconds '$ll', now $now"
 rev=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null)
-grep -E '^stwtop_build_info\{version="[^"]+",revision="[0-9a-f]{7,}|unknown",features="[a-z,]*"\} 1$' "$T/scrape" >/dev/null &&
+# the revision is the commit built: HEAD, which the build follows (a commit reconfigures)
+want_rev=${rev:-unknown}
+grep -E "^stwtop_build_info\{version=\"[^\"]+\",revision=\"$want_rev\",features=\"[a-z,]*\"\} 1\$" "$T/scrape" >/dev/null &&
 	pass "build_info: $(grep '^stwtop_build_info' "$T/scrape") (HEAD $rev)" || fail "build_info: $(grep '^stwtop_build_info' "$T/scrape")"
 curl -sf "http://127.0.0.1:$P/" | grep -q 'href="/metrics"' && pass "/ is a landing page" || fail "/ is not a landing page"
 [ $fails = 0 ] && echo "metrics_contract: all passed" || { echo "--- stwtop stderr"; tail -5 "$T/err"; }
