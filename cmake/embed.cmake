@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Compiles small files into the binary as byte arrays, so a copied-in static binary
 # needs nothing else: the default theme and a fallback terminfo entry (xterm-256color).
 # Each file F becomes `const unsigned char NAME[]` and `const size_t NAME_len` in gen/.

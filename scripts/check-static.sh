@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check-static.sh — the fully static binary (DEPS.md §4) in a chroot that holds
 # nothing but it (and the demo recording, plain data): no terminfo database, no
 # locale files, no shared libraries. Checks, in tmux:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install-deps.sh — everything stwtop needs to build and to run its whole test
 # suite on Debian 12 (bookworm). Uses sudo only when not already root.
 #   build:  cmake, a C compiler, pkg-config, ncursesw, libinotifytools, jansson, zlib (gzip logs),
@@ -11,7 +12,8 @@
 #           prometheus-alertmanager (amtool check-config of deploy/prometheus/alertmanager.yml),
 #           podman + runc + catatonit (a pod's pause process) + mmdebstrap (tests/e2e/pod.sh:
 #           the sidecar manifest run as a real pod, its images built from Debian packages by
-#           deploy/container/build-image.sh)
+#           deploy/container/build-image.sh), zsh + fish (their completions run in them;
+#           without them those two tests are skipped)
 #   fuzz:   clang + libclang-rt-14-dev (libFuzzer, ASan/UBSan)
 set -eu
 SUDO=""
@@ -22,7 +24,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config \
   libncurses-dev libinotifytools0-dev inotify-tools libjansson-dev zlib1g-dev libzstd-dev libcmocka-dev libmicrohttpd-dev \
   tmux jq python3 procps zstd curl nginx-light openjdk-17-jdk-headless strace prometheus prometheus-alertmanager python3-yaml tzdata \
-  clang libclang-rt-14-dev valgrind podman runc catatonit mmdebstrap >/dev/null
+  clang libclang-rt-14-dev valgrind podman runc catatonit mmdebstrap zsh fish >/dev/null
 # the Debian nginx package starts a system nginx on port 80 where systemd runs;
 # the tests run their own nginx from their own prefix and never need it.
 # Likewise the prometheus package's own server (:9090), and alertmanager's (:9093): the metrics tests start

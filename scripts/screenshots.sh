@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # screenshots.sh [BIN] — regenerate screenshots/ from the real binary: the bundled
 # demo in tmux at 120x40 and 80x24, a verdict expanded, the light theme and
 # NO_COLOR. For each: NAME.txt (capture-pane -p, the text) and NAME.png (the

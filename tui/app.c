@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* app.c — from the command line to a running session (app.h). */
 #include "app.h"
 #include "ui.h"

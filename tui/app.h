@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* app.h — glue between the command line and the engines: builds the session
  * from the options (or from discovery), picks the view (curses or plain), and
  * finds the bundled demo. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c — stwtop's entry point: parse the command line and run the mode. */
 #include "stwtop/cli.h"
 #include "stwtop/report.h"
@@ -89,7 +90,14 @@ int main(int argc, char **argv)
 		cli_usage(stdout);
 		return 0;
 	case CLI_VERSION:
-		printf("stwtop %s\n", STWTOP_VERSION);
+		/* the GNU short notice (LICENSE; README's "License") */
+		printf("stwtop %s\n"
+		       "Copyright (C) 2026 the stwtop authors.\n"
+		       "License GPL-2.0-or-later: GNU GPL version 2 or later "
+		       "<https://www.gnu.org/licenses/old-licenses/gpl-2.0.html>.\n"
+		       "This is free software: you are free to change and redistribute it.\n"
+		       "There is NO WARRANTY, to the extent permitted by law.\n",
+		       STWTOP_VERSION);
 		return 0;
 	case CLI_HELP_CONFIG: {
 		const char *name, *doc;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane_cpu.c — the CPU pane: why threads could not run. Upper half: time the
  * cgroup spent throttled per column (cpu.stat throttled_time deltas, the proof
  * of CFS quota exhaustion, docs/verdicts.md, cpu-throttled-during-stop); lower half: schedstat summed over

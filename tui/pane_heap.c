@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane_heap.c — the Heap pane: committed heap against what is live after GC,
  * from the GC pause lines (docs/verdicts.md, g1-not-shrinking). The lower part of each column is
  * used after GC, the part above it committed but unused: memory the JVM holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane_lines.c — the Lines pane: the raw log lines at the cursor, so a verdict
  * can be checked against what the sources actually wrote. The lines of the
  * cursor's column come first (bright), then what each source said just before

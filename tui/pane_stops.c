@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane_stops.c — the Stops pane: every stop of the JVM as a spike on the shared
  * time axis, on a log scale (10 ms .. 10 s) so a 700 ms stop towers over the
  * routine 20 ms ones without flattening them. The bar is split: the lower part

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane_summary.c — the one-screen summary for terminals too small for panes
  * (below about 60x18: a split tmux pane, a phone): the verdict titles, newest
  * incident first, then the key numbers of the whole run. It shows what fits. */

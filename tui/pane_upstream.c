@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane_upstream.c — the Upstream pane: what the stop cost the callers, from
  * nginx's access log. Requests per second by their start, stacked by upstream
  * connect time rounded to 0/1/2/3/4+ s: whole seconds are SYN retransmits

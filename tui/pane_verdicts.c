@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane_verdicts.c — the Verdicts pane: what the evidence says, newest incident
  * first and each in reading order (the stop, its cause, its cost), severity
  * coloured, with a NEW mark (flashing at first) on verdicts that just appeared.

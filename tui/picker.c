@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* picker.c — several JVMs run and no --pid was given: choose one on the screen
  * instead of being sent back to the shell with a list to copy a pid from.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plain.c — line mode (--plain, or no usable terminal): each verdict when it
  * appears or changes, then one status line per interval. With --json the same
  * as NDJSON (schema REPORT_JSON_SCHEMA, documented in docs/ndjson.md) for a

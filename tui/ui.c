@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui.c — the curses dashboard (app.h: ui_run): the theme, the terminal, the
  * keyboard, the one cursor every pane shares, and when to draw.
  *

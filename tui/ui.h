@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui.h — internals of the curses dashboard, shared by tui/ui*.c and tui/pane_*.c.
  *
  * One frame: ui_frame() lays the panes out for the terminal's size, fixes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_draw.c — the dashboard's drawing primitives: theme roles as curses
  * attributes and colour pairs, width-aware UTF-8 text (ASCII when the locale is
  * not UTF-8), word wrap, stacked bars with 1/8-cell resolution (two colours per

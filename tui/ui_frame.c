@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_frame.c — one frame of the dashboard: the layout for the terminal's size,
  * the shared time axis, the header and footer, the panes, the help overlay.
  *

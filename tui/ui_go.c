@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_go.c — the keys that take every pane somewhere, or keep what is seen:
  * [ ] to the previous / next incident (the incidents --report numbers,
  * rules_incidents), / n N to a line of the Lines pane (view_line_find), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_term.c — getting a terminal curses can draw on, and giving it back.
  *
  * ncurses 6.4 (Debian 12): initscr() exits the process on an unknown TERM, so we probe

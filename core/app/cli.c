@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli.c — the command line (cli.h) as one table, as tmux's cmd_entry tables
  * make its commands: each row of cli_table[] is one option, and getopt_long's
  * array, the --help list and the checks of each value are made from the rows.

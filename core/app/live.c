@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* live.c — the live engine (live.h): follow, poll, replay, judge, tell the view.
  *
  * Judging happens on the interval timer with the wall clock (or the replay

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics_srv.c — --metrics and --metrics-textfile (metrics_srv.h).
  *
  * Why libmicrohttpd: it is made to be embedded in a program that has its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme.c — colour themes (theme.h): JSON parsing and validation with errors
  * that name the key, colour degradation to the terminal's palette, and the
  * directories --theme NAME searches. No curses: the tui maps styles to pairs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* util.c — length-bounded number/time parsing and terminal sanitising.
  * Every parser in core/ reads untrusted bytes through these, so none of them
  * may read past n or assume a NUL. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* brief.c — `--report --brief`: the report in at most BRIEF_MAX_LINES lines
  * for an incident chat (report.h). The same session and verdicts as the full
  * report, cut down: one headline per incident, whole-run verdicts, one line of

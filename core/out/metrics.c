@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics.c — the session as Prometheus metrics (metrics.h). The formats
  * mirror the Prometheus "Exposition formats" page (text format 0.0.4) and
  * the OpenMetrics 1.0 specification: in OpenMetrics a counter's family is

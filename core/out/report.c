@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.c — JSON and text reports, NDJSON objects (report.h). */
 #include "stwtop/report.h"
 #include "stwtop/hist.h"
@@ -589,11 +590,6 @@ static void interval_requests(const struct timeline *tl, struct report_status_ma
 
 /* no safepoint line from any log: the counters are all there is of the
  * stops (a log with only GC pauses has not the others, nor any TTSP) */
-static bool tl_stops_none(const struct session *s)
-{
-	return session_timeline(s)->log_stops == 0;
-}
-
 static void interval_facts(const struct session *s, int64_t now, struct report_status_mark *m,
 			   struct interval *iv)
 {
@@ -692,7 +688,7 @@ void report_status_line(const struct session *s, int64_t now_ms, struct report_s
 				      iv.max_ttsp_ms);
 	/* no safepoint log: the JVM's counters say how long it was stopped in every
 	 * safepoint (GC or not) and how long reaching them took, not in which stops */
-	if (iv.ctr && tl_stops_none(s) && iv.ctr->stop_ms >= 0 && o < len)
+	if (iv.ctr && !timeline_stops_from_log(session_timeline(s)) && iv.ctr->stop_ms >= 0 && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", stopped %.0f ms (ttsp %.0f ms, JVM counters)",
 				      iv.ctr->stop_ms, iv.ctr->ttsp_ms > 0 ? iv.ctr->ttsp_ms : 0);
 	if (iv.have_cpu && o < len)
@@ -754,7 +750,7 @@ char *report_status_json(const struct session *s, int64_t now_ms, struct report_
 	json_object_set_new(o, "time", iso_or_null(now_ms));
 	const char *src = summary_jvm_source(sm);
 	bool ctr = strcmp(src, "hsperfdata") == 0;
-	if (ctr && tl_stops_none(s)) {
+	if (ctr && !timeline_stops_from_log(session_timeline(s))) {
 		/* no safepoint log: the stops of the counters' last interval (null
 		 * when no read is recent); the longest one from the reads every
 		 * HSPERF_STEP_MS */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* view.c — the numbers behind the dashboard's panes (view.h), computed from the
  * timeline with no curses, so they are unit-tested on the real recordings. */
 #include "stwtop/view.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpustat.c — one recorded cpu.stat sample per line (include/stwtop/cpustat.h).
  * Keys mirror the kernel's cpu.stat: cgroup v1 Documentation/scheduler/
  * sched-bwc.rst (nr_periods, nr_throttled, throttled_time in ns) and cgroup v2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hserr.c — JVM fatal error reports (include/stwtop/hserr.h). Format: HotSpot
  * vmError.cpp (the "#" header: signal line, "Problematic frame:" and the frame
  * as frame::print_on_error prints it, type letter + name; "Time: <ctime> <zone>

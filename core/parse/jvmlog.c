@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog.c — JVM log lines to events: the entry point, JDK 9+ unified-logging
  * decorations, time (wall clock, uptime, anchor, restarts) and the multi-line
  * state shared by the other jvmlog*.c files.
@@ -31,7 +32,7 @@ struct jvmlog *jvmlog_new(void)
 	struct jvmlog *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
-	p->anchor_ms = EV_TIME_NONE;
+	p->anchor_told_ms = EV_TIME_NONE;
 	p->last_up_us = -1;
 	p->ns_mono = -1;
 	p->collector = GC_UNKNOWN;
@@ -45,14 +46,6 @@ struct jvmlog *jvmlog_new(void)
 void jvmlog_free(struct jvmlog *p)
 {
 	free(p);
-}
-
-void jvmlog_set_anchor(struct jvmlog *p, int64_t start_ms)
-{
-	if (!p)
-		return;
-	p->anchor_ms = start_ms;
-	p->anchor_learnt = false;
 }
 
 void jvmlog_set_general_only(struct jvmlog *p, bool on)
@@ -80,11 +73,6 @@ uint64_t jvmlog_take_lost(struct jvmlog *p, uint64_t *first_line, const char **w
 		p->lost_lines = 0;
 	}
 	return k;
-}
-
-int64_t jvmlog_anchor(const struct jvmlog *p)
-{
-	return p ? p->anchor_ms : EV_TIME_NONE;
 }
 
 int jvmlog_collector(const struct jvmlog *p)
@@ -132,13 +120,10 @@ size_t jl_iso8601_parse(struct jvmlog *p, const char *s, size_t n, int64_t *epoc
 static void restart(struct jvmlog *p)
 {
 	/* A new JVM in the same file (console logs of a restarted pod, a gc.log
-	 * that was not rotated): its uptime starts again, so the learnt anchor of
-	 * the old JVM would misplace every line. Half-read reports belong to the
-	 * old JVM and are dropped with it. */
-	if (p->anchor_learnt) {
-		p->anchor_ms = EV_TIME_NONE;
-		p->anchor_learnt = false;
-	}
+	 * that was not rotated): its uptime starts again, so its anchor is
+	 * reported anew when a line tells it. Half-read reports belong to the old
+	 * JVM and are dropped with it. */
+	p->anchor_told_ms = EV_TIME_NONE;
 	p->restarts++;
 	p->rep.open = false;
 	jl_g8_abandon(p, "a JDK 8 GC record was cut by the start of a new JVM in the same log", false);
@@ -158,22 +143,15 @@ void jl_time(struct jvmlog *p, int64_t wall_ms, int64_t up_us, struct jl_out *o)
 		p->last_up_us = up_us;
 	}
 	o->up_us = up_us;
-	if (wall_ms != EV_TIME_NONE && up_us >= 0 && !p->anchor_learnt) {
-		int64_t a = wall_ms - (up_us + 500) / 1000;
-		struct event *e;
-		p->anchor_ms = a;
-		p->anchor_learnt = true;
-		o->t_ms = wall_ms;
-		e = jl_push(o, EV_ANCHOR);
+	/* the line's own wall clock, or none: uptime is placed by the caller's
+	 * clock (store/jvmclock.c), from the anchor reported here once per JVM */
+	o->t_ms = wall_ms;
+	if (wall_ms != EV_TIME_NONE && up_us >= 0 && p->anchor_told_ms == EV_TIME_NONE) {
+		struct event *e = jl_push(o, EV_ANCHOR);
+		p->anchor_told_ms = wall_ms - (up_us + 500) / 1000;
 		if (e)
-			e->u.anchor_ms = a;
+			e->u.anchor_ms = p->anchor_told_ms;
 	}
-	if (wall_ms != EV_TIME_NONE)
-		o->t_ms = wall_ms;
-	else if (up_us >= 0 && p->anchor_ms != EV_TIME_NONE)
-		o->t_ms = jl_add(p->anchor_ms, (up_us + 500) / 1000);
-	else
-		o->t_ms = EV_TIME_NONE;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_common.c — helpers every JVM log era parser uses (jvmlog.c's
  * unified decorations, jvmlog_unified.c, jvmlog_jdk8.c, jvmlog_safepoint.c):
  * event output, collector and release facts, and the number, size, heap and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_internal.h — shared state and helpers of the JVM log parser, split
  * over core/jvmlog.c (dispatch, decorations, time, pending state),
  * core/jvmlog_common.c (helpers every era parser uses),
@@ -70,8 +71,10 @@ struct jl_g8 {
 
 struct jvmlog {
 	/* time */
-	int64_t anchor_ms;      /* EV_TIME_NONE unless known */
-	bool anchor_learnt;     /* learnt from a line (vs set by the caller) */
+	/* The anchor this parser last reported (EV_ANCHOR), EV_TIME_NONE when none
+	 * since the start or a restart: only so that it is reported once per JVM.
+	 * Placing uptime on the wall clock is store/jvmclock.c's, not the parser's. */
+	int64_t anchor_told_ms;
 	int64_t last_up_us;     /* highest recent uptime: restart detection */
 	int8_t ns_mono;         /* single "ns" decoration: 1 timenanos, 0 uptimenanos, -1 undecided */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_jdk8.c — lines without unified-logging decorations: JDK 8 (and 7)
  * -XX:+PrintGCDetails / -XX:+PrintGC output with -XX:+PrintGCDateStamps and/or
  * -XX:+PrintGCTimeStamps prefixes, "Total time for which application threads
@@ -674,8 +675,8 @@ static int anchor_pair(struct jvmlog *p, const char *s, size_t n, struct jl_out 
 		return 0;
 	a = (int64_t)(epoch - up);
 	/* a restart shows as a different pair; restart detection sees the uptime */
-	if (p->anchor_learnt && (a - p->anchor_ms > 1000 || p->anchor_ms - a > 1000))
-		p->anchor_learnt = false;
+	if (p->anchor_told_ms != EV_TIME_NONE && (a - p->anchor_told_ms > 1000 || p->anchor_told_ms - a > 1000))
+		p->anchor_told_ms = EV_TIME_NONE;
 	jl_time(p, (int64_t)epoch, (int64_t)up * 1000, o); /* emits EV_ANCHOR when new */
 	return 1;
 }
@@ -735,12 +736,10 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 	}
 	if (st->wall_ms == EV_TIME_NONE && st->up_us >= 0 && jl_sp_stats_row(m, mn, true, &ev)) {
 		/* -XX:+PrintSafepointStatistics row: stamped at the safepoint's begin,
-		 * printed in batches later: no restart check, no anchor learning */
-		double tot = ev.u.sp.total_ms;
-		ev.up_us = jl_add(st->up_us, jl_i64(tot * 1000.0));
-		ev.t_ms = p->anchor_ms == EV_TIME_NONE
-				  ? EV_TIME_NONE
-				  : jl_add(jl_add(p->anchor_ms, (st->up_us + 500) / 1000), jl_i64(tot));
+		 * printed in batches later: no restart check, no anchor learning;
+		 * its end is placed by the caller's clock */
+		ev.up_us = jl_add(st->up_us, jl_i64(ev.u.sp.total_ms * 1000.0));
+		ev.t_ms = EV_TIME_NONE;
 		jl_push_copy(o, &ev);
 		return o->n;
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_safepoint.c — safepoint lines of every era: the JDK 13+ one-line
  * summary (runtime/safepoint.cpp SafepointTracing::end(), four shapes, read in
  * HotSpot's field order with a by-name reading for anything else), "Total

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_unified.c — messages of JDK 9+ unified logging (-Xlog:gc*, the
  * decorations already removed by jvmlog.c), also used for lines logged with
  * decorations "none".

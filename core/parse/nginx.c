@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nginx.c — nginx access log lines to EV_HTTP events, driven by the log_format.
  *
  * What nginx writes, as read in its source (1.22, the version we test against):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nginx_conf.c — find a log_format in an nginx configuration (nginx_conf_load).
  *
  * The tokenizer follows nginx's src/core/ngx_conf_file.c, ngx_conf_read_token():

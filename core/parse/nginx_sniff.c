@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nginx_sniff.c — an access log's format guessed from its first lines when
  * the user gave none (nginx.h: nginx_sniff_*; the guess itself is
  * nginx_fmt_detect in nginx.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procstat.c — the kernel's counter files as text (procstat.h): /proc/vmstat
  * (mm/vmstat.c vmstat_text[]: "name value" per line; allocstall split per zone
  * since 4.x) and /proc/PID/task/TID/schedstat (kernel/sched/stats.h,

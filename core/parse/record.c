@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* record.c — NDJSON recording and replay of polled samples (include/stwtop/record.h,
  * schema docs/record-format.md), with jansson. The field tables below are the
  * schema: one row per JSON key, its type and where it lives in struct event, so

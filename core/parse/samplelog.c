@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* samplelog.c — schedstat.log and vmstat.log of the recorded samples
  * (include/stwtop/samplelog.h; format in tests/samples/combined/README.md, written
  * by the samples' sampler.py/cgsample.py). The schedstat rows go through the same

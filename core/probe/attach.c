@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* attach.c — the HotSpot attach protocol from C (attach.h): what jcmd's
  * VirtualMachineImpl (Linux) and Debian's jattach do, learnt from HotSpot's
  * attachListener_linux.cpp / attachListener.cpp (request: version "1", a name

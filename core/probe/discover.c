@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* discover.c — find the JVM and what it writes (include/stwtop/discover.h).
  *
  * Sources: proc(5) (/proc/PID/cmdline, environ, stat field 22 starttime, status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hsperf.c — a JVM's hsperfdata counters (include/stwtop/hsperf.h).
  *
  * Format: HotSpot's PerfDataPrologue (src/hotspot/share/runtime/perfMemory.hpp:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe_cgroup.c — CPU throttling and memory of a cgroup, v1, v2 or hybrid
  * (include/stwtop/probe.h).
  *

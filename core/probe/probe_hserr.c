@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe_hserr.c — wait for a JVM crash report to appear and be complete
  * (include/stwtop/probe.h).
  *

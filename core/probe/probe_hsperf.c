@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe_hsperf.c — the JVM's own counters as a polled probe (probe.h): finds
  * and maps the hsperfdata file of a pid (hsperf.h), and turns each pair of
  * reads into one EV_JVMCTR, so a JVM started with no logging flags at all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe_sched.c — per-interval on-CPU time and run-queue wait summed over a
  * process's threads (include/stwtop/probe.h), from
  * /proc/PID/task/(tid)/schedstat: "run_ns wait_ns timeslices"

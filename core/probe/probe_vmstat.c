@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe_vmstat.c — direct-reclaim counters from /proc/vmstat
  * (include/stwtop/probe.h). Kernels since 4.x split the old single
  * "allocstall" counter per zone (allocstall_dma, allocstall_dma32,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procfile.c — one open/read/close per small kernel file (include/stwtop/procfile.h).
  * Kernel seq_files may hand out less than the whole file per read(), so reads
  * loop until EOF; nothing here trusts the content to be NUL-free or well formed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmlog.c — GC + safepoint logging turned on in a running JVM and off again
  * (vmlog.h), through VM.log (HotSpot's LogDiagnosticCommand, logConfiguration.cpp:
  * `VM.log list` prints " #N: NAME SELECTIONS DECORATORS OPTIONS" per output, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.c — the named thresholds of the rules, their defaults and why, and
  * the JSON file that overrides them (--config FILE). The numbers come from
  * the incident patterns in docs/verdicts.md and the real recordings in tests/samples/; the reasons are

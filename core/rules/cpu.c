@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpu.c — why the stop was long (rules_internal.h): the cgroup's CPU quota
  * ran out (cpu-throttled-during-stop), the CPUs were busy with other work
  * (sched-delay-during-stop), or the machine reclaimed memory (direct-reclaim). */

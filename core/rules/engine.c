@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.c — the verdict engine (rules.h): incidents on one timeline, judged
  * from the evidence of every source by the rules of the table (table.c).
  *

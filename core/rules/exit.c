@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exit.c — the JVM dying is an incident (jvm-exited, rules_internal.h).
  *
  * Evidence, in the order it is trusted:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* facts.c — the facts of an incident (rules_internal.h), computed once per
  * judgement and handed to every incident rule: its safepoint stops and the
  * worst of them, its long GC pauses, the JVM stop window and the CPU

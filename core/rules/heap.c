@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* heap.c — whole-run heap verdicts (rules_internal.h): g1-not-shrinking (the
  * committed heap stays high over live data that is low: not a leak, and the
  * flag that gives memory back), periodic-gc-skipped and periodic-gc-shrank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvm.c — whole-run JVM verdicts (rules_internal.h): serial-gc-selected (the
  * collector ergonomics picked, and why), zgc-allocation-stall, and
  * aot-sigill-adapter (a crash report of a JDK 24/25 AOT cache). */

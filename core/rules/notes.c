@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* notes.c — what the input could not show (rules_notes): stops that no
  * verdict explains while a source that could is missing, verdicts let go to
  * stay bounded, a GC log without safepoint lines. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* order.c — the verdicts in reading order and the incidents they make
  * (rules.h: rules_order(), rules_incidents()). The engine owns them: they are
  * sorted again only after a verdict changed, so the report, the dashboard's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* overhead.c — gc-overhead (rules_internal.h): the JVM spends most of its wall
  * clock in GC pauses, Full GCs (or evacuation failures) back to back: the live
  * data does not fit the heap, or something leaks (docs/verdicts.md, gc-overhead). The real

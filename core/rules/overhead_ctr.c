@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* overhead_ctr.c — gc-overhead from the JVM's own counters (EV_JVMCTR, read
  * from its hsperfdata file every interval) for a JVM with no GC log: the same
  * question as overhead.c, asked with the precision the counters have.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules_internal.h — shared by the files of the verdict engine (core/rules/):
  * the engine's state, the verdict builder, the facts of an incident and the
  * rule table. Not a public header: the rest of core/ and tui/ use rules.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stop.c — what the stop was (rules_internal.h): long-gc-pause (the time went
  * into a collection) and ttsp-spike (it went into reaching the safepoint). */
 #include "rules_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* table.c — the rule table (rules_internal.h): the rows of include/stwtop/rule_list.h
  * in its order, each defined by its rule's own file (id, name, kind, reading
  * rank, whether it explains a stop, its hooks and its state). The engine, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* upstream.c — what the stop cost the callers (rules_internal.h): nginx
  * waited whole seconds to connect because the upstream's accept queue
  * overflowed (accept-queue-overflow), or gave up connecting (connect-timeout-504). */

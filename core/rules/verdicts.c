@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* verdicts.c — building, holding, raising, updating and clearing verdicts
  * (rules_internal.h): a verdict is built in a draft (struct vdraft), then
  * packed: title and evidence in one allocation of their length, the advice

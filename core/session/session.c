@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session.c — sources -> parsers -> summary + timeline -> rules (session.h).
  *
  * Time: every event reaches the timeline with a UTC wall-clock time; JVM
@@ -394,9 +395,6 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 		return;
 	struct event *waited;
 	size_t n = jvmclock_set(&s->clock, start_ms, from, how, &waited);
-	for (int i = 0; i < s->nsrc; i++)
-		if (s->src[i]->jvm)
-			jvmlog_set_anchor(s->src[i]->jvm, start_ms);
 	for (size_t k = 0; k < n; k++)
 		place(s, &waited[k]); /* what waited */
 }
@@ -408,7 +406,7 @@ void session_set_jvm_anchor_from(struct session *s, int64_t start_ms, enum ancho
 static void prefer_timeout_copy(struct session *s, struct seen_timeout *t, const struct event *e)
 {
 	/* its time too: a console line has only uptime, gc.log's its own clock */
-	int64_t et = jvmclock_wall(&s->clock, e);
+	int64_t et = jvmclock_at(&s->clock, e);
 	for (size_t k = s->clock.npending; k-- > 0;) {
 		struct event *p = &s->clock.pending[k];
 		if (p->kind == EV_SP_TIMEOUT && p->src == t->src && p->up_us == t->up_us &&
@@ -484,12 +482,15 @@ static void emit(struct session *s, int i, struct event *e)
 		}
 		return;
 	}
+	/* the clock places uptime before anything reads the time (a line's own
+	 * wall clock is kept); what cannot be placed yet waits below */
+	e->t_ms = jvmclock_at(&s->clock, e);
 	if (e->kind == EV_SP_TIMEOUT && duplicate_timeout(s, e))
 		return;
 	summary_add(&s->sum, e);
 	if (e->up_us >= 0)
 		src->last_up_us = e->up_us;
-	if (jvmclock_time(&s->clock, e))
+	if (e->t_ms != EV_TIME_NONE || jvmclock_time(&s->clock, e))
 		place(s, e);
 }
 
@@ -612,7 +613,7 @@ void session_feed_line(struct session *s, int i, const char *line, size_t len, u
 	if (live_now_ms != EV_TIME_NONE)
 		src->last_line_mono_ms = util_mono_ms();
 	if (s->tl.keep_lines) {
-		int64_t t = n > 0 ? jvmclock_wall(&s->clock, &ev[0]) : EV_TIME_NONE;
+		int64_t t = n > 0 ? jvmclock_at(&s->clock, &ev[0]) : EV_TIME_NONE;
 		timeline_push_line(&s->tl, (uint16_t)i, src->st.lines, t, line, len);
 	}
 	for (int k = 0; k < n; k++) {
@@ -698,8 +699,8 @@ static void refill(struct session *s, int i)
 			continue; /* nginx: kept to sniff its format, replayed from there */
 		int n = parse_counted(s, i, line, len, flags, src->q, QCAP);
 		if (s->tl.keep_lines)
-			timeline_push_line(&s->tl, (uint16_t)i, src->st.lines, n > 0 ? src->q[0].t_ms : EV_TIME_NONE,
-					   line, len);
+			timeline_push_line(&s->tl, (uint16_t)i, src->st.lines,
+					   n > 0 ? jvmclock_at(&s->clock, &src->q[0]) : EV_TIME_NONE, line, len);
 		src->qhead = 0;
 		src->qn = n;
 	}
@@ -858,7 +859,8 @@ int session_replay_open(struct session *s)
 	return rc;
 }
 
-/* the source whose next event is earliest (unplaced ones first), -1 at the end */
+/* the source whose next event is earliest on the JVM clock (unplaced ones
+ * first), -1 at the end */
 static int next_source(struct session *s)
 {
 	int best = -1;
@@ -871,7 +873,7 @@ static int next_source(struct session *s)
 			refill(s, i);
 		if (src->qn == 0)
 			continue;
-		int64_t t = src->q[src->qhead].t_ms;
+		int64_t t = jvmclock_at(&s->clock, &src->q[src->qhead]);
 		if (t == EV_TIME_NONE)
 			return i;
 		if (best < 0 || t < best_t) {
@@ -885,7 +887,7 @@ static int next_source(struct session *s)
 int64_t session_replay_next_time(struct session *s)
 {
 	int i = next_source(s);
-	return i < 0 ? EV_TIME_NONE : s->src[i]->q[s->src[i]->qhead].t_ms;
+	return i < 0 ? EV_TIME_NONE : jvmclock_at(&s->clock, &s->src[i]->q[s->src[i]->qhead]);
 }
 
 bool session_replay_step(struct session *s, int64_t until_ms)
@@ -895,7 +897,8 @@ bool session_replay_step(struct session *s, int64_t until_ms)
 		if (i < 0)
 			return false;
 		struct source *src = s->src[i];
-		if (src->q[src->qhead].t_ms != EV_TIME_NONE && src->q[src->qhead].t_ms > until_ms)
+		int64_t t = jvmclock_at(&s->clock, &src->q[src->qhead]);
+		if (t != EV_TIME_NONE && t > until_ms)
 			return true;
 		/* emitted from the queue itself: nothing refills it before the next
 		 * next_source() (a copy of the 248 bytes per event showed) */

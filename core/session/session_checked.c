@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session_checked.c — what the input let stwtop check (session.h:
  * session_checked): per source read or not, empty or not, understood or not,
  * so that a report never says "nothing abnormal" about input it could not

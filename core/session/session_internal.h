@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session_internal.h — what session.c and session_kinds.c share: the
  * session's and its sources' state, and the per-kind table (one row per
  * enum src_kind). Not a public header: nothing outside core/session/session*.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session_kinds.c — what differs per kind of source, one row of kinds[] each
  * (session_internal.h: struct kind_ops): how it is set up, read and parsed,
  * what it tells the rules, what waits for more lines and when its unread
@@ -23,11 +24,9 @@ static bool nginx_second_note(const struct source *src, char *out, size_t outlen
 
 static int jvm_setup(struct session *s, struct source *src, char *err, size_t errlen)
 {
-	(void)err, (void)errlen;
+	(void)s, (void)err, (void)errlen;
 	src->jvm = jvmlog_new();
 	src->jvm_lost = jvmlog_lost_counter(src->jvm);
-	if (src->jvm && s->clock.anchor_ms != EV_TIME_NONE)
-		jvmlog_set_anchor(src->jvm, s->clock.anchor_ms);
 	return 0;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* decomp.c — gzip (zlib) and zstd (libzstd, with STWTOP_HAVE_ZSTD) inflated
  * as they are read (decomp.h). Formats: RFC 1952 (gzip members, CRC-32 and
  * length checked by zlib), RFC 8878 (zstd frames; skippable frames skipped by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* linebuf.c — see include/stwtop/linebuf.h. A line is delivered only once its
  * '\n' is in: a writer that flushed half a line is waited for. */
 #include "stwtop/linebuf.h"

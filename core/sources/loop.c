@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loop.c — the one reactor (see include/stwtop/loop.h), in the spirit of
  * redis' ae.c: a single poll() backend, no threads, a few hundred lines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* reader.c — a finished file or a pipe read once, line by line (reader.h).
  * The report's merge pulls from one reader per source; the tailer (tail.c)
  * is the live counterpart. A compressed file is inflated as it is read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tail.c — follows files through rotation on libinotifytools (see tail.h).
  *
  * Design, after what libinotifytools 3.22 does on Debian 12 (read in its source):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* event.c — names and defaults of the event model (include/stwtop/event.h). */
 #include "stwtop/event.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hist.c — log-linear histogram, see include/stwtop/hist.h. */
 #include "stwtop/hist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmclock.c — where JVM uptime 0 is on the wall clock, and the uptime-only
  * events waiting to know it (jvmclock.h). */
 #include "stwtop/jvmclock.h"
@@ -52,7 +53,7 @@ size_t jvmclock_set(struct jvmclock *c, int64_t start_ms, enum anchor_from from,
 	size_t n = c->npending;
 	c->npending = 0;
 	for (size_t k = 0; k < n; k++)
-		c->pending[k].t_ms = start_ms + c->pending[k].up_us / 1000;
+		c->pending[k].t_ms = jvmclock_wall(c, &c->pending[k]);
 	c->unanchored = 0;
 	return n;
 }
@@ -72,8 +73,14 @@ int64_t jvmclock_wall(const struct jvmclock *c, const struct event *e)
 {
 	if (e->t_ms != EV_TIME_NONE)
 		return e->t_ms;
-	if (e->up_us >= 0 && c->anchor_ms != EV_TIME_NONE)
-		return c->anchor_ms + e->up_us / 1000;
+	if (e->up_us >= 0 && c->anchor_ms != EV_TIME_NONE) {
+		/* to the nearest ms, as an anchor is learnt; saturated: a recording's
+		 * or --jvm-start's start can be any number */
+		int64_t up_ms = e->up_us / 1000 + (e->up_us % 1000 >= 500);
+		if (c->anchor_ms > 0 && up_ms > INT64_MAX - c->anchor_ms)
+			return INT64_MAX;
+		return c->anchor_ms + up_ms;
+	}
 	return EV_TIME_NONE;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* schedacc.c — per-thread schedstat deltas over one interval (include/stwtop/schedacc.h).
  * The kernel's /proc/PID/task/(tid)/schedstat holds "run_ns wait_ns timeslices",
  * cumulative since the thread started (Documentation/scheduler/sched-stats.rst).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* summary.c — whole-input counters (summary.h). */
 #include "stwtop/summary.h"
 #include "stwtop/util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timeline.c — the bounded store behind every view and rule (timeline.h).
  * Rings are allocated on first use and grow by doubling up to their max while
  * their oldest records are wanted, so a report over one GC log never pays for
@@ -550,6 +551,11 @@ uint64_t timeline_lower_bound(const struct ring *r, int64_t t)
 bool timeline_stops_are_pauses(const struct timeline *tl)
 {
 	return tl->log_stops == 0 && (tl->pauses.total > 0 || tl->stops.total == 0);
+}
+
+bool timeline_stops_from_log(const struct timeline *tl)
+{
+	return tl->log_stops > 0;
 }
 
 bool timeline_stops_from_counters(const struct timeline *tl)

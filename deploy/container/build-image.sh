@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # build-image.sh [BUILD_DIR] — the stwtop sidecar image, localhost/stwtop:VERSION (and :latest),
 # from the dynamic build in BUILD_DIR (default build/; run cmake first) and Debian 12 packages.
 #  1. the base: deploy/container/debian-base.sh makes localhost/stwtop-base:KEY from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # debian-base.sh NAME PKG[,PKG...] — a local base image made from Debian 12 packages, with no
 # registry: mmdebstrap writes a slim rootfs (--variant=apt: the Essential packages, apt, and
 # the packages named), podman imports it as localhost/NAME:KEY (KEY: a hash of the suite, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* attach.h — run one diagnostic command (what `jcmd PID CMD` runs) in a
  * HotSpot JVM through its attach mechanism, from C, with no JDK tools: the
  * UNIX socket /tmp/.java_pid<nspid> in the JVM's mount namespace, started on

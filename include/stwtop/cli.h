@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli.h — the command line (doc/stwtop.1, a contract). Parsing is
  * here, in core, so its error paths are unit-tested; main() only dispatches. */
 #ifndef STWTOP_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpustat.h — `--cpustat-log FILE`: cgroup cpu.stat samples recorded by a shell
  * loop or a sampler, one line per sample (docs/verdicts.md, cpu-throttled-during-stop):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* decomp.h — compressed logs inflated as they are read: gzip (zlib, RFC 1952;
  * members one after the other, as `cat a.gz b.gz` makes them, are one text,
  * as gzip(1) reads them) and zstd (libzstd, when stwtop is built with it;

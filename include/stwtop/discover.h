@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* discover.h — find the JVM and what it writes, so `stwtop` with no arguments
  * works inside a pod: which process, its GC/safepoint log files (from -Xlog /
  * -Xloggc on its command line and in JAVA_TOOL_OPTIONS / JDK_JAVA_OPTIONS /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* event.h — the typed events every parser and poller produces, and the one
  * timeline they live on.
  *

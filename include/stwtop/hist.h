@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hist.h — a small log-linear histogram of durations for streaming percentiles
  * (p50/p99/max of nginx $request_time and $upstream_header_time).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hserr.h — a JVM crash report (hs_err_pid<pid>.log, as
  * HotSpot 8-21 write it) read into one EV_HSERR: the signal or error kind, the
  * problematic frame ("v  ~AdapterBlob 0x..." for the AOT-cache SIGILL), whether

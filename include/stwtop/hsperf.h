@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hsperf.h — a JVM's own performance counters, read from its hsperfdata file
  * (/tmp/hsperfdata_<user>/<pid>, the file jstat and `jcmd PerfCounter.print`
  * read), so a JVM started with no flags at all still shows heap, GC and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmclock.h — the JVM's clock: where JVM uptime 0 is on the wall clock (the
  * "anchor"), how it was learnt, and the uptime-only events that wait for it.
  *
@@ -64,6 +65,12 @@ bool jvmclock_wants(const struct jvmclock *c, enum anchor_from from, int64_t sta
 /* The wall clock of e: its own, or its uptime placed with the anchor, or
  * EV_TIME_NONE (unknown yet). */
 int64_t jvmclock_wall(const struct jvmclock *c, const struct event *e);
+/* The same, with no call for an event that has its own wall clock (every
+ * nginx line, every probe sample: the hot path of a report). */
+static inline int64_t jvmclock_at(const struct jvmclock *c, const struct event *e)
+{
+	return e->t_ms != EV_TIME_NONE ? e->t_ms : jvmclock_wall(c, e);
+}
 /* Give e its wall clock: true, or false when it must wait (kept while there
  * is room if it has an uptime; counted unanchored either way). */
 bool jvmclock_time(struct jvmclock *c, struct event *e);

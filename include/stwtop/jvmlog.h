@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog.h — JVM GC and safepoint log lines to events.
  *
  * One parser per source file. Formats are detected per line: JDK 9+ unified
@@ -29,9 +30,9 @@ void jvmlog_free(struct jvmlog *p);
  * Returns the number of events written to out[0..cap) (0 = a JVM line that
  * carries no event, e.g. a phase detail), or JVMLOG_UNKNOWN. cap must be
  * >= JVMLOG_MAX_EVENTS. Events get t_ms from the line's own wall-clock
- * decoration (its printed offset) when present, else from the anchor when one
- * is known (jvmlog_set_anchor, or learnt from a line carrying both time and
- * uptime), else EV_TIME_NONE with up_us set. */
+ * decoration (its printed offset) when present, else EV_TIME_NONE with up_us
+ * set: placing uptime on the wall clock is the caller's (store/jvmclock.c,
+ * from the EV_ANCHOR this parser reports and from other sources). */
 int jvmlog_parse_line(struct jvmlog *p, const char *line, size_t len, struct event *out, int cap);
 
 /* Why the last jvmlog_parse_line() returned JVMLOG_UNKNOWN when it was a JVM
@@ -54,11 +55,6 @@ const uint64_t *jvmlog_lost_counter(const struct jvmlog *p);
  * log (XML)". NULL when it looks like nothing in particular. */
 const char *jvmlog_foreign_shape(const char *s, size_t n);
 
-/* Tell the parser the wall clock of JVM uptime 0 (epoch ms), e.g. from
- * /proc/PID/stat or --jvm-start, or from another source of the same JVM. */
-void jvmlog_set_anchor(struct jvmlog *p, int64_t start_ms);
-/* The anchor in use (EV_TIME_NONE if none). */
-int64_t jvmlog_anchor(const struct jvmlog *p);
 /* Collector learnt so far (GC_UNKNOWN until a "Using ..." line or a telling pause). */
 int jvmlog_collector(const struct jvmlog *p);
 /* JDK feature release learnt so far (8, 11, 17, ...; 0 unknown). */
@@ -79,8 +75,8 @@ void jvmlog_set_general_only(struct jvmlog *p, bool on);
  *   Major/Minor Collection -> 21).
  * - EV_ANCHOR: once per JVM, from the first line carrying both a wall clock and
  *   an uptime, or from an application's "<epoch ms> uptime_ms=<n>" line. When
- *   uptime goes back by more than 1 s (a new JVM in the same file) a learnt
- *   anchor is forgotten; an anchor set with jvmlog_set_anchor() is kept.
+ *   uptime goes back by more than 1 s (a new JVM in the same file) the next
+ *   such line reports the new JVM's anchor.
  * - JDK 8 pause stamps are the pause's start: events carry start + duration.
  *   A PrintSafepointStatistics row's stamp is the safepoint's begin: its event
  *   carries begin + sync + cleanup + vmop.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* linebuf.h — splits a byte stream into complete lines, without copying when it
  * can, cutting lines longer than a maximum (the cut part is counted, never
  * delivered as a separate line). Used by the report reader and the tailer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* live.h — the live engine: one reactor (loop.h) that follows the files
  * (tail.h), polls the probes every interval (probe.h), replays a demo at a
  * pace, feeds everything into the session, and tells the view when to draw.

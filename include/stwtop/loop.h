@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loop.h — the one reactor: poll() over file descriptors, a timerfd for
  * periodic work and a signalfd for SIGWINCH/SIGINT/SIGTERM/SIGHUP. No threads,
  * no busy waiting: when nothing happens the process sleeps in poll().

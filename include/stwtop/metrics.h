@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics.h — the session as Prometheus metrics (docs/metrics.md): the text
  * exposition format 0.0.4, or OpenMetrics 1.0.0 when a scraper asks for it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics_srv.h — --metrics ADDR:PORT and --metrics-textfile FILE: the
  * session's metrics (metrics.h) served over HTTP and written to a file, both
  * from the one event loop (loop.h). No thread: the HTTP library

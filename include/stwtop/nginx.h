@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nginx.h — nginx access log lines to EV_HTTP events, driven by the log_format.
  *
  * A log_format string is compiled into a matcher (literals and variables, with

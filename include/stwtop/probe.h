@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe.h — polled system counters: the cgroup's CPU throttling and memory, the
  * JVM's per-thread scheduling (schedstat) and the machine's reclaim counters
  * (/proc/vmstat). docs/probes.md: these prove what the logs cannot.

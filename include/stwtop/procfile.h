@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procfile.h — reading small kernel files (/proc, /sys/fs/cgroup) cheaply and
  * safely: one open/read/close per file, no stdio, bounded buffers, and a "root"
  * prefix so the probes and discovery can be pointed at a fixture tree instead of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procstat.h — pure parsers of the kernel's counter files, shared by the live
  * probes (probe.h) and the recorded sampler logs (samplelog.h). */
 #ifndef STWTOP_PROCSTAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* reader.h — reads a finished file (or a pipe) once, from the start, line by
  * line: the report's and the demo's source reader, the counterpart of the
  * tailer (tail.h) that follows files as they grow. Also the two other ways

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* record.h — `--record FILE` / `--replay FILE`: every polled sample (EV_CPU,
  * EV_MEM, EV_SCHED, EV_VMSTAT) as one JSON object per line (NDJSON), schema in
  * docs/record-format.md:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.h — the two printed views of a session: the JSON of docs/report-json.md
  * ("Report JSON", a contract: extend, never rename) and the text an on-call
  * engineer pastes into the incident channel. Also the NDJSON objects of

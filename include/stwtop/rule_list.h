@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rule_list.h — every verdict, one line each, in evaluation order: the
  * incident rules in reading order (the stop, why it was long, what it cost),
  * then the whole-run rules in the order they are refreshed. (No include

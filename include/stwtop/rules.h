@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules.h — the verdict engine: turns the timeline into plain-language
  * verdicts with evidence and advice (docs/verdicts.md), the same way live and
  * in --report.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* samplelog.h — the other sampler formats of a recorded investigation
  * (tests/samples/combined/README.md, tests/samples/throttle/README.md), so it
  * replays fully:

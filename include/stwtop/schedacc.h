@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* schedacc.h — per-thread schedstat deltas, summed into one EV_SCHED per
  * interval. Shared by the live probe (sched_probe_poll over
  * /proc/PID/task/(tid)/schedstat) and the replay of a recorded schedstat.log

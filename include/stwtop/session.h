@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session.h — the pipeline that every mode shares: sources -> parsers ->
  * summary + timeline -> rules. The report reads each file once, merging the
  * sources by time; the live run (live.h) feeds it lines as the tailer

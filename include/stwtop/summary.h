@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* summary.h — exact whole-input counters of the report (docs/report-json.md "Report
  * JSON"): constant memory, fed every event whether or not its wall-clock time
  * is known. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tail.h — follows log files as they grow, through rotation, on libinotifytools.
  *
  * One inotify instance (libinotifytools keeps it; we learn its descriptor at

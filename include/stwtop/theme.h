@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme.h — colour themes of the dashboard: JSON files in themes/ that map
  * ROLES ("stop.ttsp", "verdict.crit", "cursor", ...) to a style, in the manner of
  * lnav's JSON themes and goaccess's colour roles. No curses here: the tui turns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timeline.h — the store: one wall-clock timeline of everything the sources
  * said, in rings of bounded size, so memory stays bounded however long the input.
  *
@@ -286,6 +287,8 @@ bool timeline_stops_are_pauses(const struct timeline *tl);
 /* The stops come from the JVM's counters alone: no safepoint line, no GC pause,
  * counter reads (a JVM started with no logging flags). */
 bool timeline_stops_from_counters(const struct timeline *tl);
+/* Whether any stop came from a log (a safepoint or a GC pause line), not the counters. */
+bool timeline_stops_from_log(const struct timeline *tl);
 /* An interval of the JVM's counters (EV_JVMCTR) whose longest stop makes a
  * stop of the timeline: *stop, an EV_SAFEPOINT of form SP_COUNTERS, to push
  * and judge like a logged one. False when it has none, or once a safepoint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* util.h — small helpers shared by every module: length-bounded parsing of
  * numbers and timestamps from untrusted lines (no sscanf, no NUL assumption),
  * time conversion, and sanitising text before it reaches a terminal. */

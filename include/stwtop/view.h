@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* view.h — what the dashboard draws, computed from the store without curses:
  * the one time axis all panes share, per-column aggregates for each chart,
  * the stops worth listing, the raw lines at the cursor, and the verdicts in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmlog.h — turn a running JVM's GC + safepoint logging on and off again with
  * its VM.log command (attach.h), with the user's consent (--enable-jvm-logging,
  * the `L` key): one file output is added, rotating like -Xlog's default

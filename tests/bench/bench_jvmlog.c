@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_jvmlog.c — throughput of jvmlog_parse_line over the real logs, for the
  * "replay a 1 GB log in seconds" requirement. Not part of ctest (timing is not a
  * test). Build and run from the project root after building core:

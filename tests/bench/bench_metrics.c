@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_metrics.c — the CPU cost of one scrape's rendering (metrics_render)
  * at about 100 verdicts and 5 sources: the throttle-stop sample's nginx
  * log, cpu.stat, schedstat and vmstat recordings, and a generated G1 log of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_nginx.c — throughput of nginx_parse_line on the real sample logs, all
  * in memory (no I/O in the timed part). Not part of ctest. Build and run:
  *

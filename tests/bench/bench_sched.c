@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_sched.c — CPU cost of one poll of the probes with many threads.
  *
  *   bench_sched [--threads N] [--polls P] [--interval-ms I] [--java CLASSDIR]

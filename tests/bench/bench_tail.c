@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_tail.c — latency from write() to the line callback, through the
  * reactor and the tailer, with the writer in another process. Not part of
  * ctest (it measures, it does not judge). Build and run from the top:

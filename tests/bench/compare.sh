@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare.sh OLD_BIN NEW_BIN [MB] — what a change costs, measured so that other
 # work on the machine cannot move it: the instructions each binary executes for
 # a --report --json of the same big logs (callgrind: exact, reproducible to a

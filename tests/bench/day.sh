@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # day.sh BIN [OUTDIR] — a sidecar left running for a day stays bounded (issue 17): a day of
 # the combined/throttle-stop incident's logs (HOURS=48 by default; genlog.py repeats the
 # real gc.log and nginx access.log with every timestamp shifted: one 700 ms TTSP incident

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """genlog.py — big, valid, time-ordered logs for the throughput benchmarks, made
 by repeating a real sample with every timestamp shifted.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """latency.py BIN [N] [--tmux] — time from a line's write to its verdict being visible.
 
 stwtop --plain --json follows a gc.log that starts with a real JVM's start-up

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # latency.sh BIN [OUTDIR] — line written -> event visible: (a) to the NDJSON
 # output of --plain --json (latency.py, 100 writes), (b) to the screen of the
 # curses dashboard in tmux (30 writes, capture-pane polled as fast as it runs).

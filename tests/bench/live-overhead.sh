@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # live-overhead.sh BIN [OUTDIR] — what stwtop costs while it watches: a real
 # writer (tests/tools/replay.py) appends the combined/throttle-stop incident's
 # gc.log, nginx access.log and cpustat.log at 0.7x their recorded pace (so the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # metrics.sh [BUILD_DIR] — the CPU cost of a scrape (tests/bench/RESULTS.md, "Metrics scrape"):
 # 1. bench_metrics: metrics_render alone, at ~100 verdicts and 5 sources, CPU per render;
 # 2. the whole HTTP path: a live `stwtop --plain` on the same kind of input answers 1000

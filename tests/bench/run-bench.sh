@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-bench.sh [BUILD_DIR] — builds bench_sched against BUILD_DIR's libstwtop_core.a
 # (default: build; configure it first) and runs it with a 2000-thread C program and
 # a 2000-thread JVM (when java/javac exist). Not part of ctest.

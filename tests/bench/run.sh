@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh [PART...] — stwtop's benchmarks (issue 7). Parts, all by default:
 #   throughput  replay through the real CLI (stwtop --report --json) vs grep -c
 #               on the same page-cached file, in the same hyperfine run

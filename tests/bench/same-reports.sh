@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # same-reports.sh OLD_BIN NEW_BIN [BIG_FILES_DIR] — a speed-up must not change a
 # single byte of any report. Runs both binaries over every sample folder (every
 # source of the folder together, text and JSON), every recording folder of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # alerts_live.sh BIN — the shipped alert rules and Alertmanager example, end to end: a real
 # Prometheus scrapes a live stwtop and evaluates deploy/prometheus/stwtop-alerts.yml, a real
 # Alertmanager (Debian prometheus-alertmanager) routes with deploy/prometheus/alertmanager.yml,

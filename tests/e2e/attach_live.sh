@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # attach_live.sh path/to/stwtop — --enable-jvm-logging on real JDK 17 JVMs started with no
 # logging flag (tests/fixtures/java/HsperfTarget.java, -Xmx64m so that it collects every
 # second or so), issue 15:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # brief.sh BIN — `--report --brief` (the report in at most 12 lines for a chat) over every row
 # of tests/scenarios/table.tsv (every sample folder, recording and unreadable input), checked
 # against the full text and JSON reports of the same input:

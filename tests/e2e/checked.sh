@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # checked.sh BIN — a report says "nothing abnormal" only when it read and understood its input
 # (session_checked, docs/report-json.md "checked"): a missing file, a binary, an IBM/OpenJ9
 # verbose GC log, an empty file each say what could not be read or understood, with the exit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cli.sh BIN — the command line's contract: --help/--version, one-line errors
 # naming the option with exit 2, unreadable sources with exit 1, SIGPIPE.
 set -u
@@ -15,6 +16,10 @@ expect() { local want=$1 re=$2; shift 3
 }
 expect 0 '^usage: stwtop' -- --help
 expect 0 '^stwtop [0-9]+\.[0-9]+' -- --version
+# the license notice (LICENSE): GPL-2.0-or-later and no warranty
+"$BIN" --version >"$T/version"
+grep -q '^License GPL-2.0-or-later' "$T/version" && grep -q 'NO WARRANTY' "$T/version" && grep -q '^Copyright (C) ' "$T/version" \
+  || fail "--version does not carry the license notice: $(cat "$T/version")"
 # --help names the demo's argument and every bundled demo (data/demo/NAME), as the man page does
 "$BIN" --help >"$T/help"
 grep -Fq -- '--demo[=NAME]' "$T/help" || fail "--help does not list --demo[=NAME]"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # demo_plain.sh BIN — the bundled demos (data/demo/*) replay in line mode and tell
 # their incident in order: the stop, its cause, its cost; the replay ends by itself.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # discovery_live.sh BIN — a real JVM in a real throttled cgroup:
 #  1. `stwtop --plain --json` with NO source finds the JVM (the only java process; with
 #     other JVMs on the machine it is given --pid and says so), follows the -Xlog file

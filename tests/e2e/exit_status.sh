@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exit_status.sh BIN — a live run's exit status (DESIGN: 0 ok, 1 a source could
 # not be read, the message says which and why), in line mode (stopped by SIGINT
 # and SIGTERM) and on the dashboard (q): a directory, a file it may not read

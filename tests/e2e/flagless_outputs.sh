@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # flagless_outputs.sh path/to/stwtop — a JVM started with no logging flag at all (most pods):
 # every output carries its JVM counters (issue 28), and they are jstat's. Real JDK 17 JVMs
 # with G1, Parallel, Serial and ZGC run tests/e2e/java/Quiesce.java: it allocates, keeps

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hints_plain.sh BIN — what a discovered process does not give stwtop is said where the user
 # looks, not only on stderr before curses starts: session hints, printed by --plain at start.
 #  1. a REAL JVM started without any -Xlog: `stwtop --plain --pid JPID` prints, once, the -Xlog

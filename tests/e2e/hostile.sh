@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hostile.sh BIN — inputs that try to break stwtop, each through --report and
 # through a live --plain run that is watching when the input arrives or changes:
 # a 100 MB line, NUL bytes, invalid UTF-8, terminal escape sequences (shown

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hserr_live.sh BIN — crash reports picked up live, from REAL files and a REAL crash.
 # A JVM (tests/fixtures/java/CrashLater.java) runs with -XX:ErrorFile=<tmp>/crash-%p.log in a
 # working directory of its own; `stwtop --plain --json --pid JPID` follows it. Checked:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hsperf_live.sh path/to/stwtop — a JVM started with no logging flags at all: stwtop --pid
 # shows its heap, collections and stops from the JVM's own counters (hsperfdata), and
 # gc-overhead is raised from them (issue 15). Real JDK 17 JVMs running the gc-overhead

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # idle_wakeups.sh BIN — an idle dashboard sleeps: with nothing new in its files
 # it wakes about once per --interval (the status tick and its redraw), never
 # polls. Counted from /proc/PID/status (voluntary_ctxt_switches: how many times

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # inputs.sh BIN — inputs as they arrive during an incident give the report of
 # the plain file: a gzip copy (told by its magic bytes: the copy keeps the
 # plain name), two gzip members one after the other (cat a.gz b.gz), stdin

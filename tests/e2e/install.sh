@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install.sh BIN — `cmake --install` into a temporary prefix puts the binary,
-# the themes, the demo recordings and the man page in place, and the installed
+# the themes, the demo recordings and the man page in place (and, as a package
+# build does it, into a DESTDIR with --prefix /usr: the license, the docs, the
+# deploy/ examples and the shell completions, which find the installed
+# themes), and the installed
 # binary finds its data next to itself: the whole prefix moved elsewhere still
 # replays `--demo --plain` and loads `--theme light` from the moved tree (strace
 # shows which files it opened), not from the build or the source tree.
@@ -34,6 +38,49 @@ cmp -s "$ROOT/doc/stwtop.1" "$P/share/man/man1/stwtop.1" && ok "man1/stwtop.1" |
 if command -v man >/dev/null; then
 	MANPAGER=cat man -M "$P/share/man" stwtop 2>/dev/null | grep -q 'stop-the-world\|stwtop' \
 		&& ok "man -M PREFIX/share/man stwtop reads it" || fail "man does not find the installed page"
+fi
+
+# a package's build: --prefix /usr into DESTDIR. It lists (and puts in place) the
+# license, the docs and the deploy/ examples in share/doc/stwtop and the shell
+# completions where bash-completion, zsh and fish look; the installed completion
+# finds the installed themes and demos (an extra theme dropped there is offered)
+D=$T/destdir
+DESTDIR=$D cmake --install "$BUILD" --prefix /usr >"$T/destdir.log" 2>&1 || fail "DESTDIR=... cmake --install --prefix /usr: $(tail -5 "$T/destdir.log")"
+# installed FROM TO: TO was listed by cmake --install and is a copy of FROM
+installed() {
+	if ! grep -Eq "(Installing|Up-to-date): $D/usr/$2\$" "$T/destdir.log"; then
+		fail "cmake --install does not list /usr/$2"
+	elif ! cmp -s "$ROOT/$1" "$D/usr/$2"; then
+		fail "/usr/$2 is not a copy of $1"
+	else
+		ok "/usr/$2"
+	fi
+}
+installed LICENSE share/doc/stwtop/LICENSE
+head -2 "$D/usr/share/doc/stwtop/LICENSE" | grep -q 'GNU GENERAL PUBLIC LICENSE' && sed -n 2p "$D/usr/share/doc/stwtop/LICENSE" | grep -q 'Version 2' \
+	&& ok "LICENSE is the GPL version 2" || fail "LICENSE is not the GPL-2 text"
+installed README.md share/doc/stwtop/README.md
+for f in "$ROOT"/docs/*.md; do installed "docs/${f##*/}" "share/doc/stwtop/docs/${f##*/}"; done
+while IFS= read -r f; do
+	installed "$f" "share/doc/stwtop/$f"
+	[ -x "$ROOT/$f" ] && { [ -x "$D/usr/share/doc/stwtop/$f" ] || fail "/usr/share/doc/stwtop/$f is not executable"; }
+done < <(cd "$ROOT" && git ls-files deploy 2>/dev/null || find deploy -type f)
+installed completions/stwtop.bash share/bash-completion/completions/stwtop
+installed completions/_stwtop share/zsh/site-functions/_stwtop
+installed completions/stwtop.fish share/fish/vendor_completions.d/stwtop.fish
+cp "$ROOT/themes/light.json" "$D/usr/share/stwtop/themes/extra-installed.json"
+themes=$(cd "$T" && env -i PATH=/usr/bin:/bin HOME="$T" bash -c 'source "$1" || exit 1
+	COMP_WORDS=(stwtop --theme ""); COMP_CWORD=2; _stwtop; printf "%s\n" "${COMPREPLY[@]}"
+	COMP_WORDS=(stwtop --demo = ""); COMP_CWORD=3; COMPREPLY=(); _stwtop; printf "demo:%s\n" "${COMPREPLY[@]}"' \
+	comp "$D/usr/share/bash-completion/completions/stwtop" | sort | tr '\n' ' ')
+[ "$themes" = "dark default demo:gc-stop demo:throttle-stop extra-installed light mono " ] \
+	&& ok "the installed bash completion offers the installed themes and demos" \
+	|| fail "the installed bash completion offers: $themes"
+if command -v fish >/dev/null; then
+	themes=$(cd "$T" && env -i PATH=/usr/bin:/bin HOME="$T" fish --no-config -c \
+		"source '$D/usr/share/fish/vendor_completions.d/stwtop.fish'; complete -C 'stwtop --theme '" | cut -f1 | sort | tr '\n' ' ')
+	[ "$themes" = "dark default extra-installed light mono " ] && ok "the installed fish completion offers the installed themes" \
+		|| fail "the installed fish completion offers: $themes"
 fi
 
 # the prefix moved elsewhere: the binary looks next to itself. strace watches what it opens;

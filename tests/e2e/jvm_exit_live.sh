@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # jvm_exit_live.sh BIN — the followed JVM exits during a live --plain run.
 # A REAL JVM (tests/fixtures/java/ProbeTarget.java, 2 workers, exits by itself after 4 s) with
 # -Xlog:gc*,safepoint:file=<tmp>/gc.log:uptime,level,tags; `stwtop --plain --json --pid JPID`

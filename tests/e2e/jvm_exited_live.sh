@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # jvm_exited_live.sh path/to/stwtop — the JVM dying is an incident, live, on real parts.
 #
 # 1. killed: a real JVM (tests/fixtures/java/HelloService.java) behind a real nginx (a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # legacy_sweep.sh BIN — no stop-the-world record of a pre-unified JVM log in
 # tests/ is lost. For every public log (tests/samples/public-gc-logs/*) and
 # every JVM fixture (tests/fixtures/jvm/**), tests/tools/gc-records.awk counts

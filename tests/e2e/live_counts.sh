@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # live_counts.sh BIN — live request counts add up. Real access logs are appended at 4x their
 # pace (tests/tools/replay.py) while `stwtop --plain --json` follows them; then:
 #  - the status objects' requests, slow_connects and 5xx summed over the run equal what awk counts

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # live_recordings.sh BIN — the live test (tests/tools/live_check.py) on the real recordings of
 # tests/recordings: replayed into files at 4x their pace while `stwtop --plain --json` follows
 # them, every verdict must appear within a second of the line that completes its evidence and

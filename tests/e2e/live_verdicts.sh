@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # live_verdicts.sh BIN — replay the real recordings into files at 4x (8x for the
 # throttle/, nginx-uct/ and collectors/ ones) their pace while `stwtop --plain
 # --json` follows them; every verdict must appear within a second of the line that

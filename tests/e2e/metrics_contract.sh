@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # metrics_contract.sh BIN — the metric names and labels served are the list of docs/metrics.md,
 # no more and no fewer, on real expositions: a real JVM 17 (tests/e2e/java/Quiesce.java, G1,
 # logging GC and safepoints to a file) followed with --pid (its hsperfdata counters: jvm_*)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # metrics_http.sh BIN — --metrics and --metrics-textfile under a live `--plain --json` run
 # with no terminal (a sidecar): 404/405/HEAD/OpenMetrics, parallel scrapes, silent and
 # half-request clients, a 100 KB request line, a log truncated and one rotated while

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # metrics_prometheus.sh BIN — a real Prometheus (the Debian package, started here on a free
 # port with its own config and storage, scrape_interval 1s) scrapes `stwtop --plain --json
 # --metrics` while a real recorded incident (samples/combined/throttle-stop: G1 + safepoint

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nginx_deployed.sh BIN — real nginx 1.22 logs in the formats people deploy
 # (tests/fixtures/nginx/deployed, made by its run.sh; counts from wc/awk here, not from stwtop):
 #  - --nginx-conf FILE without :NAME: each file read with the format of the access_log that

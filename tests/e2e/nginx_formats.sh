@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nginx_formats.sh BIN — formats through the command line, on logs a real nginx wrote:
 #  - the custom `probe` and `probe_json` formats read from the fixture's nginx.conf
 #    (include of conf.d/*.conf, multi-line strings, escape=json): 100% of the lines

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # no_color.sh BIN — NO_COLOR as no-color.org defines it: present and not empty
 # disables colour; present but empty (NO_COLOR=) does not. The same rule in every
 # view: the text report on a terminal, line mode on a terminal, the dashboard.

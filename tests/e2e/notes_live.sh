@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # notes_live.sh BIN — what the input cannot show is said live too, not only in the
 # report's NOTES: an nginx log followed with the wrong log_format (the real
 # nginx-uct/backlog100 access.log with '$msec $status') gives, once each,

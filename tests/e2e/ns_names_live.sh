@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ns_names_live.sh BIN — a JVM in a pod of its own: REAL JVMs under
 # `unshare --pid --fork --mount --mount-proc --uts`, with a private /tmp (a tmpfs mounted inside),
 # the host name "podname" and a working directory in that /tmp. The JVM is pid 1 there; its file

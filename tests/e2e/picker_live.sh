@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # picker_live.sh BIN — two real JVMs and no --pid (issue 15):
 #  1. the dashboard puts them on the screen to choose from (pid, user, uptime, main
 #     class or jar); Down + Enter watches the second, its pid and jar in the header;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # plain_output_end.sh BIN — line mode ends when nobody reads it any more (issue 28,
 # ../shared/DESIGN.md contracts of 2026-12-06): a write error on stdout (the reader
 # closed the pipe: `| head -1`; a full disk: /dev/full) ends stwtop with a message on

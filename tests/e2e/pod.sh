@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pod.sh BIN — the repository's own sidecar manifest run as a real pod (docs/fleet.md, "The pod
 # test"): podman kube play of deploy/kubernetes/stwtop-sidecar-plain.yaml, with only the images,
 # the ports and the replica count changed in a copy.

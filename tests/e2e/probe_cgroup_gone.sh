@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe_cgroup_gone.sh BIN — a REAL cgroup-v1 cpu cgroup throttled, then removed under a live run.
 # On this kind of host cpu and cpuacct are separate v1 hierarchies: removing the cpu dir first
 # leaves cpuacct.usage readable, so the probe keeps sampling with the throttling counters

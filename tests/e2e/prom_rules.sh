@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # prom_rules.sh BIN — the deployment side of the metrics (docs/fleet.md): the Prometheus alert
 # rules, their unit tests, the Kubernetes sidecar examples (native and plain form; the plain one
 # also runs as a real pod in tests/e2e/pod.sh) and the log shipper's snippet.

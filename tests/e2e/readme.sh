@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # readme.sh BIN — the README's promise to a newcomer: its very first lines are
 # the two commands (install + build + `stwtop --demo`, and the test command), the
 # test command is exactly the one CI runs (.ci/run), and the screenshots it shows

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # readonly.sh BIN — stwtop never writes, moves, truncates or touches what it
 # watches. A real incident's files (combined/throttle-stop) are copied into a
 # directory, the files made 0444 and the directories 0555; stwtop --report and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # record_anchor.sh BIN — record/replay reproduces the live verdicts of an uptime-only GC log.
 # A REAL JVM (tests/samples/throttle/SafepointLoad.java: 8 busy threads, 300 MiB/s) runs 8 s in a
 # real cgroup-v1 cpu cgroup at 0.3 CPU with -Xlog:gc*,safepoint:file=gc.log:uptime,level,tags

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rotation_fds.sh BIN — stwtop --plain follows a GC log that a writer rotates
 # 10 000 times (rename to gc.log.N, a new file with one pause line, as
 # logrotate's "create" with dateext does; renaming over one .1 would delete

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scenarios.sh BIN — the scenario scoreboard: `BIN --report --json` over every row of
 # tests/scenarios/table.tsv (every real recording of tests/, and the inputs stwtop cannot
 # read); per scenario ok / miss (a must verdict absent, or not in its window) / false (a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shipped_refs.sh BIN — what a user reads cites only files the project ships. The text users
 # get (README.md, docs/, doc/stwtop.1, `stwtop --help`, `--help-config`, and the text report,
 # JSON report, --brief and, for the sample folders, the --plain --json NDJSON of every row of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # signals.sh BIN — live line mode stops cleanly on SIGTERM and SIGINT, also when its
 # stdout is a pipe nobody reads any more (a stalled log shipper): the write is
 # interrupted and the process ends within seconds instead of hanging until SIGKILL.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # source_up_recovers.sh BIN — a source that could not be read and then can is up again
 # (issue 28, found in the pod test): stwtop as another uid than the log's writer, as a
 # sidecar runs, starts on an access log it may not read (mode 0600), says so, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # static_chroot.sh BIN — scripts/check-static.sh from ctest: the fully static
 # binary (built in BUILD-static) in an empty chroot, no terminfo, no locale, no
 # libraries. It needs root (chroot) and the static libraries; without them it is

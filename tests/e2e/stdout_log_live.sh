@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # stdout_log_live.sh path/to/stwtop — GC logging that goes to the JVM's stdout, which its
 # shell sent to a regular file (`java -Xlog:gc*:stdout ... > app.log`), is followed like a
 # log file (issue 15): real JDK 17 JVMs running tests/recordings/programs/HeldCache.java,

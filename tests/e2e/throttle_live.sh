@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # throttle_live.sh path/to/stwtop — a throttled incident, live, on real parts: no flapping.
 #
 # A real JVM (tests/fixtures/java/HelloService.java) in a cgroup-v1 cpu cgroup, behind a real

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_ascii.sh BIN — a terminal whose locale is not UTF-8 (LANG=C: a static
 # binary in a pod, an old serial console) gets ASCII only: not one character
 # >= 0x80 on any screen (the panes, the help, an expanded verdict, 80x24, the

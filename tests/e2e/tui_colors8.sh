@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_colors8.sh BIN — an 8-colour terminal (TERM=screen, TERM=xterm): the themes'
 # 256-colour roles degrade to the 8 ANSI colours only (SGR 30-37 / 40-47, never
 # 38;5, 48;5 or the bright 90-97), and the screen stays readable: the borders are

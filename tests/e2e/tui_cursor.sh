@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_cursor.sh BIN — one cursor for every pane: after the demo, the cursor time
 # shown on the time axis, in the Stops readout and in the Lines title moves
 # together with Left/Right, and what the panes read out is the data at that time.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_cut.sh BIN — on small screens: the Heap pane keeps two rows at 60x20
 # (committed and used are both drawn), and text that does not fit is cut where a
 # word ends, and not after a number ("used 1…" and "on CPU 22…" read as values):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_demo.sh BIN — `stwtop --demo` tells the sample incident's story: every pane
 # comes alive while the replay runs, the verdicts are listed in reading order
 # (the stop, its cause, its cost, then the whole-run heap verdict), and after the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_escape.sh BIN — text from logs never reaches the terminal as control
 # sequences: a GC log line carrying "clear screen" (ESC [2J), "set the window
 # title" (ESC ] 0;...BEL) and a UTF-8-encoded C1 CSI is shown escaped in the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_header.sh BIN — the header names what is watched. A path that does not
 # exist yet says "waiting for NAME" (a typo must not look like a quiet JVM),
 # also on a 60x20 screen, until the file appears; a missing directory too.

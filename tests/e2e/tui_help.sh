@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_help.sh BIN — the ? help lists every key of the key table (tui/ui.c) at
 # every size that can show it:
 # at 120x40 all at once, at 80x24 and 40x12 by scrolling (the frame says

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_incidents.sh BIN — [ and ] put every pane's cursor on the start of the
 # previous / next incident, numbered as --report numbers them: the gc-stop
 # demo's two incidents, their starts read from `stwtop --report` over the same

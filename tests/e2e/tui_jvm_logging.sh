@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_jvm_logging.sh BIN — the L key (issue 15): on a JVM started with no logging flag
 # (tests/fixtures/java/HsperfTarget.java, -Xmx64m), L asks "Turn on GC + safepoint logging
 # in JVM PID (VM.log to FILE)? y/N" on the message line; any other key leaves the JVM as it

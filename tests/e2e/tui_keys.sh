@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_keys.sh BIN — the keys: ? shows help listing every key, Enter expands a
 # verdict (evidence + advice) and Esc collapses it, arrows select, Tab moves the
 # focus, s filters the Lines pane, t cycles the themes (default -> light -> mono,

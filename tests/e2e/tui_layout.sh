@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_layout.sh BIN — the dashboard's layouts on the bundled demo (real recordings):
 # every pane with the numbers column at 120x40, the stacked compact layout at 80x24.
 source "$(dirname "$0")/lib/tmux.bash" "$@"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_live.sh BIN — live: stwtop follows files in a temp dir while real lines of
 # samples/combined/throttle-stop are appended. Before the incident's lines no
 # incident verdict shows; after them ttsp-spike and cpu-throttled-during-stop

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_msglog.sh BIN — what is written to stderr while the dashboard owns the screen goes
 # to one log per user ($XDG_STATE_HOME/stwtop/stwtop.log), not to a new /tmp file per run:
 #   - a run that writes nothing leaves no file (and an existing log byte for byte as it was);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_nav.sh BIN — the keys tui_keys.sh and tui_cursor.sh do not press: Enter on
 # a chosen verdict (not the first) puts every pane's cursor on that verdict's
 # time; j/k select; PgUp/PgDn move one screen, shift-left/right 10 columns,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_panes.sh BIN — what the Heap and Upstream panes show on real samples, with
 # the numbers counted from the raw files here (grep/awk), not taken from stwtop:
 #  - G1 periodic GC (tests/samples/g1-periodic): when the load stops, P markers

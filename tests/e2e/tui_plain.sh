@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_plain.sh BIN — no usable terminal means line mode, never a crash: stdout a
 # pipe, TERM=dumb. TERM unset (kubectl exec -it) or a TERM with no terminfo entry
 # gets the built-in xterm-256color entry instead (what a static binary in a pod

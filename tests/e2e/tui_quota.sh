@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_quota.sh BIN — the CPU pane's quota is the one in force at the cursor's time: a real
 # cgroup-v1 cpu cgroup whose quota is raised from 0.20 to 0.50 CPU while `stwtop --plain
 # --cgroup DIR --record F` polls it; on `--replay F` the quota at the oldest data (g) reads

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_resize.sh BIN — resizing at any time never crashes or garbles: down to the
 # one-screen summary (40x12), to 20x5, back to 120x40 (the charts come back
 # identical), and a burst of resizes while the demo is replaying.

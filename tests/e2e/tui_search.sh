@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_search.sh BIN — / searches the lines the Lines pane holds (every source,
 # or the one s picked; ASCII case ignored): the prompt is the bottom line, Enter
 # searches, Esc cancels; the cursor of every pane goes to the matched line's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_summary.sh BIN — the one-screen summary of a terminal too small for panes
 # (40x12: a split tmux pane, a phone): the newest verdict's title wraps over at
 # least two rows, so it says what the stop was spent on ("reaching the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_upstream_rate.sh BIN — the Upstream title's req/s while following live. nginx logs a
 # request when it ends, so the newest second is still filling: its count read '7 req/s' under
 # ~95 req/s. The steady part of recordings/g1-full-gc (~200 req/s, before its Full GC) is

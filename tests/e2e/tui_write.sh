@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_write.sh BIN — w writes the report of everything read so far to
 # ./stwtop-report-<UTC time>.txt and says the path on the bottom line: after
 # the gc-stop demo's replay it is the text `stwtop --report` prints for the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tui_zone.sh BIN — the screen's times follow --tz and the z key: the axis names the zone
 # (UTC, or the offset), the header clock moves by the zone's offset (computed by date(1)
 # from the UTC clock, not by stwtop), and z goes UTC -> local -> the --tz zone -> UTC.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tz.sh BIN — `--tz utc|local|Area/City` on a real recording (tests/samples/combined/throttle-stop),
 # every expected local time computed by date(1) from the JSON's UTC times, not by stwtop:
 #   - default: the report's header says "times in UTC", verdict times are the JSON's UTC times;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # verdicts.sh BIN — the verdict suite: `BIN --report --json` over every real sample
 # (tests/samples) and every real recording (tests/recordings) with all of its sources, asserting
 #  - the verdicts that must and must not be raised (the table of tests/samples/README.md,

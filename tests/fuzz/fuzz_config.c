@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_config.c — libFuzzer target for --config: rules_config_load_mem on
  * arbitrary bytes. A config that loads must hold only finite non-negative
  * thresholds (at most 1e12), one that does not must leave the config as it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_cpustat.c — libFuzzer target for the recorded sampler formats:
  * cpustat_parse_line, schedlog_parse_line (the input split into lines, fed in
  * order, then flushed) and vmstatlog_parse_line. Seeds: real sample lines. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_decomp.c — libFuzzer target for the gzip/zstd inflater (decomp.h): hostile,
  * truncated and concatenated compressed data, fed in uneven pieces as a pipe gives
  * them. Whatever it is given, it must end (bounded output per input byte is not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_hserr.c — libFuzzer target for hserr_parse (crash reports, possibly
  * truncated or hostile). Seeds: the heads of the real reports in fixtures/hserr. */
 #include <stddef.h>

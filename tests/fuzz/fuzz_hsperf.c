@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_hsperf.c — libFuzzer target for core/probe/hsperf.c: arbitrary bytes as
  * an hsperfdata file (a truncated, half-written or hostile one). Seeds: real
  * JDK 17 files (G1, ZGC) from tests/fixtures/hsperf/. The parser must index

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_linebuf.c — libFuzzer target for the line splitter (linebuf.h) that the
  * report's reader and the tailer read every byte through: the input, fed in
  * uneven pieces as a pipe or a growing file gives them, must come out as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_metrics_accept.c — libFuzzer target for the one thing --metrics parses
  * from a client: the Accept header (metrics_format_for_accept), on arbitrary
  * bytes up to a NUL. Whatever it picks must be one of the two formats, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_nginx.c — libFuzzer target for core/nginx.c and core/nginx_conf.c.
  *
  * One input is used three ways:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_record.c — libFuzzer target for --replay lines: record_parse_line on
  * arbitrary bytes, and for every line it accepts, format + parse again must give
  * the identical event (the exact round trip the format promises). */

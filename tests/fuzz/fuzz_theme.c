@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_theme.c — libFuzzer target for the theme reader (core/theme.c): a
  * theme file (--theme FILE) is user input. theme_parse on arbitrary bytes; a
  * theme that parses must have NUL-terminated names, known kinds and attributes,

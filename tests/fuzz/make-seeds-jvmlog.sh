@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make-seeds-jvmlog.sh — rebuild seeds/fuzz_jvmlog/ from real lines of tests/samples and
 # tests/fixtures/jvm: short windows of consecutive lines (so multi-line state is seeded)
 # around every kind of line the parser knows. Usage: bash tests/fuzz/make-seeds-jvmlog.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* attach_jcmd.c — a developer's tool and the e2e tests' probe: run one
  * diagnostic command in a JVM through core/probe/attach.c, as `jcmd PID CMD`
  * does. Prints the JVM's text on stdout; exit 0 when the JVM answered status 0,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """check-deploy.py — the static checks of deploy/ and docs/fleet.md, for tests/e2e/prom_rules.sh.
 
   check-deploy.py static ROOT HELP_FILE OUT_DIR

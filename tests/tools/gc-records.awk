@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # gc-records.awk — an independent count of the stop-the-world records of a
 # pre-unified HotSpot GC log (JDK 5-8 -XX:+PrintGC / -XX:+PrintGCDetails),
 # written from the log text alone, never from stwtop's parser (see

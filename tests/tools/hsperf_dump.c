@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hsperf_dump.c — a developer's look at core/probe/hsperf.c: print one sample of
  * a JVM's hsperfdata counters, a delta per interval, or the cost of a poll.
  *   hsperf_dump PID|FILE                 one sample

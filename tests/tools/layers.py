@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """layers.py [--build DIR] — every arrow runs down (issue 23).
 
 The floors are the table under "## Floors" in docs/architecture.md: a file may

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """live_check.py — the live test of the verdict engine on a real recording.
 
 1. start `stwtop --plain --json` on files that do not exist yet;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # long-functions.sh [MAX] — list the functions in core/ and tui/ longer than MAX
 # lines (default 150) that do not say why in a comment starting with "long:"
 # in the lines just above them. Exit 1 when there is one. A function is a line

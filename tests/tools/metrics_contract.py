@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """metrics_contract.py DOCS_METRICS_MD EXPOSITION [EXPOSITION...] [--optional FAMILY...]
 
 docs/metrics.md's table of metrics is the contract (docs/metrics.md, "The metrics"). This

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """metrics_http.py — the --metrics HTTP server and --metrics-textfile under a
 real run of `stwtop --plain --json` (stdout a file: a sidecar) following logs
 that the test writes, rotates and truncates.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """prom-rules-tests.py RULES.yml > RULES.test.yml
 
 Writes the `promtool test rules` file of deploy/prometheus/stwtop-alerts.yml: for every alert,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """replay.py — append the lines of recorded logs to files at their original pace
 (or SPEED times faster), in the order their own timestamps give, the way the
 real writers did: one write per line, the files opened for append.

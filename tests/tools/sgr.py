@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """sgr.py — read a `tmux capture-pane -e -p` capture (text with SGR escapes).
 
   sgr.py params FILE        every SGR colour form used, one per line: "fg 31",

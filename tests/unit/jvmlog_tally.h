@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jvmlog_tally.h — helpers shared by the jvmlog unit tests: feed a file or a
  * list of lines through one parser and sum up what came out, and an
  * independent regex scan of a raw file that mirrors the awk of
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "stwtop/event.h"
+#include "stwtop/jvmclock.h"
 #include "stwtop/jvmlog.h"
 
 #define TALLY_KEEP 64   /* events of interest kept verbatim (first ones) */
@@ -48,6 +50,10 @@ struct tally {
 	struct event keep[TALLY_KEEP];
 	int nkeep;
 	int keep_kind;                /* kind to keep (0 = none) */
+	/* the session's clock, used as the session uses it: the parser reports
+	 * anchors, jvmclock places uptime (its pending list is not used here) */
+	struct jvmclock clock;
+	bool start_given;             /* tally_give_start(): no line replaces it */
 };
 
 static inline void tally_init(struct tally *t, int keep_kind)
@@ -57,20 +63,36 @@ static inline void tally_init(struct tally *t, int keep_kind)
 	t->cycle_committed_last_kb = -1;
 	t->pid = -1;
 	t->keep_kind = keep_kind;
+	t->clock.anchor_ms = EV_TIME_NONE;
+}
+
+/* the JVM's start known from elsewhere (--jvm-start, another source) */
+static inline void tally_give_start(struct tally *t, int64_t start_ms)
+{
+	struct event *none;
+	jvmclock_set(&t->clock, start_ms, ANCHOR_GIVEN, "test", &none);
+	t->start_given = true;
 }
 
 static inline void tally_event(struct tally *t, const struct event *e)
 {
+	struct event *none;
+	int64_t t_ms;
+	if (e->kind == EV_ANCHOR && jvmclock_wants(&t->clock, ANCHOR_LINE, e->u.anchor_ms, t->start_given))
+		jvmclock_set(&t->clock, e->u.anchor_ms, ANCHOR_LINE, "test", &none);
+	t_ms = jvmclock_wall(&t->clock, e);
 	t->events++;
 	t->kinds[e->kind < EV_KIND_COUNT ? e->kind : 0]++;
-	if (e->t_ms == EV_TIME_NONE)
+	if (t_ms == EV_TIME_NONE)
 		t->time_none++;
 	else
 		t->time_set++;
 	if (e->up_us >= 0)
 		t->up_set++;
-	if (t->keep_kind && e->kind == t->keep_kind && t->nkeep < TALLY_KEEP)
-		t->keep[t->nkeep++] = *e;
+	if (t->keep_kind && e->kind == t->keep_kind && t->nkeep < TALLY_KEEP) {
+		t->keep[t->nkeep] = *e;
+		t->keep[t->nkeep++].t_ms = t_ms;
+	}
 	switch (e->kind) {
 	case EV_ANCHOR:
 		if (t->first_anchor == EV_TIME_NONE)

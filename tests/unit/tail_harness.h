@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tail_harness.h — shared helpers of the tailer tests: a temp dir, real
  * writes/renames, a recorder of delivered lines and notes, and pumps that
  * wait on the tailer's descriptor with a deadline (never a fixed sleep).

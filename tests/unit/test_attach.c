@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_attach.c — the attach protocol's pieces and VM.log list parsing with no
  * JVM (core/probe/attach.c, core/probe/vmlog.c); the live protocol is
  * tests/e2e/attach_live.sh. The list text is what JDK 17 printed. */

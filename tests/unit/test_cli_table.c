@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_cli_table.c — doc/stwtop.1 and --help against the command-line table.
  *
  * core/app/cli.c makes getopt's array and --help from one table; the man page
@@ -6,7 +7,12 @@
  * line after a .TP) and somewhere in --help (the usage lines tell --report and
  * --demo), and neither may name an option the table does not have (an alias,
  * such as --no-colour, may be named, need not be). STWTOP_MAN_PAGE reads
- * another copy of the man page: try one with an option taken out. */
+ * another copy of the man page: try one with an option taken out.
+ *
+ * The shell completions in completions/ are copies too: bash's list of
+ * options, zsh's spec lines ('--name...' starting a line) and fish's
+ * `complete -c stwtop -l name` lines must each name every option of the table
+ * and no other (STWTOP_COMPLETIONS_DIR: another folder of them). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,6 +156,118 @@ static void test_man_page_lists_the_table(void **state)
 	assert_int_equal(names_diff(&table, &aliases, &man, "the OPTIONS section of doc/stwtop.1", stdout), 0);
 }
 
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot read %s", path);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* the name after "--" at p (p past the dashes), into out */
+static void name_at(const char *p, struct names *out)
+{
+	char name[40];
+	size_t n = 0;
+	while (n + 1 < sizeof name && (name_char(p[n]) || (p[n] == '-' && name_char(p[n + 1])))) {
+		name[n] = p[n];
+		n++;
+	}
+	name[n] = '\0';
+	names_add(out, name);
+}
+
+/* zsh: each _arguments spec line, '[(EXCLUDED)][*]--name...' */
+static void zsh_names(const char *text, struct names *out)
+{
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *p = line + strspn(line, " \t");
+		if (*p++ != '\'')
+			continue;
+		if (*p == '(')
+			p = strchr(p, ')') ? strchr(p, ')') + 1 : p;
+		if (*p == '*')
+			p++;
+		if (strncmp(p, "--", 2) == 0 && name_char(p[2]))
+			name_at(p + 2, out);
+	}
+}
+
+/* fish: each "complete -c stwtop ... -l name" line (before any quoted text) */
+static void fish_names(const char *text, struct names *out)
+{
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (strncmp(line, "complete -c stwtop ", 19) != 0)
+			continue;
+		size_t len = strcspn(line, "\n'\"");
+		for (const char *p = line; p + 4 < line + len; p++)
+			if (strncmp(p, " -l ", 4) == 0 && name_char(p[4]))
+				name_at(p + 4, out);
+	}
+}
+
+static void completion_names(const char *dir, const char *file, struct names *out)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%.4000s/%s", dir, file);
+	char *text = read_all(path);
+	if (strcmp(file, "_stwtop") == 0)
+		zsh_names(text, out);
+	else if (strcmp(file, "stwtop.fish") == 0)
+		fish_names(text, out);
+	else
+		names_in(text, false, out);
+	free(text);
+}
+
+static void test_completions_list_the_table(void **state)
+{
+	(void)state;
+	static const char *const files[] = {"stwtop.bash", "_stwtop", "stwtop.fish"};
+	const char *env = getenv("STWTOP_COMPLETIONS_DIR");
+	char def[4096];
+	snprintf(def, sizeof def, "%s/../completions", STWTOP_TEST_DIR);
+	const char *dir = env && env[0] ? env : def;
+	struct names table = {0}, aliases = {0};
+	table_names(&table, &aliases);
+	int bad = 0;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		struct names comp = {0};
+		char where[128];
+		completion_names(dir, files[i], &comp);
+		snprintf(where, sizeof where, "completions/%s", files[i]);
+		assert_true(comp.count >= 10); /* the extractor found its lines */
+		bad += names_diff(&table, &aliases, &comp, where, stdout);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* the extractors: a zsh spec and a fish line taken out are missed, words
+ * elsewhere on a line are not taken for options */
+static void test_completion_extractors(void **state)
+{
+	(void)state;
+	struct names zsh = {0}, fish = {0};
+	zsh_names("_arguments -S \\\n\t'--report[read --gc once]' \\\n"
+		  "\t'*--gc=[a log]:JVM log:_files' \\\n\t'(- *)--help[usage]'\n# '--no-such'\n", &zsh);
+	assert_int_equal(zsh.count, 3);
+	assert_true(names_has(&zsh, "report") && names_has(&zsh, "gc") && names_has(&zsh, "help"));
+	fish_names("complete -c stwtop -f\ncomplete -c stwtop -l theme -x -d 'not -l json'\n"
+		   "complete -c stwtop -l no-color -d x\n# complete -c stwtop -l plain\n", &fish);
+	assert_int_equal(fish.count, 2);
+	assert_true(names_has(&fish, "theme") && names_has(&fish, "no-color"));
+}
+
 static void test_help_lists_the_table(void **state)
 {
 	(void)state;
@@ -179,6 +297,8 @@ int main(void)
 		cmocka_unit_test(test_man_page_lists_the_table),
 		cmocka_unit_test(test_help_lists_the_table),
 		cmocka_unit_test(test_a_changed_list_is_found),
+		cmocka_unit_test(test_completions_list_the_table),
+		cmocka_unit_test(test_completion_extractors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

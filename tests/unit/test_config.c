@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_config.c — --config: rules_config_load_mem and _load change the config
  * only when every key is good, cap thresholds at 1e12, sanitise what they
  * quote; and a report with every threshold at its extreme (0 or 1e12) runs:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_cpustat.c — the recorded sampler formats on the real samples:
  * --cpustat-log lines (shell loop and sampler), schedstat.log, vmstat.log.
  * Expected numbers are the ones in tests/samples/throttle/README.md and

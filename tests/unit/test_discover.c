@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_discover.c — JVM discovery on the fixture tree captured from a real JVM
  * (tests/fixtures/discover/jvm-real, see its README), then on variants made from
  * it in a temp copy (synthetic command lines: JDK 8 rotation, several JVMs, an

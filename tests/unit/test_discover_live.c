@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_discover_live.c — discovery and the sched probe against a real JVM that
  * the test starts: tests/fixtures/java/ProbeTarget.java compiled with javac into
  * a temp dir, run with -Xmx64m and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_hserr.c — crash reports: two REAL hs_err files provoked here (OpenJDK 17
  * and Temurin 25 with an AOT cache, SIGSEGV through Unsafe.putAddress(0)), a
  * synthetic AOT-cache SIGILL in ~AdapterBlob derived from the JDK 25 one

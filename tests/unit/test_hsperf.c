@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_hsperf.c — core/probe/hsperf.c on real hsperfdata files copied from
  * JDK 17 JVMs (tests/fixtures/hsperf/: g1-jdk17.hsperf after two young GCs,
  * z-jdk17.hsperf before its first cycle), and on copies of them altered the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_hsperf_live.c — core/probe/hsperf.c against real JVMs and the JDK's own
  * readers of the same file. tests/fixtures/java/HsperfTarget.java is compiled
  * with javac into a temp dir and run with no flag but the collector (G1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_jvmlog_formats.c — every format shape of ../shared/FORMATS.md that no
  * real log here shows (JDK 8 PrintGCDetails variants, JDK 9-12/13/21/25
  * safepoint lines, statistics rows, generational ZGC, JDK 12-15/23 periodic
@@ -34,6 +35,13 @@ static int one(struct jvmlog *p, const char *line)
 }
 
 /* the single event of kind k the last line produced */
+/* where the session's clock (store/jvmclock.c) puts e when the JVM started at start_ms */
+static int64_t placed(int64_t start_ms, const struct event *e)
+{
+	struct jvmclock c = {.anchor_ms = start_ms};
+	return jvmclock_wall(&c, e);
+}
+
 static const struct event *only(int r, int kind)
 {
 	const struct event *found = NULL;
@@ -144,7 +152,8 @@ static void synthetic_total_time_lines(void **state)
 	assert_near(e->u.sp.total_ms, 9491.7471);
 	assert_near(e->u.sp.ttsp_ms, 9347.3059);
 	assert_int_equal(ev_start_ms(e), utc(2022, 5, 8, 8, 40, 44, 394));
-	assert_int_equal(jvmlog_anchor(p), utc(2022, 5, 8, 8, 40, 53, 886) - 78328993);
+	assert_int_equal(ev[0].kind, EV_ANCHOR); /* the JVM's start, reported for the clock */
+	assert_int_equal(ev[0].u.anchor_ms, utc(2022, 5, 8, 8, 40, 53, 886) - 78328993);
 	jvmlog_free(p);
 }
 
@@ -170,8 +179,8 @@ static void synthetic_jdk8_safepoint_statistics(void **state)
 	assert_int_equal(e->up_us, 82000);
 
 	/* FIELD-NOTES.md 3: spin 0, block 9347, sync 9347, cleanup 7, vmop 137 (ms); the
-	 * stamp is the safepoint's begin, the event time is its end */
-	jvmlog_set_anchor(p, 1000000000000LL);
+	 * stamp is the safepoint's begin, the event time is its end (uptime only:
+	 * the clock places it) */
 	r = one(p, "78319.500: G1IncCollectionPause   [ 428  0  2 ]      [ 0  9347  9347  7  137 ]  0");
 	e = only(r, EV_SAFEPOINT);
 	assert_near(e->u.sp.spin_ms, 0);
@@ -182,14 +191,14 @@ static void synthetic_jdk8_safepoint_statistics(void **state)
 	assert_near(e->u.sp.total_ms, 9491);
 	assert_int_equal(e->u.sp.threads_total, 428);
 	assert_int_equal(e->up_us, 78319500000LL + 9491000);
-	assert_int_equal(e->t_ms, 1000000000000LL + 78319500 + 9491);
+	assert_int_equal(e->t_ms, EV_TIME_NONE);
+	assert_int_equal(placed(1000000000000LL, e), 1000000000000LL + 78319500 + 9491);
 	/* rows are printed in batches long after their stamps: no restart detection */
 	r = one(p, "80000.000: Total time for which application threads were stopped: 0.001 seconds");
 	assert_int_equal(r, 1);
 	r = one(p, "79000.000: no vm operation           [ 428  0  2 ]      [ 0  0  0  0  0 ]  0");
 	e = only(r, EV_SAFEPOINT);
 	assert_string_equal(e->u.sp.op, "no vm operation");
-	assert_int_equal(jvmlog_anchor(p), 1000000000000LL);
 	assert_int_equal(one(p, "Maximum sync time   9347 ms"), 0);
 	jvmlog_free(p);
 
@@ -433,6 +442,7 @@ static void synthetic_dst_change(void **state)
 	r = one(p, "[2026-11-01T01:59:59.900-0400][100.000s][info][gc] GC(1) Pause Young (Normal) "
 		   "(G1 Evacuation Pause) 1M->1M(8M) 1.000ms");
 	assert_int_equal(r, 2);
+	assert_int_equal(ev[0].u.anchor_ms, utc(2026, 11, 1, 5, 59, 59, 900) - 100000);
 	t1 = only(r, EV_GC_PAUSE)->t_ms;
 	assert_int_equal(t1, utc(2026, 11, 1, 5, 59, 59, 900));
 	r = one(p, "[2026-11-01T01:00:00.100-0500][100.200s][info][gc] GC(2) Pause Young (Normal) "
@@ -440,7 +450,6 @@ static void synthetic_dst_change(void **state)
 	assert_int_equal(r, 1); /* the same JVM: no new anchor */
 	t2 = only(r, EV_GC_PAUSE)->t_ms;
 	assert_int_equal(t2 - t1, 200);
-	assert_int_equal(jvmlog_anchor(p), t1 - 100000);
 	jvmlog_free(p);
 }
 
@@ -458,16 +467,16 @@ static void synthetic_restart(void **state)
 	assert_int_equal(ev[0].up_us, 387000);
 	assert_int_equal(one(p, "1795979095810 uptime_ms=2680 second=1"), 0); /* same JVM */
 	r = one(p, "[30.000s][info][gc] GC(9) Pause Full (System.gc()) 10M->5M(20M) 5.000ms");
-	assert_int_equal(only(r, EV_GC_PAUSE)->t_ms, 1795979093130LL + 30000);
-	/* ... then the pod restarts: uptime goes back, the old anchor must go */
+	assert_int_equal(only(r, EV_GC_PAUSE)->t_ms, EV_TIME_NONE); /* the clock places it */
+	assert_int_equal(placed(1795979093130LL, only(r, EV_GC_PAUSE)), 1795979093130LL + 30000);
+	/* ... then the pod restarts: uptime goes back, the new JVM's start is told */
 	r = one(p, "[0.010s][info][gc] Using G1");
 	assert_int_equal(only(r, EV_JVM_INFO)->t_ms, EV_TIME_NONE);
-	assert_int_equal(jvmlog_anchor(p), EV_TIME_NONE);
 	r = one(p, "1795979200000 uptime_ms=50 start pid=1");
 	assert_int_equal(r, 1);
 	assert_int_equal(ev[0].u.anchor_ms, 1795979199950LL);
 	r = one(p, "[0.500s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 6M->3M(64M) 3.900ms");
-	assert_int_equal(only(r, EV_GC_PAUSE)->t_ms, 1795979199950LL + 500);
+	assert_int_equal(only(r, EV_GC_PAUSE)->up_us, 500000);
 	/* not pairs */
 	assert_int_equal(one(p, "179597920000 uptime_ms=50 start"), JVMLOG_UNKNOWN);
 	assert_int_equal(one(p, "1795979200000 uptime_ms= start"), JVMLOG_UNKNOWN);
@@ -483,14 +492,15 @@ static void synthetic_restart(void **state)
 	assert_int_equal(ev[0].u.anchor_ms, utc(2026, 11, 29, 19, 10, 4, 995));
 	jvmlog_free(p);
 
-	/* an anchor set by the caller is used for uptime-only lines, a line's own wins */
+	/* uptime-only lines are never placed by the parser, a line's own clock is kept */
 	p = jvmlog_new();
-	jvmlog_set_anchor(p, 1000000);
 	r = one(p, "[1.500s][info][gc] Using G1");
-	assert_int_equal(only(r, EV_JVM_INFO)->t_ms, 1001500);
+	assert_int_equal(only(r, EV_JVM_INFO)->t_ms, EV_TIME_NONE);
+	assert_int_equal(only(r, EV_JVM_INFO)->up_us, 1500000);
 	r = one(p, "[2026-11-29T19:10:05.000+0000][2.000s][info][gc] Using G1");
 	assert_int_equal(ev[0].kind, EV_ANCHOR);
-	assert_int_equal(jvmlog_anchor(p), utc(2026, 11, 29, 19, 10, 3, 0));
+	assert_int_equal(ev[0].u.anchor_ms, utc(2026, 11, 29, 19, 10, 3, 0));
+	assert_int_equal(only(r, EV_JVM_INFO)->t_ms, utc(2026, 11, 29, 19, 10, 5, 0));
 	jvmlog_free(p);
 }
 
@@ -871,11 +881,9 @@ static void test_api_edges(void **state)
 	assert_int_equal(jvmlog_parse_line(p, NULL, 5, ev, JVMLOG_MAX_EVENTS), JVMLOG_UNKNOWN);
 	assert_int_equal(jvmlog_parse_line(p, NULL, 0, ev, JVMLOG_MAX_EVENTS), 0);
 	assert_int_equal(jvmlog_parse_line(p, "x", 1, NULL, JVMLOG_MAX_EVENTS), JVMLOG_UNKNOWN);
-	assert_int_equal(jvmlog_anchor(NULL), EV_TIME_NONE);
 	assert_int_equal(jvmlog_collector(NULL), GC_UNKNOWN);
 	assert_int_equal(jvmlog_jdk_release(NULL), 0);
 	assert_int_equal(jvmlog_flush(NULL, ev, JVMLOG_MAX_EVENTS), 0);
-	jvmlog_set_anchor(NULL, 5);
 	jvmlog_free(NULL);
 	/* a trailing CR (a log copied from Windows) is not part of the line */
 	assert_int_equal(jvmlog_parse_line(p, "[0.005s][info][gc] Using G1\r", 28, ev, JVMLOG_MAX_EVENTS), 1);
@@ -1028,9 +1036,8 @@ static void test_fuzz_regressions(void **state)
 	e = only(r, EV_SAFEPOINT);
 	assert_true(e->u.sp.total_ms >= 0);
 	assert_int_equal(e->u.sp.threads_total, -1);
-	jvmlog_set_anchor(p, INT64_MAX - 5);
 	r = one(p, "[99999.000s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 1M->1M(2M) 1.000ms");
-	assert_true(only(r, EV_GC_PAUSE)->t_ms != EV_TIME_NONE);
+	assert_int_equal(placed(INT64_MAX - 5, only(r, EV_GC_PAUSE)), INT64_MAX); /* saturated */
 	r = one(p, "99999.000: [GC (Allocation Failure) 1K->1K(2K), 99999999999999999999999999.0000000 secs]");
 	assert_true(r >= 0);
 	r = one(p, "[2026-11-29T19:06:59.996+0000][0.043s][info][gc] Periodic GC enabled with interval 99999999999999999999999ms");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_jvmlog_jdk8.c — JDK 8 -XX:+PrintGCDetails records that used to be lost
  * without a word (issue 14): records longer than 63 lines, class histogram
  * rows of array classes, CMS remarks with a nested scavenge and

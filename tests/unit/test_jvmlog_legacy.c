@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_jvmlog_legacy.c — JDK 5-7 -XX:+PrintGCDetails records that stwtop used
  * to lose: without -XX:+PrintGCCause HotSpot writes "[GC" glued to what
  * follows (a stamp, -XX:+PrintHeapAtGC, tenuring output, the end of the line),

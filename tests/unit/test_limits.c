@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_limits.c — the edges of what the hot paths and the process limits must
  * survive: number parsing at the 64-bit boundary (the fast path skips the
  * overflow check for the first 19 digits), and util_raise_nofile. */

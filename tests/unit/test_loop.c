@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_loop.c — the reactor: idle means asleep (CPU measured with getrusage),
  * timerfd timers (one-shot, periodic, re-armed, deleted from their own
  * callback), descriptors added and removed inside callbacks, signals through

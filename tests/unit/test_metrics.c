@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_metrics.c — the Prometheus rendering (metrics.h) on a real incident
  * (tests/samples/combined/throttle-stop: G1 + safepoint log, nginx, cpu.stat,
  * schedstat, vmstat): every number equals the one report_json prints for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_nginx.c — the nginx access log parser on real logs: the samples (counts
  * from their READMEs), logs written by a real nginx 1.22 with our own formats
  * (the committed fixture, and a fresh run of tests/fixtures/nginx/run-nginx.sh

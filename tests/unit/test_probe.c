@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_probe.c — cgroup, sched and vmstat probes on fixture trees
  * (tests/fixtures/probe/, tests/fixtures/discover/jvm-real/; see their README).
  * Every test copies its tree to a temp dir first, so rewriting counters between

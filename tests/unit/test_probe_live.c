@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_probe_live.c — the probes on the live system: a real cgroup-v1 cpu cgroup
  * with quota 10000/100000 and a busy shell in it must show nr_throttled and
  * throttled time growing; the sched probe follows the shell and reports -ESRCH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_probe_summary.c — the report's throttle totals over samples the real
  * cgroup probe takes while its cgroup goes away: the committed v1-hybrid tree
  * (tests/fixtures/probe/README.md: cpu, cpuacct and memory mounted apart, as on

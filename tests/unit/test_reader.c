@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_reader.c — the report's reader (reader.h) on what arrives during an
  * incident: gzip (told by its magic, members one after the other, cut short,
  * corrupt), a pipe, and the head peeked before the read (several reads long)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_record.c — --record / --replay: exact round trip of every polled kind,
  * on events made from the real samples and the probe fixtures, plus the error
  * messages for malformed and future lines. */

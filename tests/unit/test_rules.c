@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_rules.c — gc-overhead (core/rules/overhead.c) on constructed timelines of
  * GC pause events, fed to the rules as a session feeds them:
  * - Full GCs back to back over seconds raise it, crit at half the time paused,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_rules_bound.c — the stores are bounded.
  * - The verdicts keep the newest: a log with more incidents than verdicts can
  *   be held (2200 ttsp-spike incidents, two minutes apart, as a JVM throttled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_rules_table.c — each rule on constructed timelines, through the table.
  *
  * The recordings (tests/e2e/verdicts.sh, check-samples) prove the rules on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_session.c — the session on its own: per-kind behaviour from the kind
  * table, report reading merged by time, and the line accounting every report
  * and status line relies on (lines = parsed + unparsed, nothing lost).

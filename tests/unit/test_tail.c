@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tail.c — the tailer through appends and every rotation style, on real
  * files in a temp dir with real write/rename/truncate/unlink syscalls. Each
  * test asserts the exact bytes delivered (nothing lost, nothing doubled, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tail_e2e.c — the reactor and the tailer together against a writer in
  * another process. For ~3 s the child appends numbered lines to three files,
  * each line in 1-3 write()s with random pauses, and rotates each file in its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tail_edge.c — the tailer at its edges, on real files: 1 MiB+ lines and
  * cut lines, NUL and invalid UTF-8, read errors with a clear "path: reason"
  * while other files keep following, a FIFO, permission denied, 10 000

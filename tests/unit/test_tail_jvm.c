@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tail_jvm.c — the tailer following a real JVM's -Xlog file rotation.
  * The sample allocation driver (tests/samples/collectors/AllocStorm.java)
  * runs for 2 s with -Xlog:gc*=debug into gc.log, filesize=64k, so HotSpot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_theme.c — the shipped themes parse completely, colours degrade to the
  * terminal's palette, a bad theme names the key, and --theme NAME finds files. */
 #include <setjmp.h>

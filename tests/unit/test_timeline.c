@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_timeline.c — the store owns "a stop".
  *
  * A stop is a safepoint, or a GC pause when the log has no safepoint lines;

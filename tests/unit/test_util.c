@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_util.c — number/time parsing, sanitising, and line splitting. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_view.c — the numbers the dashboard's panes draw, on the real recordings:
  * the 701 ms TTSP stop of combined/throttle-stop lands in the right columns,
  * throttled time and requests are conserved whatever the zoom, the heap pane

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* testutil_probe.h — small helpers shared by the probe/discovery/replay tests
  * (included after cmocka.h). cmocka 1.1.5 has no assert_double_equal. */
 #ifndef STWTOP_TESTUTIL_PROBE_H

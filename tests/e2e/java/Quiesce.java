@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // Quiesce: allocate garbage and keep some live, System.gc() a few times, print "ready", then sleep
 // so the JVM's GC counters stop moving (a test reads jstat and stwtop at the same time).
 import java.util.ArrayList;

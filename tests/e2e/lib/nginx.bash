@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nginx.bash — a private nginx in front of one upstream, for the live e2e tests.
 # start_nginx DIR NPORT UPORT CONNECT_TIMEOUT READ_TIMEOUT: writes DIR/nginx.conf (the lab
 # log_format into DIR/logs/access.log), starts nginx with its pid in DIR/nginx.pid; LAB is

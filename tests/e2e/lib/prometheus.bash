@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # prometheus.bash — a real Prometheus for a test, sourced by the e2e scripts that scrape
 # stwtop's /metrics (metrics_prometheus.sh, flagless_outputs.sh, pod.sh).
 #

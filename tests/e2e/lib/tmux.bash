@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tmux.bash — the harness of the dashboard's end-to-end tests (sourced, not a test):
 # the real binary in a detached tmux session on a private server (-L, no user
 # config), at a fixed size; wait for text on the screen with a deadline, never a

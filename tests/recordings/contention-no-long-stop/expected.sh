@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Recomputes the expected facts of a recording from its raw files (grep/awk only; mawk or gawk).
 # Usage: bash expected.sh            (from anywhere; reads the files next to this script)
 # Derived from tests/samples/combined/*/expected.sh; the same conventions:

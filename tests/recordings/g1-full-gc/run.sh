@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Records one real run for the verdict suite: loopback load -> nginx -> CatalogService (JDK
 # HttpServer, listen backlog 100, 4 request threads) in its own cgroup-v1 cpu cgroup, with the
 # JVM's GC/safepoint log, cpu.stat (100 ms), per-thread schedstat (500 ms) and /proc/vmstat

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Samples a cgroup-v1 cpu cgroup, the threads of one process and /proc/vmstat until the
 # process exits.
 # Usage: python3 sampler.py <cpu-cgroup-dir> <pid> <out-dir> [vmstat-every-N-ticks (10)]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // IdleAfterPeak: a G1 heap that grows under an allocation peak and then sits
 // idle. Phase 1 (6 s): allocate 128 KiB blocks (below half a region, so not
 // humongous) as fast as possible, keeping only the newest 400 (50 MiB live):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # expected.sh — the facts of g1-idle-window/gc.log, counted with grep/awk.
 cd "$(dirname "$0")"
 echo "pause lines:  $(grep -c '\] GC([0-9]*) Pause' gc.log)"

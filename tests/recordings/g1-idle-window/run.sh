@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh — the g1-idle-window recording: a real JDK 17 G1 JVM that grows its
 # heap under a 6 s peak of 128 KiB blocks, then allocates nothing for 40 s (no GC at all), then a
 # little for 2 s. gc.log has time+uptime decorations; nothing else is sampled.

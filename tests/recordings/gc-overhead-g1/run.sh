@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # gc-overhead-run.sh — records one gc-overhead recording: a real JDK 17 JVM running
 # programs/HeldCache.java (a calm lead-in, then a cache that nearly fills a small heap held while
 # garbage keeps coming, then the cache dropped and a calm tail), nothing else sampled.

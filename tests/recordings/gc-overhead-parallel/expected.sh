@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # expected.sh — the facts of a gc-overhead recording, recomputed from its gc.log (and app.log for
 # the program's phases) with grep/awk. The same script is copied into every gc-overhead-* folder.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // CatalogService: a small HTTP service standing in for a Spring/Tomcat service in the
 // stwtop "combined" incident recordings. Built only on the JDK:
 //   com.sun.net.httpserver.HttpServer on 127.0.0.1:<port>, listen backlog <backlog> (100),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bounded open-loop HTTP load generator (loopback only) that also triggers the incident.
 # Usage:
 #   python3 loadgen.py --port 28480 --rate 200 --duration 40 --seed 1 --out . \

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nginx-timeouts-run.sh — records one nginx-only recording of upstream timeouts: a real nginx
 # (a private instance: -p this folder, foreground, high ports, stopped by pid at the end) in
 # front of the real upstreams of programs/timeout_upstreams.py, driven by programs/timeout_load.py.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # expected.sh — the facts of nginx-upstream-addr/logs/access.log, counted with grep/awk.
 cd "$(dirname "$0")"
 L=logs/access.log

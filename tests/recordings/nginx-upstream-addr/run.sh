@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh — the nginx-upstream-addr recording: samples/nginx-uct's backlog100 run
 # (a one-thread Python backend, listen backlog 100, behind a real nginx at 300
 # requests/s for 12 s, SIGSTOPped 4 s in for 2 s) with a log_format that also

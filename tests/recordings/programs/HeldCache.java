@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // HeldCache — the program of the gc-overhead recordings: a JVM whose live set nearly fills its heap
 // while it keeps allocating short-lived garbage, so it spends most of the wall clock in GC pauses.
 //

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # timeout_load.py — the load of the nginx-timeouts recordings (nginx-timeouts-run.sh).
 #
 #   python3 timeout_load.py PORT DURATION_S RATE MIX [BURST_EVERY BURST_SIZE] > client.csv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # timeout_upstreams.py — the upstreams of the nginx-timeouts recordings (nginx-timeouts-run.sh).
 #
 #   python3 timeout_upstreams.py slow  PORT LOG      threaded HTTP server: /slow/... sleeps 3 s before

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SYNTHETIC: makes this folder's vmstat.log from the REAL vmstat.log of
 # tests/samples/combined/gc-stop (a Serial Pause Full of 3104 ms under nginx load, recorded
 # 2026-11-29; /proc/vmstat showed no reclaim at all: allocstall +0, pageoutrun +0), adding

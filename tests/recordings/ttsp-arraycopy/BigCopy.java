@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // BigCopy: a thread that copies 768 MiB with one System.arraycopy call at a
 // time. The copy is an intrinsic with no safepoint poll inside, so a safepoint
 // requested meanwhile (a GC, a thread dump) waits for it to finish: the time

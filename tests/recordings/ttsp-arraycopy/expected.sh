@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # expected.sh — the facts of ttsp-arraycopy, counted with grep/awk from the raw files.
 cd "$(dirname "$0")"
 echo "safepoints:                 $(grep -c 'Safepoint "' gc.log)"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh — the ttsp-arraycopy recording: a real JDK 17 JVM whose thread copies
 # 768 MiB per System.arraycopy call (no safepoint poll inside), while the main
 # thread asks for a thread dump every 500 ms: the safepoints wait for the copy

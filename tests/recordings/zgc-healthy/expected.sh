@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # expected.sh — the facts of zgc-healthy/gc.log, counted with grep/awk.
 cd "$(dirname "$0")"
 echo "collector:          $(grep -o 'Using The Z Garbage Collector' gc.log | head -1)"

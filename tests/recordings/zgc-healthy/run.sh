@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh — the zgc-healthy recording: the AllocStorm program of samples/collectors
 # under ZGC (JDK 17, non-generational) as collectors/zgc-xmx96m ran it, but with
 # a heap that fits (-Xmx512m for 40 MiB live) and a bounded rate (150 MiB/s for
