@@ -67,7 +67,14 @@ static void draw_side(const struct pane_ctx *pc, const struct rect *r, bool paus
 		bool big = st[i].ttsp_ms >= 0 && st[i].ttsp_ms >= 0.5 * st[i].total_ms && st[i].total_ms >= 100;
 		int cx = x;
 		cx += ui_text(ui, y + 1 + i, cx, 9, TR_TEXT, t) + 1;
-		ui_textf(ui, y + 1 + i, cx, opw, TR_TEXT, "%-*.*s", opw, opw, op);
+		/* a name longer than its column says so ("G1CollectForAlloc…"), never ends as if whole */
+		if ((int)strlen(op) > opw - 1 && opw > 3) {
+			size_t k = (size_t)(opw - 2);
+			while (k > 0 && ((unsigned char)op[k] & 0xC0) == 0x80)
+				k--; /* not inside a character */
+			snprintf(op + k, sizeof op - k, "%s", ui->utf8 ? "…" : "~");
+		}
+		ui_textf(ui, y + 1 + i, cx, opw, TR_TEXT, "%-*s", opw, op);
 		cx += opw;
 		ui_textf(ui, y + 1 + i, cx, 7, TR_TEXT, "%7s", tot);
 		cx += 7;

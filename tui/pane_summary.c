@@ -99,7 +99,7 @@ void pane_summary_draw(struct ui *ui, int y, int h, int w)
 	int nv = (int)ui->nv, tw = w - 5;
 	for (int i = 0; i < nv; i++) {
 		const struct verdict *v = rules_at(session_rules(ui->s), ui->vorder[i]);
-		util_sanitize(titles[i], sizeof titles[i], v->title, strnlen(v->title, VERDICT_TITLE_LEN));
+		ui_verdict_text(titles[i], sizeof titles[i], v->title, strnlen(v->title, VERDICT_TITLE_LEN));
 		lines[i] = ui_wrap(ui, titles[i], tw, NULL, NULL);
 	}
 	int shown = plan_rows(lines, nv, vrows, give);

@@ -15,6 +15,9 @@
 #include <string.h>
 
 #define MAX_ROWS 400
+/* notes on the screen: the hints and session_notes, "note: " before each */
+#define NOTES_MAX 4
+#define NOTE_TEXT_LEN (SESSION_NOTE_LEN * 4)
 
 struct vrow {
 	int kind;               /* 0 verdict, 1 detail text, 2 heading, 3 evidence, 4 advice */
@@ -46,11 +49,23 @@ static void add_text(struct rows *rs, const struct ui *ui, const char *text, int
 	ui_wrap(ui, text, w - indent - 1, add_piece, rs);
 }
 
-/* the selected verdict's detail: its span, evidence, advice */
+/* where a verdict's row starts its title: the mark, the badge, NEW, the time,
+ * and the id where the row is wide enough (draw_verdict_row) */
+#define TITLE_X0 21
+static int title_x(int w)
+{
+	return w - TITLE_X0 > 60 ? TITLE_X0 + 27 : TITLE_X0;
+}
+
+/* the selected verdict's detail: its title whole when its row cut it, its
+ * span, evidence, advice */
 static void add_detail(struct ui *ui, struct rows *rs, const struct verdict *v, int w, char (*bufs)[VERDICT_EVIDENCE_LEN * 4],
-		       char *advice, size_t advlen, char *span, size_t spanlen)
+		       char *advice, size_t advlen, char *span, size_t spanlen, char *title, size_t titlelen)
 {
 	char a[16], b[16];
+	ui_verdict_text(title, titlelen, v->title, strnlen(v->title, VERDICT_TITLE_LEN));
+	if (ui_text_width(ui, title) > w - title_x(w) - 1)
+		add_text(rs, ui, title, w, 4, TR_TEXT);
 	if (v->start_ms != EV_TIME_NONE) {
 		ui_fmt_time(ui, v->start_ms, 3, a, sizeof a);
 		ui_fmt_time(ui, v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms, 3, b, sizeof b);
@@ -61,14 +76,14 @@ static void add_detail(struct ui *ui, struct rows *rs, const struct verdict *v, 
 	}
 	add_text(rs, ui, span, w, 4, TR_DIM);
 	for (int i = 0; i < v->nevidence; i++) {
-		util_sanitize(bufs[i], sizeof bufs[0], v->evidence[i], strnlen(v->evidence[i], VERDICT_EVIDENCE_LEN));
+		ui_verdict_text(bufs[i], sizeof bufs[0], v->evidence[i], strnlen(v->evidence[i], VERDICT_EVIDENCE_LEN));
 		int first = rs->n;
 		add_text(rs, ui, bufs[i], w, 6, TR_TEXT);
 		if (first < rs->n)
 			rs->r[first].kind = 3; /* carries the bullet */
 	}
 	if (v->advice[0]) {
-		util_sanitize(advice, advlen, v->advice, strnlen(v->advice, VERDICT_ADVICE_LEN));
+		ui_verdict_text(advice, advlen, v->advice, strnlen(v->advice, VERDICT_ADVICE_LEN));
 		int first = rs->n;
 		add_text(rs, ui, advice, w, 6, TR_TITLE);
 		if (first < rs->n)
@@ -81,6 +96,8 @@ struct verdict_scratch {
 	char ev[VERDICT_EVIDENCE_MAX][VERDICT_EVIDENCE_LEN * 4];
 	char advice[VERDICT_ADVICE_LEN * 4];
 	char span[200];
+	char title[VERDICT_TITLE_LEN * 4];
+	char notes[NOTES_MAX][NOTE_TEXT_LEN];
 	struct rows rows;
 };
 
@@ -140,18 +157,136 @@ static struct rows *build(const struct pane_ctx *pc, int w)
 		rs->r[rs->n++] = (struct vrow){.kind = 0, .vi = i};
 		if (ui->vexpand && i == ui->vsel) {
 			const struct verdict *v = rules_at(session_rules(pc->s), ui->vorder[i]);
-			add_detail(ui, rs, v, w, sc->ev, sc->advice, sizeof sc->advice, sc->span, sizeof sc->span);
+			add_detail(ui, rs, v, w, sc->ev, sc->advice, sizeof sc->advice, sc->span, sizeof sc->span, sc->title,
+				   sizeof sc->title);
 		}
 	}
 	free(inc);
 	return rs;
 }
 
+struct note_draw {
+	struct ui *ui;
+	int x, y, w, rows, role;
+};
+
+static void put_note_line(void *ctx, int line, const char *s, size_t n)
+{
+	struct note_draw *d = ctx;
+	char piece[NOTE_TEXT_LEN];
+	if (line >= d->rows)
+		return;
+	if (n >= sizeof piece)
+		n = sizeof piece - 1;
+	memcpy(piece, s, n);
+	piece[n] = '\0';
+	ui_text(d->ui, d->y + line, d->x, d->w, d->role, piece);
+}
+
+/* the discovery's hints (what the JVM does not log, and how to make it) first,
+ * then what the input cannot show (session_notes), each as the screen shows it */
+static size_t gather_notes(const struct pane_ctx *pc, char (*out)[NOTE_TEXT_LEN])
+{
+	char raw[NOTES_MAX][SESSION_NOTE_LEN], safe[NOTE_TEXT_LEN - 8];
+	size_t n = 0;
+	int nh = 0;
+	const char *const *hints = session_hints(pc->s, &nh);
+	for (int i = 0; i < nh && n < NOTES_MAX; i++) {
+		ui_verdict_text(safe, sizeof safe, hints[i], strlen(hints[i]));
+		snprintf(out[n++], NOTE_TEXT_LEN, "note: %s", safe);
+	}
+	size_t k = session_notes(pc->s, raw, NOTES_MAX - n);
+	for (size_t i = 0; i < k; i++) {
+		ui_verdict_text(safe, sizeof safe, raw[i], strnlen(raw[i], SESSION_NOTE_LEN));
+		snprintf(out[n++], NOTE_TEXT_LEN, "note: %s", safe);
+	}
+	return n;
+}
+
+static bool is_clause_end(char c)
+{
+	return c == ',' || c == ';' || c == ':' || c == '.';
+}
+
+/* s for at most rows lines of w columns: whole when it fits; else shortened
+ * where a clause ends (", " "; " ": " ". ", or before " (") with "... (i: whole
+ * note)" after it, so that a command (which has no such break: "jcmd 26598
+ * VM.log output=...") is shown whole or not at all; only when no clause fits,
+ * at a word. Returns the lines out wraps to. */
+static int fit_note(const struct ui *ui, const char *s, int w, int rows, char *out, size_t outlen)
+{
+	int lines = ui_wrap(ui, s, w, NULL, NULL);
+	if (lines <= rows || rows < 1) {
+		snprintf(out, outlen, "%s", s);
+		return lines;
+	}
+	const char *more = ui->utf8 ? "… (i: whole note)" : "... (i: whole note)";
+	size_t n = strlen(s);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t p = n - 1; p > 6; p--) {
+			if (s[p] != ' ' || s[p - 1] == ' ')
+				continue;
+			bool clause = is_clause_end(s[p - 1]) || s[p + 1] == '(';
+			if (pass == 0 && !clause)
+				continue;
+			size_t keep = is_clause_end(s[p - 1]) ? p - 1 : p;
+			/* a line holds w columns: no need to try what cannot fit */
+			if (keep > (size_t)rows * (size_t)w * 4)
+				continue;
+			snprintf(out, outlen, "%.*s%s", (int)keep, s, more);
+			int l = ui_wrap(ui, out, w, NULL, NULL);
+			if (l <= rows)
+				return l;
+		}
+	snprintf(out, outlen, "%s", more + 4); /* past the ellipsis and its space */
+	return 1;
+}
+
+/* the rows the notes take, shortened to most rows */
+static int notes_rows(const struct ui *ui, char (*notes)[NOTE_TEXT_LEN], size_t nn, int w, int most)
+{
+	int used = 0;
+	char fit[NOTE_TEXT_LEN + 32];
+	for (size_t i = 0; i < nn; i++) {
+		int left = most - used - (int)(nn - i - 1);
+		used += fit_note(ui, notes[i], w - 4, left < 1 ? 1 : left, fit, sizeof fit);
+	}
+	return used;
+}
+
+/* What the input cannot show and how to make the JVM show more: wrapped over
+ * the rows given, from y, each note shortened at a clause when they do not all
+ * fit, so that every note keeps a row; returns rows used. */
+static int draw_notes(struct ui *ui, int y, int w, int rows, char (*notes)[NOTE_TEXT_LEN], size_t nn)
+{
+	int used = 0;
+	char fit[NOTE_TEXT_LEN + 32];
+	for (size_t i = 0; i < nn && used < rows; i++) {
+		int left = rows - used - (int)(nn - i - 1);
+		if (left < 1)
+			left = 1;
+		fit_note(ui, notes[i], w - 4, left, fit, sizeof fit);
+		struct note_draw d = {ui, 2, y + used, w - 4, left, TR_VERDICT_WARN};
+		int lines = ui_wrap(ui, fit, w - 4, put_note_line, &d);
+		used += lines < left ? lines : left;
+	}
+	return used;
+}
+
 int pane_verdicts_want(const struct pane_ctx *pc, int w)
 {
-	const struct ui *ui = pc->ui;
-	if (ui->nv == 0)
-		return 2;
+	struct ui *ui = pc->ui;
+	if (ui->nv == 0) {
+		/* the notes whole when they fit in a few rows (the first screen of a
+		 * JVM that logs nothing: how to make it log), else shortened */
+		struct verdict_scratch *sc = scratch(ui);
+		size_t nn = sc ? gather_notes(pc, sc->notes) : 0;
+		int most = ui->layout == LAYOUT_FULL ? 5 : 3;
+		int n = nn ? notes_rows(ui, sc->notes, nn, w, most) : 2;
+		if (n > most)
+			n = most;
+		return n < 2 ? 2 : n;
+	}
 	struct rows *rs = build(pc, w);
 	int n = rs ? rs->n : (int)ui->nv;
 	/* collapsed: six verdicts, and the incident headings between them */
@@ -197,51 +332,17 @@ static void draw_verdict_row(const struct pane_ctx *pc, int y, int w, size_t vi)
 	x += 9;
 	char id[40];
 	snprintf(id, sizeof id, "%-26s", verdict_id_name(v->id));
-	if (w - x > 60)
-		x += ui_text(ui, y, x, w - x, sel && focused ? TR_SELECTED : TR_DIM, id) + 1;
+	if (title_x(w) > x)
+		ui_text(ui, y, x, w - x, sel && focused ? TR_SELECTED : TR_DIM, id);
+	x = title_x(w);
 	char title[VERDICT_TITLE_LEN * 4 + 64];
-	util_sanitize(title, sizeof title, v->title, strnlen(v->title, VERDICT_TITLE_LEN));
+	ui_verdict_text(title, sizeof title, v->title, strnlen(v->title, VERDICT_TITLE_LEN));
 	if (v->cleared_ms != EV_TIME_NONE) {
 		char c[16];
 		snprintf(title + strlen(title), sizeof title - strlen(title), " (cleared %s)",
 			 ui_fmt_time(ui, v->cleared_ms, 0, c, sizeof c));
 	}
 	ui_text_cut(ui, y, x, w - x - 1, base, title);
-}
-
-struct note_draw {
-	struct ui *ui;
-	int x, y, w, rows, role;
-};
-
-static void put_note_line(void *ctx, int line, const char *s, size_t n)
-{
-	struct note_draw *d = ctx;
-	char piece[SESSION_NOTE_LEN * 4];
-	if (line >= d->rows)
-		return;
-	if (n >= sizeof piece)
-		n = sizeof piece - 1;
-	memcpy(piece, s, n);
-	piece[n] = '\0';
-	ui_text(d->ui, d->y + line, d->x, d->w, d->role, piece);
-}
-
-/* What the input cannot show (session_notes: a wrong nginx format, stops no
- * source can explain): wrapped over the rows given, from y; returns rows used. */
-static int draw_notes(struct ui *ui, int y, int w, int rows, const char (*notes)[SESSION_NOTE_LEN], size_t nn)
-{
-	int used = 0;
-	for (size_t i = 0; i < nn && used < rows; i++) {
-		char txt[SESSION_NOTE_LEN * 4 + 8];
-		char safe[SESSION_NOTE_LEN * 4];
-		util_sanitize(safe, sizeof safe, notes[i], strnlen(notes[i], SESSION_NOTE_LEN));
-		snprintf(txt, sizeof txt, "note: %s", safe);
-		struct note_draw d = {ui, 2, y + used, w - 4, rows - used, TR_VERDICT_WARN};
-		int lines = ui_wrap(ui, txt, w - 4, put_note_line, &d);
-		used += lines < rows - used ? lines : rows - used;
-	}
-	return used;
 }
 
 void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
@@ -261,19 +362,14 @@ void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
 	int body = r->h - 1, y0 = r->y + 1;
 	if (body <= 0)
 		return;
-	/* the discovery's hints (what the JVM does not log, and how to make it)
-	 * first, then what the input cannot show */
-	char notes[4][SESSION_NOTE_LEN];
-	int nh = 0;
-	size_t nn = 0;
-	const char *const *hints = session_hints(pc->s, &nh);
-	for (int i = 0; i < nh && nn < 4; i++)
-		snprintf(notes[nn++], SESSION_NOTE_LEN, "%s", hints[i]);
-	nn += session_notes(pc->s, notes + nn, 4 - nn);
+	struct verdict_scratch *sc = scratch(ui);
+	if (!sc)
+		return;
+	size_t nn = gather_notes(pc, sc->notes);
 	if (ui->nv == 0) {
 		int n = session_nsources(pc->s);
 		if (nn > 0) {
-			draw_notes(ui, y0, r->w, body, (const char (*)[SESSION_NOTE_LEN])notes, nn);
+			draw_notes(ui, y0, r->w, body, sc->notes, nn);
 			return;
 		}
 		ui_textf(ui, y0, 2, r->w - 4, TR_DIM, "No verdict yet. stwtop is reading %d source%s; a JVM stop, "
@@ -283,10 +379,10 @@ void pane_verdicts_draw(const struct pane_ctx *pc, const struct rect *r)
 	/* with verdicts, the first note keeps the pane's last row when it has room */
 	if (nn > 0 && body >= 4) {
 		body--;
-		char txt[SESSION_NOTE_LEN * 4 + 32], safe[SESSION_NOTE_LEN * 4];
-		util_sanitize(safe, sizeof safe, notes[0], strnlen(notes[0], SESSION_NOTE_LEN));
-		snprintf(txt, sizeof txt, "note%s: %s", nn > 1 ? "s (1 of more)" : "", safe);
-		ui_text_cut(ui, y0 + body, 2, r->w - 5, TR_VERDICT_WARN, txt);
+		char txt[NOTE_TEXT_LEN + 32], fit[NOTE_TEXT_LEN + 64];
+		snprintf(txt, sizeof txt, "note%s%s", nn > 1 ? "s (1 of more)" : "", sc->notes[0] + 4);
+		fit_note(ui, txt, r->w - 5, 1, fit, sizeof fit);
+		ui_text(ui, y0 + body, 2, r->w - 5, TR_VERDICT_WARN, fit);
 	}
 	struct rows *rs = build(pc, r->w);
 	if (!rs)

@@ -67,6 +67,51 @@ static void line_at(int y, int w, attr_t a, const char *text)
 	attrset(A_NORMAL);
 }
 
+/* What tells the JVM at i apart from those of its main class (issue 26: two
+ * rows "4767 root 7s Svc" / "4782 root 7s Svc"): of its listening ports, its
+ * arguments, its -Xmx and its cgroup, those that differ within the group (all
+ * it has when none differ); a JVM alone with its main class: its ports. */
+static void detail_of(const struct picker *p, int i, char *out, size_t len)
+{
+	const struct discover_candidate *c = &p->c[i];
+	enum { PORTS, ARGS, XMX, CGROUP, NFIELDS };
+	bool differs[NFIELDS] = {false}, group = false;
+	for (int k = 0; k < p->n; k++) {
+		const struct discover_candidate *o = &p->c[k];
+		if (k == i || strcmp(o->main, c->main) != 0)
+			continue;
+		group = true;
+		differs[PORTS] |= strcmp(o->ports, c->ports) != 0;
+		differs[ARGS] |= strcmp(o->args, c->args) != 0;
+		differs[XMX] |= o->xmx != c->xmx;
+		differs[CGROUP] |= strcmp(o->cgroup, c->cgroup) != 0;
+	}
+	bool any = false;
+	for (int f = 0; f < NFIELDS; f++)
+		any |= differs[f];
+	bool want[NFIELDS];
+	for (int f = 0; f < NFIELDS; f++)
+		want[f] = group ? (!any || differs[f]) : f == PORTS;
+	size_t o = 0;
+	out[0] = '\0';
+#define ADD(...) do { if (o < len) { int k_ = snprintf(out + o, len - o, __VA_ARGS__); o += k_ > 0 ? (size_t)k_ : 0; } } while (0)
+	if (want[PORTS])
+		ADD("%sport%s %s", o ? "  " : "", strchr(c->ports, ' ') ? "s" : "", c->ports[0] ? c->ports : "none");
+	if (want[ARGS] && (c->args[0] || group))
+		ADD("%sargs %s", o ? "  " : "", c->args[0] ? c->args : "none");
+	if (want[XMX]) {
+		if (c->xmx > 0)
+			ADD("%s-Xmx%lldm", o ? "  " : "", (long long)(c->xmx >> 20));
+		else
+			ADD("%sno -Xmx", o ? "  " : "");
+	}
+	if (want[CGROUP])
+		ADD("%scgroup %s", o ? "  " : "", c->cgroup[0] ? c->cgroup : "/");
+#undef ADD
+	if (!group && !c->ports[0])
+		out[0] = '\0';
+}
+
 static void picker_draw(struct picker *p)
 {
 	int h = LINES, w = COLS;
@@ -83,15 +128,23 @@ static void picker_draw(struct picker *p)
 		p->top = p->sel - rows + 1;
 	if (p->top > 0 && p->top > p->n - rows)
 		p->top = p->n - rows > 0 ? p->n - rows : 0;
-	snprintf(b, sizeof b, "   %-8s %-12s %-8s %s", "PID", "USER", "UPTIME", "MAIN CLASS OR JAR");
+	/* the main class column as wide as its longest (up to 40), then what tells the JVMs apart */
+	int mw = 17;
+	for (int i = 0; i < p->n; i++) {
+		int l = (int)strlen(p->c[i].main);
+		mw = l > mw ? (l > 40 ? 40 : l) : mw;
+	}
+	snprintf(b, sizeof b, "   %-8s %-12s %-8s %-*s  %s", "PID", "USER", "UPTIME", mw, "MAIN CLASS OR JAR",
+		 "WHAT TELLS IT APART");
 	if (h > 2)
 		line_at(2, w, A_BOLD, b);
 	int64_t now = util_now_ms();
 	for (int i = p->top; i < p->n && i - p->top < rows && 3 + i - p->top < h - 1; i++) {
-		char up[32];
+		char up[32], detail[300];
 		discover_fmt_uptime(p->c[i].start_ms, now, up, sizeof up);
-		snprintf(b, sizeof b, " %c %-8d %-12s %-8s %s", i == p->sel ? '>' : ' ', p->c[i].pid, p->c[i].user, up,
-			 p->c[i].main);
+		detail_of(p, i, detail, sizeof detail);
+		snprintf(b, sizeof b, " %c %-8d %-12s %-8s %-*s  %s", i == p->sel ? '>' : ' ', p->c[i].pid, p->c[i].user, up,
+			 mw, p->c[i].main, detail);
 		line_at(3 + i - p->top, w, i == p->sel ? A_REVERSE : A_NORMAL, b);
 	}
 	if (p->n == 0 && h > 4)

@@ -76,9 +76,11 @@ static int64_t line_time(struct plain *p, int64_t t)
 	return t;
 }
 
-static void put_sanitised(FILE *out, const char *prefix, const char *text)
+static void put_sanitised(FILE *out, const char *prefix, const char *raw)
 {
-	char buf[2048];
+	char buf[4 * VERDICT_ADVICE_LEN + 1], text[2 * VERDICT_ADVICE_LEN];
+	/* a verdict's or a note's times, rendered now (util_expand_times) */
+	util_expand_times(text, sizeof text, raw, strlen(raw), UTIL_TIMES_OFFSET);
 	util_sanitize(buf, sizeof buf, text, strlen(text));
 	fprintf(out, "%s%s\n", prefix, buf);
 }

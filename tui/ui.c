@@ -34,12 +34,28 @@ int64_t ui_mono(void)
 	return util_mono_ms();
 }
 
+/* A message in the footer for ms; an important one (sticky, ms < 0) until the
+ * next key: a routine message that comes meanwhile does not replace it (it
+ * reached the log), or the user never sees what mattered (issue 26: "TERM is
+ * not set" was replaced within 0.3 s by a source's routine note). */
 __attribute__((format(printf, 4, 0)))
 static void vmessage(struct ui *ui, int64_t ms, bool error, const char *fmt, va_list ap)
 {
+	bool sticky = ms < 0;
+	if (ui->msg_sticky && ui->msg[0] && !sticky)
+		return;
 	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
 	ui->msg_error = error;
-	ui->msg_until = ui_mono() + ms;
+	ui->msg_sticky = sticky;
+	ui->msg_until = sticky ? INT64_MAX : ui_mono() + ms;
+}
+
+void ui_message_sticky(struct ui *ui, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(ui, -1, error, fmt, ap);
+	va_end(ap);
 }
 
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
@@ -144,7 +160,7 @@ static void arm_new_timer(struct ui *ui)
 			next = e;
 	}
 	/* a message goes away when its time is up, not at the next tick */
-	if (ui->msg[0] && ui->msg_until > now && (next < 0 || ui->msg_until < next))
+	if (ui->msg[0] && !ui->msg_sticky && ui->msg_until > now && (next < 0 || ui->msg_until < next))
 		next = ui->msg_until;
 	loop_set_timer(live_loop(ui->l), ui->new_timer, next < 0 ? -1 : next - now + 5, 0);
 }
@@ -425,15 +441,34 @@ static void act_quit(struct ui *ui, int arg)
 /* L: ask first; nothing is sent to the JVM without the y */
 static void act_jvm_logging(struct ui *ui, int arg)
 {
-	char path[600];
+	char path[600], why[800];
 	(void)arg;
-	int pid = live_jvm_logging_target(ui->l, path, sizeof path);
+	int pid = live_jvm_logging_target(ui->l, path, sizeof path, why, sizeof why);
 	if (pid <= 0) {
-		ui_message_for(ui, 4000, false, "L: no JVM process is followed, or its logging is on already");
+		ui_message_for(ui, 8000, false, "L: %s", why);
+		return;
+	}
+	/* an output an earlier stwtop left (it was killed): take it over or remove it
+	 * (found from the JVM's open files: nothing is sent to it before the answer) */
+	if (live_jvm_logging_leftover(ui->l, why, sizeof why) == 1) {
+		ui->confirm_leftover = true;
+		ui_message_for(ui, 60000, false, "JVM %d logs to %s, an output a killed stwtop left: t take it over "
+			       "(removed when stwtop quits), r remove it, other keys: leave it", pid, path);
 		return;
 	}
 	ui->confirm_log = true;
 	ui_message_for(ui, 60000, false, "Turn on GC + safepoint logging in JVM %d (VM.log to %s)? y/N", pid, path);
+}
+
+static void confirm_leftover_key(struct ui *ui, bool fkey, wint_t ch)
+{
+	char msg[1600];
+	ui->confirm_leftover = false;
+	if (fkey || (ch != 't' && ch != 'T' && ch != 'r' && ch != 'R')) {
+		ui_message_for(ui, 3000, false, "JVM logging: the earlier output left as it is");
+		return;
+	}
+	live_jvm_logging_leftover_do(ui->l, ch == 't' || ch == 'T', msg, sizeof msg); /* said by on_note */
 }
 
 static void confirm_log_key(struct ui *ui, bool fkey, wint_t ch)
@@ -540,6 +575,17 @@ static void act_redraw(struct ui *ui, int arg)
 	clearok(curscr, TRUE);
 }
 
+/* i: the notes (how to make the JVM log more, what the input cannot show)
+ * whole, in the help's box (it scrolls); the Verdicts pane shortens them at a
+ * clause to fit its rows */
+static void act_notes(struct ui *ui, int arg)
+{
+	(void)arg;
+	ui->help = true;
+	ui->help_notes = true;
+	ui->help_top = 0;
+}
+
 /* z: the screen's times in UTC, local time, and the zone --tz named (if any),
  * in turn; the clock in the header names the zone */
 static void act_zone(struct ui *ui, int arg)
@@ -560,6 +606,7 @@ static void act_help(struct ui *ui, int arg)
 {
 	(void)arg;
 	ui->help = true;
+	ui->help_notes = false;
 	ui->help_top = 0;
 }
 
@@ -613,6 +660,9 @@ const struct ui_key ui_keys[] = {
 	 .keys = {{'s', 0}, {'S', 0}}},
 	{.label = "t", .label_ascii = "t", .what = "next colour theme", .foot = "t", .foot_ascii = "t", .foot_what = "theme",
 	 .foot_small = 3, .act = act_theme, .keys = {{'t', 0}, {'T', 0}}},
+	{.label = "i", .label_ascii = "i",
+	 .what = "the notes whole (how to log more, what the input lacks)",
+	 .act = act_notes, .keys = {{'i', 0}, {'I', 0}}},
 	{.label = "z", .label_ascii = "z",
 	 .what = "times in UTC / local time / the --tz zone, in turn",
 	 .act = act_zone, .keys = {{'z', 0}, {'Z', 0}}},
@@ -663,6 +713,11 @@ static void help_key(struct ui *ui, bool fkey, wint_t ch)
 
 static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 {
+	/* an important message stays until a key: this one (its own message, if any, follows) */
+	if (ui->msg_sticky && !(fkey && ch == KEY_RESIZE)) {
+		ui->msg_sticky = false;
+		ui->msg[0] = '\0';
+	}
 	if (ui->help) {
 		help_key(ui, fkey, ch);
 		return;
@@ -673,6 +728,10 @@ static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 	}
 	if (ui->confirm_log && !(fkey && ch == KEY_RESIZE)) {
 		confirm_log_key(ui, fkey, ch);
+		return;
+	}
+	if (ui->confirm_leftover && !(fkey && ch == KEY_RESIZE)) {
+		confirm_leftover_key(ui, fkey, ch);
 		return;
 	}
 	int code = fkey ? UI_FN(ch) : (int)ch;
@@ -765,11 +824,11 @@ int ui_run(struct live *l, struct session *s, const struct cli *c, const struct 
 		}
 	}
 	if (ui->term.term_unset)
-		ui_message(ui, false, "TERM is not set: using the built-in xterm-256color; set TERM to match your "
-			   "terminal");
+		ui_message_sticky(ui, false, "TERM is not set: using the built-in xterm-256color; set TERM to match your "
+				  "terminal");
 	else if (ui->term.fallback_from[0])
-		ui_message(ui, false, "no terminfo entry for TERM=%s: using the built-in xterm-256color",
-			   ui->term.fallback_from);
+		ui_message_sticky(ui, false, "no terminfo entry for TERM=%s: using the built-in xterm-256color",
+				  ui->term.fallback_from);
 
 	struct loop *loop = live_loop(l);
 	static const struct live_view view = {

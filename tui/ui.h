@@ -102,6 +102,7 @@ struct ui {
 	bool lines_wrap;
 	int lines_back;          /* Lines pane scrolled back by this many rows */
 	bool help;
+	bool help_notes;         /* the help's box shows the notes whole (the i key), not the keys */
 	int help_top;            /* the help's first row shown (it scrolls when cut) */
 	int help_max_top;        /* computed by the last frame: 0 when it all fits */
 	int help_view;           /* ... and how many rows it shows */
@@ -126,11 +127,13 @@ struct ui {
 
 	/* L asked "Turn on GC + safepoint logging in JVM PID?": y does it, any other key not */
 	bool confirm_log;
+	bool confirm_leftover;   /* L found an output an earlier stwtop left: t / r asked */
 
 	/* a message in the footer until msg_until (monotonic ms) */
 	char msg[240];
 	int64_t msg_until;
 	bool msg_error;
+	bool msg_sticky;         /* until the next key (ui_message_sticky) */
 
 	/* computed by the last frame */
 	enum ui_layout layout;
@@ -209,6 +212,10 @@ void ui_bar(struct ui *ui, int ybottom, int x, int rows, const int *seg, const i
 void ui_ylabel(struct ui *ui, int y, const char *s);
 /* formats */
 char *ui_fmt_time(const struct ui *ui, int64_t t, int decimals, char *buf, size_t len);
+/* a verdict's or a note's text for the screen: its times (time tokens,
+ * util_expand_times) in the zone shown, without the offset (the axis names the
+ * zone once), then sanitised (it quotes log content); dst >= 4 * n bytes */
+size_t ui_verdict_text(char *dst, size_t dstlen, const char *raw, size_t n);
 /* the zone of the screen's times, at most 5 columns: "UTC", or the offset at t
  * ("+01", "+0530", "-05") */
 const char *ui_zone_label(int64_t t, char *buf, size_t len);
@@ -225,6 +232,8 @@ int ui_cursor_col(const struct ui *ui);
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* the same for ms milliseconds */
 void ui_message_for(struct ui *ui, int64_t ms, bool error, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* an important message: on the footer until the next key, not replaced by routine ones */
+void ui_message_sticky(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Put every pane's cursor at t (clamped to the data), leaving follow; center:
  * the view moves so t is a third from the left. */
 void ui_set_cursor(struct ui *ui, int64_t t, bool center);

@@ -481,6 +481,22 @@ void ui_title_row(struct ui *ui, const struct rect *r, int x, const struct ui_le
 		ui_readout(ui, r, x + 1, role, readout);
 }
 
+struct empty_draw {
+	struct ui *ui;
+	int x, y, w;
+};
+
+static void empty_line(void *ctx, int line, const char *s, size_t n)
+{
+	struct empty_draw *d = ctx;
+	char piece[400];
+	if (n >= sizeof piece)
+		n = sizeof piece - 1;
+	memcpy(piece, s, n);
+	piece[n] = '\0';
+	ui_text(d->ui, d->y + line, d->x, d->w, TR_DIM, piece);
+}
+
 void ui_empty(struct ui *ui, const struct rect *r, const char *text)
 {
 	if (r->h < 2)
@@ -489,6 +505,15 @@ void ui_empty(struct ui *ui, const struct rect *r, const char *text)
 	int x0 = ui->chart_x, w = ui->chart_w;
 	int y = r->y + 1 + (r->h - 1) / 2 - ((r->h - 1) > 2 ? 1 : 0);
 	int tw = ui_text_width(ui, text);
+	if (tw > w) {
+		/* too wide: wrapped at words over the pane's rows, else cut at a word */
+		struct empty_draw d = {ui, x0, r->y + 1, w};
+		if (ui_wrap(ui, text, w, NULL, NULL) <= r->h - 1)
+			ui_wrap(ui, text, w, empty_line, &d);
+		else
+			ui_text_cut(ui, y, x0, w, TR_DIM, text);
+		return;
+	}
 	int x = x0 + (w - tw) / 2;
 	if (x < x0)
 		x = x0;
@@ -659,6 +684,13 @@ char *ui_fmt_time(const struct ui *ui, int64_t t, int decimals, char *buf, size_
 		keep = strlen(hms);
 	snprintf(buf, len, "%.*s", (int)keep, hms);
 	return buf;
+}
+
+size_t ui_verdict_text(char *dst, size_t dstlen, const char *raw, size_t n)
+{
+	char t[2 * VERDICT_ADVICE_LEN];
+	size_t k = util_expand_times(t, sizeof t, raw, n, 0);
+	return util_sanitize(dst, dstlen, t, k);
 }
 
 char *ui_fmt_ms(double ms, char *buf, size_t len)

@@ -128,7 +128,19 @@ static void header_what(const struct ui *ui, char *what, size_t len)
 		o += (size_t)snprintf(what + o, len - o, " pid %d", in->pid);
 		if (in->jvm_main[0] && o < len)
 			o += (size_t)snprintf(what + o, len - o, " %s", in->jvm_main);
-		if (in->jvm_start_ms > 0 && ui->clock_ms >= in->jvm_start_ms && o < len) {
+		int64_t alive = 0, gone = 0;
+		if (ui->l && live_jvm_gone(ui->l, &alive, &gone) && o < len) {
+			/* the JVM exited: how long it lived, not a clock that keeps counting */
+			char ran[32], at[16];
+			int64_t last = alive > 0 ? alive : gone;
+			if (in->jvm_start_ms > 0 && last >= in->jvm_start_ms) {
+				fmt_uptime(last - in->jvm_start_ms, ran, sizeof ran);
+				o += (size_t)snprintf(what + o, len - o, ", gone by %s, ran %s", ui_fmt_time(ui, gone, 0, at, sizeof at),
+						      ran + 3);
+			} else {
+				o += (size_t)snprintf(what + o, len - o, ", gone by %s", ui_fmt_time(ui, gone, 0, at, sizeof at));
+			}
+		} else if (in->jvm_start_ms > 0 && ui->clock_ms >= in->jvm_start_ms && o < len) {
 			char up[32];
 			fmt_uptime(ui->clock_ms - in->jvm_start_ms, up, sizeof up);
 			o += (size_t)snprintf(what + o, len - o, ", %s", up);
@@ -605,8 +617,8 @@ void ui_frame(struct ui *ui)
 static const char *const help_legend[] = {
 	"Stops: each stop of the JVM; the lower part is time to safepoint (threads not yet stopped), the "
 	"upper part the operation itself.",
-	"CPU: above, the cgroup's throttled time; below, schedstat on CPU vs waiting to run. The number "
-	"left of each part is its scale (the top of that part).",
+	"CPU: above, the cgroup's throttled time; below, schedstat on CPU vs waiting to run; the number "
+	"left of each part is its top.",
 	"Upstream: nginx requests/s by connect time 0/1/2/3/4+ s (whole seconds mean SYN retries: a full "
 	"accept queue); p99 request time on the top row, ! 5xx.",
 	"Heap: used after GC under committed; R Remark, F Full, P periodic.",
@@ -637,9 +649,38 @@ static void help_piece(void *ctx, int line, const char *s, size_t n)
 					    .indent = line == 0 ? f->indent : f->indent_more, .role = f->role};
 }
 
+/* The i key: the notes whole (the Verdicts pane shortens them at a clause to
+ * fit its rows): the discovery's hints, then what the input cannot show, with
+ * their times in the zone shown. */
+#define NOTES_SHOWN 8
+static int notes_rows(const struct ui *ui, struct help_row *rows, int tw)
+{
+	static char text[NOTES_SHOWN][SESSION_NOTE_LEN * 4];
+	char raw[NOTES_SHOWN][SESSION_NOTE_LEN];
+	size_t n = 0;
+	int nh = 0;
+	const char *const *hints = session_hints(ui->s, &nh);
+	for (int i = 0; i < nh && n < NOTES_SHOWN; i++, n++)
+		ui_verdict_text(text[n], sizeof text[n], hints[i], strlen(hints[i]));
+	size_t k = session_notes(ui->s, raw, NOTES_SHOWN - n);
+	for (size_t i = 0; i < k; i++, n++)
+		ui_verdict_text(text[n], sizeof text[n], raw[i], strnlen(raw[i], SESSION_NOTE_LEN));
+	struct help_fill f = {.rows = rows, .role = TR_TEXT, .indent = 0, .indent_more = 2};
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			help_piece(&f, 1, "", 0);
+		ui_wrap(ui, text[i], tw - 2, help_piece, &f);
+	}
+	if (n == 0)
+		ui_wrap(ui, "No notes: nothing the input cannot show, nothing more to log.", tw - 2, help_piece, &f);
+	return f.n;
+}
+
 /* the rows for text width tw: returns how many */
 static int help_rows(const struct ui *ui, struct help_row *rows, int tw)
 {
+	if (ui->help_notes)
+		return notes_rows(ui, rows, tw);
 	int kw = 0;
 	for (size_t i = 0; i < ui_nkeys; i++) {
 		if (!ui_keys[i].label)
@@ -721,10 +762,11 @@ static void ui_help_draw(struct ui *ui)
 		ui_text(ui, y, x0 + bw - 1, 1, TR_BORDER, v);
 	}
 	char title[64];
+	const char *what = ui->help_notes ? "stwtop notes" : "stwtop keys";
 	if (ui->help_max_top > 0)
-		snprintf(title, sizeof title, "stwtop keys %d-%d/%d", ui->help_top + 1, ui->help_top + view, n);
+		snprintf(title, sizeof title, "%s %d-%d/%d", what, ui->help_top + 1, ui->help_top + view, n);
 	else
-		snprintf(title, sizeof title, "stwtop keys");
+		snprintf(title, sizeof title, "%s", what);
 	help_border(ui, y0, x0, bw, true, title, TR_FOCUS);
 	for (int i = 0; i < view && ui->help_top + i < n; i++) {
 		const struct help_row *r = &rows[ui->help_top + i];

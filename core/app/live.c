@@ -57,6 +57,7 @@ struct live {
 	int ctr_said;                   /* -errno said, 0 none */
 	bool sched_gone;
 	int64_t alive_ms;        /* the last poll that found the process */
+	int64_t gone_ms;         /* the first that did not (sched_gone) */
 	/* the probe problems last said: a problem is said when it appears or
 	 * changes, and its end once, not at every poll */
 	char cg_said[512];
@@ -79,6 +80,8 @@ struct live {
 	int src_hs;
 	/* logging turned on in the JVM (--enable-jvm-logging, the L key) */
 	struct vmlog_on jlog;
+	struct vmlog_on left;    /* an output an earlier stwtop left (vmlog_leftover) */
+	bool left_found;
 	bool running;                   /* live_run has set up the loop */
 };
 
@@ -356,6 +359,7 @@ static void poll_sched(struct live *l, struct probe_pass *p)
 		snprintf(msg, sizeof msg, "process %d has exited: the data is kept and the files are "
 			 "still followed", l->o.pid);
 		l->sched_gone = true;
+		l->gone_ms = p->now;
 		note(l, l->src_sched, msg, false);
 		/* its threads and its counters cannot be read any more: down, as its
 		 * cgroup goes (the data kept; said once, above) */
@@ -481,15 +485,26 @@ static void add_hints(struct live *l, const struct jvm_proc *j)
 	char adv[4096];
 	if (discover_advice(j, adv, sizeof adv) <= 0)
 		return;
+	/* a stwtop that was killed left its output in the JVM (found from the JVM's
+	 * open files, nothing asked of it): not "no GC log file", but what L does */
+	struct vmlog_on left;
+	char why[600];
+	bool leftover = !l->o.demo && j->is_jvm && vmlog_leftover(l->o.proc_root, l->o.pid, &left, why, sizeof why) == 1;
 	for (char *line = adv; *line;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
-		if (line[0] == '-' && line[1] == ' ')
+		if (line[0] == '-' && line[1] == ' ' && !(leftover && strstr(line, "no GC log file")))
 			session_add_hint(l->s, line + 2);
 		if (!nl)
 			break;
 		line = nl + 1;
+	}
+	if (leftover) {
+		char h[800];
+		snprintf(h, sizeof h, "JVM %d writes GC and safepoints to %s, an output a stwtop that was killed added and "
+			 "left: L takes it over (followed, removed when stwtop quits) or removes it", l->o.pid, left.path);
+		session_add_hint(l->s, h);
 	}
 }
 
@@ -645,15 +660,36 @@ static int follow_jvm_log(struct live *l, const char *path, char *msg, size_t ms
 	return 0;
 }
 
-int live_jvm_logging_target(const struct live *l, char *path, size_t len)
+int live_jvm_logging_target(const struct live *l, char *path, size_t len, char *why, size_t whylen)
 {
 	struct vmlog_on plan;
-	char why[300];
-	if (l->o.demo || l->o.pid <= 0 || l->jlog.active ||
-	    vmlog_plan(l->o.proc_root, l->o.pid, &plan, why, sizeof why) < 0)
+	char err[300];
+	if (l->o.demo || l->o.pid <= 0) {
+		snprintf(why, whylen, "no JVM process is followed (%s)", l->o.demo ? "a demo" : "files only: --pid PID follows one");
 		return 0;
+	}
+	if (l->sched_gone) {
+		snprintf(why, whylen, "JVM %d has exited", l->o.pid);
+		return 0;
+	}
+	if (l->jlog.active) {
+		snprintf(why, whylen, "GC logging is on already in JVM %d: stwtop turned it on (VM.log to %s) and "
+			 "turns it off when it quits", l->o.pid, l->jlog.path);
+		return 0;
+	}
+	if (vmlog_plan(l->o.proc_root, l->o.pid, &plan, err, sizeof err) < 0) {
+		snprintf(why, whylen, "JVM %d: %s", l->o.pid, err);
+		return 0;
+	}
 	snprintf(path, len, "%s", plan.path);
 	return l->o.pid;
+}
+
+bool live_jvm_gone(const struct live *l, int64_t *alive_ms, int64_t *gone_ms)
+{
+	*alive_ms = l->alive_ms;
+	*gone_ms = l->gone_ms;
+	return l->o.pid > 0 && !l->o.demo && l->sched_gone;
 }
 
 int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen)
@@ -687,8 +723,53 @@ int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen)
 		}
 	}
 	/* a GC log is followed now: the hint that said how to get one is done */
-	if (rc == 0 && l->o.pid > 0 && !l->o.demo)
+	if (rc == 0 && l->o.pid > 0 && !l->o.demo) {
 		session_drop_hints(l->s, "no GC log file");
+		session_drop_hints(l->s, "a stwtop that was killed");
+	}
+	note(l, -1, msg, rc < 0);
+	eval_soon(l);
+	changed(l);
+	return rc;
+}
+
+int live_jvm_logging_leftover(struct live *l, char *msg, size_t msglen)
+{
+	l->left_found = false;
+	if (l->o.demo || l->o.pid <= 0 || l->jlog.active || l->sched_gone)
+		return 0;
+	int rc = vmlog_leftover(l->o.proc_root, l->o.pid, &l->left, msg, msglen);
+	l->left_found = rc == 1;
+	return rc;
+}
+
+int live_jvm_logging_leftover_do(struct live *l, bool take_over, char *msg, size_t msglen)
+{
+	int rc;
+	if (!l->left_found) {
+		snprintf(msg, msglen, "JVM logging: no output left by an earlier stwtop");
+		rc = -ENOENT;
+	} else if (take_over) {
+		l->jlog = l->left;
+		l->jlog.active = true;
+		snprintf(msg, msglen, "JVM logging: took over the output an earlier stwtop left (to %s), followed as "
+			 "%s; turned off when stwtop exits", l->jlog.path, l->jlog.open_path);
+		char fmsg[600];
+		if (jvm_source_of(l, l->jlog.open_path) < 0 && follow_jvm_log(l, l->jlog.open_path, fmsg, sizeof fmsg) < 0)
+			note(l, -1, fmsg, true);
+		session_drop_hints(l->s, "no GC log file");
+		session_drop_hints(l->s, "a stwtop that was killed");
+		rc = 0;
+	} else {
+		session_drop_hints(l->s, "a stwtop that was killed");
+		l->left.active = true;
+		rc = vmlog_disable(&l->left, msg, msglen);
+		if (rc == 1)
+			snprintf(msg, msglen, "JVM logging: removed the output an earlier stwtop left (%s and its rotations "
+				 "stay)", l->left.path);
+		rc = rc < 0 ? rc : 0;
+	}
+	l->left_found = false;
 	note(l, -1, msg, rc < 0);
 	eval_soon(l);
 	changed(l);
@@ -1088,6 +1169,12 @@ int live_run(struct live *l)
 	for (int i = 0; l->view && l->view->note && i < l->nearly; i++)
 		l->view->note(l->vctx, l->early[i].src, l->early[i].msg, l->early[i].is_error);
 	l->nearly = 0;
+	/* --enable-jvm-logging first: once it is on, the hint saying how to turn it
+	 * on (issue 26: "use --enable-jvm-logging", to the user who had) is dropped */
+	if (!l->o.demo && l->o.enable_jvm_logging) {
+		char msg[1600];
+		live_enable_jvm_logging(l, msg, sizeof msg);
+	}
 	int nh;
 	const char *const *hints = session_hints(l->s, &nh);
 	for (int i = 0; l->view && i < nh; i++) {
@@ -1110,10 +1197,6 @@ int live_run(struct live *l)
 		l->demo_timer = loop_add_timer(l->loop, DEMO_STEP_MS, DEMO_STEP_MS, on_demo_timer, l);
 		loop_add_timer(l->loop, 1, l->o.interval_ms, on_tick, l);
 	} else {
-		if (l->o.enable_jvm_logging) {
-			char msg[1600];
-			live_enable_jvm_logging(l, msg, sizeof msg);
-		}
 		l->running = true;
 		if (l->tail) {
 			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);

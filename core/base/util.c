@@ -445,6 +445,64 @@ char *util_fmt_hms_ms(int64_t epoch_ms, char *buf, size_t len)
 	return buf;
 }
 
+char *util_fmt_time_token(int64_t epoch_ms, char *buf, size_t len)
+{
+	snprintf(buf, len, "%c%lld%c", UTIL_TIME_TOKEN, (long long)epoch_ms, UTIL_TIME_TOKEN);
+	return buf;
+}
+
+/* a token at s[i] (s[i] is the mark): its length, 0 if none; *t its instant */
+static size_t time_token(const char *s, size_t i, size_t n, int64_t *t)
+{
+	size_t j = i + 1, k = j;
+	if (k < n && s[k] == '-')
+		k++;
+	size_t d0 = k;
+	while (k < n && is_digit(s[k]) && k - d0 < 19)
+		k++;
+	if (k == d0 || k >= n || s[k] != UTIL_TIME_TOKEN)
+		return 0;
+	uint64_t u = 0; /* 19 digits fit */
+	for (size_t d = d0; d < k; d++)
+		u = u * 10 + (uint64_t)(s[d] - '0');
+	*t = d0 > j ? (u > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)u) : (int64_t)(u > (uint64_t)INT64_MAX ? INT64_MAX : u);
+	return k + 1 - i;
+}
+
+size_t util_expand_times(char *dst, size_t dstlen, const char *s, size_t n, unsigned flags)
+{
+	size_t o = 0;
+	if (!dstlen)
+		return 0;
+	for (size_t i = 0; i < n && s[i] && o + 1 < dstlen;) {
+		int64_t t;
+		size_t k = s[i] == UTIL_TIME_TOKEN ? time_token(s, i, n, &t) : 0;
+		if (!k) {
+			/* a token cut short at the end: nothing of it is shown */
+			bool tail = s[i] == UTIL_TIME_TOKEN;
+			for (size_t j = i + 1; tail && j < n && s[j]; j++)
+				tail = is_digit(s[j]) || (j == i + 1 && s[j] == '-');
+			if (tail)
+				break;
+			dst[o++] = s[i++];
+			continue;
+		}
+		char hms[UTIL_HMS_LEN];
+		util_fmt_hms_ms(t, hms, sizeof hms);
+		/* "HH:MM:SS.mmm" then the offset, if any */
+		size_t m = strlen(hms);
+		if (!(flags & UTIL_TIMES_OFFSET) && m > 12)
+			m = 12;
+		if (o + m >= dstlen)
+			break;
+		memcpy(dst + o, hms, m);
+		o += m;
+		i += k;
+	}
+	dst[o] = '\0';
+	return o;
+}
+
 int64_t util_now_ms(void)
 {
 	struct timespec ts;

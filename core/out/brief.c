@@ -74,8 +74,9 @@ static void put_item(FILE *out, const struct session *s, const size_t *idx, cons
 {
 	const struct rules *r = session_rules(s);
 	const struct verdict *v = rules_at(r, idx[it->first]);
-	char t[32], title[4 * VERDICT_TITLE_LEN + 1];
-	util_sanitize(title, sizeof title, v->title, strlen(v->title));
+	char t[32], title[4 * VERDICT_TITLE_LEN + 1], timed[2 * VERDICT_TITLE_LEN];
+	util_expand_times(timed, sizeof timed, v->title, strlen(v->title), UTIL_TIMES_OFFSET);
+	util_sanitize(title, sizeof title, timed, strlen(timed));
 	struct line also = {.n = 0};
 	for (size_t k = 1; k < it->count; k++) {
 		const struct verdict *o = rules_at(r, idx[it->first + k]);
@@ -264,8 +265,10 @@ static void put_numbers(FILE *out, const struct session *s)
 /* A note or a reason in brief: the sentence up to its first ": " (what was
  * not checked; the how-to after it is in the full report), when that part
  * says enough on its own. */
-static void add_short(struct line *l, const char *sep, const char *text)
+static void add_short(struct line *l, const char *sep, const char *raw)
 {
+	char text[2 * SESSION_NOTE_LEN];
+	util_expand_times(text, sizeof text, raw, strlen(raw), UTIL_TIMES_OFFSET);
 	const char *colon = strstr(text, ": ");
 	size_t n = colon && colon - text >= 30 ? (size_t)(colon - text) : strlen(text);
 	add(l, "%s %.*s", sep, (int)n, text);

@@ -11,6 +11,9 @@
 
 /* room for any verdict text sanitised (util_sanitize writes at most 4 bytes per byte) */
 #define SAFE_LEN (4 * VERDICT_ADVICE_LEN + 1)
+/* room for a verdict text or a note with its times rendered (util_expand_times:
+ * a time token of 15 bytes becomes up to 18) */
+#define TIMES_LEN (2 * VERDICT_ADVICE_LEN)
 
 /* --- order --- */
 
@@ -29,6 +32,14 @@ static json_t *jtext(const char *s)
 	char buf[SAFE_LEN];
 	util_sanitize(buf, sizeof buf, s, strlen(s));
 	return json_string(buf);
+}
+
+/* a verdict's text or a note: its times rendered (util_expand_times), then as jtext */
+static json_t *jtimed(const char *raw)
+{
+	char s[TIMES_LEN];
+	util_expand_times(s, sizeof s, raw, strlen(raw), UTIL_TIMES_OFFSET);
+	return jtext(s);
 }
 
 static json_t *iso_or_null(int64_t t)
@@ -53,12 +64,12 @@ static json_t *verdict_obj(const struct verdict *v)
 	json_object_set_new(o, "end", iso_or_null(v->end_ms));
 	if (v->cleared_ms != EV_TIME_NONE)
 		json_object_set_new(o, "cleared", iso_or_null(v->cleared_ms));
-	json_object_set_new(o, "title", jtext(v->title));
+	json_object_set_new(o, "title", jtimed(v->title));
 	json_t *ev = json_array();
 	for (int i = 0; i < v->nevidence; i++)
-		json_array_append_new(ev, jtext(v->evidence[i]));
+		json_array_append_new(ev, jtimed(v->evidence[i]));
 	json_object_set_new(o, "evidence", ev);
-	json_object_set_new(o, "advice", jtext(v->advice));
+	json_object_set_new(o, "advice", jtimed(v->advice));
 	return o;
 }
 
@@ -416,7 +427,7 @@ static json_t *report_obj(const struct session *s)
 	size_t nn = session_notes(s, notes, REPORT_MAX_NOTES);
 	json_t *jn = json_array();
 	for (size_t i = 0; i < nn; i++)
-		json_array_append_new(jn, jtext(notes[i]));
+		json_array_append_new(jn, jtimed(notes[i]));
 	json_object_set_new(root, "notes", jn);
 	json_object_set_new(root, "checked", checked_obj(s));
 
@@ -724,7 +735,7 @@ char *report_note_json(const char *text)
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("note"));
 	json_object_set_new(o, "schema", json_integer(REPORT_JSON_SCHEMA));
-	json_object_set_new(o, "text", jtext(text));
+	json_object_set_new(o, "text", jtimed(text));
 	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return txt;
@@ -877,7 +888,8 @@ static const char *safe(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-/* print s (sanitised) wrapped at width, each line prefixed */
+/* print s (sanitised) wrapped at width, each line prefixed; a word longer than
+ * the width (a path, a command) is kept whole on its line */
 static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 {
 	char buf[SAFE_LEN];
@@ -893,8 +905,11 @@ static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 		int cut = avail;
 		while (cut > 0 && s[cut] != ' ')
 			cut--;
-		if (cut == 0)
+		if (cut == 0) {
 			cut = avail;
+			while (s[cut] && s[cut] != ' ')
+				cut++;
+		}
 		fprintf(out, "%s%.*s\n", prefix, cut, s);
 		s += cut;
 		while (*s == ' ')
@@ -902,6 +917,14 @@ static void wrap(FILE *out, const char *prefix, const char *raw, int width)
 		prefix = "      ";
 		plen = 6;
 	}
+}
+
+/* a verdict's text or a note: its times rendered (util_expand_times), then wrapped */
+static void wrap_timed(FILE *out, const char *prefix, const char *raw, int width)
+{
+	char t[TIMES_LEN];
+	util_expand_times(t, sizeof t, raw, strlen(raw), UTIL_TIMES_OFFSET);
+	wrap(out, prefix, t, width);
 }
 
 /* The rest of the VERDICTS line: "nothing abnormal" only when every source
@@ -967,18 +990,18 @@ static void text_verdicts(FILE *out, const struct session *s, bool color)
 			fprintf(out, " %s%-4s%s %-26s %s%s\n", sev_color(v->severity, color),
 				severity_name(v->severity), rst, verdict_id_name(v->id), span,
 				v->cleared_ms != EV_TIME_NONE ? "  (cleared)" : "");
-			wrap(out, "      ", v->title, 100);
+			wrap_timed(out, "      ", v->title, 100);
 			for (int k = 0; k < v->nevidence; k++)
-				wrap(out, "      - ", v->evidence[k], 100);
+				wrap_timed(out, "      - ", v->evidence[k], 100);
 			if (v->advice[0])
-				wrap(out, "      > ", v->advice, 100);
+				wrap_timed(out, "      > ", v->advice, 100);
 		}
 	}
 
 	if (nn > 0) {
 		fprintf(out, "\n%sNOTES%s\n", bold, rst);
 		for (size_t i = 0; i < nn; i++)
-			wrap(out, "  - ", notes[i], 100);
+			wrap_timed(out, "  - ", notes[i], 100);
 	}
 
 }

@@ -1518,6 +1518,150 @@ static void cmdline_text(const struct jvm_proc *j, char *out, size_t len)
 	util_sanitize(out, len, cmd, strlen(cmd));
 }
 
+/* where the application's own arguments start in argv: after the main class,
+ * -jar JAR or -m MOD (the scan of collect_cmdline_opts); argc when none */
+static int app_args_from(const struct jvm_proc *j)
+{
+	for (int i = 1; i < j->argc; i++) {
+		const char *a = j->argv[i];
+		if (strcmp(a, "-jar") == 0 || strcmp(a, "-m") == 0 || strcmp(a, "--module") == 0)
+			return i + 2 < j->argc ? i + 2 : j->argc;
+		if (strncmp(a, "--module=", 9) == 0 || (a[0] != '-' && a[0] != '@'))
+			return i + 1;
+		if (a[0] == '-' && takes_value(a))
+			i++;
+	}
+	return j->argc;
+}
+
+static void app_args_text(const struct jvm_proc *j, char *out, size_t len)
+{
+	char buf[256];
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = app_args_from(j); i < j->argc && o + 1 < sizeof buf; i++) {
+		int k = snprintf(buf + o, sizeof buf - o, "%s%s", o ? " " : "", j->argv[i]);
+		o += k > 0 ? (size_t)k : 0;
+	}
+	util_sanitize(out, len, buf, strnlen(buf, sizeof buf));
+}
+
+/* the next whitespace-separated field of s[*i..n) */
+static bool next_field(const char *s, size_t n, size_t *i, const char **f, size_t *fl)
+{
+	while (*i < n && (s[*i] == ' ' || s[*i] == '\t'))
+		(*i)++;
+	size_t a = *i;
+	while (*i < n && s[*i] != ' ' && s[*i] != '\t' && s[*i] != '\n')
+		(*i)++;
+	*f = s + a;
+	*fl = *i - a;
+	return *fl > 0;
+}
+
+/* The TCP ports pid listens on ("8080 8443"): the inodes of its sockets
+ * (/proc/PID/fd) that its network namespace's /proc/PID/net/tcp and tcp6 list
+ * in state 0A (LISTEN). Needs to read its fds: another user's JVM without root
+ * gives "". */
+#define PORT_SOCKETS 256
+static void listen_ports(const char *root, int pid, char *out, size_t len)
+{
+	uint64_t inode[PORT_SOCKETS];
+	size_t ni = 0, o = 0;
+	char rel[64], dir[DISCOVER_PATH];
+	out[0] = '\0';
+	snprintf(rel, sizeof rel, "/proc/%d/fd", pid);
+	procfile_join(dir, sizeof dir, root, rel);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d)) && ni < PORT_SOCKETS;) {
+		char p[DISCOVER_PATH + 260], t[64];
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		ssize_t n = readlink(p, t, sizeof t - 1);
+		uint64_t ino;
+		if (n > 9 && memcmp(t, "socket:[", 8) == 0 && util_parse_u64(t + 8, (size_t)n - 9, &ino) == (size_t)n - 9)
+			inode[ni++] = ino;
+	}
+	closedir(d);
+	static const char *const tables[] = {"tcp", "tcp6"};
+	for (size_t k = 0; k < ARRAY_LEN(tables) && ni; k++) {
+		char path[DISCOVER_PATH], *text = NULL;
+		size_t tl = 0;
+		snprintf(rel, sizeof rel, "/proc/%d/net/%s", pid, tables[k]);
+		procfile_join(path, sizeof path, root, rel);
+		if (procfile_read_alloc(AT_FDCWD, path, 8u << 20, &text, &tl) < 0)
+			continue;
+		for (size_t i = 0; i < tl;) {
+			size_t eol = i;
+			while (eol < tl && text[eol] != '\n')
+				eol++;
+			/* sl local rem st queues timer retrnsmt uid timeout inode */
+			const char *f[10];
+			size_t fl[10], c = i;
+			int nf = 0;
+			while (nf < 10 && next_field(text, eol, &c, &f[nf], &fl[nf]))
+				nf++;
+			i = eol + 1;
+			uint64_t ino, port;
+			const char *colon = nf == 10 ? memchr(f[1], ':', fl[1]) : NULL;
+			if (!colon || fl[3] != 2 || memcmp(f[3], "0A", 2) != 0 ||
+			    util_parse_u64(f[9], fl[9], &ino) != fl[9])
+				continue;
+			size_t pl = fl[1] - (size_t)(colon + 1 - f[1]);
+			port = 0;
+			for (size_t x = 0; x < pl; x++) {
+				char h = colon[1 + x];
+				port = port * 16 + (uint64_t)(h >= 'A' ? h - 'A' + 10 : h >= 'a' ? h - 'a' + 10 : h - '0');
+			}
+			bool ours = false;
+			for (size_t x = 0; x < ni && !ours; x++)
+				ours = inode[x] == ino;
+			char pb[16];
+			snprintf(pb, sizeof pb, "%llu", (unsigned long long)port);
+			bool seen = false; /* the same port on v4 and v6 */
+			for (const char *q = out; !seen && (q = strstr(q, pb)); q++)
+				seen = (q == out || q[-1] == ' ') && (q[strlen(pb)] == ' ' || q[strlen(pb)] == '\0');
+			if (ours && !seen && o + strlen(pb) + 2 < len)
+				o += (size_t)snprintf(out + o, len - o, "%s%s", o ? " " : "", pb);
+		}
+		free(text);
+	}
+}
+
+/* the last part of its cgroup path: "0::/system.slice/docker-ab12.scope" (v2) or
+ * the first v1 line's; "" at the root */
+static void cgroup_name(const char *root, int pid, char *out, size_t len)
+{
+	char rel[64], path[DISCOVER_PATH], b[4096];
+	out[0] = '\0';
+	snprintf(rel, sizeof rel, "/proc/%d/cgroup", pid);
+	procfile_join(path, sizeof path, root, rel);
+	ssize_t n = procfile_read(AT_FDCWD, path, b, sizeof b);
+	if (n <= 0)
+		return;
+	const char *line = b, *end = b + n;
+	for (const char *l = b; l < end;) {
+		const char *e = memchr(l, '\n', (size_t)(end - l));
+		if (!e)
+			e = end;
+		if (e - l > 3 && memcmp(l, "0::", 3) == 0) {
+			line = l;
+			break;
+		}
+		l = e + 1;
+	}
+	const char *e = memchr(line, '\n', (size_t)(end - line));
+	if (!e)
+		e = end;
+	const char *slash = line;
+	for (const char *q = line; q < e; q++)
+		if (*q == '/')
+			slash = q + 1;
+	if (slash > line && slash < e)
+		util_sanitize(out, len, slash, (size_t)(e - slash));
+}
+
 int discover_candidates(const char *root, struct discover_candidate *out, int max)
 {
 	int pids[64];
@@ -1534,6 +1678,10 @@ int discover_candidates(const char *root, struct discover_candidate *out, int ma
 		c->pid = pids[i];
 		snprintf(c->user, sizeof c->user, "%s", j.user[0] ? j.user : "?");
 		c->start_ms = j.start_ms;
+		c->xmx = j.xmx;
+		app_args_text(&j, c->args, sizeof c->args);
+		listen_ports(root, pids[i], c->ports, sizeof c->ports);
+		cgroup_name(root, pids[i], c->cgroup, sizeof c->cgroup);
 		if (strncmp(j.main, "-jar ", 5) == 0) {
 			/* the jar's name tells services apart; its directory rarely does */
 			const char *slash = strrchr(j.main + 5, '/');

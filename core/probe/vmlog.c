@@ -11,6 +11,7 @@
 #include "stwtop/procfile.h"
 #include "stwtop/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -156,6 +157,38 @@ static int find_output(const struct vmlog_output *o, int n, const char *path)
 	return -1;
 }
 
+int vmlog_leftover(const char *root, int pid, struct vmlog_on *on, char *msg, size_t msglen)
+{
+	int rc = vmlog_plan(root, pid, on, msg, msglen);
+	if (rc < 0)
+		return rc;
+	/* nothing is sent to the JVM for this: it holds the file of an output open
+	 * while the output lasts, and its fds name it as the JVM sees it */
+	char rel[64], dir[600];
+	snprintf(rel, sizeof rel, "/proc/%d/fd", pid);
+	procfile_join(dir, sizeof dir, root, rel);
+	DIR *d = opendir(dir);
+	if (!d) {
+		rc = -errno;
+		snprintf(msg, msglen, "%s: %s", dir, strerror(errno));
+		return rc;
+	}
+	for (struct dirent *e; !rc && (e = readdir(d));) {
+		char p[900], t[sizeof on->path];
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		ssize_t n = readlink(p, t, sizeof t - 1);
+		if (n <= 0)
+			continue;
+		t[n] = '\0';
+		rc = strcmp(t, on->path) == 0;
+	}
+	closedir(d);
+	if (rc)
+		snprintf(msg, msglen, "JVM %d writes %s: stwtop's own output, added by an earlier stwtop that did not "
+			 "remove it (it was killed)", pid, on->path);
+	return rc;
+}
+
 int vmlog_enable(const char *root, int pid, struct vmlog_on *on, struct vmlog_output *existing, char *msg,
 		 size_t msglen)
 {
@@ -171,6 +204,17 @@ int vmlog_enable(const char *root, int pid, struct vmlog_on *on, struct vmlog_ou
 	for (int i = 0; i < n; i++) {
 		if (!outs[i].file || !outs[i].gc)
 			continue;
+		if (strcmp(outs[i].path, on->path) == 0) {
+			/* stwtop's own name: an earlier stwtop added it and was killed before it
+			 * could remove it; taken over as if added now, removed at the end */
+			on->active = true;
+			on->output = outs[i].num;
+			snprintf(msg, msglen, "JVM logging: took over the output an earlier stwtop added and did not "
+				 "remove (VM.log output #%d, JVM %d writes " VMLOG_WHAT " to %s), followed as %s; turned off "
+				 "when stwtop exits", on->output, pid, on->path, on->open_path);
+			rc = 1;
+			goto done;
+		}
 		*existing = outs[i];
 		char rel[64], base[300];
 		/* as stwtop opens it: through the JVM's root, relative to its cwd */

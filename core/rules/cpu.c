@@ -299,7 +299,7 @@ static const struct rule_knob cpu_throttled_knobs[] = {
 };
 
 const struct rule rule_cpu_throttled = {
-	.info = {.id = V_CPU_THROTTLED, .name = "cpu-throttled-during-stop", .kind = VERDICT_INCIDENT, .rank = 2,
+	.info = {.id = V_CPU_THROTTLED, .name = "cpu-throttled-during-stop", .kind = VERDICT_INCIDENT, .rank = 3,
 		 .explains_stop = true},
 	.judge = judge_cpu_throttled,
 	RULE_KNOBS(cpu_throttled_knobs),
@@ -311,14 +311,14 @@ static const struct rule_knob sched_delay_knobs[] = {
 };
 
 const struct rule rule_sched_delay = {
-	.info = {.id = V_SCHED_DELAY, .name = "sched-delay-during-stop", .kind = VERDICT_INCIDENT, .rank = 3,
+	.info = {.id = V_SCHED_DELAY, .name = "sched-delay-during-stop", .kind = VERDICT_INCIDENT, .rank = 4,
 		 .explains_stop = true},
 	.judge = judge_sched_delay,
 	RULE_KNOBS(sched_delay_knobs),
 };
 
 const struct rule rule_direct_reclaim = {
-	.info = {.id = V_DIRECT_RECLAIM, .name = "direct-reclaim", .kind = VERDICT_INCIDENT, .rank = 4,
+	.info = {.id = V_DIRECT_RECLAIM, .name = "direct-reclaim", .kind = VERDICT_INCIDENT, .rank = 5,
 		 .explains_stop = true},
 	.judge = judge_direct_reclaim,
 };

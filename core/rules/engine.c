@@ -499,8 +499,10 @@ void rules_eval(struct rules *r, const struct rules_ctx *c, bool final)
 		if (becomes_final) {
 			in->final = true;
 			count_final(r, in);
-			if (in->has_stop && !(r->judged_mask & rl_stop_verdicts_mask()))
-				rl_count_unexplained(r, c->tl, in, &r->unexplained);
+			unsigned why = r->judged_mask & rl_stop_verdicts_mask();
+			/* long-vm-operation explains its own stops only */
+			if (in->has_stop && (why == 0 || why == 1u << V_LONG_VM_OPERATION))
+				rl_count_unexplained(r, c->tl, in, why != 0, &r->unexplained);
 		}
 	}
 	if (!none_final)

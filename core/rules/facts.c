@@ -32,9 +32,11 @@ static void pick_stops(const struct rules *r, const struct timeline *tl, const s
 	}
 }
 
-/* the longest GC pause >= min_ms in the incident, and how many there are */
-static const struct tl_pause *worst_pause(const struct timeline *tl, const struct incident *in, int *n,
-					  double min_ms)
+/* the longest GC pause >= min_ms in the incident, and how many there are;
+ * with r, leaving out the collections that are only part of a VM operation's
+ * stop (jmap -histo:live: long-vm-operation tells that stop whole) */
+static const struct tl_pause *worst_pause(const struct rules *r, const struct timeline *tl,
+					  const struct incident *in, int *n, double min_ms)
 {
 	const struct tl_pause *w = NULL;
 	struct tl_stop_iter it;
@@ -42,6 +44,8 @@ static const struct tl_pause *worst_pause(const struct timeline *tl, const struc
 	*n = 0;
 	timeline_pauses_begin(&it, tl, in->start_ms, in->end_ms, min_ms);
 	while (timeline_stops_next(&it, &p)) {
+		if (r && rl_pause_is_vmop_part(r, tl, p.pause))
+			continue;
 		(*n)++;
 		if (!w || p.pause->dur_ms > w->dur_ms)
 			w = p.pause;
@@ -191,8 +195,8 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 	pick_stops(r, tl, in, &f->sp);
 	f->stops_from_pauses = timeline_stops_are_pauses(tl);
 	int npause_stop = 0;
-	f->wp = worst_pause(tl, in, &f->npause_long, r->cfg.long_pause_warn_ms);
-	const struct tl_pause *wstop = worst_pause(tl, in, &npause_stop, r->cfg.stop_ms);
+	f->wp = worst_pause(r, tl, in, &f->npause_long, r->cfg.long_pause_warn_ms);
+	const struct tl_pause *wstop = worst_pause(NULL, tl, in, &npause_stop, r->cfg.stop_ms);
 
 	/* the JVM stop window of this incident */
 	f->ws = f->we = EV_TIME_NONE;

@@ -5,12 +5,14 @@
 #include "rules_internal.h"
 
 void rl_count_unexplained(const struct rules *r, const struct timeline *tl, const struct incident *in,
-			  struct unexplained *u)
+			  bool but_vmop, struct unexplained *u)
 {
 	struct tl_stop_iter it;
 	struct tl_stopref s;
 	timeline_stops_begin(&it, tl, in->start_ms, in->end_ms, r->cfg.stop_ms);
 	while (timeline_stops_next(&it, &s)) {
+		if (but_vmop && s.stop && rl_vmop_stop(r, s.stop))
+			continue;
 		u->n++;
 		if (s.total_ms > u->longest_ms) {
 			u->longest_ms = s.total_ms;
@@ -62,9 +64,11 @@ size_t rules_notes(const struct rules *r, const struct rules_ctx *c, char (*out)
 			continue;
 		bool explained = false;
 		for (size_t k = 0; k < rule_count && !explained; k++)
-			explained = rule_table[k]->info.explains_stop && rv_find_c(r, rule_table[k]->info.id, in->id);
+			explained = rule_table[k]->info.explains_stop && rule_table[k]->info.id != V_LONG_VM_OPERATION &&
+				    rv_find_c(r, rule_table[k]->info.id, in->id);
+		/* long-vm-operation explains its own stops only */
 		if (!explained)
-			rl_count_unexplained(r, tl, in, &u);
+			rl_count_unexplained(r, tl, in, rv_find_c(r, V_LONG_VM_OPERATION, in->id) != NULL, &u);
 	}
 	uint64_t nstop = u.n;
 	double longest = u.longest_ms;

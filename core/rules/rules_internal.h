@@ -8,6 +8,7 @@
  *   facts.c     the facts of an incident, computed once per judgement
  *   table.c     the rule table: the rows of rule_list.h, in its order
  *   stop.c      long-gc-pause, ttsp-spike           (what the stop was)
+ *   vmop.c      long-vm-operation, and HotSpot's VM operations (rl_vmop_find)
  *   cpu.c       cpu-throttled-during-stop, sched-delay-during-stop,
  *               direct-reclaim                      (why it was long)
  *   upstream.c  accept-queue-overflow, connect-timeout-504 (what it cost)
@@ -351,9 +352,34 @@ static inline struct overhead *ov_st(const struct rules *r)
 
 /* the ids of the rules that explain a stop, as a bit set */
 unsigned rl_stop_verdicts_mask(void);
-/* notes.c: count in's stops >= stop_ms into u (no verdict explained them) */
+/* notes.c: count in's stops >= stop_ms into u (no verdict explained them);
+ * but_vmop: all but those long-vm-operation tells (the incident's only stop verdict) */
 void rl_count_unexplained(const struct rules *r, const struct timeline *tl, const struct incident *in,
-			  struct unexplained *u);
+			  bool but_vmop, struct unexplained *u);
+
+/* --- vmop.c: HotSpot's VM operations (VM_OPS_DO of JDK 8, 11, 17, 21) --- */
+enum vmop_kind {
+	VMOP_GC = 1,                   /* a collection: its stop is long-gc-pause's */
+	VMOP_MAY_GC,                   /* a tool's operation that may run a collection first */
+	VMOP_OTHER                     /* the JVM's or a tool's own work */
+};
+struct vmop_info {
+	const char *name;              /* as the safepoint log prints it */
+	unsigned jdk;                  /* the releases whose VM_OPS_DO lists it (vmop.c) */
+	int kind;                      /* enum vmop_kind */
+	const char *what;              /* what it is and who runs it */
+	const char *advice;            /* what to do; NULL: the generic text */
+};
+const struct vmop_info *rl_vmop_find(const char *name);   /* NULL: in no list */
+/* a collector's operation (a name in no list: by its prefix) */
+bool rl_vmop_is_gc(const char *name);
+/* the summed length of the GC pauses inside stop s, and the longest of them */
+double rl_stop_gc_ms(const struct timeline *tl, const struct tl_stop *s, const struct tl_pause **longest);
+/* pause p is part of the stop of a VM operation that is no collection and is
+ * not its long part (vmop_gc_share): long-vm-operation tells it, not long-gc-pause */
+bool rl_pause_is_vmop_part(const struct rules *r, const struct timeline *tl, const struct tl_pause *p);
+/* stop s is long-vm-operation's: a VM operation that is no collection took its time */
+bool rl_vmop_stop(const struct rules *r, const struct tl_stop *s);
 
 /* gc-overhead from the JVM's counters (overhead_ctr.c), called by gc-overhead's hooks */
 void overhead_ctr_on_event(struct rules *r, const struct rules_ctx *c, const struct event *e);

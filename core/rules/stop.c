@@ -16,6 +16,36 @@ static bool explicit_gc_cause(const char *cause)
 	return false;
 }
 
+/* Who asks for an explicit collection of this cause and what stops it. The
+ * flags act where HotSpot reads them: -XX:+DisableExplicitGC only in
+ * System.gc() (JVM_GC), -XX:+ExplicitGCInvokesConcurrent only for System.gc()
+ * and jcmd GC.run (should_do_concurrent_full_gc); the tools' own collections
+ * (heap inspection, heap dump) ignore both. */
+static void explicit_gc_advice(struct vdraft *v, const char *cause)
+{
+	if (strstr(cause, "Heap Inspection"))
+		vadvice(v, "a class histogram of live objects (jmap -histo:live, jcmd GC.class_histogram) "
+			"collected first; -XX:+ExplicitGCInvokesConcurrent and -XX:+DisableExplicitGC do not "
+			"prevent it. Find who runs it; `jmap -histo PID` (all objects) or `jcmd PID "
+			"GC.class_histogram -all` skip the collection (see long-vm-operation for the whole stop). ");
+	else if (strstr(cause, "Heap Dump"))
+		vadvice(v, "a heap dump of live objects (jmap -dump:live, jcmd GC.heap_dump) collected first; "
+			"-XX:+ExplicitGCInvokesConcurrent and -XX:+DisableExplicitGC do not prevent it. Find who "
+			"runs it; `jcmd PID GC.heap_dump -all FILE` skips the collection (see long-vm-operation "
+			"for the whole stop). ");
+	else if (strstr(cause, "Diagnostic Command"))
+		vadvice(v, "jcmd GC.run. Find who runs it and stop it; -XX:+ExplicitGCInvokesConcurrent makes it "
+			"a concurrent cycle (G1), -XX:+DisableExplicitGC does not stop it. ");
+	else if (strstr(cause, "JvmtiEnv"))
+		vadvice(v, "a JVMTI agent's ForceGarbageCollection (a profiler or debugger). Find the agent "
+			"(jcmd PID VM.command_line) and stop it; the System.gc() flags do not apply. ");
+	else
+		vadvice(v, "System.gc() from the application or a library, or RMI's distributed GC "
+			"(sun.rmi.dgc.client.gcInterval). Find the caller and stop it, or make it cheap: "
+			"-XX:+ExplicitGCInvokesConcurrent (G1 runs a concurrent cycle instead) or "
+			"-XX:+DisableExplicitGC. ");
+}
+
 /* name[0..nlen) is one entry of the ", "-separated thread list */
 static bool list_has(const char *list, const char *name, size_t nlen)
 {
@@ -92,11 +122,8 @@ static void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, cons
 			/* asked for, not forced by a full heap: the fix is the caller */
 			double live = rl_mb10(wp->after_mb10), cap = rl_mb10(wp->committed_mb10);
 			vadvice(&v, "An explicit full collection (%s), not a full heap (%.0f MB before, %.0f MB live "
-				"after, %.0f MB heap): System.gc() from the application or a library, RMI's "
-				"distributed GC (sun.rmi.dgc.client.gcInterval), or a tool (jcmd GC.run, "
-				"jmap -histo:live, a heap dump). Find the caller and stop it, or make it cheap: "
-				"-XX:+ExplicitGCInvokesConcurrent (G1 runs a concurrent cycle instead) or "
-				"-XX:+DisableExplicitGC. ", wp->cause, rl_mb10(wp->before_mb10), live, cap);
+				"after, %.0f MB heap): ", wp->cause, rl_mb10(wp->before_mb10), live, cap);
+			explicit_gc_advice(&v, wp->cause);
 			if (cap > 0 && live > 0.5 * cap)
 				vadvice(&v, "It took this long because %.0f MB are live (%.0f%% of the heap) and a "
 					"full collection visits all of it. ", live, 100.0 * live / cap);

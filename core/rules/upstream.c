@@ -214,12 +214,12 @@ static const struct rule_knob accept_queue_knobs[] = {
 };
 
 const struct rule rule_accept_queue = {
-	.info = {.id = V_ACCEPT_QUEUE, .name = "accept-queue-overflow", .kind = VERDICT_INCIDENT, .rank = 5},
+	.info = {.id = V_ACCEPT_QUEUE, .name = "accept-queue-overflow", .kind = VERDICT_INCIDENT, .rank = 6},
 	.judge = judge_accept_queue,
 	RULE_KNOBS(accept_queue_knobs),
 };
 
 const struct rule rule_connect_504 = {
-	.info = {.id = V_CONNECT_504, .name = "connect-timeout-504", .kind = VERDICT_INCIDENT, .rank = 6},
+	.info = {.id = V_CONNECT_504, .name = "connect-timeout-504", .kind = VERDICT_INCIDENT, .rank = 7},
 	.judge = judge_connect_504,
 };

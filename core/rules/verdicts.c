@@ -120,12 +120,28 @@ static bool vpack(struct rules *r, struct verdict *dst, const struct vdraft *d)
 	return true;
 }
 
+/* A text longer than its buffer (a quoted thread or file name can be long) ends
+ * at the last space that leaves room for " ..." and says so with it: never
+ * inside a word, a number or a time token ("its operation is not na"). */
+static void fit_words(char *buf, size_t len, int wanted)
+{
+	if (wanted < 0 || (size_t)wanted < len || len < 8)
+		return;
+	size_t cut = len - 5; /* room for " ..." and the NUL */
+	while (cut > 0 && buf[cut] != ' ')
+		cut--;
+	while (cut > 0 && (buf[cut - 1] == ' ' || buf[cut - 1] == ',' || buf[cut - 1] == ';' || buf[cut - 1] == ':'))
+		cut--;
+	memcpy(buf + cut, " ...", 5);
+}
+
 void vtitle(struct vdraft *v, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(v->title, sizeof v->title, fmt, ap);
+	int k = vsnprintf(v->title, sizeof v->title, fmt, ap);
 	va_end(ap);
+	fit_words(v->title, sizeof v->title, k);
 }
 
 void vevid(struct vdraft *v, const char *fmt, ...)
@@ -134,8 +150,10 @@ void vevid(struct vdraft *v, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(v->evidence[v->nevidence++], VERDICT_EVIDENCE_LEN, fmt, ap);
+	char *e = v->evidence[v->nevidence++];
+	int k = vsnprintf(e, VERDICT_EVIDENCE_LEN, fmt, ap);
 	va_end(ap);
+	fit_words(e, VERDICT_EVIDENCE_LEN, k);
 }
 
 void vadvice(struct vdraft *v, const char *fmt, ...)
@@ -145,8 +163,9 @@ void vadvice(struct vdraft *v, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(v->advice + n, sizeof v->advice - n, fmt, ap);
+	int k = vsnprintf(v->advice + n, sizeof v->advice - n, fmt, ap);
 	va_end(ap);
+	fit_words(v->advice + n, sizeof v->advice - n, k);
 }
 
 static size_t vidx_slot(int id, uint64_t key)
@@ -322,8 +341,10 @@ const char *rl_sname(const struct rules_ctx *c, uint16_t src)
 	return n ? n : "?";
 }
 
-/* a time for evidence (buf: UTIL_HMS_LEN bytes): the clock (display zone), or "+12.345s" when the only clock is
- * the JVM's uptime (an uptime-only log with nothing else to line it up with) */
+/* a time for evidence (buf: UTIL_HMS_LEN bytes): the instant as a time token (util.h:
+ * util_expand_times() renders it when the text is read, in the zone shown then), or
+ * "+12.345s" when the only clock is the JVM's uptime (an uptime-only log with nothing
+ * else to line it up with) */
 const char *rl_hms(const struct rules *r, int64_t t, char *buf)
 {
 	if (r->uptime_axis && t != EV_TIME_NONE) {
@@ -332,7 +353,7 @@ const char *rl_hms(const struct rules *r, int64_t t, char *buf)
 			buf[15] = '\0';
 		return buf;
 	}
-	return util_fmt_hms_ms(t, buf, UTIL_HMS_LEN);
+	return util_fmt_time_token(t, buf, UTIL_HMS_LEN);
 }
 
 const char *rl_stop_when(const struct rules *r, const struct tl_stop *s, char *buf, size_t len)

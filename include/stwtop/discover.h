@@ -148,6 +148,12 @@ struct discover_candidate {
 	char main[200];                 /* main class, "-jar app.jar" (the jar's file name) or "-m mod/cls";
 					   the command line when it names none; sanitised, cut */
 	int64_t start_ms;               /* process start, UTC epoch ms; -1 unknown */
+	/* what tells two JVMs of one main class apart (issue 26): */
+	char args[120];                 /* the application's own arguments, sanitised, cut; "" none */
+	char ports[64];                 /* TCP ports it listens on, "8080 8443" ("" none or not readable) */
+	char cgroup[96];                /* the last part of its cgroup path (a container's scope, a
+					   service, a pod's container), "" at the root or unknown */
+	int64_t xmx;                    /* -Xmx in bytes, -1 unset */
 };
 
 /* The JVMs discover_pick chooses among with no pid given (JDK tools left out),

@@ -53,20 +53,31 @@ void live_stop(struct live *l);
 /* demo: the event time shown (the replay clock) */
 int64_t live_clock(const struct live *l);
 bool live_demo_done(const struct live *l);
+/* the JVM of --pid has exited: true, *alive_ms the last poll that found it
+ * (0 unknown), *gone_ms the first that did not; false while it runs (or no pid) */
+bool live_jvm_gone(const struct live *l, int64_t *alive_ms, int64_t *gone_ms);
 void live_set_paused(struct live *l, bool paused);
 
 /* GC + safepoint logging turned on in the JVM of --pid with the user's consent
  * (vmlog.h), and its file followed as a JVM log source from then on, like a --gc
  * file. live_jvm_logging_target: the pid and the file the JVM would write (its
- * own path), for a question to the user; 0 when there is no JVM pid (demo,
- * files only) or logging is on already. live_enable_jvm_logging: 0 (msg says
+ * own path), for a question to the user; 0 when there is nothing to ask, why
+ * saying which (no JVM pid: demo, files only; the JVM exited; stwtop turned its
+ * logging on already, to which file; the JVM cannot be attached to). live_enable_jvm_logging: 0 (msg says
  * what was done, or that the JVM already logs GC to a file, now followed) or
  * -errno (msg: why not). Both also say msg as a note. Blocks while the JVM's
  * attach listener starts (at most seconds). live_disable_jvm_logging: removes
  * the output that was added (only that one): 1 removed, 0 nothing to do,
  * -errno; msg says which. live_free does it too, silently. */
-int live_jvm_logging_target(const struct live *l, char *path, size_t len);
+int live_jvm_logging_target(const struct live *l, char *path, size_t len, char *why, size_t whylen);
 int live_enable_jvm_logging(struct live *l, char *msg, size_t msglen);
 int live_disable_jvm_logging(struct live *l, char *msg, size_t msglen);
+/* The output to stwtop's own file an earlier stwtop added to the JVM of --pid and
+ * left (vmlog_leftover): 1 found (msg says so; kept for live_jvm_logging_leftover_do),
+ * 0 none, -errno (msg: why). live_jvm_logging_leftover_do: take it over (follow its
+ * file, remove it at exit, as if L had added it) or remove it now; 0 or -errno, msg
+ * says what was done (also as a note). */
+int live_jvm_logging_leftover(struct live *l, char *msg, size_t msglen);
+int live_jvm_logging_leftover_do(struct live *l, bool take_over, char *msg, size_t msglen);
 
 #endif

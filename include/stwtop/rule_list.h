@@ -12,6 +12,7 @@
  * and its tests (docs/architecture.md, "Where to add"). */
 RULE(LONG_GC_PAUSE, long_gc_pause)
 RULE(TTSP_SPIKE, ttsp_spike)
+RULE(LONG_VM_OPERATION, long_vm_operation)
 RULE(CPU_THROTTLED, cpu_throttled)
 RULE(SCHED_DELAY, sched_delay)
 RULE(DIRECT_RECLAIM, direct_reclaim)

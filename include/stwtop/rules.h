@@ -36,8 +36,8 @@ enum verdict_id {
 enum severity { SEV_INFO = 0, SEV_WARN, SEV_CRIT };
 
 #define VERDICT_EVIDENCE_MAX 10
-#define VERDICT_EVIDENCE_LEN 240      /* the longest evidence line, with its NUL */
-#define VERDICT_TITLE_LEN 240
+#define VERDICT_EVIDENCE_LEN 480      /* the longest evidence line, with its NUL (longer: cut at a word, " ...") */
+#define VERDICT_TITLE_LEN 320
 #define VERDICT_ADVICE_LEN 900
 
 /* A verdict as the rules hold it. Its texts are the rules' (title and
@@ -118,6 +118,9 @@ struct rules_config {
 	double overhead_min_pauses;   /* ... in at least this many pauses */
 	double overhead_crit_share;   /* a paused share this high is critical */
 	double aq_stop_share;         /* from nginx alone, a stop needs this share of its requests held */
+	double vmop_warn_ms;          /* a stop of a VM operation that is no collection this long ... */
+	double vmop_crit_ms;          /* ... and this long is critical */
+	double vmop_gc_share;         /* a collection inside such a stop is its long part from this share */
 };
 
 void rules_config_defaults(struct rules_config *c);

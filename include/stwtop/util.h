@@ -146,6 +146,22 @@ char *util_fmt_iso_disp(int64_t epoch_ms, char *buf, size_t len);
 #define UTIL_HMS_LEN 24
 char *util_fmt_hms_ms(int64_t epoch_ms, char *buf, size_t len);
 
+/* Times in text made once and read later (verdict titles and evidence, the
+ * notes): the text keeps the instant, not its rendering, so that it follows
+ * the zone shown when it is read (the z key turns the zone after the text was
+ * made). util_fmt_time_token() writes the token "\x1f<epoch ms>\x1f" into buf
+ * (>= UTIL_HMS_LEN bytes); util_expand_times() copies s[0..n) into dst with
+ * every token replaced by the time in the display zone: UTIL_TIMES_OFFSET as
+ * util_fmt_hms_ms() writes it (the offset after it unless UTC: the report,
+ * where a time is read alone), else HH:MM:SS.mmm alone (the dashboard, whose
+ * axis names the zone once). A \x1f that does not open a whole token is
+ * copied as it is (log text is sanitised after this); a token cut short at
+ * the end is dropped. Always NUL-terminates; returns bytes written. */
+#define UTIL_TIME_TOKEN '\x1f'
+#define UTIL_TIMES_OFFSET 1u
+char *util_fmt_time_token(int64_t epoch_ms, char *buf, size_t len);
+size_t util_expand_times(char *dst, size_t dstlen, const char *s, size_t n, unsigned flags);
+
 int64_t util_now_ms(void);       /* CLOCK_REALTIME */
 int64_t util_mono_ms(void);      /* CLOCK_MONOTONIC */
 

@@ -43,8 +43,19 @@ struct vmlog_on {
 /* Where the output of pid would go (path, open_path). 0 or -errno (why). */
 int vmlog_plan(const char *root, int pid, struct vmlog_on *on, char *why, size_t whylen);
 
-/* Turn it on. 1: added (on->active; msg "JVM logging turned on: ..."); 0: the
- * JVM already logs GC to a file (*existing set: the output, its open path in
+/* An output to stwtop's own file name for this JVM (vmlog_plan's path), left by
+ * an earlier stwtop that did not end cleanly (SIGKILL), so nobody removes it:
+ * found without asking the JVM anything (no attach, nothing sent before the
+ * user says so), by the file among the JVM's open descriptors. 1: found (on set
+ * as vmlog_plan sets it, its output number unknown, not active; msg says so),
+ * 0: none, -errno (msg: why). To take it over,
+ * set on->active (vmlog_disable then removes it); to remove it now, the same and
+ * vmlog_disable. */
+int vmlog_leftover(const char *root, int pid, struct vmlog_on *on, char *msg, size_t msglen);
+
+/* Turn it on. 1: added (on->active; msg "JVM logging turned on: ..."), or an
+ * output an earlier stwtop added and left (vmlog_leftover) taken over as if
+ * added now; 0: the JVM already logs GC to a file (*existing set: the output, its open path in
  * existing->path made openable by stwtop; nothing was changed); -errno with msg
  * the one-line reason. */
 int vmlog_enable(const char *root, int pid, struct vmlog_on *on, struct vmlog_output *existing, char *msg,

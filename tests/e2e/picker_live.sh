@@ -5,7 +5,8 @@
 #     class or jar); Down + Enter watches the second, its pid and jar in the header;
 #  2. q in the picker gives the terminal back, lists them on stderr, exits 2;
 #  3. --plain, --plain --json and a run without a terminal list them on stderr
-#     (nothing on stdout) and exit 2.
+#     (nothing on stdout) and exit 2;
+#  4. two JVMs of one main class: each row says what tells it apart (port, arguments, -Xmx).
 # The JVMs run in a private pid namespace (unshare --pid --mount-proc) so that other
 # JVMs on the machine cannot change the answer; stwtop runs in it too and sees only
 # them. Skips (77) without java/javac/jar or without the right to make the namespace.
@@ -106,6 +107,41 @@ for mode in "--plain" "--plain --json" "--no-color"; do
 		|| fail "$mode: $PB not listed: $(cat "$TMPD/err")"
 	[ ! -s "$TMPD/out" ] && ok "$mode: nothing on stdout" || fail "$mode: stdout has $(head -c 200 "$TMPD/out")"
 done
+
+# 4. two JVMs of the same main class (issue 26: rows "4767 root 7s Svc" / "4782 root 7s
+#    Svc" told nothing apart): each row says what differs, its listening port, arguments
+#    and -Xmx, and the two rows are not the same past the pid and uptime columns.
+javac -nowarn -d "$TMPD/classes" "$TESTS/fixtures/java/HelloService.java" || fail "javac HelloService"
+P1=$(( 20000 + ($$ * 7) % 20000 )); P2=$((P1 + 1))
+cat >"$TMPD/ns2.sh" <<EOF
+#!/usr/bin/env bash
+cd "\$(dirname "\$0")"
+java -Xmx32m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "\$PWD/classes" HelloService $P1 2 >c.out 2>&1 &
+C=\$!
+java -Xmx48m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "\$PWD/classes" HelloService $P2 2 >d.out 2>&1 &
+D=\$!
+for _ in \$(seq 300); do grep -q READY c.out && grep -q READY d.out && break; sleep 0.1; done
+echo "\$C" >pid.a; echo "\$D" >pid.b
+"\$@"
+rc=\$?
+kill "\$C" "\$D" 2>/dev/null; wait
+exit \$rc
+EOF
+fresh
+rm -f "$TMPD/pid.a" "$TMPD/pid.b"
+start 160 40 "${NS[*]} bash '$TMPD/ns2.sh' '$BIN'"
+ns_pids
+expect '2 Java processes are running; choose the one to watch' 20
+expect 'WHAT TELLS IT APART' 5
+expect "> $PA +root +[0-9dhms?]+ +HelloService +port $P1 +args $P1 2 +-Xmx32m" 5
+expect "  $PB +root +[0-9dhms?]+ +HelloService +port $P2 +args $P2 2 +-Xmx48m" 5
+ra=$(grep -E "^ . $PA " "$TMPD/screen" | cut -c4- | sed -E 's/^[0-9]+ +[^ ]+ +[^ ]+ //')
+rb=$(grep -E "^ . $PB " "$TMPD/screen" | cut -c4- | sed -E 's/^[0-9]+ +[^ ]+ +[^ ]+ //')
+[ -n "$ra" ] && [ "$ra" != "$rb" ] && ok "the rows differ past pid and uptime: '$ra' / '$rb'" ||
+	fail "the rows are the same past pid and uptime: '$ra'"
+keys q
+expect 'EXITED rc=2' 10
+stop_ns
 
 # no JVM of ours outlives the test's namespaces
 sleep 0.5

@@ -13,7 +13,7 @@ S=$D/samples R=$D/recordings F=$D/fixtures
 command -v jq >/dev/null || { echo "scenarios.sh needs jq"; exit 77; }
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 : >"$T/empty.log"
-INCIDENT=" long-gc-pause ttsp-spike cpu-throttled-during-stop sched-delay-during-stop direct-reclaim accept-queue-overflow connect-timeout-504 "
+INCIDENT=" long-gc-pause ttsp-spike long-vm-operation cpu-throttled-during-stop sched-delay-during-stop direct-reclaim accept-queue-overflow connect-timeout-504 "
 tp=0 fp=0 fn=0 nsc=0 nbad=0
 # overlaps ID START END: some instance of ID overlaps [START, END] (ISO strings compare as times)
 overlaps() {
@@ -45,6 +45,8 @@ while IFS=$'\t' read -r name args must mustnot only checked; do
     done
     for m in $mustnot; do
       if [[ "$m" == active:* ]]; then active "${m#active:}" && { s_fp=$((s_fp + 1)); detail+=" ${m#active:} active at the end;"; }
+      elif [[ "$m" == *@* ]]; then w=${m#*@}
+        overlaps "${m%%@*}" "${w%/*}" "${w#*/}" && { s_fp=$((s_fp + 1)); detail+=" must-not $m raised;"; }
       elif raised "$m"; then s_fp=$((s_fp + 1)); detail+=" must-not $m raised;"; fi
     done
     if [ "$only" = yes ]; then
@@ -52,7 +54,7 @@ while IFS=$'\t' read -r name args must mustnot only checked; do
         [[ "$INCIDENT" == *" $id "* ]] || continue
         ids=" "; for m in $must; do ids+="${m%%@*} "; done
         [[ "$ids" == *" $id "* ]] && continue
-        [[ " $mustnot " == *" $id "* ]] && continue   # counted above
+        [[ " $mustnot " == *" $id "* || " $mustnot " == *" $id@"* ]] && continue   # counted above
         s_fp=$((s_fp + 1)); detail+=" unexpected $id;"
       done
     fi

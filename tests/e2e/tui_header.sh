@@ -4,7 +4,8 @@
 # exist yet says "waiting for NAME" (a typo must not look like a quiet JVM),
 # also on a 60x20 screen, until the file appears; a missing directory too.
 # With a JVM known (--pid) it says its pid, main class and uptime (the same as
-# ps's elapsed time). The JVM part needs javac: without it, that part is skipped.
+# ps's elapsed time); after a SIGKILL of the JVM it says "gone by HH:MM:SS, ran Ns"
+# and stops counting. The JVM part needs javac: without it, that part is skipped.
 source "$(dirname "$0")/lib/tmux.bash" "$@"
 GC=$SAMPLES/combined/throttle-stop/gc.log
 
@@ -46,7 +47,23 @@ el=$(ps -o etimes= -p "$JPID" | tr -d ' ')
 [ -n "$up" ] && [ $(( el - up )) -ge -1 ] && [ $(( el - up )) -le 2 ] && ok "uptime $up s, ps says $el s" \
 	|| fail "uptime '$up' s, ps says $el s"
 expect "pid $JPID ProbeTarget, up $((up + 2))s" 10
+# the JVM killed (issue 26: the header went on counting "up 1m28s"): it says the JVM
+# is gone, by when, and how long it ran, and stops counting
+resize 200 40
+el=$(ps -o etimes= -p "$JPID" | tr -d ' ')
+kill -KILL "$JPID"
+expect "pid $JPID ProbeTarget, gone by [0-9:]{8}, ran [0-9]+s; " 10
+ran=$(grep -oE 'gone by [0-9:]{8}, ran [0-9]+s' "$TMPD/screen")
+r=$(grep -oE '[0-9]+s$' <<<"$ran" | tr -d s)
+[ -n "$r" ] && [ $(( r - el )) -ge -2 ] && [ $(( r - el )) -le 2 ] && ok "after the kill: '$ran' (ps said $el s)" ||
+	fail "after the kill: '$ran', ps said $el s just before"
+# the clock on the right moves on; the JVM part does not
+c1=$(sed -n 1p "$TMPD/screen" | grep -oE '[0-9:]{8}( UTC)? *$' | cut -c1-8)
+wait_for "^ stwtop live: .* $(date -u -d "1970-01-01T${c1}Z + 2 seconds" +%H:%M:%S)( UTC)? *$" 10 ||
+	fail "the clock did not move 2 s on"
+grep -qF "$ran" "$TMPD/screen" && ok "2 s later the header still says '$ran'" ||
+	fail "the header changed: $(sed -n 1p "$TMPD/screen")"
+grep -q ', up [0-9]' "$TMPD/screen" && fail "an uptime is still shown" || ok "no uptime after the JVM is gone"
 keys q
 expect 'EXITED rc=0' 10
-kill "$JPID" 2>/dev/null
 finish

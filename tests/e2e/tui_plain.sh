@@ -51,7 +51,14 @@ start 120 40 "TMPDIR='$TMPD/tmp' TERM=stwtop-no-such-term '$BIN' --demo --demo-s
 expect 'no terminfo entry for TERM=stwtop-no-such-term: using the built-in xterm-256color' 10
 expect '─ Stops ' 5
 ls "$TMPD/tmp" | grep -q '^stwtop-ti-' && ok "the entry was written to a temporary dir" || fail "no temporary terminfo dir"
-expect 'replay finished' 30
+# an important message stays until a key (issue 26: it was replaced within 0.3 s by a
+# routine one): still there when the replay is done (its routine "replay finished" did
+# not replace it), gone at the next key, whose own message shows
+expect 'replay done' 30
+expect 'no terminfo entry for TERM=stwtop-no-such-term: using the built-in xterm-256color' 1
+keys z
+expect 'times in local time' 5
+grep -q 'no terminfo entry' "$TMPD/screen" && fail "the message outlived the key" || ok "the key ended the message"
 keys q
 expect 'EXITED rc=0' 10
 left=$(ls -A "$TMPD/tmp")

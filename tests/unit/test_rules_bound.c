@@ -28,9 +28,11 @@
 
 #include "../../core/rules/rules_internal.h" /* the incident window */
 
-/* n safepoints "ThreadDump", step_ms apart from t0, each of the given
- * reaching/at/total times (ns), with HotSpot's time decoration
- * (2026-11-29T00:00:00.000+0000) and uptime from 5 s */
+/* n safepoints "G1CollectForAllocation", step_ms apart from t0, each of the
+ * given reaching/at/total times (ns), with HotSpot's time decoration
+ * (2026-11-29T00:00:00.000+0000) and uptime from 5 s. A collection's
+ * operation with no GC log: when the operation is the stop, nothing explains
+ * it (a tool's operation, such as "ThreadDump", is long-vm-operation's) */
 static void write_safepoints(const char *path, int64_t t0, int n, int64_t step_ms, long long reach_ns,
 			     long long at_ns, long long total_ns)
 {
@@ -41,7 +43,7 @@ static void write_safepoints(const char *path, int64_t t0, int n, int64_t step_m
 		int64_t t = t0 + (int64_t)i * step_ms;
 		util_fmt_iso_ms(t, iso, sizeof iso);
 		iso[23] = '\0';
-		fprintf(f, "[%s+0000][%lld.%03llds][info][safepoint] Safepoint \"ThreadDump\", Time since last: "
+		fprintf(f, "[%s+0000][%lld.%03llds][info][safepoint] Safepoint \"G1CollectForAllocation\", Time since last: "
 			"1000000 ns, Reaching safepoint: %lld ns, Cleanup: 10000 ns, At safepoint: %lld ns, "
 			"Total: %lld ns\n", iso, (long long)((t - t0) / 1000 + 5), (long long)((t - t0) % 1000),
 			reach_ns, at_ns, total_ns);

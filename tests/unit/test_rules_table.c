@@ -185,6 +185,7 @@ static void test_table_facts(void **state)
 	/* what explains a stop: the stop's kind and its causes, not its cost */
 	assert_true(verdict_info(V_LONG_GC_PAUSE)->explains_stop);
 	assert_true(verdict_info(V_CPU_THROTTLED)->explains_stop);
+	assert_true(verdict_info(V_LONG_VM_OPERATION)->explains_stop);
 	assert_false(verdict_info(V_ACCEPT_QUEUE)->explains_stop);
 }
 
@@ -288,6 +289,134 @@ static void test_ttsp_spike_edges(void **state)
 	fx_free(f);
 }
 
+/* ------------------------------------------------------------ long-vm-operation */
+
+/* a collection the tool ran inside its stop: a pause with its cause, no safepoint of its own */
+static void tool_pause(struct fixture *f, int64_t end_ms, double dur_ms, const char *cause)
+{
+	struct event e;
+	ev_init(&e, EV_GC_PAUSE);
+	e.t_ms = end_ms;
+	e.u.pause.dur_ms = dur_ms;
+	e.u.pause.type = PAUSE_FULL;
+	e.u.pause.collector = GC_G1;
+	e.u.pause.before_kb = 799 * 1024;
+	e.u.pause.after_kb = 531 * 1024;
+	e.u.pause.committed_kb = 1024 * 1024;
+	e.u.pause.flags = PAUSE_F_HEAP | PAUSE_F_SYSTEM_GC;
+	snprintf(e.u.pause.title, sizeof e.u.pause.title, "Pause Full");
+	snprintf(e.u.pause.cause, sizeof e.u.pause.cause, "%s", cause);
+	session_feed_event(f->s, f->jvm, &e);
+}
+
+static void test_long_vm_operation(void **state)
+{
+	(void)state;
+	struct rules_config d;
+	rules_config_defaults(&d);
+	/* a heap dump of 1.5 s: crit, the whole stop and the operation in the headline */
+	struct fixture *f = fx_new(false);
+	safepoint(f, T0 + 10000, 1500, 0.1, "HeapDumper");
+	judge_final(f, T0 + 60000);
+	const struct verdict *v = find(f, V_LONG_VM_OPERATION);
+	assert_non_null(v);
+	assert_int_equal(v->severity, SEV_CRIT);
+	assert_non_null(strstr(v->title, "1.50 s"));
+	assert_non_null(strstr(v->title, "\"HeapDumper\""));
+	assert_non_null(strstr(v->title, "HeapDumpOnOutOfMemoryError"));
+	assert_null(find(f, V_TTSP_SPIKE));
+	assert_null(find(f, V_LONG_GC_PAUSE));
+	fx_free(f);
+
+	/* at vmop_warn_ms: warn; one below: nothing */
+	f = fx_new(false);
+	safepoint(f, T0 + 10000, d.vmop_warn_ms, 0.1, "PrintThreads");
+	judge_final(f, T0 + 60000);
+	v = find(f, V_LONG_VM_OPERATION);
+	assert_non_null(v);
+	assert_int_equal(v->severity, SEV_WARN);
+	assert_non_null(strstr(v->title, "jstack"));
+	fx_free(f);
+	f = fx_new(false);
+	safepoint(f, T0 + 10000, d.vmop_warn_ms - 1, 0.1, "PrintThreads");
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_LONG_VM_OPERATION));
+	fx_free(f);
+
+	/* a collection's operation is long-gc-pause's, whatever its length */
+	f = fx_new(false);
+	gc_pause(f, T0 + 10000, 1500, PAUSE_FULL);
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_LONG_VM_OPERATION));
+	assert_non_null(find(f, V_LONG_GC_PAUSE));
+	fx_free(f);
+
+	/* reaching the safepoint was the stop: ttsp-spike's alone; long in both parts: both */
+	f = fx_new(false);
+	safepoint(f, T0 + 10000, 1000, 1000 - d.vmop_warn_ms + 1, "RedefineClasses");
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_LONG_VM_OPERATION));
+	assert_non_null(find(f, V_TTSP_SPIKE));
+	fx_free(f);
+	f = fx_new(false);
+	safepoint(f, T0 + 10000, 2000, 1500, "RedefineClasses");
+	judge_final(f, T0 + 60000);
+	assert_non_null(find(f, V_LONG_VM_OPERATION));
+	assert_non_null(find(f, V_TTSP_SPIKE));
+	fx_free(f);
+
+	/* jmap -histo:live: a 1040 ms stop, 561 ms of it the Full GC. The stop is
+	 * told whole, the collection inside it with its share; no long-gc-pause
+	 * of its own, no System.gc() flags in the advice */
+	f = fx_new(false);
+	tool_pause(f, T0 + 10990, 561, "Heap Inspection Initiated GC");
+	safepoint(f, T0 + 11000, 1040, 0.6, "GC_HeapInspection");
+	judge_final(f, T0 + 60000);
+	v = find(f, V_LONG_VM_OPERATION);
+	assert_non_null(v);
+	assert_non_null(strstr(v->title, "1.04 s"));
+	assert_non_null(strstr(v->title, "jmap -histo"));
+	bool shared = false;
+	for (int i = 0; i < v->nevidence; i++)
+		shared = shared || strstr(v->evidence[i], "the collection 54%") != NULL;
+	assert_true(shared);
+	assert_non_null(strstr(v->advice, "do not prevent"));
+	assert_null(find(f, V_LONG_GC_PAUSE));
+	fx_free(f);
+
+	/* ... where the collection is the long part (vmop_gc_share), it is a
+	 * long-gc-pause too, and its advice names the tool, not System.gc() */
+	f = fx_new(false);
+	double gc = d.vmop_gc_share * 1040 + 1;
+	tool_pause(f, T0 + 10990, gc, "Heap Inspection Initiated GC");
+	safepoint(f, T0 + 11000, 1040, 0.6, "GC_HeapInspection");
+	judge_final(f, T0 + 60000);
+	assert_non_null(find(f, V_LONG_VM_OPERATION));
+	v = find(f, V_LONG_GC_PAUSE);
+	assert_non_null(v);
+	assert_non_null(strstr(v->advice, "jmap -histo:live"));
+	assert_non_null(strstr(v->advice, "do not prevent"));
+	fx_free(f);
+
+	/* a name in no VM_OPS_DO list: told, unless a collector's prefix says GC */
+	f = fx_new(false);
+	safepoint(f, T0 + 10000, 800, 0.1, "VendorSnapshot");
+	judge_final(f, T0 + 60000);
+	v = find(f, V_LONG_VM_OPERATION);
+	assert_non_null(v);
+	bool listed = false;
+	for (int i = 0; i < v->nevidence; i++)
+		listed = listed || strstr(v->evidence[i], "in no VM_OPS_DO list") != NULL;
+	assert_true(listed);
+	fx_free(f);
+	f = fx_new(false);
+	safepoint(f, T0 + 10000, 800, 0.1, "ZMarkStartFuture");
+	safepoint(f, T0 + 30000, 800, 0.1, "no vm operation");
+	judge_final(f, T0 + 60000);
+	assert_null(find(f, V_LONG_VM_OPERATION));
+	fx_free(f);
+}
+
 /* ------------------------------------------------ cpu-throttled-during-stop */
 
 /* cpu.stat once a second from 0 to 20 s; throttled time grows by
@@ -374,8 +503,11 @@ static void test_throttled_headline_names_its_stop(void **state)
 	char first[16], second[16];
 	util_fmt_hms_ms(T0 + 6060, first, sizeof first);
 	util_fmt_hms_ms(T0 + 9468, second, sizeof second);
-	if (!strstr(v->title, "301 ms stop at") || !strstr(v->title, second) || strstr(v->title, first))
-		fail_msg("headline pairs the wrong stop: %s (want 301 ms at %s)", v->title, second);
+	/* the title keeps its times as instants: rendered as a reader sees them */
+	char title[2 * VERDICT_TITLE_LEN];
+	util_expand_times(title, sizeof title, v->title, strlen(v->title), UTIL_TIMES_OFFSET);
+	if (!strstr(title, "301 ms stop at") || !strstr(title, second) || strstr(title, first))
+		fail_msg("headline pairs the wrong stop: %s (want 301 ms at %s)", title, second);
 	fx_free(f);
 }
 
@@ -386,7 +518,7 @@ static void test_throttled_headline_names_its_stop(void **state)
 static void test_counter_stops(void **state)
 {
 	(void)state;
-	char title[VERDICT_TITLE_LEN];
+	char title[2 * VERDICT_TITLE_LEN];
 	/* a 9 s stop, 8.9 s of it reaching the safepoint, that the counters saw
 	 * end between two reads 100 ms apart, while the cgroup was throttled: a
 	 * crit ttsp-spike and the throttling, both saying where they come from */
@@ -400,10 +532,20 @@ static void test_counter_stops(void **state)
 	const struct verdict *v = find(f, V_TTSP_SPIKE);
 	assert_non_null(v);
 	assert_int_equal(v->severity, SEV_CRIT);
-	snprintf(title, sizeof title, "%s", v->title);
+	util_expand_times(title, sizeof title, v->title, strlen(v->title), UTIL_TIMES_OFFSET);
 	assert_non_null(strstr(title, "ending between 00:53:30.300 and 00:53:30.400"));
 	assert_non_null(strstr(title, "counters"));
 	assert_null(strstr(title, "at least"));
+	/* the counters' evidence whole (issue 26: it ended "its operation is not na") */
+	bool whole = false;
+	for (int i = 0; i < v->nevidence; i++)
+		if (strstr(v->evidence[i], "reads at")) {
+			size_t n = strlen(v->evidence[i]);
+			assert_true(n > 27);
+			assert_string_equal(v->evidence[i] + n - 27, "its operation is not named)");
+			whole = true;
+		}
+	assert_true(whole);
 	v = find(f, V_CPU_THROTTLED);
 	assert_non_null(v);
 	assert_true(v->start_ms <= T0 + 1400 && v->end_ms >= T0 + 10400);
@@ -418,7 +560,7 @@ static void test_counter_stops(void **state)
 	judge_final(f, T0 + 60000);
 	v = find(f, V_TTSP_SPIKE);
 	assert_non_null(v);
-	snprintf(title, sizeof title, "%s", v->title);
+	util_expand_times(title, sizeof title, v->title, strlen(v->title), UTIL_TIMES_OFFSET);
 	assert_non_null(strstr(title, "at least 1.6"));
 	fx_free(f);
 
@@ -489,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_long_gc_pause_edges),
 		cmocka_unit_test(test_incident_gap),
 		cmocka_unit_test(test_ttsp_spike_edges),
+		cmocka_unit_test(test_long_vm_operation),
 		cmocka_unit_test(test_counter_stops),
 		cmocka_unit_test(test_cpu_throttled_edges),
 		cmocka_unit_test(test_throttled_headline_names_its_stop),

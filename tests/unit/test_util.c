@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -268,6 +269,45 @@ static void test_u64_words(void **state)
 	}
 }
 
+/* a text made once and read in another zone later (the z key): its time
+ * tokens render in the zone of the moment they are read */
+static void test_time_tokens(void **state)
+{
+	(void)state;
+	char tok1[UTIL_HMS_LEN], tok2[UTIL_HMS_LEN], text[200], out[300];
+	int64_t t = 1796012345678; /* 2026-12-01T04:19:05.678Z (date -u -d @1796012345) */
+	snprintf(text, sizeof text, "a stop ending between %s and %s, at last",
+		 util_fmt_time_token(t - 100, tok1, sizeof tok1), util_fmt_time_token(t, tok2, sizeof tok2));
+	char err[200];
+	assert_int_equal(util_tz_set("utc", err, sizeof err), 0);
+	util_expand_times(out, sizeof out, text, strlen(text), UTIL_TIMES_OFFSET);
+	assert_string_equal(out, "a stop ending between 04:19:05.578 and 04:19:05.678, at last");
+	if (util_tz_set("Asia/Kolkata", err, sizeof err) == 0) {
+		/* the report's form carries the offset; the dashboard's names it once, on the axis */
+		util_expand_times(out, sizeof out, text, strlen(text), UTIL_TIMES_OFFSET);
+		assert_string_equal(out, "a stop ending between 09:49:05.578+05:30 and 09:49:05.678+05:30, at last");
+		util_expand_times(out, sizeof out, text, strlen(text), 0);
+		assert_string_equal(out, "a stop ending between 09:49:05.578 and 09:49:05.678, at last");
+	}
+	util_tz_set("utc", err, sizeof err);
+	/* a token cut short at the end shows nothing of itself */
+	util_expand_times(out, sizeof out, text, strlen(tok1) + 22 + 5, 0);
+	assert_string_equal(out, "a stop ending between 04:19:05.578 and ");
+	/* a lone mark (log text) is copied, for the sanitiser to show */
+	util_expand_times(out, sizeof out, "x\x1f" "y \x1f" "12z", 8, 0);
+	assert_string_equal(out, "x\x1f" "y \x1f" "12z");
+	/* no room: the time is left out whole, never half written */
+	util_expand_times(out, 10, text + 14, strlen(text + 14), 0);
+	assert_string_equal(out, "between ");
+	/* before 1970 and the unknown time */
+	util_fmt_time_token(-1, tok1, sizeof tok1);
+	util_expand_times(out, sizeof out, tok1, strlen(tok1), 0);
+	assert_string_equal(out, "23:59:59.999");
+	util_fmt_time_token(INT64_MIN, tok1, sizeof tok1);
+	util_expand_times(out, sizeof out, tok1, strlen(tok1), 0);
+	assert_string_equal(out, "--:--:--.---");
+}
+
 static void test_sanitize(void **state)
 {
 	(void)state;
@@ -367,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_u64_words),
 		cmocka_unit_test(test_double_words),
 		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_time_tokens),
 		cmocka_unit_test(test_linebuf_partial_and_cut),
 		cmocka_unit_test(test_linebuf_cut_spanning_reads),
 	};
