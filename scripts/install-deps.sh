@@ -9,6 +9,7 @@
 #           (replay/checker tools), nginx-light + curl (real nginx logs),
 #           openjdk-17-jdk-headless (real JVM logs and discovery), inotify-tools,
 #           prometheus (promtool check metrics, and a real Prometheus scraping --metrics),
+#           prometheus-alertmanager (amtool check-config of deploy/prometheus/alertmanager.yml),
 #           podman + runc + catatonit (a pod's pause process) + mmdebstrap (tests/e2e/pod.sh:
 #           the sidecar manifest run as a real pod, its images built from Debian packages by
 #           deploy/container/build-image.sh), zsh + fish (their completions run in them;
@@ -22,11 +23,11 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config \
   libncurses-dev libinotifytools0-dev inotify-tools libjansson-dev zlib1g-dev libzstd-dev libcmocka-dev libmicrohttpd-dev \
-  tmux jq python3 procps zstd curl nginx-light openjdk-17-jdk-headless strace prometheus python3-yaml tzdata \
+  tmux jq python3 procps zstd curl nginx-light openjdk-17-jdk-headless strace prometheus prometheus-alertmanager python3-yaml tzdata \
   clang libclang-rt-14-dev valgrind podman runc catatonit mmdebstrap zsh fish >/dev/null
 # the Debian nginx package starts a system nginx on port 80 where systemd runs;
 # the tests run their own nginx from their own prefix and never need it.
-# Likewise the prometheus package's own server (:9090): the metrics tests start
+# Likewise the prometheus package's own server (:9090), and alertmanager's (:9093): the metrics tests start
 # theirs on a free port with a temporary config and storage.
 # podman (the pod test, tests/e2e/pod.sh) runs with runc and a configuration of the test's
 # own (CONTAINERS_CONF): nothing here changes the machine's containers.conf.

@@ -10,15 +10,21 @@
  * be less code to link and more code to get wrong. */
 #include "stwtop/metrics_srv.h"
 #include "stwtop/metrics.h"
+#include "stwtop_revision.h"    /* generated: STWTOP_REVISION */
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include "stwtop/util.h"
 
 #ifdef STWTOP_HAVE_MHD
 #include <dlfcn.h>
@@ -99,6 +105,7 @@ struct metrics_srv {
 	struct metrics_srv_opts o;
 	char *textfile;
 	int file_timer;
+	double start_s;               /* this process's start, Unix seconds */
 #ifdef STWTOP_HAVE_MHD
 	struct MHD_Daemon *d;
 	int epfd;
@@ -162,13 +169,118 @@ int metrics_parse_addr(const char *arg, struct sockaddr_storage *ss, socklen_t *
 	return 0;
 }
 
+/* --- this process (process_*) --- */
+
+/* a small /proc file whole into buf; its length, -1 on error */
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* /proc/self/stat fields 14 utime, 15 stime, 22 starttime (clock ticks),
+ * 23 vsize (bytes), 24 rss (pages) — proc(5). The command name (field 2) may
+ * hold spaces and parentheses: fields are counted from its last ')'. */
+static int self_stat(double *cpu_s, int64_t *start_ticks, int64_t *vsize, int64_t *rss_pages)
+{
+	char buf[1024];
+	if (read_small("/proc/self/stat", buf, sizeof buf) < 0)
+		return -1;
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	p++;
+	long long v[24] = {0};
+	for (int field = 3; field <= 24 && *p; field++) {
+		while (*p == ' ')
+			p++;
+		char *end;
+		long long x = strtoll(p, &end, 10);
+		if (end == p && field != 3)
+			return -1;
+		v[field - 1] = x;
+		p = end;
+		while (*p && *p != ' ')
+			p++;
+	}
+	long hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0)
+		return -1;
+	*cpu_s = (double)(v[13] + v[14]) / (double)hz;
+	*start_ticks = v[21];
+	*vsize = v[22];
+	*rss_pages = v[23];
+	return 0;
+}
+
+/* the boot time (/proc/stat btime), for the process start */
+static int64_t boot_time_s(void)
+{
+	char buf[8192];
+	if (read_small("/proc/stat", buf, sizeof buf) < 0)
+		return -1;
+	const char *p = strstr(buf, "\nbtime ");
+	return p ? strtoll(p + 7, NULL, 10) : -1;
+}
+
+#ifdef STWTOP_HAVE_MHD
+static int64_t open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	int64_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n > 0 ? n - 1 : 0; /* not the directory's own descriptor */
+}
+
+static void process_read(struct metrics_srv *m, struct metrics_process *p)
+{
+	memset(p, 0, sizeof *p);
+	int64_t ticks = 0, vsize = 0, rss = 0;
+	if (self_stat(&p->cpu_seconds, &ticks, &vsize, &rss) == 0) {
+		p->vsize_bytes = vsize;
+		p->rss_bytes = rss * sysconf(_SC_PAGESIZE);
+	}
+	p->start_s = m->start_s;
+	p->open_fds = open_fds();
+	struct rlimit rl;
+	p->max_fds = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (int64_t)rl.rlim_cur : -1;
+}
+#endif
+
+/* when this process started, Unix seconds: from the kernel's own numbers,
+ * else now (metrics_srv_new runs at the start) */
+static double process_start_s(void)
+{
+	double cpu;
+	int64_t ticks, vsize, rss, bt = boot_time_s();
+	long hz = sysconf(_SC_CLK_TCK);
+	if (bt > 0 && hz > 0 && self_stat(&cpu, &ticks, &vsize, &rss) == 0)
+		return (double)bt + (double)ticks / (double)hz;
+	return (double)util_now_ms() / 1000.0;
+}
+
 /* --- the file --- */
 
 static void write_file(struct metrics_srv *m)
 {
 	/* a failure (disk full, directory gone) is retried at the next interval;
-	 * the file keeps its last complete content meanwhile */
-	(void)metrics_write_file(m->textfile, m->s);
+	 * the file keeps its last complete content meanwhile. No process_*: the
+	 * collector that reads the file exports its own under those names. */
+	struct metrics_ctx ctx = {.now_ms = util_now_ms(), .textfile_start_s = m->start_s};
+	(void)metrics_write_file(m->textfile, m->s, &ctx);
 }
 
 static void on_file_timer(void *ctx)
@@ -209,6 +321,21 @@ static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned status, co
 	return answer(c, status, "text/plain; charset=utf-8", body, strlen(body));
 }
 
+/* "/": what exporters answer there (node_exporter's landing page): a
+ * person who opens the port in a browser finds the metrics */
+static enum MHD_Result answer_landing(struct MHD_Connection *c)
+{
+	char *body = NULL;
+	if (asprintf(&body,
+		     "<!DOCTYPE html>\n<html><head><title>stwtop</title></head><body>\n"
+		     "<h1>stwtop</h1>\n<p>Stop-the-world pauses of a JVM and what they cost nginx, as Prometheus "
+		     "metrics.</p>\n<p><a href=\"/metrics\">Metrics</a></p>\n"
+		     "<p>version %s, revision %s, features %s</p>\n</body></html>\n",
+		     STWTOP_VERSION, STWTOP_REVISION, metrics_features()) < 0)
+		return MHD_NO;
+	return answer(c, MHD_HTTP_OK, "text/html; charset=utf-8", body, strlen(body));
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 				  const char *version, const char *upload_data, size_t *upload_data_size,
 				  void **con_cls)
@@ -219,10 +346,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0, head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
 	/* errors are answered at once (and the connection closed: a body we
 	 * refuse is not read) */
-	if (strcmp(url, "/metrics") != 0)
+	bool root = strcmp(url, "/") == 0;
+	if (!root && strcmp(url, "/metrics") != 0)
 		return answer_text(c, MHD_HTTP_NOT_FOUND, "not found: stwtop serves /metrics\n");
 	if (!get && !head)
 		return answer_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: GET or HEAD\n");
+	if (root)
+		return answer_landing(c);
 	/* a scrape on the second call, once the request is whole: a response
 	 * queued on the first call makes libmicrohttpd close the connection,
 	 * and Prometheus keeps its connection from one scrape to the next */
@@ -238,7 +368,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	enum metrics_format f =
 		metrics_format_for_accept(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	struct metrics_buf b = {0};
-	if (metrics_render(&b, m->s, f) != 0) {
+	struct metrics_process proc;
+	process_read(m, &proc);
+	struct metrics_ctx ctx = {.now_ms = util_now_ms(), .proc = &proc};
+	if (metrics_render(&b, m->s, f, &ctx) != 0) {
 		metrics_buf_fini(&b);
 		return answer_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
 	}
@@ -375,13 +508,15 @@ struct metrics_srv *metrics_srv_new(struct loop *l, const struct session *s, con
 	m->loop = l;
 	m->s = s;
 	m->o = *o;
+	m->start_s = process_start_s();
 	m->file_timer = -1;
 #ifdef STWTOP_HAVE_MHD
 	m->epfd = m->mhd_timer = -1;
 #endif
 	if (o->textfile) {
 		m->textfile = strdup(o->textfile);
-		int rc = m->textfile ? metrics_write_file(m->textfile, s) : -ENOMEM;
+		struct metrics_ctx ctx = {.now_ms = util_now_ms(), .textfile_start_s = m->start_s};
+		int rc = m->textfile ? metrics_write_file(m->textfile, s, &ctx) : -ENOMEM;
 		if (rc != 0) {
 			snprintf(err, errlen, "--metrics-textfile %s: %s", o->textfile, strerror(-rc));
 			goto fail;

@@ -7,6 +7,7 @@
 #include "stwtop/metrics.h"
 #include "stwtop/rules.h"
 #include "stwtop/summary.h"
+#include "stwtop_revision.h"    /* generated: STWTOP_REVISION */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,17 +114,27 @@ static void family(struct metrics_buf *b, enum metrics_format f, const char *nam
 	putf(b, "# HELP stwtop_%s%s %s\n# TYPE stwtop_%s%s %s\n", name, suffix, help, name, suffix, tn[t]);
 }
 
+/* the samples of one histogram; labels: "" or `a="x",b="y"` (no braces) */
+static void histogram_samples(struct metrics_buf *b, const char *name, const char *labels, const struct summary_le *h)
+{
+	const char *sep = labels[0] ? "," : "";
+	uint64_t cum = 0;
+	for (int i = 0; i < SUMMARY_LE_N; i++) {
+		cum += h->b[i];
+		putf(b, "stwtop_%s_bucket{%s%sle=\"%g\"} %llu\n", name, labels, sep, summary_le_s[i],
+		     (unsigned long long)cum);
+	}
+	putf(b, "stwtop_%s_bucket{%s%sle=\"+Inf\"} %llu\n", name, labels, sep, (unsigned long long)h->n);
+	const char *lo = labels[0] ? "{" : "", *lc = labels[0] ? "}" : "";
+	putf(b, "stwtop_%s_sum%s%s%s %.17g\nstwtop_%s_count%s%s%s %llu\n", name, lo, labels, lc, h->sum_s, name, lo,
+	     labels, lc, (unsigned long long)h->n);
+}
+
 static void histogram(struct metrics_buf *b, enum metrics_format f, const char *name, const char *help,
 		      const struct summary_le *h)
 {
 	family(b, f, name, M_HISTOGRAM, help);
-	uint64_t cum = 0;
-	for (int i = 0; i < SUMMARY_LE_N; i++) {
-		cum += h->b[i];
-		putf(b, "stwtop_%s_bucket{le=\"%g\"} %llu\n", name, summary_le_s[i], (unsigned long long)cum);
-	}
-	putf(b, "stwtop_%s_bucket{le=\"+Inf\"} %llu\nstwtop_%s_sum %.17g\nstwtop_%s_count %llu\n", name,
-	     (unsigned long long)h->n, name, h->sum_s, name, (unsigned long long)h->n);
+	histogram_samples(b, name, "", h);
 }
 
 static bool have_kind(const struct session *s, enum src_kind k)
@@ -137,22 +148,21 @@ static bool have_kind(const struct session *s, enum src_kind k)
 static void put_jvm(struct metrics_buf *b, const struct session *s, enum metrics_format f)
 {
 	const struct summary *sm = session_summary(s);
-	family(b, f, "stops", M_COUNTER, "Safepoints (stops of every application thread) in the JVM logs.");
-	putf(b, "stwtop_stops_total %llu\n", (unsigned long long)sm->stops);
-	histogram(b, f, "stop_seconds", "Safepoint durations, whole stop (reaching it, the operation, leaving).",
-		  &sm->stop_le);
-	histogram(b, f, "ttsp_seconds", "Time to safepoint: from the request until every thread stopped.",
-		  &sm->ttsp_le);
-	family(b, f, "gc_pauses", M_COUNTER, "GC pauses by collector and kind.");
+	histogram(b, f, "safepoint_seconds",
+		  "Safepoints in the JVM logs: each whole stop (reaching it, the operation, leaving).", &sm->stop_le);
+	histogram(b, f, "safepoint_sync_seconds",
+		  "Safepoints in the JVM logs: the time to reach each (HotSpot's safepoint sync time).", &sm->ttsp_le);
+	family(b, f, "gc_pause_seconds", M_HISTOGRAM, "GC pauses in the JVM logs by collector and kind.");
 	for (int c = 0; c < SUMMARY_COLLECTORS; c++)
 		for (int t = 0; t < SUMMARY_PAUSE_TYPES; t++) {
-			if (!sm->pauses_by[c][t])
+			if (!sm->gc_pause_le_by[c][t].n)
 				continue;
 			const char *cn = jvm_collector_name((enum jvm_collector)c);
-			putf(b, "stwtop_gc_pauses_total{collector=\"%s\",kind=\"%s\"} %llu\n", cn ? cn : "unknown",
-			     pause_type_name((enum pause_type)t), (unsigned long long)sm->pauses_by[c][t]);
+			char labels[96];
+			snprintf(labels, sizeof labels, "collector=\"%s\",kind=\"%s\"", cn ? cn : "unknown",
+				 pause_type_name((enum pause_type)t));
+			histogram_samples(b, "gc_pause_seconds", labels, &sm->gc_pause_le_by[c][t]);
 		}
-	histogram(b, f, "gc_pause_seconds", "GC pause durations.", &sm->gc_pause_le);
 	if (sm->heap_known) {
 		if (sm->committed_known) { /* ZGC's -Xlog:gc alone does not print it: no series, not 0 */
 			family(b, f, "heap_committed_bytes", M_GAUGE, "Heap committed after the last GC that printed it.");
@@ -236,14 +246,19 @@ static void put_jvm_counters(struct metrics_buf *b, const struct session *s, enu
 	}
 }
 
+/* cAdvisor's names (container_cpu_cfs_*) for the same cpu.stat counters */
 static void put_cgroup(struct metrics_buf *b, const struct session *s, enum metrics_format f)
 {
 	const struct summary *sm = session_summary(s);
-	family(b, f, "cgroup_throttled_seconds", M_COUNTER,
-	       "Growth of cpu.stat throttled_time since the first sample (a re-created cgroup adds on).");
-	putf(b, "stwtop_cgroup_throttled_seconds_total %.17g\n", summary_throttled_ms(sm) / 1000.0);
-	family(b, f, "cgroup_throttled_periods", M_COUNTER, "Growth of cpu.stat nr_throttled since the first sample.");
-	putf(b, "stwtop_cgroup_throttled_periods_total %lld\n", (long long)summary_nr_throttled(sm));
+	family(b, f, "cgroup_cpu_cfs_periods", M_COUNTER,
+	       "Growth of cpu.stat nr_periods: CFS enforcement periods that elapsed (a re-created cgroup adds on).");
+	putf(b, "stwtop_cgroup_cpu_cfs_periods_total %lld\n", (long long)summary_nr_periods(sm));
+	family(b, f, "cgroup_cpu_cfs_throttled_periods", M_COUNTER,
+	       "Growth of cpu.stat nr_throttled: periods in which the quota ran out.");
+	putf(b, "stwtop_cgroup_cpu_cfs_throttled_periods_total %lld\n", (long long)summary_nr_throttled(sm));
+	family(b, f, "cgroup_cpu_cfs_throttled_seconds", M_COUNTER,
+	       "Growth of cpu.stat throttled_time: summed over the CPUs, so it can pass the wall clock.");
+	putf(b, "stwtop_cgroup_cpu_cfs_throttled_seconds_total %.17g\n", summary_throttled_ms(sm) / 1000.0);
 }
 
 static void put_nginx(struct metrics_buf *b, const struct session *s, enum metrics_format f)
@@ -259,14 +274,28 @@ static void put_nginx(struct metrics_buf *b, const struct session *s, enum metri
 		if (k < 5 || cls[k])
 			putf(b, "stwtop_nginx_requests_total{status_class=\"%s\"} %llu\n", cn[k],
 			     (unsigned long long)cls[k]);
-	family(b, f, "nginx_upstream_connect", M_COUNTER,
-	       "Requests by $upstream_connect_time rounded to whole seconds (none: never connected).");
-	static const char *const bn[5] = {"0", "1", "2", "3", "4+"};
-	for (int k = 0; k < 5; k++)
-		putf(b, "stwtop_nginx_upstream_connect_total{bucket=\"%s\"} %llu\n", bn[k],
-		     (unsigned long long)sm->uct_buckets[k]);
-	putf(b, "stwtop_nginx_upstream_connect_total{bucket=\"none\"} %llu\n", (unsigned long long)sm->uct_none);
-	histogram(b, f, "nginx_request_seconds", "nginx $request_time of the requests that log it.", &sm->rt_le);
+	histogram(b, f, "nginx_request_duration_seconds", "nginx $request_time of the requests that log it.",
+		  &sm->rt_le);
+	histogram(b, f, "nginx_upstream_connect_duration_seconds",
+		  "nginx $upstream_connect_time of the requests that connected to an upstream.", &sm->uct_le);
+	family(b, f, "nginx_requests_without_upstream_connect", M_COUNTER,
+	       "Requests whose $upstream_connect_time is \"-\": nginx never connected to an upstream.");
+	putf(b, "stwtop_nginx_requests_without_upstream_connect_total %llu\n", (unsigned long long)sm->uct_none);
+}
+
+/* the data's clock carried on by the wall clock (metrics.h, METRICS_ACTIVE_MS) */
+static int64_t data_now(const struct session *s, int64_t wall_ms)
+{
+	int64_t newest = session_timeline(s)->newest_ms;
+	if (newest == EV_TIME_NONE || wall_ms == EV_TIME_NONE)
+		return newest;
+	int64_t last_read = 0;
+	for (int i = 0; i < session_nsources(s); i++) {
+		int64_t t = session_source_stats(s, i)->last_read_ms;
+		if (t > last_read)
+			last_read = t;
+	}
+	return last_read > 0 && wall_ms > last_read ? newest + (wall_ms - last_read) : newest;
 }
 
 static bool verdict_active(const struct verdict *v, int64_t now_ms)
@@ -279,30 +308,42 @@ static bool verdict_active(const struct verdict *v, int64_t now_ms)
 	return end == EV_TIME_NONE || now_ms == EV_TIME_NONE || now_ms - end < METRICS_ACTIVE_MS;
 }
 
-static void put_verdicts(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+static void put_verdicts(struct metrics_buf *b, const struct session *s, enum metrics_format f, int64_t wall_ms)
 {
 	const struct rules *r = session_rules(s);
-	int64_t now_ms = session_timeline(s)->newest_ms;
+	int64_t now_ms = data_now(s, wall_ms);
 	family(b, f, "verdicts", M_COUNTER,
-	       "Verdicts by id and severity: an incident's once it is final, a whole-run one when raised or risen.");
+	       "Verdicts by id and level: an incident's once it is final, a whole-run one when raised or risen.");
 	for (int id = 0; id < V_COUNT; id++)
 		for (int sev = SEV_INFO; sev <= SEV_CRIT; sev++)
-			putf(b, "stwtop_verdicts_total{id=\"%s\",severity=\"%s\"} %llu\n", verdict_id_name(id),
+			putf(b, "stwtop_verdicts_total{id=\"%s\",level=\"%s\"} %llu\n", verdict_id_name(id),
 			     severity_name(sev), (unsigned long long)rules_raised(r, id, sev));
 	unsigned active[V_COUNT][SEV_CRIT + 1];
+	int64_t last[V_COUNT][SEV_CRIT + 1];
 	memset(active, 0, sizeof active);
+	memset(last, 0, sizeof last);
 	for (size_t i = 0; i < rules_count(r); i++) {
 		const struct verdict *v = rules_at(r, i);
-		if (v->id >= 0 && v->id < V_COUNT && v->severity >= SEV_INFO && v->severity <= SEV_CRIT &&
-		    verdict_active(v, now_ms))
+		if (v->id < 0 || v->id >= V_COUNT || v->severity < SEV_INFO || v->severity > SEV_CRIT)
+			continue;
+		if (verdict_active(v, now_ms))
 			active[v->id][v->severity]++;
+		int64_t end = v->end_ms != EV_TIME_NONE ? v->end_ms : v->start_ms;
+		if (end != EV_TIME_NONE && end > last[v->id][v->severity])
+			last[v->id][v->severity] = end;
 	}
 	family(b, f, "verdict_active", M_GAUGE,
-	       "Verdicts holding: not cleared, evidence ended under 5 minutes before the newest data (whole-run: not cleared).");
+	       "Verdicts holding: not cleared, evidence ended under 5 minutes ago (whole-run: not cleared).");
 	for (int id = 0; id < V_COUNT; id++)
 		for (int sev = SEV_INFO; sev <= SEV_CRIT; sev++)
-			putf(b, "stwtop_verdict_active{id=\"%s\",severity=\"%s\"} %u\n", verdict_id_name(id),
+			putf(b, "stwtop_verdict_active{id=\"%s\",level=\"%s\"} %u\n", verdict_id_name(id),
 			     severity_name(sev), active[id][sev]);
+	family(b, f, "verdict_last_evidence_timestamp_seconds", M_GAUGE,
+	       "Where the newest evidence of a verdict of this id and level ends, on the data's clock (0: none).");
+	for (int id = 0; id < V_COUNT; id++)
+		for (int sev = SEV_INFO; sev <= SEV_CRIT; sev++)
+			putf(b, "stwtop_verdict_last_evidence_timestamp_seconds{id=\"%s\",level=\"%s\"} %.3f\n",
+			     verdict_id_name(id), severity_name(sev), (double)last[id][sev] / 1000.0);
 }
 
 static void put_sources(struct metrics_buf *b, const struct session *s, enum metrics_format f)
@@ -324,17 +365,77 @@ static void put_sources(struct metrics_buf *b, const struct session *s, enum met
 		put_label(b, session_source_path(s, i));
 		putf(b, "\"} %d\n", session_source_stats(s, i)->error ? 0 : 1);
 	}
+	family(b, f, "source_last_line_timestamp_seconds", M_GAUGE,
+	       "When stwtop last read a line (or a sample) of the source, by the wall clock.");
+	for (int i = 0; i < n; i++) {
+		int64_t t = session_source_stats(s, i)->last_read_ms;
+		if (t <= 0)
+			continue; /* nothing read yet: no time to give */
+		puts_(b, "stwtop_source_last_line_timestamp_seconds{source=\"");
+		put_label(b, session_source_path(s, i));
+		putf(b, "\"} %.3f\n", (double)t / 1000.0);
+	}
 }
 
-int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_format f)
+const char *metrics_features(void)
+{
+	/* what a build can leave out (CMakeLists.txt): the HTTP server, zstd */
+#if defined(STWTOP_HAVE_MHD) && defined(STWTOP_HAVE_ZSTD)
+	return "http,zstd";
+#elif defined(STWTOP_HAVE_MHD)
+	return "http";
+#elif defined(STWTOP_HAVE_ZSTD)
+	return "zstd";
+#else
+	return "";
+#endif
+}
+
+/* the names client libraries give a process's own numbers (Prometheus'
+ * "Writing client libraries", process metrics): no stwtop_ prefix */
+static void put_process(struct metrics_buf *b, enum metrics_format f, const struct metrics_process *p)
+{
+	bool om = f == METRICS_OPENMETRICS;
+	putf(b, "# HELP process_cpu_seconds%s Total user and system CPU time spent in seconds.\n"
+		"# TYPE process_cpu_seconds%s counter\nprocess_cpu_seconds_total %.17g\n",
+	     om ? "" : "_total", om ? "" : "_total", p->cpu_seconds);
+	putf(b, "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
+		"# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes %lld\n",
+	     (long long)p->rss_bytes);
+	putf(b, "# HELP process_virtual_memory_bytes Virtual memory size in bytes.\n"
+		"# TYPE process_virtual_memory_bytes gauge\nprocess_virtual_memory_bytes %lld\n",
+	     (long long)p->vsize_bytes);
+	if (p->open_fds >= 0)
+		putf(b, "# HELP process_open_fds Number of open file descriptors.\n"
+			"# TYPE process_open_fds gauge\nprocess_open_fds %lld\n", (long long)p->open_fds);
+	if (p->max_fds >= 0)
+		putf(b, "# HELP process_max_fds Maximum number of open file descriptors.\n"
+			"# TYPE process_max_fds gauge\nprocess_max_fds %lld\n", (long long)p->max_fds);
+	putf(b, "# HELP process_start_time_seconds Start time of the process since unix epoch in seconds.\n"
+		"# TYPE process_start_time_seconds gauge\nprocess_start_time_seconds %.3f\n", p->start_s);
+}
+
+int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_format f,
+		   const struct metrics_ctx *ctx)
 {
 	if (f == METRICS_OPENMETRICS)
-		puts_(b, "# HELP stwtop_build stwtop's version.\n# TYPE stwtop_build info\n");
+		puts_(b, "# HELP stwtop_build stwtop's version, commit and compiled-in features.\n# TYPE stwtop_build info\n");
 	else
-		puts_(b, "# HELP stwtop_build_info stwtop's version.\n# TYPE stwtop_build_info gauge\n");
+		puts_(b, "# HELP stwtop_build_info stwtop's version, commit and compiled-in features.\n"
+			 "# TYPE stwtop_build_info gauge\n");
 	puts_(b, "stwtop_build_info{version=\"");
 	put_label(b, STWTOP_VERSION);
+	puts_(b, "\",revision=\"");
+	put_label(b, STWTOP_REVISION);
+	puts_(b, "\",features=\"");
+	put_label(b, metrics_features());
 	puts_(b, "\"} 1\n");
+	if (ctx && ctx->proc)
+		put_process(b, f, ctx->proc);
+	if (ctx && ctx->textfile_start_s > 0)
+		putf(b, "# HELP stwtop_process_start_time_seconds When the stwtop writing this file started (Unix seconds).\n"
+			"# TYPE stwtop_process_start_time_seconds gauge\nstwtop_process_start_time_seconds %.3f\n",
+		     ctx->textfile_start_s);
 	const struct summary *sm = session_summary(s);
 	if (have_kind(s, SRC_JVM) || sm->stops || sm->gc_pauses)
 		put_jvm(b, s, f);
@@ -344,7 +445,7 @@ int metrics_render(struct metrics_buf *b, const struct session *s, enum metrics_
 		put_cgroup(b, s, f);
 	if (have_kind(s, SRC_NGINX) || sm->requests)
 		put_nginx(b, s, f);
-	put_verdicts(b, s, f);
+	put_verdicts(b, s, f, ctx ? ctx->now_ms : EV_TIME_NONE);
 	put_sources(b, s, f);
 	if (f == METRICS_OPENMETRICS)
 		puts_(b, "# EOF\n");
@@ -388,10 +489,10 @@ const char *metrics_content_type(enum metrics_format f)
 	return f == METRICS_OPENMETRICS ? METRICS_CT_OPENMETRICS : METRICS_CT_PROMETHEUS;
 }
 
-int metrics_write_file(const char *path, const struct session *s)
+int metrics_write_file(const char *path, const struct session *s, const struct metrics_ctx *ctx)
 {
 	struct metrics_buf b = {0};
-	int rc = metrics_render(&b, s, METRICS_PROMETHEUS);
+	int rc = metrics_render(&b, s, METRICS_PROMETHEUS, ctx);
 	if (rc != 0) {
 		metrics_buf_fini(&b);
 		return rc;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "session_internal.h"
 
@@ -519,10 +520,21 @@ static void emit(struct session *s, int i, struct event *e)
 		place(s, e);
 }
 
+/* when a line or a sample was read: a coarse clock, read per line on the
+ * hottest path (a few ns, against ~20 for CLOCK_REALTIME) */
+static int64_t read_clock_ms(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_REALTIME_COARSE, &ts) != 0)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 void session_feed_event(struct session *s, int i, struct event *e)
 {
 	/* a sample read: the probe can read again */
 	s->src[i]->st.error = false;
+	s->src[i]->st.last_read_ms = read_clock_ms();
 	emit(s, i, e);
 }
 
@@ -579,6 +591,7 @@ static int parse_counted(struct session *s, int i, const char *line, size_t len,
 {
 	struct source *src = s->src[i];
 	src->st.lines++;
+	src->st.last_read_ms = read_clock_ms();
 	/* live, a line read: whatever kept the source from being read (no
 	 * permission, a directory in its place) is over. (A report's reader
 	 * may hand out lines it had read before an error it met: that stays.) */

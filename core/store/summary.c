@@ -55,6 +55,7 @@ void summary_init(struct summary *s)
 	s->ctr_tot = (struct jvm_totals)JVM_TOTALS_UNKNOWN;
 	s->jvm_first_up_us = s->jvm_last_up_us = -1;
 	s->jvm_first_ms = s->jvm_last_ms = EV_TIME_NONE;
+	s->nr_periods.first = s->nr_periods.last = -1;
 	s->nr_throttled.first = s->nr_throttled.last = -1;
 	s->throttled_us.first = s->throttled_us.last = -1;
 	hist_reset(&s->rt);
@@ -168,6 +169,7 @@ static void add_polled(struct summary *s, const struct event *e)
 {
 	switch (e->kind) {
 	case EV_CPU:
+		counter_add(&s->nr_periods, e->u.cpu.nr_periods);
 		counter_add(&s->nr_throttled, e->u.cpu.nr_throttled);
 		counter_add(&s->throttled_us, e->u.cpu.throttled_us);
 		s->throttle_samples++;
@@ -239,7 +241,9 @@ void summary_add(struct summary *s, const struct event *e)
 		{
 			unsigned c = p->collector ? p->collector : (unsigned)s->collector;
 			unsigned t = p->type;
-			s->pauses_by[c < SUMMARY_COLLECTORS ? c : 0][t < SUMMARY_PAUSE_TYPES ? t : 0]++;
+			unsigned ci = c < SUMMARY_COLLECTORS ? c : 0, ti = t < SUMMARY_PAUSE_TYPES ? t : 0;
+			s->pauses_by[ci][ti]++;
+			summary_le_add(&s->gc_pause_le_by[ci][ti], p->dur_ms / 1000.0);
 		}
 		summary_le_add(&s->gc_pause_le, p->dur_ms / 1000.0);
 		if (p->flags & PAUSE_F_PERIODIC)
@@ -317,6 +321,7 @@ void summary_add(struct summary *s, const struct event *e)
 			double b = h->uct_ms / 1000.0 + 0.5;
 			int k = b >= 4 ? 4 : (int)b;
 			s->uct_buckets[k]++;
+			summary_le_add(&s->uct_le, h->uct_ms / 1000.0);
 		} else if (h->lacks & EV_HTTP_NO_UCT) {
 			s->lacks_uct++;
 		} else {
@@ -356,6 +361,11 @@ const char *summary_jvm_source(const struct summary *s)
 int64_t summary_nr_throttled(const struct summary *s)
 {
 	return counter_growth(&s->nr_throttled);
+}
+
+int64_t summary_nr_periods(const struct summary *s)
+{
+	return counter_growth(&s->nr_periods);
 }
 
 double summary_throttled_ms(const struct summary *s)

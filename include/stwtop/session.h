@@ -42,6 +42,8 @@ struct source_stats {
 	char note[200];            /* last tailer note: waiting, rotated, error ... */
 	bool error;                /* could not be read (report: exit 1) */
 	bool waiting;              /* live: the file (or its directory) does not exist yet */
+	int64_t last_read_ms;      /* wall clock when its last line or sample was read, 0 none
+	                            * (coarse: a few ms; stwtop_source_last_line_timestamp_seconds) */
 };
 
 struct session_opts {

@@ -65,6 +65,8 @@ struct summary {
 	/* by the collector the pause line names (else the log's) and its enum pause_type */
 	uint64_t pauses_by[SUMMARY_COLLECTORS][SUMMARY_PAUSE_TYPES];
 	struct summary_le gc_pause_le;       /* every pause, seconds */
+	/* the same by collector and kind, like pauses_by (the metrics' labels) */
+	struct summary_le gc_pause_le_by[SUMMARY_COLLECTORS][SUMMARY_PAUSE_TYPES];
 	/* the time the JVM log covers: its first event's start to its last
 	 * event's end, by the JVM's uptime and by the clock (-1 / EV_TIME_NONE
 	 * unknown); summary_jvm_span_ms() picks */
@@ -106,6 +108,7 @@ struct summary {
 	uint64_t status_other;
 	uint64_t uct_buckets[5];
 	uint64_t uct_none;             /* $upstream_connect_time "-" (never connected) */
+	struct summary_le uct_le;           /* $upstream_connect_time of the requests that connected */
 	/* requests whose log_format does not have $request_time, $upstream_connect_time,
 	 * $upstream_header_time: their times are unknown, not 0 and not "-" */
 	uint64_t lacks_rt, lacks_uct, lacks_uht, lacks_urt;
@@ -113,7 +116,7 @@ struct summary {
 	struct summary_le rt_le;            /* $request_time of the requests that log it */
 	/* cgroup cpu samples */
 	uint64_t throttle_samples;     /* every EV_CPU, with or without throttling counters */
-	struct summary_counter nr_throttled, throttled_us;
+	struct summary_counter nr_periods, nr_throttled, throttled_us;
 	/* sched / vmstat */
 	uint64_t sched_samples;
 	double sched_oncpu_ms, sched_wait_ms;
@@ -149,6 +152,7 @@ void summary_add(struct summary *s, const struct event *e);
 /* growth of the throttle counters between the first and the last sample that
  * had them (struct summary_counter) */
 int64_t summary_nr_throttled(const struct summary *s);
+int64_t summary_nr_periods(const struct summary *s);
 /* the wall time the JVM log covers (ms), and the share of it in GC pauses;
  * -1 when the log covers no time. The share is -1 too when there is nothing
  * to share: a log that covers less than SUMMARY_SHARE_MIN_MS, or no time

@@ -74,12 +74,12 @@ int main(int argc, char **argv)
 	unlink(gen);
 
 	struct metrics_buf b = {0};
-	metrics_render(&b, s, METRICS_PROMETHEUS);
+	metrics_render(&b, s, METRICS_PROMETHEUS, NULL);
 	size_t bytes = b.len;
 	double t0 = cpu_s();
 	for (int i = 0; i < renders; i++) {
 		metrics_buf_reset(&b);
-		metrics_render(&b, s, METRICS_PROMETHEUS);
+		metrics_render(&b, s, METRICS_PROMETHEUS, NULL);
 	}
 	double t = cpu_s() - t0;
 	printf("sources %d, verdicts held %zu, text %zu bytes, %d renders: %.2f us CPU per render\n",

@@ -74,25 +74,25 @@ while :; do
 	rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$spid/status")
 	w=$(tail -1 "$W/writer.log" 2>/dev/null || echo 0)
 	pct=$([ "$w" = done ] && echo 100 || awk -v a="${w:-0}" -v b="$total" 'BEGIN{printf "%.0f", 100*a/b}')
-	printf '%8d %7s %10s %10s %10s %10s\n' $t "$pct" "$rss" "$(metric stwtop_stops_total)" \
-		"$(awk '$1 ~ /^stwtop_gc_pauses_total/ {s += $2} END {print s+0}' "$W/metrics.prom" 2>/dev/null)" \
+	printf '%8d %7s %10s %10s %10s %10s\n' $t "$pct" "$rss" "$(metric stwtop_safepoint_seconds_count)" \
+		"$(awk '$1 ~ /^stwtop_gc_pause_seconds_count/ {s += $2} END {print s+0}' "$W/metrics.prom" 2>/dev/null)" \
 		"$(awk '$1 ~ /^stwtop_nginx_requests_total/ {s += $2} END {print s+0}' "$W/metrics.prom" 2>/dev/null)" | tee -a "$W/table"
 	[ "$w" = done ] && break
 done
 # let stwtop read what is left, then stop it (the textfile is written once more at exit)
 for _ in $(seq 120); do
-	a=$(metric stwtop_stops_total); sleep 2; b=$(metric stwtop_stops_total)
+	a=$(metric stwtop_safepoint_seconds_count); sleep 2; b=$(metric stwtop_safepoint_seconds_count)
 	[ "$a" = "$b" ] && break
 done
 kill -TERM $spid; wait $spid || true
 "$BIN" --report --json --gc "$W/gc.log" --nginx "$W/access.log" --nginx-format "$LAB" >"$W/report.json"
 fails=0
 chk() { if [ "$2" = "$3" ]; then echo "ok: $1 = $2"; else echo "FAIL: $1: live $2, report $3"; fails=$((fails + 1)); fi; }
-chk stops "$(metric stwtop_stops_total)" "$(jq .summary.stops "$W/report.json")"
+chk stops "$(metric stwtop_safepoint_seconds_count)" "$(jq .summary.stops "$W/report.json")"
 chk requests "$(awk '$1 ~ /^stwtop_nginx_requests_total/ {s += $2} END {print s}' "$W/metrics.prom")" \
 	"$(jq .summary.nginx.requests "$W/report.json")"
-chk "connect 1 s" "$(awk -F'[ ]' '$1 == "stwtop_nginx_upstream_connect_total{bucket=\"1\"}" {print $2}' "$W/metrics.prom")" \
-	"$(jq '.summary.nginx.uct_buckets["1"]' "$W/report.json")"
+chk connects "$(metric stwtop_nginx_upstream_connect_duration_seconds_count)" \
+	"$(jq '[.summary.nginx.uct_buckets[]] | add' "$W/report.json")"
 # RSS once the store is full: the rows after the GC pauses ring is full (its cap, plus 5%
 # for the pauses still on their way to it) and past the first 55% of the run (the verdict
 # list fills with ~2,048 incidents: ~26 h of this input)

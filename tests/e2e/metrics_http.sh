@@ -24,11 +24,11 @@ cleanup() {
 }
 trap cleanup EXIT
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# scraped N: true once /metrics on port N answers with stops_total > 0
+# scraped N: true once /metrics on port N answers with safepoints counted
 scraped() {
 	local i
 	for i in $(seq 1 100); do
-		curl -sf --max-time 1 "http://127.0.0.1:$1/metrics" | grep -Eq '^stwtop_stops_total [1-9]' && return 0
+		curl -sf --max-time 1 "http://127.0.0.1:$1/metrics" | grep -Eq '^stwtop_safepoint_seconds_count [1-9]' && return 0
 		sleep 0.1
 	done
 	return 1
@@ -70,7 +70,7 @@ pids+=($!)
 got=
 for i in $(seq 1 100); do
 	got=$(curl -sf --max-time 1 "http://127.0.0.1:$P/metrics" |
-		awk '/^stwtop_cgroup_throttled_periods_total / { p = $2 } /^stwtop_cgroup_throttled_seconds_total / { s = $2 }
+		awk '/^stwtop_cgroup_cpu_cfs_throttled_periods_total / { p = $2 } /^stwtop_cgroup_cpu_cfs_throttled_seconds_total / { s = $2 }
 		     END { if (p != "") print p, s }')
 	[ -n "$got" ] && awk -v g="$got" -v w="$want" 'BEGIN { split(g, a); split(w, b); exit !(a[1] == b[1] && a[2] - b[2] < 1e-6 && b[2] - a[2] < 1e-6) }' && break
 	sleep 0.1

@@ -5,8 +5,9 @@
 # --metrics` while a real recorded incident (samples/combined/throttle-stop: G1 + safepoint
 # log, nginx, cpu.stat, schedstat, vmstat) is appended to the followed files at 4x its pace
 # (tests/tools/replay.py). Then the values Prometheus stored, read back through its HTTP API,
-# must equal `stwtop --report --json` over the same files: stops, the upstream connect
-# buckets, throttled seconds and periods, requests, and the verdicts by id and severity.
+# must equal `stwtop --report --json` over the same files: stops, GC pauses, the upstream
+# connect histogram (its le buckets counted from the access log itself with awk), throttled
+# seconds and periods, requests, and the verdicts by id and level.
 # Prometheus asks for OpenMetrics first: its parser reading ours is part of the test.
 set -u
 source "$(dirname "$0")/lib/prometheus.bash"
@@ -62,7 +63,7 @@ TZ=UTC "$BIN" --report --json "${srcs[@]}" >"$TMPD/report.json" || fail "report"
 R=$TMPD/report.json
 want_stops=$(jq '.summary.stops' "$R")
 # the replay is over; wait until Prometheus has a scrape of the whole
-for i in $(seq 1 100); do [ "$(q 'stwtop_stops_total')" = "$want_stops" ] && break; sleep 0.2; done
+for i in $(seq 1 100); do [ "$(q 'stwtop_safepoint_seconds_count')" = "$want_stops" ] && break; sleep 0.2; done
 sleep 2.5   # two more scrapes: the last verdicts of the final evaluation are in
 
 eq() {   # eq WHAT PROMQL EXPECTED: numbers equal within 1e-6
@@ -73,34 +74,41 @@ eq() {   # eq WHAT PROMQL EXPECTED: numbers equal within 1e-6
 		fail "$1: Prometheus has '$got', the report $3"
 	fi
 }
-eq "stops_total" 'stwtop_stops_total' "$want_stops"
-eq "stop_seconds_count" 'stwtop_stop_seconds_count' "$want_stops"
-eq "gc pauses" 'sum(stwtop_gc_pauses_total)' "$(jq '.summary.gc_pauses' "$R")"
-for b in 0 1 2 3 4+; do
-	eq "upstream connect bucket $b" "stwtop_nginx_upstream_connect_total{bucket=\"$b\"}" \
-		"$(jq --arg b "$b" '.summary.nginx.uct_buckets[$b]' "$R")"
+eq "safepoint_seconds_count" 'stwtop_safepoint_seconds_count' "$want_stops"
+eq "safepoint_sync_seconds_count" 'stwtop_safepoint_sync_seconds_count' "$want_stops"
+eq "gc pauses" 'sum(stwtop_gc_pause_seconds_count)' "$(jq '.summary.gc_pauses' "$R")"
+# $upstream_connect_time is the 4th field (uct=S) of this recording's log_format
+for le in 0.001 0.01 0.1 1 2 5; do
+	want=$(awk -v le="$le" '{ split($4, a, "="); if (a[2] != "-" && a[2] + 0 <= le + 0) n++ } END { print n + 0 }' "$S/logs/access.log")
+	eq "upstream connect le=$le (awk over the log)" "stwtop_nginx_upstream_connect_duration_seconds_bucket{le=\"$le\"}" "$want"
 done
-eq "upstream connect none" 'stwtop_nginx_upstream_connect_total{bucket="none"}' "$(jq '.summary.nginx.uct_none' "$R")"
+eq "upstream connect count" 'stwtop_nginx_upstream_connect_duration_seconds_count' \
+	"$(jq '[.summary.nginx.uct_buckets[]] | add' "$R")"
+eq "upstream connect none" 'stwtop_nginx_requests_without_upstream_connect_total' "$(jq '.summary.nginx.uct_none' "$R")"
 eq "requests" 'sum(stwtop_nginx_requests_total)' "$(jq '.summary.nginx.requests' "$R")"
-eq "throttled seconds" 'stwtop_cgroup_throttled_seconds_total' "$(jq '.summary.throttle.throttled_ms / 1000' "$R")"
-eq "throttled periods" 'stwtop_cgroup_throttled_periods_total' "$(jq '.summary.throttle.nr_throttled' "$R")"
+eq "request duration count" 'stwtop_nginx_request_duration_seconds_count' "$(jq '.summary.nginx.requests' "$R")"
+eq "throttled seconds" 'stwtop_cgroup_cpu_cfs_throttled_seconds_total' "$(jq '.summary.throttle.throttled_ms / 1000' "$R")"
+eq "throttled periods" 'stwtop_cgroup_cpu_cfs_throttled_periods_total' "$(jq '.summary.throttle.nr_throttled' "$R")"
+# nr_periods: growth from the recording's first sample to its last
+eq "CFS periods (cpustat.log's nr_periods, last - first)" 'stwtop_cgroup_cpu_cfs_periods_total' \
+	"$(awk '{ for (i = 1; i < NF; i++) if ($i == "nr_periods") { if (f == "") f = $(i + 1); l = $(i + 1) } } END { print l - f }' "$S/cpustat.log")"
 [ "$(jq '.summary.stops' "$R")" -gt 50 ] && [ "$(jq '.summary.nginx.uct_buckets["1"]' "$R")" -gt 0 ] ||
 	fail "the report's numbers are not the incident's (stops, slow connects)"
 
 # verdicts: every (id, severity) Prometheus has above 0 is the report's count, and back
 curl -sf "http://127.0.0.1:$PP/api/v1/query" --data-urlencode 'query=stwtop_verdicts_total > 0' |
-	jq -r '.data.result[] | "\(.metric.id) \(.metric.severity) \(.value[1])"' | sort >"$TMPD/prom.verdicts"
+	jq -r '.data.result[] | "\(.metric.id) \(.metric.level) \(.value[1])"' | sort >"$TMPD/prom.verdicts"
 jq -r '.verdicts | group_by(.id + " " + .severity)[] | "\(.[0].id) \(.[0].severity) \(length)"' "$R" |
 	sort >"$TMPD/report.verdicts"
 if [ -s "$TMPD/report.verdicts" ] && diff "$TMPD/report.verdicts" "$TMPD/prom.verdicts" >"$TMPD/vdiff"; then
-	pass "verdicts_total by id and severity = the report's: $(tr '\n' ';' <"$TMPD/report.verdicts")"
+	pass "verdicts_total by id and level = the report's: $(tr '\n' ';' <"$TMPD/report.verdicts")"
 else
 	fail "verdicts_total differ from the report (< report, > Prometheus):"; cat "$TMPD/vdiff"
 fi
 curl -sf "http://127.0.0.1:$PP/api/v1/query" --data-urlencode 'query=stwtop_verdict_active > 0' |
-	jq -r '.data.result[] | "\(.metric.id) \(.metric.severity) \(.value[1])"' | sort >"$TMPD/prom.active"
+	jq -r '.data.result[] | "\(.metric.id) \(.metric.level) \(.value[1])"' | sort >"$TMPD/prom.active"
 if diff "$TMPD/report.verdicts" "$TMPD/prom.active" >"$TMPD/adiff"; then
-	pass "verdict_active by id and severity = the report's verdicts (all within 5 min of the newest data)"
+	pass "verdict_active by id and level = the report's verdicts (all within 5 min of the newest data)"
 else
 	fail "verdict_active differs from the report (< report, > Prometheus):"; cat "$TMPD/adiff"
 fi

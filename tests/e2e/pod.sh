@@ -235,9 +235,9 @@ else
 		}
 		wait_for 60 throttled && ok "c: the sidecar's NDJSON has $(jq -r 'select(.type=="verdict" and .event=="new") | .id' "$T/side.ndjson" | grep -E 'cpu-throttled|ttsp' | sort -u | tr '\n' ' ')" ||
 			bad "c: no new cpu-throttled-during-stop or ttsp-spike in the sidecar's NDJSON; verdicts: $(jq -r 'select(.type=="verdict") | .id' "$T/side.ndjson" | sort -u | tr '\n' ' ')"
-		th=$(q 'stwtop_cgroup_throttled_seconds_total' | awk '{print $2}')
-		awk -v v="$th" 'BEGIN { exit !(v + 0 > 0) }' && ok "c: Prometheus has stwtop_cgroup_throttled_seconds_total $th" ||
-			bad "c: stwtop_cgroup_throttled_seconds_total is '$th'"
+		th=$(q 'stwtop_cgroup_cpu_cfs_throttled_seconds_total' | awk '{print $2}')
+		awk -v v="$th" 'BEGIN { exit !(v + 0 > 0) }' && ok "c: Prometheus has stwtop_cgroup_cpu_cfs_throttled_seconds_total $th" ||
+			bad "c: stwtop_cgroup_cpu_cfs_throttled_seconds_total is '$th'"
 		# and those are the JVM container's seconds, read by the probe through the JVM's mounts,
 		# not the sidecar's own (its limit is 200m: it can be throttled too): the host's cpu.stat
 		# of each container's cgroup, throttled_time in ns
@@ -246,7 +246,7 @@ else
 		awk -v v="$th" -v j="$jth" -v s="$sth" 'BEGIN { d = v - j; e = v - s; if (d < 0) d = -d; if (e < 0) e = -e
 			exit !(j != "" && s != "" && v + 0 > 0 && v <= j + 0.5 && d < e) }' &&
 			ok "c: those are the JVM container's throttled seconds (host cpu.stat: JVM container $jth s, the sidecar's own $sth s)" ||
-			bad "c: stwtop_cgroup_throttled_seconds_total $th is not the JVM container's: host cpu.stat throttled_time JVM container '$jth' s, sidecar '$sth' s"
+			bad "c: stwtop_cgroup_cpu_cfs_throttled_seconds_total $th is not the JVM container's: host cpu.stat throttled_time JVM container '$jth' s, sidecar '$sth' s"
 	fi
 	kill "$LOAD" 2>/dev/null; wait "$LOAD" 2>/dev/null; LOAD=""
 	s=$(state "$SC"); [ "$s" = "running 0" ] && ok "a: the sidecar ran the whole run without a restart" || bad "a: the sidecar is '$s' (state, restarts)"

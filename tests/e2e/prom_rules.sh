@@ -7,8 +7,9 @@
 #  2. deploy/prometheus/stwtop-alerts.test.yml is what tests/tools/prom-rules-tests.py writes (as YAML),
 #     and promtool test rules passes on it (every alert fires where it must, with its labels and
 #     texts, and stays silent where it must not)
-#  3. tests/tools/check-deploy.py static: a crit alert for every verdict that can be crit
-#     (docs/verdicts.md), metric names of the contract, every stwtop option used in deploy/ and
+#  2b. deploy/prometheus/alertmanager.yml: amtool check-config, and each severity routed to its receiver
+#  3. tests/tools/check-deploy.py static: one verdict rule keyed by the id label (no id named in
+#     an expression), critical only on the nginx budgets, metric names of docs/metrics.md, every stwtop option used in deploy/ and
 #     docs/fleet.md listed by --help (or --metrics/--metrics-textfile, being added), both forms
 #     of the sidecar and that they are one pod, its volumes and paths (stwtop reads the files
 #     the JVM and nginx write), stwtop's command (it waits for the JVM with pgrep, which its
@@ -21,7 +22,7 @@
 #     cgroup --pid reads live, prints the recording's verdicts
 #  5. the Vector snippet reads only fields and values stwtop writes (real NDJSON output); the
 #     alerts' grep pattern finds the verdicts in it
-# Needs promtool (Debian package prometheus) and python3 with yaml (python3-yaml): without
+# Needs promtool (Debian package prometheus), amtool (prometheus-alertmanager) and python3 with yaml (python3-yaml): without
 # them it is skipped (exit 77) saying so, as other tests do for missing tools.
 set -u
 BIN=${1:?usage: prom_rules.sh path/to/stwtop}
@@ -29,6 +30,7 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 D=$(cd "$(dirname "$0")/.." && pwd)
 ROOT=$(cd "$D/.." && pwd)
 command -v promtool >/dev/null || { echo "SKIP: promtool not installed (Debian package prometheus, scripts/install-deps.sh)"; exit 77; }
+command -v amtool >/dev/null || { echo "SKIP: amtool not installed (Debian package prometheus-alertmanager, scripts/install-deps.sh)"; exit 77; }
 python3 -c 'import yaml' 2>/dev/null || { echo "SKIP: python3 has no yaml module (Debian package python3-yaml)"; exit 77; }
 T=$(mktemp -d)
 PG=""
@@ -54,6 +56,16 @@ python3 "$D/tools/prom-rules-tests.py" "$ROOT/deploy/prometheus/stwtop-alerts.ym
 	bad "promtool test rules: $(head -c 4000 "$T/test")"
 n=$(grep -c 'alertname:' "$ROOT/deploy/prometheus/stwtop-alerts.test.yml")
 [ "$n" -ge 100 ] && ok || bad "only $n alert checks in stwtop-alerts.test.yml"
+# no text of the tests shows an empty label (a textfile target has no pod nor namespace)
+grep -nE -- '-n  | exec  ' "$ROOT/deploy/prometheus/stwtop-alerts.test.yml" >"$T/empty" && bad "empty labels rendered: $(head -3 "$T/empty")" || ok
+
+# 2b. the Alertmanager example: valid, and each severity reaches its receiver
+AM=$ROOT/deploy/prometheus/alertmanager.yml
+amtool check-config "$AM" >"$T/am" 2>&1 && ok || bad "amtool check-config: $(cat "$T/am")"
+for pair in critical:stwtop-pager warning:stwtop-chat info:stwtop-info; do
+	got=$(amtool config routes test --config.file="$AM" severity="${pair%%:*}" alertname=StwtopVerdict 2>/dev/null)
+	[ "$got" = "${pair#*:}" ] && ok || bad "alertmanager.yml routes severity=${pair%%:*} to '$got', not ${pair#*:}"
+done
 
 # 3. static checks
 "$BIN" --help >"$T/help" 2>&1
@@ -115,8 +127,9 @@ if [ -n "$PORT" ]; then
 	[ "$(cat "/proc/$SH/comm" 2>/dev/null)" = stwtop ] && ok || bad "the sidecar's command did not exec stwtop once java ran"
 	if curl -sf "http://127.0.0.1:$PORT/metrics" >"$T/scrape"; then
 		ok
-		for m in stwtop_build_info stwtop_source_up stwtop_stops_total stwtop_stop_seconds_sum \
-			stwtop_gc_pause_seconds_sum stwtop_cgroup_throttled_seconds_total; do
+		for m in stwtop_build_info stwtop_source_up stwtop_safepoint_seconds_sum stwtop_gc_pause_seconds_sum \
+			stwtop_cgroup_cpu_cfs_periods_total stwtop_cgroup_cpu_cfs_throttled_periods_total \
+			stwtop_verdict_last_evidence_timestamp_seconds process_start_time_seconds; do
 			grep -qE "^$m[{ ]" "$T/scrape" && ok || bad "the scrape has no $m, which the alert rules use"
 		done
 		promtool check metrics <"$T/scrape" >"$T/lint" 2>&1 && ok || bad "promtool check metrics: $(head -c 1000 "$T/lint")"

@@ -5,7 +5,7 @@ real run of `stwtop --plain --json` (stdout a file: a sidecar) following logs
 that the test writes, rotates and truncates.
 
 Checks (each prints PASS/FAIL; exit 1 on any FAIL):
-  - 404 for another path, 405 (with Allow) for POST/PUT/DELETE, HEAD 200 with no body;
+  - a small HTML page at /, 404 for another path, 405 (with Allow) for POST/PUT/DELETE, HEAD 200 with no body;
   - OpenMetrics when the Accept header asks (content type, "# EOF");
   - 20 parallel scrapes all answer 200 with the whole text;
   - a client that connects and sends nothing, and one that sends half a request,
@@ -109,6 +109,9 @@ try:
 
     st, h, body = req(port, 'GET', '/nope')
     check(st == 404, '404 for /nope (got %d)' % st)
+    st, h, body = req(port, 'GET', '/')
+    check(st == 200 and h.get('Content-Type', '').startswith('text/html') and b'href="/metrics"' in body,
+          'a landing page at / linking /metrics (got %d %s)' % (st, h.get('Content-Type')))
     for m in ('POST', 'PUT', 'DELETE', 'OPTIONS'):
         st, h, body = req(port, m)
         check(st == 405 and 'GET' in h.get('Allow', ''), '405 with Allow for %s (got %d)' % (m, st))
@@ -228,7 +231,7 @@ try:
     check(wait_until(lambda: sum(v for k, v in parse(req(port)[2].decode()).items()
                                  if k.startswith('stwtop_nginx_requests_total')) >= half_ng),
           'first half of the access log read')
-    early_file_stops = parse(open(prom).read()).get('stwtop_stops_total', 0)
+    early_file_stops = parse(open(prom).read()).get('stwtop_safepoint_seconds_count', 0)
     # copytruncate of the access log, then the rest
     with open(ngx, 'r+b') as f:
         f.truncate(0)
@@ -243,7 +246,7 @@ try:
                                      os.path.join(SAMPLE, 'nginx.conf')], capture_output=True, text=True,
                                     env=dict(os.environ, TZ='UTC')).stdout)
     want_stops, want_req = rep['summary']['stops'], rep['summary']['nginx']['requests']
-    check(wait_until(lambda: parse(req(port)[2].decode()).get('stwtop_stops_total') == want_stops and
+    check(wait_until(lambda: parse(req(port)[2].decode()).get('stwtop_safepoint_seconds_count') == want_stops and
                      sum(v for k, v in parse(req(port)[2].decode()).items()
                          if k.startswith('stwtop_nginx_requests_total')) == want_req, 30),
           'after truncation and rotation: stops %d and requests %d as the report' % (want_stops, want_req))
@@ -258,9 +261,9 @@ try:
     check(len(series) > 20 and not downs, '%d scrapes during truncation and rotation, no counter went down %s'
           % (len(series), downs[:3]))
     last = parse(req(port)[2].decode())
-    uct = {b: last['stwtop_nginx_upstream_connect_total{bucket="%s"}' % b] for b in ('0', '1', '2', '3', '4+')}
-    check(uct == {k: float(v) for k, v in rep['summary']['nginx']['uct_buckets'].items()},
-          'uct buckets as the report: %s' % uct)
+    uct_n = last['stwtop_nginx_upstream_connect_duration_seconds_count']
+    check(uct_n == float(sum(rep['summary']['nginx']['uct_buckets'].values())) and uct_n > 0,
+          'connects as the report: %s' % uct_n)
 
     # the textfile: complete at every read, changing, final at exit
     reads, bad, seen = 0, 0, set()
@@ -273,7 +276,7 @@ try:
         seen.add(t)
     check(reads > 100 and bad == 0, 'textfile: %d reads, %d incomplete' % (reads, bad))
     check(early_file_stops < want_stops and
-          wait_until(lambda: parse(open(prom).read()).get('stwtop_stops_total') == want_stops, 3),
+          wait_until(lambda: parse(open(prom).read()).get('stwtop_safepoint_seconds_count') == want_stops, 3),
           'textfile follows the data: stops %s with half the log, %d at the end' % (early_file_stops, want_stops))
     check(len(seen) >= 1 and not any(n.endswith('.prom') and n != 'm.prom' for n in os.listdir(tmp)),
           'no other *.prom left in the directory: %s' % os.listdir(tmp))
@@ -281,9 +284,9 @@ try:
     proc.wait(10)
     check(proc.returncode == 0, 'stwtop exits 0 on SIGTERM (rc %s)' % proc.returncode)
     fin = parse(open(prom).read())
-    check(fin.get('stwtop_stops_total') == want_stops and fin.get(
-        'stwtop_nginx_upstream_connect_total{bucket="1"}') == float(rep['summary']['nginx']['uct_buckets']['1']),
-        'textfile at exit holds the final values (stops %s)' % fin.get('stwtop_stops_total'))
+    check(fin.get('stwtop_safepoint_seconds_count') == want_stops and fin.get(
+        'stwtop_nginx_upstream_connect_duration_seconds_count') == float(sum(rep['summary']['nginx']['uct_buckets'].values())),
+        'textfile at exit holds the final values (stops %s)' % fin.get('stwtop_safepoint_seconds_count'))
 finally:
     for s in holders:
         s.close()

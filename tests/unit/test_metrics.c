@@ -100,43 +100,53 @@ static void test_equals_report(void **state)
 	struct session *s = incident();
 	json_t *r = report_of(s);
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, NULL), 0);
 	const char *t = b.s;
 
 	double stops = jnum(r, "summary.stops");
 	assert_true(stops > 50); /* the sample's safepoints: a real number, not 0 == 0 */
-	assert_true(sample(t, "stwtop_stops_total") == stops);
-	assert_true(sample(t, "stwtop_stop_seconds_count") == stops);
-	assert_true(sample(t, "stwtop_stop_seconds_bucket{le=\"+Inf\"}") == stops);
-	assert_true(fabs(sample(t, "stwtop_stop_seconds_sum") * 1000 - jnum(r, "summary.total_stop_ms")) < 0.01);
+	assert_null(strstr(t, "stwtop_stops_total")); /* it was the histogram's count (docs/metrics.md) */
+	assert_true(sample(t, "stwtop_safepoint_seconds_count") == stops);
+	assert_true(sample(t, "stwtop_safepoint_seconds_bucket{le=\"+Inf\"}") == stops);
+	assert_true(sample(t, "stwtop_safepoint_sync_seconds_count") == stops);
+	assert_true(fabs(sample(t, "stwtop_safepoint_seconds_sum") * 1000 - jnum(r, "summary.total_stop_ms")) < 0.01);
 	/* the longest stop (a bit under 1 s here) is the only one above 0.5 s */
 	double max_stop = jnum(r, "summary.max_stop_ms") / 1000;
 	assert_true(max_stop > 0.5 && max_stop <= 1);
-	assert_true(sample(t, "stwtop_stop_seconds_bucket{le=\"0.5\"}") == stops - 1);
-	assert_true(sample(t, "stwtop_stop_seconds_bucket{le=\"1\"}") == stops);
+	assert_true(sample(t, "stwtop_safepoint_seconds_bucket{le=\"0.5\"}") == stops - 1);
+	assert_true(sample(t, "stwtop_safepoint_seconds_bucket{le=\"1\"}") == stops);
 
 	double pauses = jnum(r, "summary.gc_pauses");
 	assert_true(pauses > 0);
-	assert_true(sample(t, "stwtop_gc_pause_seconds_count") == pauses);
+	/* one histogram per (collector, kind) that happened: their counts sum to the report's */
 	double by_kind = 0;
-	for (const char *p = strstr(t, "\nstwtop_gc_pauses_total{"); p; p = strstr(p + 1, "\nstwtop_gc_pauses_total{"))
+	for (const char *p = strstr(t, "\nstwtop_gc_pause_seconds_count{"); p; p = strstr(p + 1, "\nstwtop_gc_pause_seconds_count{"))
 		by_kind += strtod(strchr(p, '}') + 2, NULL);
 	assert_true(by_kind == pauses);
-	assert_true(sample(t, "stwtop_gc_pauses_total{collector=\"G1\",kind=\"young\"}") > 0);
+	assert_true(sample(t, "stwtop_gc_pause_seconds_count{collector=\"G1\",kind=\"young\"}") > 0);
+	assert_true(sample(t, "stwtop_gc_pause_seconds_bucket{collector=\"G1\",kind=\"young\",le=\"+Inf\"}") ==
+		    sample(t, "stwtop_gc_pause_seconds_count{collector=\"G1\",kind=\"young\"}"));
+	assert_null(strstr(t, "stwtop_gc_pauses_total"));
 	assert_true(fabs(sample(t, "stwtop_heap_committed_bytes") / 1048576 -
 			 jnum(r, "summary.heap.committed_last_mb")) < 0.001);
 
+	/* the connect histogram: every request that connected; the report's whole-second
+	 * buckets from 2 ("1.5 s or more") are connects over 1 s, so at least that many are
+	 * above le="1" (the incident's accept queue: connects of a SYN retry and more) */
 	static const char *const bk[] = {"0", "1", "2", "3", "4+"};
-	double slow = 0;
+	double connected = 0, over_1_5 = 0;
 	for (int k = 0; k < 5; k++) {
-		char series[80], path[80];
-		snprintf(series, sizeof series, "stwtop_nginx_upstream_connect_total{bucket=\"%s\"}", bk[k]);
+		char path[80];
 		snprintf(path, sizeof path, "summary.nginx.uct_buckets.%s", bk[k]);
-		assert_true(sample(t, series) == jnum(r, path));
-		slow += k ? jnum(r, path) : 0;
+		connected += jnum(r, path);
+		over_1_5 += k >= 2 ? jnum(r, path) : 0;
 	}
-	assert_true(slow > 0); /* the incident's accept queue: connects of 1 s and more */
-	assert_true(sample(t, "stwtop_nginx_upstream_connect_total{bucket=\"none\"}") == jnum(r, "summary.nginx.uct_none"));
+	double uct_n = sample(t, "stwtop_nginx_upstream_connect_duration_seconds_count");
+	assert_true(uct_n == connected);
+	assert_true(uct_n - sample(t, "stwtop_nginx_upstream_connect_duration_seconds_bucket{le=\"1\"}") >= over_1_5);
+	assert_true(uct_n - sample(t, "stwtop_nginx_upstream_connect_duration_seconds_bucket{le=\"1\"}") > 0);
+	assert_true(sample(t, "stwtop_nginx_requests_without_upstream_connect_total") == jnum(r, "summary.nginx.uct_none"));
+	assert_null(strstr(t, "bucket=\""));
 	double req = 0;
 	static const char *const cls[] = {"1xx", "2xx", "3xx", "4xx", "5xx"};
 	for (int k = 0; k < 5; k++) {
@@ -145,12 +155,14 @@ static void test_equals_report(void **state)
 		req += sample(t, series);
 	}
 	assert_true(req == jnum(r, "summary.nginx.requests"));
-	assert_true(sample(t, "stwtop_nginx_request_seconds_count") == jnum(r, "summary.nginx.request_time.count"));
+	assert_true(sample(t, "stwtop_nginx_request_duration_seconds_count") == jnum(r, "summary.nginx.request_time.count"));
 
 	double thr = jnum(r, "summary.throttle.throttled_ms");
 	assert_true(thr > 1000); /* 3 s at 0.05 CPU */
-	assert_true(fabs(sample(t, "stwtop_cgroup_throttled_seconds_total") * 1000 - thr) < 0.001);
-	assert_true(sample(t, "stwtop_cgroup_throttled_periods_total") == jnum(r, "summary.throttle.nr_throttled"));
+	assert_true(fabs(sample(t, "stwtop_cgroup_cpu_cfs_throttled_seconds_total") * 1000 - thr) < 0.001);
+	assert_true(sample(t, "stwtop_cgroup_cpu_cfs_throttled_periods_total") == jnum(r, "summary.throttle.nr_throttled"));
+	/* the periods elapsed: more than the throttled ones */
+	assert_true(sample(t, "stwtop_cgroup_cpu_cfs_periods_total") > jnum(r, "summary.throttle.nr_throttled"));
 
 	/* verdicts: the report's count of each (id, severity), every other 0 */
 	json_t *vs = json_object_get(r, "verdicts");
@@ -164,16 +176,17 @@ static void test_equals_report(void **state)
 				n += strcmp(json_string_value(json_object_get(v, "id")), verdict_id_name(id)) == 0 &&
 				     strcmp(json_string_value(json_object_get(v, "severity")), severity_name(sev)) == 0;
 			char series[120];
-			snprintf(series, sizeof series, "stwtop_verdicts_total{id=\"%s\",severity=\"%s\"}",
+			snprintf(series, sizeof series, "stwtop_verdicts_total{id=\"%s\",level=\"%s\"}",
 				 verdict_id_name(id), severity_name(sev));
 			assert_true(sample(t, series) == n);
 			/* all of the recording's 46 s are within METRICS_ACTIVE_MS of its end */
-			snprintf(series, sizeof series, "stwtop_verdict_active{id=\"%s\",severity=\"%s\"}",
+			snprintf(series, sizeof series, "stwtop_verdict_active{id=\"%s\",level=\"%s\"}",
 				 verdict_id_name(id), severity_name(sev));
 			assert_true(sample(t, series) == n);
 		}
-	assert_true(sample(t, "stwtop_verdicts_total{id=\"cpu-throttled-during-stop\",severity=\"crit\"}") +
-		    sample(t, "stwtop_verdicts_total{id=\"cpu-throttled-during-stop\",severity=\"warn\"}") >= 1);
+	assert_true(sample(t, "stwtop_verdicts_total{id=\"cpu-throttled-during-stop\",level=\"crit\"}") +
+		    sample(t, "stwtop_verdicts_total{id=\"cpu-throttled-during-stop\",level=\"warn\"}") >= 1);
+	assert_null(strstr(t, "severity="));
 
 	/* sources: parsed + unparsed as the report */
 	json_t *srcs = json_object_get(r, "sources");
@@ -202,7 +215,7 @@ static void test_promtool(void **state)
 	int fd = mkstemps(path, 5);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(metrics_write_file(path, s), 0);
+	assert_int_equal(metrics_write_file(path, s, NULL), 0);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
 	FILE *p = popen(cmd, "r");
@@ -219,17 +232,17 @@ static void test_promtool(void **state)
 	size_t got = fread(txt, 1, (1 << 20) - 1, f);
 	fclose(f);
 	struct metrics_buf b = {0};
-	metrics_render(&b, s, METRICS_PROMETHEUS);
+	metrics_render(&b, s, METRICS_PROMETHEUS, NULL);
 	assert_int_equal(got, b.len);
 	assert_memory_equal(txt, b.s, got);
 	double last = 0;
-	for (const char *q = strstr(b.s, "stwtop_stop_seconds_bucket"); q && strncmp(q, "stwtop_stop_seconds_bucket", 26) == 0;
+	for (const char *q = strstr(b.s, "stwtop_safepoint_seconds_bucket"); q && strncmp(q, "stwtop_safepoint_seconds_bucket", 31) == 0;
 	     q = strchr(q, '\n') + 1) {
 		double v = strtod(strchr(q, '}') + 2, NULL);
 		assert_true(v >= last);
 		last = v;
 	}
-	assert_true(last == sample(b.s, "stwtop_stop_seconds_count"));
+	assert_true(last == sample(b.s, "stwtop_safepoint_seconds_count"));
 	free(txt);
 	metrics_buf_fini(&b);
 	unlink(path);
@@ -241,16 +254,17 @@ static void test_openmetrics(void **state)
 	(void)state;
 	struct session *s = incident();
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS, NULL), 0);
 	assert_true(b.len > 6 && strcmp(b.s + b.len - 6, "# EOF\n") == 0);
-	assert_true(has_line(b.s, "# TYPE stwtop_stops counter"));
+	assert_true(has_line(b.s, "# TYPE stwtop_verdicts counter"));
 	assert_true(has_line(b.s, "# TYPE stwtop_build info"));
-	assert_true(has_line(b.s, "# TYPE stwtop_stop_seconds histogram"));
-	assert_null(strstr(b.s, "# TYPE stwtop_stops_total"));
-	assert_true(sample(b.s, "stwtop_stops_total") > 0);
+	assert_true(has_line(b.s, "# TYPE stwtop_safepoint_seconds histogram"));
+	assert_null(strstr(b.s, "# TYPE stwtop_verdicts_total"));
+	assert_true(sample(b.s, "stwtop_verdicts_total{id=\"cpu-throttled-during-stop\",level=\"crit\"}") +
+		    sample(b.s, "stwtop_verdicts_total{id=\"cpu-throttled-during-stop\",level=\"warn\"}") > 0);
 	metrics_buf_reset(&b);
-	metrics_render(&b, s, METRICS_PROMETHEUS);
-	assert_true(has_line(b.s, "# TYPE stwtop_stops_total counter"));
+	metrics_render(&b, s, METRICS_PROMETHEUS, NULL);
+	assert_true(has_line(b.s, "# TYPE stwtop_verdicts_total counter"));
 	assert_null(strstr(b.s, "# EOF"));
 	metrics_buf_fini(&b);
 	session_free(s);
@@ -276,7 +290,7 @@ static void test_label_escaping(void **state)
 	struct session *s = session_new(&o, err, sizeof err);
 	assert_true(session_add_source(s, SRC_JVM, "/tmp/a\"b\\c\nd.log", err, sizeof err) >= 0);
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, NULL), 0);
 	assert_true(has_line(b.s, "stwtop_source_up{source=\"/tmp/a\\\"b\\\\c\\nd.log\"} 1"));
 	metrics_buf_fini(&b);
 	session_free(s);
@@ -302,11 +316,34 @@ static void test_active_window(void **state)
 	}
 	session_eval(s, session_timeline(s)->newest_ms, true);
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
-	assert_true(sample(b.s, "stwtop_verdicts_total{id=\"long-gc-pause\",severity=\"warn\"}") == 10);
-	assert_true(sample(b.s, "stwtop_verdict_active{id=\"long-gc-pause\",severity=\"warn\"}") == 5);
-	assert_true(sample(b.s, "stwtop_gc_pause_seconds_bucket{le=\"0.5\"}") == 0);
-	assert_true(sample(b.s, "stwtop_gc_pause_seconds_bucket{le=\"1\"}") == 10);
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, NULL), 0);
+	assert_true(sample(b.s, "stwtop_verdicts_total{id=\"long-gc-pause\",level=\"warn\"}") == 10);
+	assert_true(sample(b.s, "stwtop_verdict_active{id=\"long-gc-pause\",level=\"warn\"}") == 5);
+	assert_true(sample(b.s, "stwtop_gc_pause_seconds_bucket{collector=\"G1\",kind=\"young\",le=\"0.5\"}") == 0);
+	assert_true(sample(b.s, "stwtop_gc_pause_seconds_bucket{collector=\"G1\",kind=\"young\",le=\"1\"}") == 10);
+	/* the newest evidence: the last pause, 01:10:30 + 600 ms */
+	int64_t last_end = session_timeline(s)->newest_ms;
+	assert_true(fabs(sample(b.s, "stwtop_verdict_last_evidence_timestamp_seconds{id=\"long-gc-pause\",level=\"warn\"}") -
+			 (double)last_end / 1000.0) < 0.001);
+	assert_true(sample(b.s, "stwtop_verdict_last_evidence_timestamp_seconds{id=\"ttsp-spike\",level=\"warn\"}") == 0);
+
+	/* the wall clock: read just now, the data's clock is the newest line's (5 hold);
+	 * the log quiet for 4 minutes more, the pauses that ended within a minute of the
+	 * newest data still hold (its own, at +630 s: 1); quiet 6 minutes, none does (it
+	 * used to stay 5 for ever) */
+	int64_t read_ms = session_source_stats(s, src)->last_read_ms;
+	assert_true(read_ms > 0);
+	static const struct {
+		int64_t after_ms;
+		double active;
+	} quiet[] = {{0, 5}, {4 * 60000 + 30000, 1}, {6 * 60000, 0}};
+	for (size_t k = 0; k < sizeof quiet / sizeof quiet[0]; k++) {
+		struct metrics_ctx ctx = {.now_ms = read_ms + quiet[k].after_ms};
+		metrics_buf_reset(&b);
+		assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, &ctx), 0);
+		assert_true(sample(b.s, "stwtop_verdict_active{id=\"long-gc-pause\",level=\"warn\"}") == quiet[k].active);
+		assert_true(sample(b.s, "stwtop_verdicts_total{id=\"long-gc-pause\",level=\"warn\"}") == 10);
+	}
 	metrics_buf_fini(&b);
 	session_free(s);
 }
@@ -345,7 +382,7 @@ static void test_jvm_counters(void **state)
 		session_feed_event(s, src, &e);
 	}
 	struct metrics_buf b = {0};
-	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_PROMETHEUS, NULL), 0);
 	assert_true(sample(b.s, "stwtop_jvm_gc_collections_total{type=\"concurrent\"}") == 23);
 	assert_true(sample(b.s, "stwtop_jvm_gc_collection_seconds_total{type=\"concurrent\"}") == 0.0015);
 	assert_null(strstr(b.s, "type=\"young\""));
@@ -361,7 +398,7 @@ static void test_jvm_counters(void **state)
 	assert_true(has_line(b.s, "stwtop_jvm_info{collector=\"ZGC\"} 1"));
 	assert_true(has_line(b.s, "# TYPE stwtop_jvm_gc_collections_total counter"));
 	metrics_buf_fini(&b);
-	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS), 0);
+	assert_int_equal(metrics_render(&b, s, METRICS_OPENMETRICS, NULL), 0);
 	assert_true(has_line(b.s, "# TYPE stwtop_jvm_gc_collections counter"));
 	assert_true(has_line(b.s, "# TYPE stwtop_jvm info"));
 	metrics_buf_fini(&b);
