@@ -197,6 +197,104 @@ static void add_polled(struct summary *s, const struct event *e)
 	}
 }
 
+static void add_pause(struct summary *s, const struct event *e)
+{
+	const struct ev_pause *p = &e->u.pause;
+	if (p->flags & PAUSE_F_OPEN) {
+		s->open_pauses++;
+		s->open_pause.gc_id = p->gc_id;
+		s->open_pause.end_ms = e->t_ms;
+		s->open_pause.start_ms = e->t_ms == EV_TIME_NONE ? EV_TIME_NONE : e->t_ms - (int64_t)p->dur_ms;
+		s->open_pause.at_least_ms = p->dur_ms;
+		memcpy(s->open_pause.title, p->title, sizeof s->open_pause.title);
+		memcpy(s->open_pause.cause, p->cause, sizeof s->open_pause.cause);
+		s->open_pause.to_exit = (p->flags & PAUSE_F_OPEN_EXIT) != 0;
+		return;
+	}
+	s->gc_pauses++;
+	s->total_gc_pause_ms += p->dur_ms;
+	if (p->dur_ms > s->max_gc_pause_ms)
+		s->max_gc_pause_ms = p->dur_ms;
+	if (p->type == PAUSE_FULL)
+		s->full_gcs++;
+	{
+		unsigned c = p->collector ? p->collector : (unsigned)s->collector;
+		unsigned t = p->type;
+		unsigned ci = c < SUMMARY_COLLECTORS ? c : 0, ti = t < SUMMARY_PAUSE_TYPES ? t : 0;
+		s->pauses_by[ci][ti]++;
+		summary_le_add(&s->gc_pause_le_by[ci][ti], p->dur_ms / 1000.0);
+	}
+	summary_le_add(&s->gc_pause_le, p->dur_ms / 1000.0);
+	if (p->flags & PAUSE_F_PERIODIC)
+		s->periodic_gc_collections++;
+	if (p->collector && !s->collector)
+		s->collector = p->collector;
+	if ((p->flags & PAUSE_F_HEAP) && p->committed_kb >= 0) {
+		double c = p->committed_kb / 1024.0;
+		if (!s->committed_known || c > s->committed_max_mb)
+			s->committed_max_mb = c;
+		s->committed_last_mb = c;
+		s->committed_known = true;
+		s->used_after_gc_last_mb = p->after_kb >= 0 ? p->after_kb / 1024.0 : 0;
+		s->heap_known = true;
+	}
+}
+
+/* ZGC and Shenandoah print the heap on their cycle summaries, not on their pauses */
+static void add_cycle(struct summary *s, const struct ev_cycle *cy)
+{
+	if (cy->collector && !s->collector)
+		s->collector = cy->collector;
+	if ((cy->flags & CYCLE_F_CANCELLED) && strcmp(cy->cause, "Stopping VM") != 0 && !s->gc_cancels++) {
+		memcpy(s->gc_cancel_title, cy->title, sizeof s->gc_cancel_title);
+		memcpy(s->gc_cancel_cause, cy->cause, sizeof s->gc_cancel_cause);
+	}
+	if (cy->after_kb >= 0) {
+		if (cy->committed_kb >= 0) {
+			double c = cy->committed_kb / 1024.0;
+			if (!s->committed_known || c > s->committed_max_mb)
+				s->committed_max_mb = c;
+			s->committed_last_mb = c;
+			s->committed_known = true;
+		}
+		s->used_after_gc_last_mb = cy->after_kb / 1024.0;
+		s->heap_known = true;
+	}
+}
+
+static void add_http(struct summary *s, const struct ev_http *h)
+{
+	s->requests++;
+	if (h->status >= 0 && h->status < SUMMARY_STATUS_MAX)
+		s->status[h->status]++;
+	else
+		s->status_other++;
+	if (h->uct_ms >= 0) {
+		double b = h->uct_ms / 1000.0 + 0.5;
+		int k = b >= 4 ? 4 : (int)b;
+		s->uct_buckets[k]++;
+		summary_le_add(&s->uct_le, h->uct_ms / 1000.0);
+	} else if (h->lacks & EV_HTTP_NO_UCT) {
+		s->lacks_uct++;
+	} else {
+		s->uct_none++;
+	}
+	if (h->lacks & EV_HTTP_NO_RT)
+		s->lacks_rt++;
+	if (h->lacks & EV_HTTP_NO_UHT)
+		s->lacks_uht++;
+	if (h->lacks & EV_HTTP_NO_URT)
+		s->lacks_urt++;
+	if (h->rt_ms >= 0) {
+		hist_add(&s->rt, (uint64_t)(h->rt_ms * 1000 + 0.5));
+		summary_le_add(&s->rt_le, h->rt_ms / 1000.0);
+	}
+	if (h->uht_ms >= 0)
+		hist_add(&s->uht, (uint64_t)(h->uht_ms * 1000 + 0.5));
+	if (h->urt_ms >= 0)
+		hist_add(&s->urt, (uint64_t)(h->urt_ms * 1000 + 0.5));
+}
+
 void summary_add(struct summary *s, const struct event *e)
 {
 	switch (e->kind) {
@@ -219,71 +317,12 @@ void summary_add(struct summary *s, const struct event *e)
 	case EV_JVM_INFO:
 		add_info(s, &e->u.info);
 		break;
-	case EV_GC_PAUSE: {
-		const struct ev_pause *p = &e->u.pause;
-		if (p->flags & PAUSE_F_OPEN) {
-			s->open_pauses++;
-			s->open_pause.gc_id = p->gc_id;
-			s->open_pause.end_ms = e->t_ms;
-			s->open_pause.start_ms = e->t_ms == EV_TIME_NONE ? EV_TIME_NONE : e->t_ms - (int64_t)p->dur_ms;
-			s->open_pause.at_least_ms = p->dur_ms;
-			memcpy(s->open_pause.title, p->title, sizeof s->open_pause.title);
-			memcpy(s->open_pause.cause, p->cause, sizeof s->open_pause.cause);
-			s->open_pause.to_exit = (p->flags & PAUSE_F_OPEN_EXIT) != 0;
-			break;
-		}
-		s->gc_pauses++;
-		s->total_gc_pause_ms += p->dur_ms;
-		if (p->dur_ms > s->max_gc_pause_ms)
-			s->max_gc_pause_ms = p->dur_ms;
-		if (p->type == PAUSE_FULL)
-			s->full_gcs++;
-		{
-			unsigned c = p->collector ? p->collector : (unsigned)s->collector;
-			unsigned t = p->type;
-			unsigned ci = c < SUMMARY_COLLECTORS ? c : 0, ti = t < SUMMARY_PAUSE_TYPES ? t : 0;
-			s->pauses_by[ci][ti]++;
-			summary_le_add(&s->gc_pause_le_by[ci][ti], p->dur_ms / 1000.0);
-		}
-		summary_le_add(&s->gc_pause_le, p->dur_ms / 1000.0);
-		if (p->flags & PAUSE_F_PERIODIC)
-			s->periodic_gc_collections++;
-		if (p->collector && !s->collector)
-			s->collector = p->collector;
-		if ((p->flags & PAUSE_F_HEAP) && p->committed_kb >= 0) {
-			double c = p->committed_kb / 1024.0;
-			if (!s->committed_known || c > s->committed_max_mb)
-				s->committed_max_mb = c;
-			s->committed_last_mb = c;
-			s->committed_known = true;
-			s->used_after_gc_last_mb = p->after_kb >= 0 ? p->after_kb / 1024.0 : 0;
-			s->heap_known = true;
-		}
+	case EV_GC_PAUSE:
+		add_pause(s, e);
 		break;
-	}
-	case EV_GC_CYCLE: {
-		/* ZGC and Shenandoah print the heap on their cycle summaries, not on
-		 * their pauses */
-		const struct ev_cycle *cy = &e->u.cycle;
-		if (cy->collector && !s->collector)
-			s->collector = cy->collector;
-		if ((cy->flags & CYCLE_F_CANCELLED) && strcmp(cy->cause, "Stopping VM") != 0 && !s->gc_cancels++) {
-			memcpy(s->gc_cancel_title, cy->title, sizeof s->gc_cancel_title);
-			memcpy(s->gc_cancel_cause, cy->cause, sizeof s->gc_cancel_cause);
-		}
-		if (cy->after_kb >= 0) {
-			if (cy->committed_kb >= 0) {
-				double c = cy->committed_kb / 1024.0;
-				if (!s->committed_known || c > s->committed_max_mb)
-					s->committed_max_mb = c;
-				s->committed_last_mb = c;
-				s->committed_known = true;
-			}
-			s->used_after_gc_last_mb = cy->after_kb / 1024.0;
-			s->heap_known = true;
-		}
+	case EV_GC_CYCLE:
+		add_cycle(s, &e->u.cycle);
 		break;
-	}
 	case EV_SAFEPOINT: {
 		const struct ev_safepoint *sp = &e->u.sp;
 		s->stops++;
@@ -310,39 +349,9 @@ void summary_add(struct summary *s, const struct event *e)
 	case EV_HSERR:
 		s->hs_errs++;
 		break;
-	case EV_HTTP: {
-		const struct ev_http *h = &e->u.http;
-		s->requests++;
-		if (h->status >= 0 && h->status < SUMMARY_STATUS_MAX)
-			s->status[h->status]++;
-		else
-			s->status_other++;
-		if (h->uct_ms >= 0) {
-			double b = h->uct_ms / 1000.0 + 0.5;
-			int k = b >= 4 ? 4 : (int)b;
-			s->uct_buckets[k]++;
-			summary_le_add(&s->uct_le, h->uct_ms / 1000.0);
-		} else if (h->lacks & EV_HTTP_NO_UCT) {
-			s->lacks_uct++;
-		} else {
-			s->uct_none++;
-		}
-		if (h->lacks & EV_HTTP_NO_RT)
-			s->lacks_rt++;
-		if (h->lacks & EV_HTTP_NO_UHT)
-			s->lacks_uht++;
-		if (h->lacks & EV_HTTP_NO_URT)
-			s->lacks_urt++;
-		if (h->rt_ms >= 0) {
-			hist_add(&s->rt, (uint64_t)(h->rt_ms * 1000 + 0.5));
-			summary_le_add(&s->rt_le, h->rt_ms / 1000.0);
-		}
-		if (h->uht_ms >= 0)
-			hist_add(&s->uht, (uint64_t)(h->uht_ms * 1000 + 0.5));
-		if (h->urt_ms >= 0)
-			hist_add(&s->urt, (uint64_t)(h->urt_ms * 1000 + 0.5));
+	case EV_HTTP:
+		add_http(s, &e->u.http);
 		break;
-	}
 	case EV_CPU: case EV_SCHED: case EV_JVMCTR: case EV_VMSTAT:
 		add_polled(s, e);
 		break;
