@@ -377,6 +377,12 @@ static void poll_sched(struct live *l, struct probe_pass *p)
 		ex.u.exit.opts = l->oome_opts;
 		jvmout_probe_read(l->out, &ex.u.exit);
 		feed(l, l->src_sched, &ex);
+		/* what it wrote last is read first: a pause it died in has no end line */
+		if (l->tail) {
+			tail_dispatch(l->tail);
+			tail_check(l->tail);
+		}
+		session_jvm_gone(l->s);
 	} else {
 		snprintf(what, sizeof what, "%s/proc/%d/task", l->o.proc_root, l->o.pid);
 		say_errno(l, l->src_sched, &l->sched_said, n, what);

@@ -968,6 +968,20 @@ static void release_open_pause(struct session *s)
 	}
 }
 
+void session_jvm_gone(struct session *s)
+{
+	/* Nothing more comes of the JVM's logs: what they left open (a pause it
+	 * died in, a half-read record) is read as at the end of a report, the
+	 * open pause lasting until the process was last seen alive. */
+	s->hold_open = true;
+	for (int i = 0; i < s->nsrc; i++)
+		if (s->src[i]->ops->jvm)
+			session_source_eof(s, i);
+	if (s->open_held)
+		release_open_pause(s);
+	s->hold_open = false;
+}
+
 void session_replay_finish(struct session *s)
 {
 	for (int i = 0; i < s->nsrc; i++) {

@@ -91,6 +91,10 @@ int session_read_hserr(struct session *s, int i);
 void session_tick(struct session *s);
 /* End of a finished source (report mode, or a replay file at EOF). */
 void session_source_eof(struct session *s, int i);
+/* Live: the followed JVM is gone (after its EV_JVM_EXIT was fed): its logs
+ * are read to their end, so a pause it died in becomes a stop of at least
+ * until it was last seen alive. */
+void session_jvm_gone(struct session *s);
 
 /* Report mode: read every source from the start, merged by time. 0, or -1 if
  * a source could not be read (its stats say why; the others are still read). */

@@ -44,6 +44,8 @@ JAVA_OPTS="-XX:+UseSerialGC -Xms512m -Xmx512m -Xmn16m -Xlog:gc*,safepoint:file=g
 echo "java $JAVA_OPTS -cp classes Leak 40" > jvm-cmdline.txt
 bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$CG" java $JAVA_OPTS -cp classes Leak 40 > console.log 2>&1 &
 JPID=$!
+# stwtop reads the JVM's cgroups when it starts: not before the child has joined this one
+for i in $(seq 100); do grep -q ":memory:/$(basename "$CG")\$" "/proc/$JPID/cgroup" 2>/dev/null && break; sleep 0.02; done
 ev "JVM started pid=$JPID in memory cgroup $(basename "$CG") (limit $LIMIT, oom_kill_disable 1)"
 if [ -n "${STWTOP:-}" ]; then
   "$STWTOP" --pid "$JPID" --gc gc.log --record stwtop-record.ndjson --plain --json > stwtop-live.ndjson 2> stwtop-live.err &
