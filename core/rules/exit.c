@@ -312,8 +312,9 @@ static void evidence(struct rules *r, const struct rules_ctx *c, const struct jv
 		      rl_hms(r, x->oom_rise_from_ms != EV_TIME_NONE ? x->oom_rise_from_ms : x->oom_rise_ms, t1),
 		      rl_hms(r, x->oom_rise_ms, t2));
 	else if (x->oom_prev >= 0 && x->gone_ms != EV_TIME_NONE)
-		vevid(v, "the memory cgroup's OOM-kill counter did not rise (oom_kill %lld): not the kernel's OOM "
-		      "killer", (long long)x->oom_prev);
+		vevid(v, "the memory cgroup's OOM-kill counter did not rise (oom_kill %lld): not its memory "
+		      "limit (a node-wide OOM kill is counted in no cgroup: the node's kernel log tells)",
+		      (long long)x->oom_prev);
 	said_evidence(x, v);
 	if (x->fulls >= RUN_MIN_FULLS && x->run_last_ms != EV_TIME_NONE)
 		vevid(v, "the GC log's last records: %u back-to-back Full GCs from %s to %s freed nothing "

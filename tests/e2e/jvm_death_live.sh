@@ -136,7 +136,7 @@ else
 	if run sigkill "$CG" 1 -Xmx64m -XX:+ExitOnOutOfMemoryError -cp classes Leak main 8 200; then
 		[ "$RC" = 137 ] || fail "sigkill: exit status $RC"
 		title_has sigkill "The JVM was killed or died without a word between "
-		evid_has sigkill "OOM-kill counter did not rise (oom_kill 0): not the kernel's OOM killer"
+		evid_has sigkill "OOM-kill counter did not rise (oom_kill 0): not its memory limit"
 		evid_has sigkill "say nothing of an OutOfMemoryError"
 		title_hasnt sigkill "OutOfMemoryError"
 		interval_holds sigkill kill
