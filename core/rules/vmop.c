@@ -400,6 +400,7 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 	timeline_stops_begin(&it, c->tl, in->start_ms, in->end_ms, min);
 	const struct tl_stop *seen[8];
 	int nseen = 0;
+	int64_t first_ms = EV_TIME_NONE, last_ms = EV_TIME_NONE;
 	while (timeline_stops_next(&it, &sr)) {
 		const struct tl_stop *s = sr.stop;
 		if (!s || !rl_vmop_stop(r, s))
@@ -417,6 +418,10 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 		n++;
 		if (!w || s->total_ms > w->total_ms)
 			w = s;
+		if (first_ms == EV_TIME_NONE || s->start_ms < first_ms)
+			first_ms = s->start_ms;
+		if (last_ms == EV_TIME_NONE || s->end_ms > last_ms)
+			last_ms = s->end_ms;
 		char at[UTIL_HMS_LEN];
 		if (n <= 4 && ol < sizeof others)
 			ol += (size_t)snprintf(others + ol, sizeof others - ol, "%s%s %.0f ms at %s", ol ? ", " : "",
@@ -428,8 +433,10 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 	struct vdraft v;
 	char d1[32], t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN], when[64], rels[32];
 	vinit(&v, V_LONG_VM_OPERATION, in->id, w->total_ms >= r->cfg.vmop_crit_ms ? SEV_CRIT : SEV_WARN);
-	v.start_ms = w->start_ms;
-	v.end_ms = w->end_ms;
+	/* it covers every stop it names (raised at the first, the longest
+	 * headlined): a verdict's extent never jumps past where it was raised */
+	v.start_ms = first_ms;
+	v.end_ms = last_ms;
 	v.jump_ms = w->start_ms;
 	rl_fmt_ms(w->total_ms, d1, sizeof d1);
 	/* the operation and who runs it first: --brief and narrow panes cut the title */
