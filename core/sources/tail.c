@@ -61,7 +61,7 @@
 #define TAIL_MAX_LINK_HOPS 8
 #define TAIL_ERR_NOTREG (-1)                 /* pseudo errno: "not a regular file" */
 #define TAIL_SEEN_MAX 16384                  /* generations remembered as read (per file) */
-#define TAIL_RESCAN_MAX 8192                 /* unread generations recovered after an overflow */
+#define TAIL_RESCAN_MAX TAIL_SEEN_MAX        /* unread generations recovered after an overflow */
 #define TAIL_RESCAN_SLACK_MS 100             /* ctime slack of that search (ctime's granularity) */
 #define TAIL_OPEN_COST 4096                  /* budget a rescanned generation's open costs (bytes) */
 
