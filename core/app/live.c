@@ -168,6 +168,12 @@ static int64_t data_clock(const struct live *l)
  * write to screen. */
 #define TAIL_GAP_MS 40
 
+/* Bytes one pass reads at most: a backlog (a 1 GB log appearing at once, an
+ * inotify overflow's rescanned generations) is read a slice per loop turn,
+ * the next slice at once (tail_more), and ticks, frames and status lines
+ * keep their interval meanwhile. 2 MiB parse in a few ms. */
+#define TAIL_BUDGET (2u << 20)
+
 /* Judge as soon as new data is in, not at the next tick, so a verdict shows
  * up with the line that completes it; at most once per EVAL_GAP_MS though: a
  * busy log wakes us hundreds of times a second, and judging is the costly
@@ -207,6 +213,14 @@ static void on_eval_timer(void *ctx)
 static void poll_hserr(struct live *l);
 static void ctr_step_early(struct live *l);
 
+/* A pass left a backlog: no event will come for it, so the next slice is
+ * read as soon as the loop has run what is due (the tail timer at 0). */
+static void tail_more(struct live *l)
+{
+	if (l->tail && l->tail_timer >= 0 && tail_pending(l->tail))
+		loop_set_timer(l->loop, l->tail_timer, 0, 0);
+}
+
 static void on_inotify(void *ctx, int fd, short revents)
 {
 	struct live *l = ctx;
@@ -214,6 +228,7 @@ static void on_inotify(void *ctx, int fd, short revents)
 	if (l->tail_timer >= 0 && loop_set_timer(l->loop, l->tail_timer, TAIL_GAP_MS, 0) == 0)
 		loop_del_fd(l->loop, fd);
 	tail_dispatch(l->tail);
+	tail_more(l);
 	ctr_step_early(l);
 	if (l->hs && hserr_probe_woken(l->hs))
 		poll_hserr(l); /* a crash report's directory spoke */
@@ -224,6 +239,10 @@ static void on_inotify(void *ctx, int fd, short revents)
 static void on_tail_timer(void *ctx)
 {
 	struct live *l = ctx;
+	if (l->tail && tail_pending(l->tail)) {
+		on_inotify(l, tail_fd(l->tail), 0);   /* the next slice of a backlog */
+		return;
+	}
 	if (l->tail)
 		loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
 	ctr_step_early(l);
@@ -855,8 +874,10 @@ static void on_tick(void *ctx)
 		if (!l->demo_done)
 			session_eval(l->s, l->demo_clock, false);
 	} else {
-		if (l->tail)
+		if (l->tail) {
 			tail_check(l->tail);
+			tail_more(l);
+		}
 		session_tick(l->s);
 		poll_probes(l, now);
 		poll_hserr(l);
@@ -1241,6 +1262,7 @@ int live_run(struct live *l)
 		if (l->tail) {
 			loop_add_fd(l->loop, tail_fd(l->tail), POLLIN, on_inotify, l);
 			tail_dispatch(l->tail); /* the existing content */
+			tail_set_budget(l->tail, TAIL_BUDGET);
 		}
 		if (l->hs) {
 			l->hs_timer = loop_add_timer(l->loop, -1, 0, on_hserr_timer, l);
@@ -1261,8 +1283,10 @@ int live_run(struct live *l)
 	int rc = loop_run(l->loop);
 	/* what was written before the stop and not read yet (a pass waiting out
 	 * TAIL_GAP_MS, or written since the last one) is read now: no lost line */
-	if (l->tail && l->running)
+	if (l->tail && l->running) {
+		tail_set_budget(l->tail, 0);
 		tail_dispatch(l->tail);
+	}
 	/* the end of the input, as a report over the same files ends: the rules
 	 * judge with everything in (a gc-overhead episode still open is closed if
 	 * the data has moved on), and the listener hears the last changes before

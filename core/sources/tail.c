@@ -61,8 +61,9 @@
 #define TAIL_MAX_LINK_HOPS 8
 #define TAIL_ERR_NOTREG (-1)                 /* pseudo errno: "not a regular file" */
 #define TAIL_SEEN_MAX 16384                  /* generations remembered as read (per file) */
-#define TAIL_RESCAN_MAX 8192                 /* unread generations recovered after an overflow */
+#define TAIL_RESCAN_MAX TAIL_SEEN_MAX        /* unread generations recovered after an overflow */
 #define TAIL_RESCAN_SLACK_MS 100             /* ctime slack of that search (ctime's granularity) */
+#define TAIL_OPEN_COST 4096                  /* budget a rescanned generation's open costs (bytes) */
 
 /* IN_CLOSE_WRITE is left out on purpose: every write already brings IN_MODIFY,
  * and CLOSE_WRITE would double the queue load of one-process-per-line writers.
@@ -120,6 +121,11 @@ struct tail_file {
 	 * generations no event told about, and these are not read again */
 	struct tail_ino { dev_t dev; ino_t ino; } *seen;   /* a ring that grows to TAIL_SEEN_MAX */
 	size_t nseen, seen_next, seen_cap;
+	/* generations an overflow rescan found and that are not opened yet,
+	 * oldest first: taken (cand[icand..ncand)) a few per turn, each read to
+	 * its end before the next, all before the current generation */
+	struct tail_cand *cand;
+	size_t ncand, icand;
 	int wdir;                  /* dir entry watched for the path: its parent or nearest ancestor */
 	char *want;                /* wdir is an ancestor: the next path component awaited there */
 	int tdir;                  /* the path is a symlink: dir entry of its final target */
@@ -161,6 +167,21 @@ struct tail {
 	int64_t drained_real_ms;     /* wall clock when the queue was last read to empty */
 	int64_t rescanned_real_ms;   /* wall clock when the last overflow rescan listed the directories */
 	int busy;                  /* inside tail_dispatch/tail_check (callbacks may tail_add) */
+	/* A pass reads at most `budget` bytes (0: no limit) and leaves the rest
+	 * for the next (tail_pending): a 1 GB log appearing at once or the
+	 * generations of an overflow rescan are read in slices, and the loop
+	 * draws and ticks between them. `unbounded` > 0: what must be read to
+	 * the end now (a generation closed, the bytes between two chunks of
+	 * the current one) ignores it. */
+	size_t budget, spent;
+	int unbounded;
+};
+
+struct tail_cand {
+	int64_t ctime_ms;
+	char *name;
+	dev_t dev;
+	ino_t ino;
 };
 
 /* ---------------------------------------------------------------- strings */
@@ -696,12 +717,20 @@ static void gen_seek_end(struct tail_gen *g, uint64_t size)
 
 static int gen_read(struct tail *t, struct tail_file *f, struct tail_gen *g, bool current);
 
+static bool tail_spent(const struct tail *t)
+{
+	return t->budget && !t->unbounded && t->spent >= t->budget;
+}
+
 static void drain_olds(struct tail *t, struct tail_file *f)
 {
 	for (int i = 0; i < f->nold; i++)
 		if (gen_read(t, f, &f->old[i], false) < 0)
 			f->old[i].last_data_ms = INT64_MIN / 2;   /* unreadable: let it expire now */
 }
+
+static bool file_catch_up(struct tail *t, struct tail_file *f);
+static bool cand_pending(const struct tail_file *f, dev_t dev, ino_t ino);
 
 /* A regular file that shrank below our offset, or whose bytes just before it
  * changed (truncated and written past the old offset before we looked), was
@@ -746,7 +775,19 @@ static int gen_read(struct tail *t, struct tail_file *f, struct tail_gen *g, boo
 		return 0;
 	if (current && g->regular)
 		gen_check_truncated(t, f, g);
+	/* what is older (rescanned, renamed away) goes first, all of it */
+	if (current && !file_catch_up(t, f)) {
+		f->dirty_read = true;
+		return 0;
+	}
 	for (;;) {
+		if (tail_spent(t)) {
+			if (current)
+				f->dirty_read = true;
+			else
+				f->dirty_old = true;
+			return 0;
+		}
 		/* At most TAIL_CHUNK a read(), not all the room: the buffer is
 		 * max_line + TAIL_CHUNK so that a cut-off line plus a chunk fit, and
 		 * reading it all would touch its pages as far as the largest burst
@@ -766,6 +807,7 @@ static int gen_read(struct tail *t, struct tail_file *f, struct tail_gen *g, boo
 			return 0;
 		g->last_data_ms = util_mono_ms();
 		f->st.bytes += (uint64_t)n;
+		t->spent += (size_t)n;
 		gen_account(g, p, (size_t)n);
 		size_t keep = (size_t)n;
 		if (g->skip_to_nl) {
@@ -779,8 +821,13 @@ static int gen_read(struct tail *t, struct tail_file *f, struct tail_gen *g, boo
 			}
 		}
 		linebuf_commit(&g->lb, keep);
-		if (current && f->nold)
+		if (current && f->nold) {
+			/* they were read to their end before this chunk: only what
+			 * was written to them since, which must come before it */
+			t->unbounded++;
 			drain_olds(t, f);
+			t->unbounded--;
+		}
 		deliver(t, f, &g->lb);
 		/* A short read was everything there is: a later write brings a new
 		 * IN_MODIFY, so the EOF read() can be saved. */
@@ -833,7 +880,9 @@ static bool seen_has(const struct tail_file *f, dev_t dev, ino_t ino)
 /* Read to the end, hand over an unfinished last line, close. */
 static void gen_finish(struct tail *t, struct tail_file *f, struct tail_gen *g)
 {
+	t->unbounded++;
 	gen_read(t, f, g, false);
+	t->unbounded--;
 	deliver_partial(t, f, &g->lb);
 	if (g->regular)
 		seen_add(f, g->dev, g->ino);
@@ -864,7 +913,8 @@ static void olds_expire(struct tail *t, struct tail_file *f, int64_t now)
 {
 	int j = 0;
 	for (int i = 0; i < f->nold; i++) {
-		if (now - f->old[i].last_data_ms >= t->grace_ms)
+		/* one left unread by a spent budget is not idle */
+		if (now - f->old[i].last_data_ms >= t->grace_ms && !f->dirty_old)
 			gen_finish(t, f, &f->old[i]);
 		else
 			f->old[j++] = f->old[i];
@@ -1154,7 +1204,7 @@ static void file_open(struct tail *t, struct tail_file *f, const char *openpath,
  * at what the path names now and switch to it if it is another inode. */
 static void file_resolve(struct tail *t, struct tail_file *f, bool initial, enum tail_from from)
 {
-	drain_olds(t, f);
+	file_catch_up(t, f);
 	if (f->cur.fd >= 0) {
 		int r = gen_read(t, f, &f->cur, true);
 		if (r < 0) {
@@ -1212,7 +1262,7 @@ static void file_recover_moved(struct tail *t, struct tail_file *f, int di, cons
 		return;
 	struct stat st;
 	bool known = fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || gen_is(&f->cur, &st) ||
-		     seen_has(f, st.st_dev, st.st_ino);
+		     seen_has(f, st.st_dev, st.st_ino) || cand_pending(f, st.st_dev, st.st_ino);
 	for (int i = 0; i < f->nold && !known; i++)
 		known = gen_is(&f->old[i], &st);
 	struct tail_gen g;
@@ -1290,24 +1340,79 @@ static bool name_is_sibling(const struct tail_file *f, const char *name)
 	       name[bl + 1] != '\0' && strcmp(name, f->follow) != 0;
 }
 
-struct tail_cand {
-	int64_t ctime_ms;
-	char *name;
-};
-
 static int cand_cmp(const void *a, const void *b)
 {
 	const struct tail_cand *x = a, *y = b;
 	if (x->ctime_ms != y->ctime_ms)
 		return x->ctime_ms < y->ctime_ms ? -1 : 1;
-	return strcmp(x->name, y->name);
+	/* renamed in the same tick of a coarse ctime (tmpfs: 4 ms): gc.log.9
+	 * before gc.log.10 */
+	return strverscmp(x->name, y->name);
+}
+
+static bool cand_pending(const struct tail_file *f, dev_t dev, ino_t ino)
+{
+	for (size_t i = f->icand; i < f->ncand; i++)
+		if (f->cand[i].ino == ino && f->cand[i].dev == dev)
+			return true;
+	return false;
+}
+
+static void cands_free(struct tail_file *f)
+{
+	for (size_t i = f->icand; i < f->ncand; i++)
+		free(f->cand[i].name);
+	free(f->cand);
+	f->cand = NULL;
+	f->ncand = f->icand = 0;
+}
+
+/* Everything older than the current generation read, as far as the budget
+ * goes: the old generations to their end, then the rescanned ones, one at a
+ * time (each pushed among the old ones once those are read to their end, so
+ * the oldest one that olds_push closes has nothing left). False: the budget
+ * ran out first, and the file is marked to go on in the next pass. */
+static bool file_catch_up(struct tail *t, struct tail_file *f)
+{
+	for (;;) {
+		drain_olds(t, f);
+		if (tail_spent(t)) {
+			f->dirty_old = true;
+			return false;
+		}
+		if (f->icand >= f->ncand)
+			break;
+		struct tail_cand *c = &f->cand[f->icand++];
+		char *p = path_join(f->dir, c->name);
+		free(c->name);
+		c->name = NULL;
+		int fd = p ? open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) : -1;
+		free(p);
+		t->spent += TAIL_OPEN_COST;
+		struct stat st;
+		struct tail_gen g;
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || gen_init(t, &g, fd, &st) < 0) {
+			close(fd);
+			continue;
+		}
+		olds_push(t, f, &g);
+		f->st.rotations++;
+		f->ever_open = true;
+	}
+	if (f->cand)
+		cands_free(f);
+	return true;
 }
 
 /* The inotify queue overflowed: generations renamed away meanwhile had no
  * event. They are the rotated siblings in the directory changed (renamed:
- * ctime) since the queue was last read to empty and not read before: opened
- * and read, oldest rename first, before what is at the path now (a writer
- * rotating faster than a slowed-down reader lost 14-42% of its lines so). */
+ * ctime) since the queue was last read to empty and not read before: read,
+ * oldest rename first, before what is at the path now (a writer rotating
+ * faster than a slowed-down reader lost 14-42% of its lines so). Only
+ * listed here: file_catch_up opens and reads them a slice per pass (10 000
+ * of them read in one go stopped the loop for seconds). */
 static void file_rescan_siblings(struct tail *t, struct tail_file *f, int64_t since_ms)
 {
 	if (f->want || since_ms <= 0)
@@ -1315,8 +1420,14 @@ static void file_rescan_siblings(struct tail *t, struct tail_file *f, int64_t si
 	DIR *d = opendir(f->dir);
 	if (!d)
 		return;
-	struct tail_cand *c = NULL;
-	size_t n = 0, cap = 0;
+	/* the ones still pending from an earlier rescan stay first */
+	if (f->icand > 0) {
+		memmove(f->cand, f->cand + f->icand, (f->ncand - f->icand) * sizeof *f->cand);
+		f->ncand -= f->icand;
+		f->icand = 0;
+	}
+	size_t had = f->ncand, n = f->ncand, cap = f->ncand;
+	struct tail_cand *c = f->cand;
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL && n < TAIL_RESCAN_MAX) {
 		struct stat st;
@@ -1328,6 +1439,8 @@ static void file_rescan_siblings(struct tail *t, struct tail_file *f, int64_t si
 			     seen_has(f, st.st_dev, st.st_ino);
 		for (int i = 0; i < f->nold && !known; i++)
 			known = gen_is(&f->old[i], &st);
+		for (size_t i = 0; i < had && !known; i++)
+			known = c[i].ino == st.st_ino && c[i].dev == st.st_dev;
 		if (known)
 			continue;
 		if (n == cap) {
@@ -1338,40 +1451,24 @@ static void file_rescan_siblings(struct tail *t, struct tail_file *f, int64_t si
 			c = m;
 			cap = nc;
 		}
-		c[n].ctime_ms = ct;
-		c[n].name = strdup(de->d_name);
+		c[n] = (struct tail_cand){.ctime_ms = ct, .name = strdup(de->d_name), .dev = st.st_dev, .ino = st.st_ino};
 		if (c[n].name)
 			n++;
 	}
 	closedir(d);
-	if (n > 0) {
-		qsort(c, n, sizeof *c, cand_cmp);
+	f->cand = c;
+	f->ncand = n;
+	if (n > had) {
+		qsort(c + had, n - had, sizeof *c, cand_cmp);
 		/* the one we were reading went first, if it is no longer at the path */
 		struct stat pst;
 		if (f->cur.fd >= 0 && (stat(f->abs, &pst) != 0 || !gen_is(&f->cur, &pst)))
 			file_detach(t, f);
-		for (size_t i = 0; i < n; i++) {
-			char *p = path_join(f->dir, c[i].name);
-			int fd = p ? open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) : -1;
-			free(p);
-			struct stat st;
-			struct tail_gen g;
-			if (fd < 0)
-				continue;
-			if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || gen_init(t, &g, fd, &st) < 0) {
-				close(fd);
-				continue;
-			}
-			olds_push(t, f, &g);
-			f->st.rotations++;
-			f->ever_open = true;
-		}
 		tail_note(t, f, TAIL_NOTE_ROTATED, "%zu generation%s rotated away while the inotify queue was full "
-			  "found by name and read", n, n == 1 ? "" : "s");
+			  "found by name and read", n - had, n - had == 1 ? "" : "s");
 	}
-	for (size_t i = 0; i < n; i++)
-		free(c[i].name);
-	free(c);
+	if (n == 0)
+		cands_free(f);
 }
 
 /* ------------------------------------------------------ directory watches */
@@ -1498,8 +1595,8 @@ static void tail_process(struct tail *t)
 			if (old)
 				drain_olds(t, f);
 		}
-		if (!any)
-			break;
+		if (!any || tail_spent(t))
+			break;   /* spent: the marks left are the next pass's */
 	}
 	/* mv_cookie stays: the MOVED_FROM and MOVED_TO of one rename can be
 	 * split between two batches; a later MOVED_FROM replaces it */
@@ -1584,6 +1681,7 @@ void tail_free(struct tail *t)
 		free(f->dir);
 		free(f->follow);
 		free(f->seen);
+		cands_free(f);
 		free(f->want);
 		free(f->tbase);
 		free(f);
@@ -1653,10 +1751,16 @@ int tail_add(struct tail *t, const char *path, enum tail_from from)
 		}
 		closedir(d);
 	}
+	/* what is there already is read now, whole (the content before a live
+	 * run starts); from a callback, the running dispatch's budget goes on */
+	if (!t->busy)
+		t->unbounded++;
 	file_resolve(t, f, true, from);
 	/* from a callback, the running dispatch finishes the batch itself */
-	if (!t->busy)
+	if (!t->busy) {
 		tail_process(t);
+		t->unbounded--;
+	}
 	return f->id;
 }
 
@@ -1696,6 +1800,7 @@ void tail_dispatch(struct tail *t)
 {
 	int64_t drain_start = util_now_ms();
 	t->busy++;
+	t->spent = 0;
 	tail_poll_fifos(t);
 	for (;;) {
 		int n = 0;
@@ -1737,6 +1842,21 @@ void tail_dispatch(struct tail *t)
 	t->drained_real_ms = drain_start;
 	tail_expire(t);
 	t->busy--;
+}
+
+bool tail_pending(const struct tail *t)
+{
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct tail_file *f = t->files[i];
+		if (f->dirty_read || f->dirty_resolve || f->dirty_old || f->icand < f->ncand)
+			return true;
+	}
+	return false;
+}
+
+void tail_set_budget(struct tail *t, size_t bytes)
+{
+	t->budget = bytes;
 }
 
 void tail_check(struct tail *t)

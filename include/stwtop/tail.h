@@ -96,6 +96,14 @@ int tail_inotify_fd(void);
 
 /* Drain pending inotify events (non-blocking) and read what they announce. */
 void tail_dispatch(struct tail *t);
+/* At most `bytes` read per tail_dispatch/tail_check (0, the default: no
+ * limit; tail_add reads what is there whole). What a pass leaves (a 1 GB log
+ * appearing at once, the generations an inotify overflow rescan found) is
+ * read by the next passes, in the order it was written, nothing twice:
+ * call tail_dispatch again while tail_pending says so (no event will come
+ * for it), letting the loop draw and tick in between. */
+void tail_set_budget(struct tail *t, size_t bytes);
+bool tail_pending(const struct tail *t);
 
 /* Periodic safety net (call every second or so): stat each path to catch a
  * missed event or an inotify queue overflow, retry files in error, let go of

@@ -15,6 +15,10 @@
 # every thread is read every second); a pool thread waiting for work sleeps
 # far longer (ThreadPoolExecutor's keepAlive: 60 s), and a thread that did not
 # run is read only every 16 s (probe_sched.c): SLEEPER_MS=60000 measures that.
+# BASE_BIN=path: a second stwtop (the base a change is measured against) follows
+# the same files and polls the same JVM in the same minute, with its own line:
+# the machine's load then weighs on both alike. Each also gets utime+stime from
+# /proc/PID/stat (CPU seconds, in ticks), next to the schedstat ns.
 set -euo pipefail
 BIN=$(realpath "${1:?usage: live-overhead.sh path/to/stwtop [outdir]}")
 OUT=${2:-/tmp}
@@ -45,6 +49,14 @@ TZ=UTC "$BIN" --plain --interval 1000 --pid "$jpid" --gc "$T/live/gc.log" --ngin
 	--nginx-format "$LAB" --cpustat-log "$T/live/cpustat.log" >"$T/plain.out" 2>"$T/plain.err" &
 spid=$!
 pids+=($spid)
+bpid=""
+if [ -n "${BASE_BIN:-}" ]; then
+	TZ=UTC "$BASE_BIN" --plain --interval 1000 --pid "$jpid" --gc "$T/live/gc.log" --nginx "$T/live/access.log" \
+		--nginx-format "$LAB" --cpustat-log "$T/live/cpustat.log" >"$T/base.out" 2>"$T/base.err" &
+	bpid=$!
+	pids+=($bpid)
+fi
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 sleep 2 # start-up: discovery of the JVM's cgroup, the first poll of 2000 threads
 python3 "$top/tests/tools/replay.py" --speed 0.7 --log "$T/writes.tsv" "$T/live/gc.log=$S/gc.log" \
 	"$T/live/access.log=$S/logs/access.log" "$T/live/cpustat.log=$S/cpustat.log" &
@@ -55,10 +67,14 @@ tpid=$!
 pids+=($tpid)
 s0=$(cpu_ns $spid)
 t0=$(cpu_ns $tpid)
+k0=$(ticks $spid)
+[ -n "$bpid" ] && { b0=$(cpu_ns $bpid); bk0=$(ticks $bpid); }
 start=$(date +%s.%N)
 sleep "$SEC"
 s1=$(cpu_ns $spid)
 t1=$(cpu_ns $tpid)
+k1=$(ticks $spid)
+[ -n "$bpid" ] && { b1=$(cpu_ns $bpid); bk1=$(ticks $bpid); }
 end=$(date +%s.%N)
 rss=$(awk '/^VmHWM/{print $2}' "/proc/$spid/status")
 fds=$(ls "/proc/$spid/fd" | wc -l)
@@ -74,4 +90,11 @@ awk -v s=$((s1 - s0)) -v t=$((t1 - t0)) -v a="$start" -v b="$end" -v th="$thread
 	printf "   stwtop --plain: %.2f%% of one CPU (%.1f ms on CPU), peak RSS %d KB, %d fds open, %d status lines\n", 100 * s / 1e9 / w, s / 1e6, rss, fds, st
 	printf "   top -d 1 -b:    %.2f%% of one CPU (%.1f ms), same minute\n", 100 * t / 1e9 / w, t / 1e6
 }'
+hz=$(getconf CLK_TCK)
+echo "   stwtop utime+stime: $(((k1 - k0) * 1000 / hz)) ms (/proc/PID/stat)"
+if [ -n "$bpid" ]; then
+	awk -v s=$((b1 - b0)) -v a="$start" -v b="$end" -v k=$(((bk1 - bk0) * 1000 / hz)) 'BEGIN {
+		printf "   base stwtop:    %.2f%% of one CPU (%.1f ms on CPU; utime+stime %d ms), same minute\n", 100 * s / 1e9 / (b - a), s / 1e6, k }'
+	kill -TERM "$bpid" 2>/dev/null || true
+fi
 grep -E 'error|AddressSanitizer' "$T/plain.err" | head -3 || true

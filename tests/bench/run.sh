@@ -18,6 +18,10 @@
 # Needs: python3, hyperfine, jq (and goaccess, java for those parts):
 #   apt-get install hyperfine goaccess jq
 # RUNS=N (default 7) runs per measurement; BUILD=dir (default build-bench).
+# BASE=path: the base binary (e.g. a copy of main's build) runs in the same
+# hyperfine runs as grep -c and this build, and throughput ends with the
+# issue 27 table: each input's ratio to grep -c, this build's and the base's.
+# TP=name,name: only those throughput inputs (default all), and only their logs made.
 # Numbers are only worth something on a quiet machine: every measurement first
 # waits (up to 2 minutes) for other processes to use less than 10% of a CPU and
 # records what the machine was doing.
@@ -65,6 +69,7 @@ quiet() {
 
 gen() { # KIND SAMPLE NAME MB
 	local f=$out/$3.log
+	[ -n "${TP:-}" ] && case ",$TP," in *",$3,"*) ;; *) return 0 ;; esac   # TP: only those made
 	[ -s "$f" ] && [ "$f" -nt "$here/genlog.py" ] && return 0
 	python3 "$here/genlog.py" "$1" "$2" "$f.tmp" "$4" && mv "$f.tmp" "$f"
 }
@@ -92,17 +97,21 @@ fi
 stat_of() { jq -r ".results[$2] | \"\(.median) \(.min) \(.max)\"" "$1"; }
 fmt3() { awk -v m="$1" -v a="$2" -v b="$3" 'BEGIN{printf "%.3f s [%.3f-%.3f]", m, a, b}'; }
 
+TABLE=()
 throughput() { # NAME GREP_PATTERN STWTOP_ARGS...
 	local name=$1 pat=$2 f=$out/$1.log; shift 2
 	local j=$out/tp-$name.json
+	case ",${TP:-$name}," in *",$name,"*) ;; *) return 0 ;; esac
 	cat "$f" >/dev/null # into the page cache
 	eval "\"$BIN\" --report --json $* $f" >"$out/report-$name.json" ||
 		{ say "$name: stwtop --report failed"; return 1; }
 	quiet "$name"
 	# --output=pipe: grep -c stops at the first match when its output is /dev/null;
 	# -i: grep exits 1 when nothing matches (no Pause in a safepoint log), it still reads it all
+	local base=()
+	[ -n "${BASE:-}" ] && base=("$BASE --report --json $* $f")
 	hyperfine -N -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$j" \
-		"grep -c '$pat' $f" "$BIN --report --json $* $f" >/dev/null
+		"grep -c '$pat' $f" "$BIN --report --json $* $f" "${base[@]}" >/dev/null
 	local bytes lines g s
 	bytes=$(stat -c %s "$f")
 	lines=$(wc -l <"$f")
@@ -111,6 +120,14 @@ throughput() { # NAME GREP_PATTERN STWTOP_ARGS...
 	say "$(awk -v n="$name" -v by="$bytes" -v li="$lines" -v gm="$gm" -v sm="$sm" \
 		'BEGIN{printf "%-18s %7.1f MB %9d lines  stwtop %7.1f MB/s %6.2f M lines/s  ratio to grep %5.2fx", n, by/1e6, li, by/1e6/sm, li/1e6/sm, sm/gm}')"
 	say "   grep -c '$pat': $(fmt3 "$gm" "$ga" "$gb")   stwtop --report --json $*: $(fmt3 "$sm" "$sa" "$sb")"
+	local row
+	row=$(awk -v n="$name" -v by="$bytes" -v gm="$gm" -v sm="$sm" 'BEGIN{printf "| %s, %.0f MB | %.2fx |", n, by/1e6, sm/gm}')
+	if [ -n "${BASE:-}" ]; then
+		read -r bm ba bb <<<"$(stat_of "$j" 2)"
+		say "   base $BASE: $(fmt3 "$bm" "$ba" "$bb")"
+		row="$row $(awk -v gm="$gm" -v bm="$bm" 'BEGIN{printf "%.2fx |", bm/gm}')"
+	fi
+	TABLE+=("$row")
 }
 
 if want throughput; then
@@ -121,6 +138,10 @@ if want throughput; then
 	throughput safepoint-healthy Pause --gc
 	throughput nginx-ops ' 200 ' --nginx-format "'$OPS'" --nginx
 	throughput nginx-lab ' 200 ' --nginx-format "'$LAB'" --nginx
+	say ""
+	say "| input | stwtop \`--report --json\` vs \`grep -c\` ($(git -C "$top" rev-parse --short HEAD)) |$([ -n "${BASE:-}" ] && echo " base ($(basename "$BASE")) vs \`grep -c\` |")"
+	say "|---|---|$([ -n "${BASE:-}" ] && echo "---|")"
+	for r in "${TABLE[@]}"; do say "$r"; done
 fi
 
 if want goaccess; then

@@ -462,6 +462,63 @@ static void test_overflow_during_rotations(void **state)
 	free(p);
 }
 
+/* --- with a budget (tail_set_budget), the rescan's generations and a large
+ * backlog are read a slice per pass: no pass reads much more than the budget
+ * (one read() of 64 KB past it at most), tail_pending says there is more
+ * with no event to tell it, and the lines come whole, in order, once */
+
+static void test_overflow_catch_up_in_slices(void **state)
+{
+	struct h_fixture *fx = *state;
+	char *dir = h_tmpdir_in("/dev/shm");
+	char *p = h_path(dir, "gc.log");
+	struct h_text want = { 0 };
+	int fd = h_open_append(p);
+	h_lines(fd, &want, "gen0", 0, 3);
+	int id = tail_add(fx->t, p, TAIL_FROM_START);
+	assert_true(h_pump(fx->t, fx->r, id, 3, WAIT_MS));
+	const size_t budget = 4096;
+	tail_set_budget(fx->t, budget);
+	if (!fill_inotify_queue(dir))
+		skip();
+	size_t total = 3;
+	for (int g = 1; g <= 300; g++) {   /* rotations in the dark: 300 generations */
+		h_lines(fd, &want, "gen", g * 100, g * 100 + 40);
+		total += 40;
+		close(fd);
+		char *pn = NULL;
+		assert_true(asprintf(&pn, "%s.%d", p, g) > 0);
+		h_rename(p, pn);
+		free(pn);
+		fd = h_open_append(p);
+	}
+	h_lines(fd, &want, "big", 0, 60000);   /* ~600 KB at the path at once */
+	total += 60000;
+	int passes = 0;
+	bool sliced = false;
+	while (fx->r->f[id].lines < total && passes < 100000) {
+		size_t before = fx->r->f[id].len;
+		tail_dispatch(fx->t);
+		passes++;
+		assert_true(fx->r->f[id].len - before <= budget + 64 * 1024 + 4096);
+		if (tail_pending(fx->t))
+			sliced = true;
+		else if (fx->r->f[id].lines < total)
+			h_pump(fx->t, fx->r, id, total, 100);   /* the rest has an event */
+	}
+	assert_true(sliced);
+	assert_true(passes > 10);
+	h_settle(fx->t, 50);
+	assert_false(tail_pending(fx->t));
+	H_ASSERT_TEXT(fx->r, id, want.buf, want.len);
+	assert_true(tail_overflows(fx->t) >= 1);
+	close(fd);
+	h_rm_rf(dir);
+	free(dir);
+	free(want.buf);
+	free(p);
+}
+
 /* --- the libinotifytools singleton */
 
 static void test_singleton_and_own_watches(void **state)
@@ -617,6 +674,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_10000_rotations_no_fd_leak, h_setup, h_teardown),
 		cmocka_unit_test_setup_teardown(test_queue_overflow_rescans, h_setup, h_teardown),
 		cmocka_unit_test_setup_teardown(test_overflow_during_rotations, h_setup, h_teardown),
+		cmocka_unit_test_setup_teardown(test_overflow_catch_up_in_slices, h_setup, h_teardown),
 		cmocka_unit_test_setup_teardown(test_singleton_and_own_watches, h_setup, h_teardown),
 		cmocka_unit_test_setup_teardown(test_stderr_file, h_setup, h_teardown),
 		cmocka_unit_test(test_tail_source_never_prints),
