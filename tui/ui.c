@@ -42,8 +42,11 @@ __attribute__((format(printf, 4, 0)))
 static void vmessage(struct ui *ui, int64_t ms, bool error, const char *fmt, va_list ap)
 {
 	bool sticky = ms < 0;
-	if (ui->msg_sticky && ui->msg[0] && !sticky)
+	if (ui->msg_sticky && ui->msg[0] && !sticky && !error) {
+		vsnprintf(ui->msg_next, sizeof ui->msg_next, fmt, ap);
+		ui->msg_next_ms = ms;
 		return;
+	}
 	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
 	ui->msg_error = error;
 	ui->msg_sticky = sticky;
@@ -717,6 +720,10 @@ static void handle_key(struct ui *ui, bool fkey, wint_t ch)
 	if (ui->msg_sticky && !(fkey && ch == KEY_RESIZE)) {
 		ui->msg_sticky = false;
 		ui->msg[0] = '\0';
+		if (ui->msg_next[0]) { /* what came meanwhile, for its own time from now */
+			ui_message_for(ui, ui->msg_next_ms, false, "%s", ui->msg_next);
+			ui->msg_next[0] = '\0';
+		}
 	}
 	if (ui->help) {
 		help_key(ui, fkey, ch);

@@ -134,6 +134,10 @@ struct ui {
 	int64_t msg_until;
 	bool msg_error;
 	bool msg_sticky;         /* until the next key (ui_message_sticky) */
+	/* a routine message that came while a sticky one showed: shown after the
+	 * key that dismisses it (the newest one; an error replaces the sticky one) */
+	char msg_next[240];
+	int64_t msg_next_ms;
 
 	/* computed by the last frame */
 	enum ui_layout layout;
