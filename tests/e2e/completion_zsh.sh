@@ -19,7 +19,7 @@ cat >"$T/drive.zsh" <<'EOF'
 zmodload zsh/zpty || exit 3
 CDIR=$1 OUT=$2 LINE=$3
 zpty z zsh -f -i
-zpty -w z "PS1=''; fpath=($CDIR \$fpath); autoload -Uz compinit; compinit -u -D -d /dev/null"
+zpty -w z "PS1=''; fpath=($CDIR \$fpath); autoload -Uz compinit; compinit -u -D -d $OUT.zcompdump"
 zpty -w z "_cap_main() { compadd() { local -a __c; builtin compadd -O __c \"\$@\"; print -rl -- \$__c >>$OUT; builtin compadd \"\$@\" }; _main_complete; unfunction compadd }"
 zpty -w z "zle -C cap-complete complete-word _cap_main; bindkey '^T' cap-complete; print READY"
 zpty -r -m z x '*READY*' || exit 4
