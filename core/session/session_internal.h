@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#define MAX_SOURCES 64
+#define MAX_SOURCES 96  /* CLI_MAX_SOURCES and what the session adds (a pid's logs, probes) */
 #define MAX_LINE (1 << 20)          /* longer lines are cut and counted */
 #define ANCHOR_SCAN_BYTES (4 << 20) /* how far the report looks for a JVM anchor */
 #define QCAP 16

@@ -10,7 +10,9 @@
 
 #include "stwtop/session.h"
 
-#define CLI_MAX_SOURCES 32
+/* Sources named on the command line; the session has room for these and
+ * for what it adds itself (a followed JVM's logs and probes). */
+#define CLI_MAX_SOURCES 64
 
 enum cli_mode { CLI_LIVE = 0, CLI_REPORT, CLI_DEMO, CLI_HELP, CLI_VERSION, CLI_HELP_CONFIG };
 

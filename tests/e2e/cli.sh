@@ -38,6 +38,10 @@ expect 2 "unexpected argument 'gc.log'" -- gc.log
 expect 2 '^stwtop: --json needs --report or --plain' -- --json --gc x
 expect 2 '^stwtop: --demo-speed' -- --demo --demo-speed 0
 expect 2 '^stwtop: --jvm-start' -- --report --gc x --jvm-start nonsense
+# 64 sources on the command line are read (a folder of old GC logs); the 65th is refused by name
+many=(); for i in $(seq 1 64); do many+=(--gc "$S/public-gc-logs/dataset106.txt"); done
+expect 0 '"complete"' -- --report --json "${many[@]}"
+expect 2 '^stwtop: --gc: too many sources \(at most 64\)' -- --report "${many[@]}" --gc x
 # every usage error is exactly one line
 "$BIN" --interval abc 2>"$T/err" >/dev/null; [ "$(wc -l <"$T/err")" = 1 ] || fail "usage error is not one line"
 # a missing or unreadable source: exit 1, the path and the reason, the rest still reported
