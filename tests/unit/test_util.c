@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "stwtop/linebuf.h"
@@ -308,6 +309,47 @@ static void test_time_tokens(void **state)
 	assert_string_equal(out, "--:--:--.---");
 }
 
+/* The hand-written formatters give what the snprintf forms gave, for
+ * instants from 1970 to 2100, before 1970, in UTC and in a zone, and cut to a
+ * short buffer the same way. */
+static void test_fmt_matches_snprintf(void **state)
+{
+	(void)state;
+	char err[200], a[64], b[64];
+	const char *zones[] = {"utc", "Asia/Kolkata", "America/St_Johns"};
+	uint64_t x = 88172645463325252ull; /* xorshift: the same instants every run */
+	for (size_t z = 0; z < sizeof zones / sizeof zones[0]; z++) {
+		if (util_tz_set(zones[z], err, sizeof err) != 0)
+			continue;
+		for (int i = 0; i < 20000; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			int64_t t = (int64_t)(x % 4102444800000ull) - (i % 7 == 0 ? 86400000ll * 400 : 0);
+			time_t sec = (time_t)(t >= 0 ? t / 1000 : (t - 999) / 1000);
+			int ms = (int)(t - (int64_t)sec * 1000);
+			struct tm tm;
+			gmtime_r(&sec, &tm);
+			snprintf(a, sizeof a, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+				 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+			assert_string_equal(util_fmt_iso_ms(t, b, sizeof b), a);
+			util_fmt_iso_ms(t, b, 11);
+			a[10] = '\0';
+			assert_string_equal(b, a);
+			int64_t local = t + util_tz_offset_ms(t);
+			sec = (time_t)(local >= 0 ? local / 1000 : (local - 999) / 1000);
+			ms = (int)(local - (int64_t)sec * 1000);
+			gmtime_r(&sec, &tm);
+			char o[8];
+			snprintf(a, sizeof a, "%02d:%02d:%02d.%03d%s", tm.tm_hour, tm.tm_min, tm.tm_sec, ms,
+				 z == 0 ? "" : util_tz_fmt_offset(t, o, sizeof o));
+			assert_string_equal(util_fmt_hms_ms(t, b, sizeof b), a);
+			util_fmt_hms_ms(t, b, 6);
+			a[5] = '\0';
+			assert_string_equal(b, a);
+		}
+	}
+	util_tz_set("utc", err, sizeof err);
+}
+
 static void test_sanitize(void **state)
 {
 	(void)state;
@@ -408,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_double_words),
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_time_tokens),
+		cmocka_unit_test(test_fmt_matches_snprintf),
 		cmocka_unit_test(test_linebuf_partial_and_cut),
 		cmocka_unit_test(test_linebuf_cut_spanning_reads),
 	};
