@@ -12,6 +12,7 @@
 #include "stwtop/probe.h"
 #include "stwtop/reader.h"
 #include "stwtop/record.h"
+#include "stwtop/rules.h"
 #include "stwtop/tail.h"
 #include "stwtop/util.h"
 #include "stwtop/vmlog.h"
@@ -321,10 +322,13 @@ static void say_errno(struct live *l, int src, int *said, int rc, const char *wh
 
 /* Whether the JVM stopped for long since t (a log's stop, or one its counters
  * timed and not yet given): the schedstat of every thread then belongs to this
- * interval (sched_probe_read_all). Any stop the rules could look at counts. */
+ * interval (sched_probe_read_all). A stop counts when a rule could judge it
+ * (rules_stop_ms, 100 ms unless --config says otherwise); a busy G1 JVM's
+ * routine 50 ms pauses, nearly one a second, made every poll read all of its
+ * 2000 threads (tests/bench/live-overhead.sh). */
 static bool stopped_since(struct live *l, int64_t t)
 {
-	const double min_ms = 50;
+	const double min_ms = rules_stop_ms(session_rules(l->s));
 	if (l->ctr && hsperf_probe_pending_stop_ms(l->ctr) >= min_ms)
 		return true;
 	struct tl_stop_iter it;

@@ -134,6 +134,11 @@ const struct verdict *rules_at(const struct rules *r, size_t i)
 	return i < r->nv ? &r->v[i] : NULL;
 }
 
+double rules_stop_ms(const struct rules *r)
+{
+	return r->cfg.stop_ms;
+}
+
 void rules_set_eager(struct rules *r, bool eager)
 {
 	r->eager = eager;

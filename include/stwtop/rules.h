@@ -170,6 +170,9 @@ struct rules *rules_new(const struct rules_config *cfg);
  * reports): judge an incident once, when it is final. Both end with the
  * same verdicts over the same input (live may also hold a cleared one). */
 void rules_set_eager(struct rules *r, bool eager);
+/* The shortest stop any rule judges (stop_ms, --config): live reads every
+ * thread's schedstat after one, and only then. */
+double rules_stop_ms(const struct rules *r);
 void rules_free(struct rules *r);
 void rules_set_listener(struct rules *r, rules_change_fn fn, void *ctx);
 
