@@ -899,6 +899,8 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 		ev.up_us = jl_add(st->up_us, jl_i64(ev.u.sp.total_ms * 1000.0));
 		ev.t_ms = EV_TIME_NONE;
 		jl_push_copy(o, &ev);
+		p->sp8_row = true;
+		p->sp8_row_ms = ev.u.sp.total_ms;
 		return o->n;
 	}
 	/* other stamped JVM output (CMS concurrent phases without brackets ...) */
@@ -970,7 +972,11 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 	if (JL_STARTS(s, n, "{Heap before GC invocations=") || JL_STARTS(s, n, "Heap after GC invocations=") ||
 	    JL_EQ(s, n, "}"))
 		return o->n;
-	if (JL_EQ(s, n, "Heap") || JL_EQ(s, n, "Polling page always armed") ||
+	if (JL_EQ(s, n, "Polling page always armed")) {
+		p->sp8_exit_stats = true;
+		return o->n;
+	}
+	if (JL_EQ(s, n, "Heap") ||
 	    JL_EQ(s, n, "No shared spaces configured.") ||
 	    JL_STARTS(s, n, "Maximum sync time ") || JL_STARTS(s, n, "Maximum vm operation time ") ||
 	    JL_STARTS(s, n, "Maximum cleanup time "))
@@ -1050,12 +1056,49 @@ static bool g1_tree_line(struct jvmlog *p, const char *s, size_t n, size_t ws, s
 
 /* ------------------------------------------------------------------------ */
 
+/* The lines of SafepointSynchronize::print_stat_on_exit() (JDK 8) between
+ * "Polling page always armed" and "Maximum sync time": one "%-26s%10llu" line
+ * per VM operation that ran ("RevokeBias                       87") and
+ * "%5llu VM operations coalesced during safepoint". */
+static bool sp8_exit_stats_line(const char *s, size_t n, size_t ws)
+{
+	size_t i = ws, k;
+	if (i < n && is_digit(s[i])) {
+		while (i < n && is_digit(s[i]))
+			i++;
+		return JL_EQ(s + i, n - i, " VM operations coalesced during safepoint");
+	}
+	/* VM_Operation::name(): letters, digits and '_' ("CMS_Final_Remark") */
+	while (i < n && (is_digit(s[i]) || s[i] == '_' || ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z')))
+		i++;
+	if (ws > 0 || i == 0 || is_digit(s[0]))
+		return false;
+	k = i;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i == k || i == n)
+		return false;
+	while (i < n && is_digit(s[i]))
+		i++;
+	return i == n;
+}
+
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	struct jl_stamp st;
 	/* the leading blanks, once: most lines of a PrintGCDetails log are indented */
 	size_t ws = jl_skip_ws(s, n, 0);
 	bool lead_ws = ws > 0;
+
+	/* a PrintSafepointStatistics row on the line before (jl_sp_stopped()) */
+	p->sp8_prev = p->sp8_row;
+	p->sp8_prev_ms = p->sp8_row_ms;
+	p->sp8_row = false;
+	if (p->sp8_exit_stats) {
+		if (sp8_exit_stats_line(s, n, ws))
+			return 0;
+		p->sp8_exit_stats = false;
+	}
 
 	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
 	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor
