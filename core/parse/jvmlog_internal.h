@@ -148,6 +148,9 @@ struct jvmlog {
 	bool sp8_row, sp8_prev;    /* a row on the last line / on the line before this one */
 	double sp8_row_ms, sp8_prev_ms;
 	bool sp8_exit_stats;
+	/* -XX:+LogVMOutput's XML around the JVM's output: 0 none, 1 its header
+	 * (<hotspot_log> to </vm_arguments>), 2 after it (<tty> and its tags) */
+	uint8_t hsl;
 	struct jl_report rep;
 	struct jl_g8 g8;
 	struct jl_sh8 sh8;

@@ -1083,6 +1083,43 @@ static bool sp8_exit_stats_line(const char *s, size_t n, size_t ws)
 	return i == n;
 }
 
+/* -XX:+LogVMOutput -XX:LogFile=FILE (JDK 8's way to keep -XX:+PrintSafepointStatistics
+ * and the GC output off stdout; vmcat reads such files): the JVM's output inside
+ * HotSpot's XML (ostream.cpp defaultStream::start_log/finish_log). Its header,
+ * "<?xml ...?>" "<hotspot_log ...>" <vm_version> <vm_arguments> (names,
+ * flags, properties), and the tags between the output lines are the file's,
+ * not the JVM's output: read, no event. The <info> line of the header is the
+ * JDK 8 version line and is read as such. -1: not such a line. */
+static int hsl_line(struct jvmlog *p, const char *s, size_t n)
+{
+	static const char *const tags[] = {"<tty>", "</tty>", "<writer ", "<blob ", "<sect ", "</blob>",
+					   "<destroy_vm ", "<tty_done ", "<hotspot_log_done ", "</hotspot_log>"};
+	if (JL_EQ(s, n, "<?xml version='1.0' encoding='UTF-8'?>"))
+		return 0;
+	if (JL_STARTS(s, n, "<hotspot_log ") && s[n - 1] == '>') {
+		p->hsl = 1;
+		return 0;
+	}
+	if (p->hsl == 1) {
+		if (JL_EQ(s, n, "</vm_arguments>"))
+			p->hsl = 2;
+		/* <info>: "Java HotSpot(TM) 64-Bit Server VM (25.121-b13) for linux-amd64
+		 * JRE (1.8.0_121-b13), built on ..."; <name> holds the VM's name alone */
+		if ((JL_STARTS(s, n, "OpenJDK ") || JL_STARTS(s, n, "Java HotSpot(TM) ")) && JL_FIND(s, n, " JRE ("))
+			return -1;
+		return 0;
+	}
+	if (s[0] != '<' || s[n - 1] != '>')
+		return -1;
+	for (size_t i = 0; i < ARRAY_LEN(tags); i++)
+		if (n >= strlen(tags[i]) && memcmp(s, tags[i], strlen(tags[i])) == 0) {
+			if (JL_EQ(s, n, "</hotspot_log>"))
+				p->hsl = 0;
+			return 0;
+		}
+	return -1;
+}
+
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	struct jl_stamp st;
@@ -1098,6 +1135,11 @@ int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 		if (sp8_exit_stats_line(s, n, ws))
 			return 0;
 		p->sp8_exit_stats = false;
+	}
+	if (n > 0 && (p->hsl || s[0] == '<')) {
+		int r = hsl_line(p, s, n);
+		if (r >= 0)
+			return r;
 	}
 
 	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
