@@ -137,6 +137,7 @@ static void restart(struct jvmlog *p)
 	p->g8.await_heap = false;
 	p->histo = false;
 	p->stats_pending = false;
+	p->sp8_row = p->sp8_prev = p->sp8_exit_stats = false;
 	p->evac_fail_gc_id = p->zcap_gc_id = -1;
 	p->sp_op[0] = '\0';
 }

@@ -141,6 +141,16 @@ struct jvmlog {
 	/* pending multi-line items */
 	bool stats_pending;        /* a safepoint+stats row waiting for its "Safepoint" line */
 	struct event stats_ev;
+	/* JDK 8 -XX:+PrintSafepointStatistics: the row of the last line, whose
+	 * "Total time for which application threads were stopped" line HotSpot
+	 * prints right after it (one safepoint: the row's event only), and the
+	 * statistics printed at exit after "Polling page always armed" */
+	bool sp8_row, sp8_prev;    /* a row on the last line / on the line before this one */
+	double sp8_row_ms, sp8_prev_ms;
+	bool sp8_exit_stats;
+	/* -XX:+LogVMOutput's XML around the JVM's output: 0 none, 1 its header
+	 * (<hotspot_log> to </vm_arguments>), 2 after it (<tty> and its tags) */
+	uint8_t hsl;
 	struct jl_report rep;
 	struct jl_g8 g8;
 	struct jl_sh8 sh8;

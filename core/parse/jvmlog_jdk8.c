@@ -899,6 +899,8 @@ static int stamped_line(struct jvmlog *p, const struct jl_stamp *st, const char 
 		ev.up_us = jl_add(st->up_us, jl_i64(ev.u.sp.total_ms * 1000.0));
 		ev.t_ms = EV_TIME_NONE;
 		jl_push_copy(o, &ev);
+		p->sp8_row = true;
+		p->sp8_row_ms = ev.u.sp.total_ms;
 		return o->n;
 	}
 	/* other stamped JVM output (CMS concurrent phases without brackets ...) */
@@ -970,7 +972,11 @@ static int bare_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o
 	if (JL_STARTS(s, n, "{Heap before GC invocations=") || JL_STARTS(s, n, "Heap after GC invocations=") ||
 	    JL_EQ(s, n, "}"))
 		return o->n;
-	if (JL_EQ(s, n, "Heap") || JL_EQ(s, n, "Polling page always armed") ||
+	if (JL_EQ(s, n, "Polling page always armed")) {
+		p->sp8_exit_stats = true;
+		return o->n;
+	}
+	if (JL_EQ(s, n, "Heap") ||
 	    JL_EQ(s, n, "No shared spaces configured.") ||
 	    JL_STARTS(s, n, "Maximum sync time ") || JL_STARTS(s, n, "Maximum vm operation time ") ||
 	    JL_STARTS(s, n, "Maximum cleanup time "))
@@ -1050,12 +1056,91 @@ static bool g1_tree_line(struct jvmlog *p, const char *s, size_t n, size_t ws, s
 
 /* ------------------------------------------------------------------------ */
 
+/* The lines of SafepointSynchronize::print_stat_on_exit() (JDK 8) between
+ * "Polling page always armed" and "Maximum sync time": one "%-26s%10llu" line
+ * per VM operation that ran ("RevokeBias                       87") and
+ * "%5llu VM operations coalesced during safepoint". */
+static bool sp8_exit_stats_line(const char *s, size_t n, size_t ws)
+{
+	size_t i = ws, k;
+	if (i < n && is_digit(s[i])) {
+		while (i < n && is_digit(s[i]))
+			i++;
+		return JL_EQ(s + i, n - i, " VM operations coalesced during safepoint");
+	}
+	/* VM_Operation::name(): letters, digits and '_' ("CMS_Final_Remark") */
+	while (i < n && (is_digit(s[i]) || s[i] == '_' || ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z')))
+		i++;
+	if (ws > 0 || i == 0 || is_digit(s[0]))
+		return false;
+	k = i;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i == k || i == n)
+		return false;
+	while (i < n && is_digit(s[i]))
+		i++;
+	return i == n;
+}
+
+/* -XX:+LogVMOutput -XX:LogFile=FILE (JDK 8's way to keep -XX:+PrintSafepointStatistics
+ * and the GC output off stdout; vmcat reads such files): the JVM's output inside
+ * HotSpot's XML (ostream.cpp defaultStream::start_log/finish_log). Its header,
+ * "<?xml ...?>" "<hotspot_log ...>" <vm_version> <vm_arguments> (names,
+ * flags, properties), and the tags between the output lines are the file's,
+ * not the JVM's output: read, no event. The <info> line of the header is the
+ * JDK 8 version line and is read as such. -1: not such a line. */
+static int hsl_line(struct jvmlog *p, const char *s, size_t n)
+{
+	static const char *const tags[] = {"<tty>", "</tty>", "<writer ", "<blob ", "<sect ", "</blob>",
+					   "<destroy_vm ", "<tty_done ", "<hotspot_log_done ", "</hotspot_log>"};
+	if (JL_EQ(s, n, "<?xml version='1.0' encoding='UTF-8'?>"))
+		return 0;
+	if (JL_STARTS(s, n, "<hotspot_log ") && s[n - 1] == '>') {
+		p->hsl = 1;
+		return 0;
+	}
+	if (p->hsl == 1) {
+		if (JL_EQ(s, n, "</vm_arguments>"))
+			p->hsl = 2;
+		/* <info>: "Java HotSpot(TM) 64-Bit Server VM (25.121-b13) for linux-amd64
+		 * JRE (1.8.0_121-b13), built on ..."; <name> holds the VM's name alone */
+		if ((JL_STARTS(s, n, "OpenJDK ") || JL_STARTS(s, n, "Java HotSpot(TM) ")) && JL_FIND(s, n, " JRE ("))
+			return -1;
+		return 0;
+	}
+	if (s[0] != '<' || s[n - 1] != '>')
+		return -1;
+	for (size_t i = 0; i < ARRAY_LEN(tags); i++)
+		if (n >= strlen(tags[i]) && memcmp(s, tags[i], strlen(tags[i])) == 0) {
+			if (JL_EQ(s, n, "</hotspot_log>"))
+				p->hsl = 0;
+			return 0;
+		}
+	return -1;
+}
+
 int jl_plain_line(struct jvmlog *p, const char *s, size_t n, struct jl_out *o)
 {
 	struct jl_stamp st;
 	/* the leading blanks, once: most lines of a PrintGCDetails log are indented */
 	size_t ws = jl_skip_ws(s, n, 0);
 	bool lead_ws = ws > 0;
+
+	/* a PrintSafepointStatistics row on the line before (jl_sp_stopped()) */
+	p->sp8_prev = p->sp8_row;
+	p->sp8_prev_ms = p->sp8_row_ms;
+	p->sp8_row = false;
+	if (p->sp8_exit_stats) {
+		if (sp8_exit_stats_line(s, n, ws))
+			return 0;
+		p->sp8_exit_stats = false;
+	}
+	if (n > 0 && (p->hsl || s[0] == '<')) {
+		int r = hsl_line(p, s, n);
+		if (r >= 0)
+			return r;
+	}
 
 	/* A JDK 8 pause bracket still open: CMS concurrent output spliced into it,
 	 * G1Ergonomics lines, -XX:+PrintTenuringDistribution ("Desired survivor

@@ -293,6 +293,17 @@ int jl_sp_stopped(struct jvmlog *p, const char *m, size_t n, struct jl_out *o, s
 	/* the words and a number's sign, digits and mark hold no '[' */
 	if (clean)
 		*clean = l + k;
+	if (p->sp8_prev) {
+		/* JDK 8: SafepointSynchronize::end() prints the -XX:+PrintSafepointStatistics
+		 * row, then RuntimeService::record_safepoint_end() this line: the same
+		 * safepoint, already an event (the row's: its operation and phases).
+		 * The row's times are whole milliseconds cut down, this one also
+		 * holds the printing of the row: a little longer, never shorter. */
+		double row = p->sp8_prev_ms;
+		p->sp8_prev = false;
+		if (total + 1.0 >= row && total <= row * 1.05 + 5.0)
+			return 1;
+	}
 	e = jl_push(o, EV_SAFEPOINT);
 	if (!e)
 		return 1;

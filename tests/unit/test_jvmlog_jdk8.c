@@ -2,9 +2,11 @@
 /* test_jvmlog_jdk8.c — JDK 8 -XX:+PrintGCDetails records that used to be lost
  * without a word (issue 14): records longer than 63 lines, class histogram
  * rows of array classes, CMS remarks with a nested scavenge and
- * -XX:+PrintHeapAtGC, and stop lines interleaved with other output. Every
- * input is a real log from tests/fixtures/jvm/jdk8/ (README.md there says
- * where each comes from); expected values are read off those files by hand. */
+ * -XX:+PrintHeapAtGC, and stop lines interleaved with other output; and
+ * -XX:+PrintSafepointStatistics rows with their stop lines and the exit
+ * statistics (issue 24). Every input is a real log from tests/fixtures/jvm/jdk8/
+ * or tests/fixtures/jvm/jdk8-safepoint-stats/ (README.md there says where each
+ * comes from); expected values are read off those files by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include "jvmlog_tally.h"
 
 #define FIX "fixtures/jvm/jdk8/"
+#define SP8 "fixtures/jvm/jdk8-safepoint-stats/"
 
 static void run(const char *rel, struct tally *t, int keep_kind)
 {
@@ -355,6 +358,59 @@ static void test_stop_two_stamps(void **state)
 	assert_int_equal(t.keep[4].t_ms, util_utc_ms(2022, 10, 30, 12, 28, 23, 839));
 }
 
+/* -XX:+PrintSafepointStatistics rows of real JDK 8 runs (fixtures/jvm/jdk8-safepoint-stats/,
+ * README.md there). A row and the "Total time for which application threads were
+ * stopped" line HotSpot prints right after it are one safepoint: one event, the
+ * row's (its operation and phases). Before: two events, the stop counted twice. */
+static void test_stats_row_then_stopped_line(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(SP8 "jvm-book-safepointtest-excerpt.log", &t, EV_SAFEPOINT);
+	assert_int_equal(t.sp, 6);
+	/* the IDE's command line and its "Connected"/"Disconnected" lines, the
+	 * program's own five lines: not the JVM's */
+	assert_int_equal(t.unknown, 8);
+	assert_string_equal(t.keep[0].u.sp.op, "ForceSafepoint");
+	assert_string_equal(t.keep[4].u.sp.op, "no vm operation");
+	assert_near(t.keep[4].u.sp.spin_ms, 2509);
+	assert_near(t.keep[4].u.sp.ttsp_ms, 2509);
+	assert_near(t.keep[4].u.sp.total_ms, 2509);
+	assert_int_equal(t.keep[4].up_us, 1183000 + 2509000);
+	assert_string_equal(t.keep[5].u.sp.op, "no vm operation");
+	assert_near(t.sp_max, 2509);
+}
+
+/* A whole -XX:+LogVMOutput file: its XML header (lines 1-48: <hotspot_log>,
+ * <vm_version>, <vm_arguments> with the flags and properties) and the tags
+ * around the output (<tty>, <writer>, <destroy_vm>, ..., </hotspot_log>) are
+ * the file's; before, those 52 lines were unparsed. */
+static void test_logvmoutput_xml(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(SP8 "zscgrhg-gc-vm.log", &t, EV_SAFEPOINT);
+	assert_int_equal(t.sp, 504);
+	assert_string_equal(t.version, "1.8.0_121-b13");
+	assert_int_equal(t.unknown, 0);
+}
+
+/* The statistics HotSpot prints when the JVM exits (SafepointSynchronize::
+ * print_stat_on_exit): "Polling page always armed", one "%-26s%10d" line per VM
+ * operation, "%5d VM operations coalesced during safepoint", the two maxima.
+ * Before: the per-operation lines and the coalesced line were unparsed. */
+static void test_stats_exit_summary(void **state)
+{
+	struct tally t;
+	(void)state;
+	run(SP8 "zscgrhg-gc-vm.log", &t, EV_SAFEPOINT);
+	assert_int_equal(t.sp, 504);
+	assert_near(t.sp_max, 7349);
+	assert_near(t.ttsp_max, 29);
+	run(SP8 "jvm-book-safepointtest-excerpt.log", &t, 0);
+	assert_int_equal(t.unknown, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +426,9 @@ int main(void)
 		cmocka_unit_test(test_cms_remark_nested_scavenge),
 		cmocka_unit_test(test_stop_after_concurrent_phase),
 		cmocka_unit_test(test_stop_two_stamps),
+		cmocka_unit_test(test_stats_row_then_stopped_line),
+		cmocka_unit_test(test_stats_exit_summary),
+		cmocka_unit_test(test_logvmoutput_xml),
 	};
 	setenv("TZ", "UTC", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
