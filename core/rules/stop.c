@@ -108,6 +108,74 @@ static void open_pause_text(struct rules *r, const struct rules_ctx *c, struct v
 		"start, not inside a pause.");
 }
 
+/* A collection that only the safepoint log shows: the longest stop of the
+ * incident whose operation is a collector's (ParallelGCFailedAllocation,
+ * G1CollectForAllocation ...), whose time at the safepoint is at least
+ * long_pause_warn_ms, and that no GC pause record overlaps (a safepoint log
+ * with no GC log: JDK 8 -XX:+PrintSafepointStatistics on stdout, -Xlog:safepoint
+ * alone). NULL: none. */
+static const struct tl_stop *gc_stop_without_pause(const struct rules *r, const struct timeline *tl,
+						   const struct incident *in, int *n)
+{
+	const struct tl_stop *w = NULL;
+	struct tl_stop_iter it, pit;
+	struct tl_stopref x, p;
+	*n = 0;
+	timeline_stops_begin(&it, tl, in->start_ms, in->end_ms, r->cfg.long_pause_warn_ms);
+	while (timeline_stops_next(&it, &x)) {
+		const struct tl_stop *s = x.stop;
+		if (!s || s->op_ms < r->cfg.long_pause_warn_ms || !rl_vmop_is_gc(s->op) ||
+		    strcmp(s->op, TL_OPEN_PAUSE_OP) == 0)
+			continue;
+		timeline_pauses_begin(&pit, tl, s->start_ms, s->end_ms, 0);
+		if (timeline_stops_next(&pit, &p))
+			continue;
+		(*n)++;
+		if (!w || s->op_ms > w->op_ms)
+			w = s;
+	}
+	return w;
+}
+
+/* long-gc-pause from the safepoint log alone (gc_stop_without_pause) */
+static void gc_stop_text(struct rules *r, const struct rules_ctx *c, const struct incident *in,
+			 const struct tl_stop *s, int n)
+{
+	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN], d1[32], d2[32];
+	struct vdraft v;
+	vinit(&v, V_LONG_GC_PAUSE, in->id, s->op_ms >= r->cfg.long_pause_crit_ms ? SEV_CRIT : SEV_WARN);
+	v.start_ms = s->start_ms;
+	v.end_ms = s->end_ms;
+	v.jump_ms = s->start_ms;
+	rl_fmt_ms(s->op_ms, d1, sizeof d1);
+	rl_fmt_ms(s->total_ms, d2, sizeof d2);
+	vtitle(&v, "The JVM stopped %s for a collection: the safepoint operation \"%s\" at %s (no GC log line "
+	       "shows this pause)", d2, s->op, rl_hms(r, s->start_ms, t1));
+	vevid(&v, "%s:%llu %s safepoint \"%s\": total %s, reaching it %.1f ms, at it %s: the time went into "
+	      "the collection, not into reaching the safepoint", rl_sname(c, s->src), (unsigned long long)s->line,
+	      rl_hms(r, s->end_ms, t2), s->op, d2, s->ttsp_ms, d1);
+	if (n > 1)
+		vevid(&v, "%d collections of >= %.0f ms in this incident, seen in the safepoint log only", n,
+		      r->cfg.long_pause_warn_ms);
+	if (strstr(s->op, "Full"))
+		vadvice(&v, "The operation is a full collection; the safepoint log does not say why it ran. Add "
+			"the GC log to see its cause (System.gc(), a full heap), how much it freed and how large "
+			"the heap is (JDK 8: ");
+	else
+		vadvice(&v, "The safepoint log names the operation, not what the collection did. Add the GC log "
+			"to see whether it was a full collection, how much it freed and how large the heap is "
+			"(JDK 8: ");
+	vadvice(&v, "-XX:+PrintGCDetails -XX:+PrintGCDateStamps -Xloggc:FILE; JDK 9+: "
+		"-Xlog:gc*:file=FILE:time,uptime,level,tags) and give it to stwtop with --gc. ");
+	vadvice(&v, "%s: raise -Xmx or shrink what the application keeps.",
+		strstr(s->op, "Full") ? "Unless it was asked for (System.gc(), jcmd GC.run), a full collection this "
+					"long means the live data nearly fills the heap" :
+					"A collection this long is most often a full collection of a heap whose live "
+					"data nearly fills it");
+	rl_missing_sources_advice(&v, c, true);
+	rv_commit(r, &v);
+}
+
 static void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct incident *in = f->in;
@@ -120,6 +188,13 @@ static void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, cons
 	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN], t3[UTIL_HMS_LEN];
 	char d1[32], d2[32];
 	/* ---- long-gc-pause ---- */
+	if (!wp) {
+		int n;
+		const struct tl_stop *gs = gc_stop_without_pause(r, c->tl, in, &n);
+		if (gs)
+			gc_stop_text(r, c, in, gs, n);
+		return;
+	}
 	if (wp) {
 		struct vdraft v;
 		int64_t pstart = wp->t_ms - (int64_t)wp->dur_ms;
