@@ -192,7 +192,9 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
 		a = xs;
 		b = xe;
 		stop_s = (double)(xe - xs) / 1000.0;
-		stop_from = throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
+		stop_from = f->open_nginx ? "the GC pause that never ended, from its start line to the last "
+					    "connect nginx saw the upstream hold" :
+			    throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
 	} else {
 		double span = all.first_slow_start != EV_TIME_NONE ?
 				      (double)(all.last_slow_start - all.first_slow_start) / 1000.0 : 0;
@@ -243,6 +245,60 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
 	u->backlog = backlog;
 }
 
+/* A GC pause the JVM log began and never ended, with no length from the log
+ * (its start line is the log's last sign of life, and no recording saw the
+ * process after it): the JVM stayed stopped in it until it died or the log was
+ * cut. nginx tells which: while the upstream answers nothing from the pause's
+ * start on, its listen socket holding the connects (SYNs dropped: connect
+ * timeouts; queued with no header: read timeouts), the JVM is in the pause;
+ * the first refused connect is the process gone. Where the upstream answered
+ * after the start, the pause did end (the log lacks it): no stop is made of it.
+ * Sets [*s, *e]: the pause's start to the last moment nginx saw it held. */
+static bool open_pause_held(const struct rules_ctx *c, const struct incident *in, int64_t *s, int64_t *e)
+{
+	const struct summary_open_pause *op = &c->sum->open_pause;
+	if (c->sum->open_pauses == 0 || op->start_ms == EV_TIME_NONE || op->end_ms == EV_TIME_NONE ||
+	    op->start_ms > in->end_ms)
+		return false;
+	int64_t from = op->start_ms, refused = EV_TIME_NONE, held = EV_TIME_NONE;
+	int64_t to = c->now_ms != EV_TIME_NONE && c->now_ms > in->end_ms ? c->now_ms + 1 : in->end_ms + 1;
+	struct tl_req_iter it;
+	const struct tl_req *q;
+	/* the first refused connect after it: the process gone (a JVM started
+	 * after it may answer again) */
+	timeline_reqs_begin(&it, c->tl, from, to);
+	while ((q = timeline_reqs_next(&it)))
+		if (q->status == 502 && q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT) &&
+		    (refused == EV_TIME_NONE || q->start_ms < refused))
+			refused = q->start_ms;
+	if (refused != EV_TIME_NONE)
+		to = refused;
+	/* an answer after its start, before that: the pause had ended */
+	timeline_reqs_begin(&it, c->tl, from - 30000, to);
+	while ((q = timeline_reqs_next(&it)))
+		if (q->uht_s >= 0 && q->start_ms + (int64_t)(q->uht_s * 1000.0f) > from)
+			return false;
+	timeline_reqs_begin(&it, c->tl, from, to);
+	while ((q = timeline_reqs_next(&it))) {
+		int64_t t;
+		if (q->status != 504 || (q->flags & TL_REQ_NO_UCT))
+			continue;
+		if (q->uct_s < 0)
+			t = q->start_ms; /* its SYN dropped: the listen queue full, the socket there */
+		else if (q->uht_s < 0 && q->rt_s >= 0)
+			t = q->start_ms + (int64_t)(q->rt_s * 1000.0f); /* queued, no header until it gave up */
+		else
+			continue;
+		if (held == EV_TIME_NONE || t > held)
+			held = t;
+	}
+	if (held == EV_TIME_NONE || held <= op->end_ms)
+		return false;
+	*s = from;
+	*e = held;
+	return true;
+}
+
 void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incident *in,
 		       struct incident_facts *f)
 {
@@ -274,6 +330,11 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 		}
 		f->worst_total = wstop->dur_ms;
 		f->worst_start_ms = wstop->t_ms - (int64_t)(wstop->dur_ms + 0.5);
+	}
+	if (f->ws == EV_TIME_NONE && in->has_slow && c->have_nginx && open_pause_held(c, in, &f->ws, &f->we)) {
+		f->open_nginx = true;
+		f->worst_total = (double)(f->we - f->ws);
+		f->worst_start_ms = f->ws;
 	}
 	f->xs = f->ws;
 	f->xe = f->we;

@@ -697,6 +697,81 @@ static void test_connect_504_blames_only_a_stop_that_explains(void **state)
 	}
 }
 
+/* an nginx request started at start_ms: 'o' 200 at once, 't' 504 after a 1 s
+ * connect timeout, 'r' 502 refused at once (no upstream connection) */
+static void http_one(struct fixture *f, int ng, int64_t start_ms, char kind)
+{
+	struct event e;
+	ev_init(&e, EV_HTTP);
+	e.t_ms = start_ms + (kind == 't' ? 1000 : kind == 'o' ? 3 : 0);
+	e.u.http.status = kind == 't' ? 504 : kind == 'o' ? 200 : 502;
+	e.u.http.upstream_status = e.u.http.status;
+	e.u.http.uct_n = 1;
+	e.u.http.uct_dash = kind != 'o';
+	e.u.http.uct_ms = kind == 'o' ? 1 : -1;
+	e.u.http.rt_ms = kind == 't' ? 1000 : kind == 'o' ? 3 : 0;
+	e.u.http.uht_ms = kind == 'o' ? 3 : -1;
+	e.u.http.urt_ms = kind == 'o' ? 3 : kind == 't' ? 1000 : 0;
+	e.u.http.t_exact = 1;
+	session_feed_event(f->s, ng, &e);
+}
+
+/* A GC log whose last line is a pause's start line (PAUSE_F_OPEN, no length
+ * from the log), and nginx in front: from that start the upstream answered
+ * nothing, nginx's connects timed out (SYNs dropped), then were refused (the
+ * JVM killed). The timeouts are the pause's, not "no JVM stop overlaps them"
+ * (issue 24 point 7, recordings/pause-never-ended-nginx); where the upstream
+ * answered again after the start, the pause had ended and makes no stop. */
+static void test_connect_504_in_a_pause_that_never_ended(void **state)
+{
+	(void)state;
+	for (int answered = 0; answered <= 1; answered++) {
+		struct fixture *f = fx_new(false);
+		char err[256], ng_path[64];
+		snprintf(ng_path, sizeof ng_path, "/tmp/test_rules_table_ng.XXXXXX");
+		int fd = mkstemp(ng_path);
+		assert_true(fd >= 0);
+		close(fd);
+		int ng = session_add_source(f->s, SRC_NGINX, ng_path, err, sizeof err);
+		assert_true(ng >= 0);
+		for (int64_t t = 1000; t < 10000; t += 500)
+			gc_pause(f, T0 + t + 10, 10, PAUSE_YOUNG);
+		struct event e;
+		ev_init(&e, EV_GC_PAUSE);
+		e.t_ms = T0 + 10000; /* the log's last sign of life: its own start line */
+		e.u.pause.dur_ms = 0;
+		e.u.pause.type = PAUSE_YOUNG;
+		e.u.pause.collector = GC_SERIAL;
+		e.u.pause.flags = PAUSE_F_OPEN;
+		snprintf(e.u.pause.title, sizeof e.u.pause.title, "Pause Young");
+		snprintf(e.u.pause.cause, sizeof e.u.pause.cause, "Allocation Failure");
+		session_feed_event(f->s, f->jvm, &e);
+		/* 20 requests/s: served, then (from 12.5 s: the accept queue full)
+		 * connect timeouts until the kill at 17.5 s, then refused; or, with
+		 * answered, served again from 14 s on */
+		for (int64_t t = 0; t < 30000; t += 50) {
+			char k = t < 10000 ? 'o' : t < 12500 ? 'q' : t < 17500 ? 't' : 'r';
+			if (answered && t >= 14000)
+				k = 'o';
+			if (k == 'q')
+				continue; /* in the accept queue: a read timeout later, left out here */
+			http_one(f, ng, T0 + t, k);
+		}
+		session_eval(f->s, T0 + 60000, true);
+		const struct verdict *v = find(f, V_CONNECT_504);
+		if (!v)
+			fail_msg("answered %d: no connect-timeout-504", answered);
+		bool during = strstr(v->title, "during the stop") != NULL;
+		bool none = false;
+		for (int i = 0; i < v->nevidence; i++)
+			none |= strstr(v->evidence[i], "no JVM stop") != NULL;
+		if (during == (bool)answered || none != (bool)answered)
+			fail_msg("answered %d: %s / %s", answered, v->title, v->nevidence > 1 ? v->evidence[1] : "");
+		fx_free(f);
+		unlink(ng_path);
+	}
+}
+
 static void test_healthy_says_nothing(void **state)
 {
 	(void)state;
@@ -722,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_throttled_headline_names_its_stop),
 		cmocka_unit_test(test_serial_gc_selected),
 		cmocka_unit_test(test_connect_504_blames_only_a_stop_that_explains),
+		cmocka_unit_test(test_connect_504_in_a_pause_that_never_ended),
 		cmocka_unit_test(test_healthy_says_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
