@@ -254,7 +254,8 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
  * the first refused connect is the process gone. Where the upstream answered
  * after the start, the pause did end (the log lacks it): no stop is made of it.
  * Sets [*s, *e]: the pause's start to the last moment nginx saw it held. */
-static bool open_pause_held(const struct rules_ctx *c, const struct incident *in, int64_t *s, int64_t *e)
+static bool open_pause_held(const struct rules_ctx *c, const struct incident *in, int64_t *s, int64_t *e,
+			    int64_t *gone)
 {
 	const struct summary_open_pause *op = &c->sum->open_pause;
 	if (c->sum->open_pauses == 0 || op->start_ms == EV_TIME_NONE || op->end_ms == EV_TIME_NONE ||
@@ -296,6 +297,7 @@ static bool open_pause_held(const struct rules_ctx *c, const struct incident *in
 		return false;
 	*s = from;
 	*e = held;
+	*gone = refused;
 	return true;
 }
 
@@ -331,7 +333,7 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 		f->worst_total = wstop->dur_ms;
 		f->worst_start_ms = wstop->t_ms - (int64_t)(wstop->dur_ms + 0.5);
 	}
-	if (f->ws == EV_TIME_NONE && in->has_slow && c->have_nginx && open_pause_held(c, in, &f->ws, &f->we)) {
+	if (f->ws == EV_TIME_NONE && in->has_slow && c->have_nginx && open_pause_held(c, in, &f->ws, &f->we, &f->open_gone_ms)) {
 		f->open_nginx = true;
 		f->worst_total = (double)(f->we - f->ws);
 		f->worst_start_ms = f->ws;

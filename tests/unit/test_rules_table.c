@@ -720,7 +720,8 @@ static void http_one(struct fixture *f, int ng, int64_t start_ms, char kind)
  * from the log), and nginx in front: from that start the upstream answered
  * nothing, nginx's connects timed out (SYNs dropped), then were refused (the
  * JVM killed). The timeouts are the pause's, not "no JVM stop overlaps them"
- * (issue 24 point 7, recordings/pause-never-ended-nginx); where the upstream
+ * (issue 24 point 7, recordings/pause-never-ended-nginx), and the pause is a
+ * long-gc-pause as long as nginx saw the upstream held; where the upstream
  * answered again after the start, the pause had ended and makes no stop. */
 static void test_connect_504_in_a_pause_that_never_ended(void **state)
 {
@@ -767,6 +768,12 @@ static void test_connect_504_in_a_pause_that_never_ended(void **state)
 			none |= strstr(v->evidence[i], "no JVM stop") != NULL;
 		if (during == (bool)answered || none != (bool)answered)
 			fail_msg("answered %d: %s / %s", answered, v->title, v->nevidence > 1 ? v->evidence[1] : "");
+		/* and the pause is a long-gc-pause from 10 s to at least 17.45 s (the last
+		 * connect held), crit; none where the upstream answered again */
+		const struct verdict *p = find(f, V_LONG_GC_PAUSE);
+		if (answered ? p != NULL :
+			       !p || p->severity != SEV_CRIT || !strstr(p->title, "at least 7.45 s in a GC pause that never ended"))
+			fail_msg("answered %d: long-gc-pause %s", answered, p ? p->title : "(none)");
 		fx_free(f);
 		unlink(ng_path);
 	}
