@@ -159,6 +159,50 @@ static bool stop_explains(const struct rules *r, const struct timeline *tl, int6
 	       (double)in >= r->cfg.aq_explain_share * (double)all;
 }
 
+/* The run of stops around the incident's longest: stops the JVM ran more
+ * than a second between (it accepted again, its queue drained) are not one
+ * stop to the callers. [*xs, *xe] narrows to that run. */
+static void worst_run(const struct rules *r, const struct timeline *tl, const struct incident *in,
+		      const struct tl_stop *worst, int64_t *xs, int64_t *xe)
+{
+	int64_t st[64][2];
+	int n = 0;
+	struct tl_stop_iter it;
+	struct tl_stopref sr;
+	timeline_stops_begin(&it, tl, in->start_ms, in->end_ms, r->cfg.stop_ms);
+	while (timeline_stops_next(&it, &sr) && n < 64) {
+		int k = n++;
+		while (k > 0 && st[k - 1][0] > sr.stop->start_ms) {
+			st[k][0] = st[k - 1][0];
+			st[k][1] = st[k - 1][1];
+			k--;
+		}
+		st[k][0] = sr.stop->start_ms;
+		st[k][1] = sr.stop->end_ms;
+	}
+	int w = -1;
+	for (int k = 0; k < n; k++)
+		if (st[k][0] == worst->start_ms && st[k][1] == worst->end_ms)
+			w = k;
+	if (w < 0 || n == 64)
+		return;
+	int lo = w, hi = w;
+	int64_t end = st[w][1];
+	while (lo > 0 && st[lo][0] - st[lo - 1][1] <= 1000)
+		lo--;
+	while (hi + 1 < n && st[hi + 1][0] - end <= 1000)
+		if (st[++hi][1] > end)
+			end = st[hi][1];
+	int64_t a = st[lo][0];
+	for (int k = lo; k <= hi; k++)
+		if (st[k][1] > end)
+			end = st[k][1];
+	if (a > *xs)
+		*xs = a;
+	if (end < *xe)
+		*xe = end;
+}
+
 /* The window W of the requests to count and how long the upstream accepted
  * nothing: the JVM's stop (with its throttling) when the JVM logs show one;
  * from nginx alone, the first request that got into the accept queue waited
@@ -189,6 +233,21 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
 		stop_s = u->jstop_s;
 		stop_from = "the JVM stop";
 	} else if (ws != EV_TIME_NONE) {
+		/* the incident's stops explain them: sized from the run of stops
+		 * around the longest when that explains them too (a short stop
+		 * seconds before a long one is no part of what the callers waited) */
+		int64_t txs = xs, txe = xe;
+		struct upstream_window tu;
+		if (!throttled && f->sp.worst && f->sp.n > 1) {
+			worst_run(r, tl, in, f->sp.worst, &txs, &txe);
+			tu = *u;
+			if ((txs != xs || txe != xe) &&
+			    stop_explains(r, tl, txs, txe, in->start_ms - 3000, in->end_ms + 1, &tu)) {
+				xs = txs;
+				xe = txe;
+				*u = tu;
+			}
+		}
 		a = xs;
 		b = xe;
 		stop_s = (double)(xe - xs) / 1000.0;

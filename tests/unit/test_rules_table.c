@@ -697,6 +697,36 @@ static void test_connect_504_blames_only_a_stop_that_explains(void **state)
 	}
 }
 
+/* The backlog is sized from the run of stops around the longest, not the
+ * incident's whole extent: a 0.2 s GC 2.8 s before a 3 s one (one incident,
+ * 5 s gap) left the JVM running and accepting in between (issue 24 point 7:
+ * a 118 ms GC 4 s before the hung pause made "the JVM stop: 10.91 s") */
+static void test_connect_504_sized_by_the_longest_run(void **state)
+{
+	(void)state;
+	struct fixture *f = fx_new(false);
+	char err[256], ng_path[64];
+	snprintf(ng_path, sizeof ng_path, "/tmp/test_rules_table_ng.XXXXXX");
+	int fd = mkstemp(ng_path);
+	assert_true(fd >= 0);
+	close(fd);
+	int ng = session_add_source(f->s, SRC_NGINX, ng_path, err, sizeof err);
+	assert_true(ng >= 0);
+	gc_pause(f, T0 + 5200, 200, PAUSE_YOUNG);
+	http_load(f, ng, T0 + 8300, T0 + 11000, 8000, 3000);
+	session_eval(f->s, T0 + 60000, true);
+	const struct verdict *v = find(f, V_CONNECT_504);
+	if (!v)
+		fail_msg("no connect-timeout-504");
+	bool three = false;
+	for (int i = 0; i < v->nevidence; i++)
+		three |= strstr(v->evidence[i], "the JVM stop: 3.00 s") != NULL;
+	if (!strstr(v->title, "during the stop") || !three)
+		fail_msg("%s / %s", v->title, v->nevidence > 1 ? v->evidence[1] : "");
+	fx_free(f);
+	unlink(ng_path);
+}
+
 /* an nginx request started at start_ms: 'o' 200 at once, 't' 504 after a 1 s
  * connect timeout, 'r' 502 refused at once (no upstream connection) */
 static void http_one(struct fixture *f, int ng, int64_t start_ms, char kind)
@@ -821,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_serial_gc_selected),
 		cmocka_unit_test(test_connect_504_blames_only_a_stop_that_explains),
 		cmocka_unit_test(test_connect_504_in_a_pause_that_never_ended),
+		cmocka_unit_test(test_connect_504_sized_by_the_longest_run),
 		cmocka_unit_test(test_healthy_says_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
