@@ -617,6 +617,13 @@ static void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 		vevid(&v, "the GC log's last record is at %s; nginx then logged %u requests, %u of them 502 with no "
 		      "upstream connection (refused: nothing listened), %u served by the upstream", rl_hms(r, w.lo, (char[UTIL_HMS_LEN]){0}),
 		      f.n, f.refused, f.served);
+	if (away && c->sum->open_pauses && c->sum->open_pause.start_ms != EV_TIME_NONE &&
+	    c->sum->open_pause.start_ms >= w.lo && c->sum->open_pause.start_ms <= w.hi) {
+		const struct summary_open_pause *op = &c->sum->open_pause;
+		vevid(&v, "after it the GC log has only the start line of %s%s%s%s at %s, and no end line: the JVM "
+		      "went away inside that pause", op->title, op->cause[0] ? " (" : "", op->cause,
+		      op->cause[0] ? ")" : "", rl_hms(r, op->start_ms, (char[UTIL_HMS_LEN]){0}));
+	}
 	if (away) {
 		/* the whole tail, counted as it was read: from the GC log's last record */
 		memset(&q, 0, sizeof q);

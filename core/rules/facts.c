@@ -159,6 +159,50 @@ static bool stop_explains(const struct rules *r, const struct timeline *tl, int6
 	       (double)in >= r->cfg.aq_explain_share * (double)all;
 }
 
+/* The run of stops around the incident's longest: stops the JVM ran more
+ * than a second between (it accepted again, its queue drained) are not one
+ * stop to the callers. [*xs, *xe] narrows to that run. */
+static void worst_run(const struct rules *r, const struct timeline *tl, const struct incident *in,
+		      const struct tl_stop *worst, int64_t *xs, int64_t *xe)
+{
+	int64_t st[64][2];
+	int n = 0;
+	struct tl_stop_iter it;
+	struct tl_stopref sr;
+	timeline_stops_begin(&it, tl, in->start_ms, in->end_ms, r->cfg.stop_ms);
+	while (timeline_stops_next(&it, &sr) && n < 64) {
+		int k = n++;
+		while (k > 0 && st[k - 1][0] > sr.stop->start_ms) {
+			st[k][0] = st[k - 1][0];
+			st[k][1] = st[k - 1][1];
+			k--;
+		}
+		st[k][0] = sr.stop->start_ms;
+		st[k][1] = sr.stop->end_ms;
+	}
+	int w = -1;
+	for (int k = 0; k < n; k++)
+		if (st[k][0] == worst->start_ms && st[k][1] == worst->end_ms)
+			w = k;
+	if (w < 0 || n == 64)
+		return;
+	int lo = w, hi = w;
+	int64_t end = st[w][1];
+	while (lo > 0 && st[lo][0] - st[lo - 1][1] <= 1000)
+		lo--;
+	while (hi + 1 < n && st[hi + 1][0] - end <= 1000)
+		if (st[++hi][1] > end)
+			end = st[hi][1];
+	int64_t a = st[lo][0];
+	for (int k = lo; k <= hi; k++)
+		if (st[k][1] > end)
+			end = st[k][1];
+	if (a > *xs)
+		*xs = a;
+	if (end < *xe)
+		*xe = end;
+}
+
 /* The window W of the requests to count and how long the upstream accepted
  * nothing: the JVM's stop (with its throttling) when the JVM logs show one;
  * from nginx alone, the first request that got into the accept queue waited
@@ -189,10 +233,27 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
 		stop_s = u->jstop_s;
 		stop_from = "the JVM stop";
 	} else if (ws != EV_TIME_NONE) {
+		/* the incident's stops explain them: sized from the run of stops
+		 * around the longest when that explains them too (a short stop
+		 * seconds before a long one is no part of what the callers waited) */
+		int64_t txs = xs, txe = xe;
+		struct upstream_window tu;
+		if (!throttled && f->sp.worst && f->sp.n > 1) {
+			worst_run(r, tl, in, f->sp.worst, &txs, &txe);
+			tu = *u;
+			if ((txs != xs || txe != xe) &&
+			    stop_explains(r, tl, txs, txe, in->start_ms - 3000, in->end_ms + 1, &tu)) {
+				xs = txs;
+				xe = txe;
+				*u = tu;
+			}
+		}
 		a = xs;
 		b = xe;
 		stop_s = (double)(xe - xs) / 1000.0;
-		stop_from = throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
+		stop_from = f->open_nginx ? "the GC pause that never ended, from its start line to the last "
+					    "connect nginx saw the upstream hold" :
+			    throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
 	} else {
 		double span = all.first_slow_start != EV_TIME_NONE ?
 				      (double)(all.last_slow_start - all.first_slow_start) / 1000.0 : 0;
@@ -243,6 +304,62 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
 	u->backlog = backlog;
 }
 
+/* A GC pause the JVM log began and never ended, with no length from the log
+ * (its start line is the log's last sign of life, and no recording saw the
+ * process after it): the JVM stayed stopped in it until it died or the log was
+ * cut. nginx tells which: while the upstream answers nothing from the pause's
+ * start on, its listen socket holding the connects (SYNs dropped: connect
+ * timeouts; queued with no header: read timeouts), the JVM is in the pause;
+ * the first refused connect is the process gone. Where the upstream answered
+ * after the start, the pause did end (the log lacks it): no stop is made of it.
+ * Sets [*s, *e]: the pause's start to the last moment nginx saw it held. */
+static bool open_pause_held(const struct rules_ctx *c, const struct incident *in, int64_t *s, int64_t *e,
+			    int64_t *gone)
+{
+	const struct summary_open_pause *op = &c->sum->open_pause;
+	if (c->sum->open_pauses == 0 || op->start_ms == EV_TIME_NONE || op->end_ms == EV_TIME_NONE ||
+	    op->start_ms > in->end_ms)
+		return false;
+	int64_t from = op->start_ms, refused = EV_TIME_NONE, held = EV_TIME_NONE;
+	int64_t to = c->now_ms != EV_TIME_NONE && c->now_ms > in->end_ms ? c->now_ms + 1 : in->end_ms + 1;
+	struct tl_req_iter it;
+	const struct tl_req *q;
+	/* the first refused connect after it: the process gone (a JVM started
+	 * after it may answer again) */
+	timeline_reqs_begin(&it, c->tl, from, to);
+	while ((q = timeline_reqs_next(&it)))
+		if (q->status == 502 && q->uct_s < 0 && !(q->flags & TL_REQ_NO_UCT) &&
+		    (refused == EV_TIME_NONE || q->start_ms < refused))
+			refused = q->start_ms;
+	if (refused != EV_TIME_NONE)
+		to = refused;
+	/* an answer after its start, before that: the pause had ended */
+	timeline_reqs_begin(&it, c->tl, from - 30000, to);
+	while ((q = timeline_reqs_next(&it)))
+		if (q->uht_s >= 0 && q->start_ms + (int64_t)(q->uht_s * 1000.0f) > from)
+			return false;
+	timeline_reqs_begin(&it, c->tl, from, to);
+	while ((q = timeline_reqs_next(&it))) {
+		int64_t t;
+		if (q->status != 504 || (q->flags & TL_REQ_NO_UCT))
+			continue;
+		if (q->uct_s < 0)
+			t = q->start_ms; /* its SYN dropped: the listen queue full, the socket there */
+		else if (q->uht_s < 0 && q->rt_s >= 0)
+			t = q->start_ms + (int64_t)(q->rt_s * 1000.0f); /* queued, no header until it gave up */
+		else
+			continue;
+		if (held == EV_TIME_NONE || t > held)
+			held = t;
+	}
+	if (held == EV_TIME_NONE || held <= op->end_ms)
+		return false;
+	*s = from;
+	*e = held;
+	*gone = refused;
+	return true;
+}
+
 void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incident *in,
 		       struct incident_facts *f)
 {
@@ -274,6 +391,11 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 		}
 		f->worst_total = wstop->dur_ms;
 		f->worst_start_ms = wstop->t_ms - (int64_t)(wstop->dur_ms + 0.5);
+	}
+	if (f->ws == EV_TIME_NONE && in->has_slow && c->have_nginx && open_pause_held(c, in, &f->ws, &f->we, &f->open_gone_ms)) {
+		f->open_nginx = true;
+		f->worst_total = (double)(f->we - f->ws);
+		f->worst_start_ms = f->ws;
 	}
 	f->xs = f->ws;
 	f->xe = f->we;

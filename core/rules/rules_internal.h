@@ -294,6 +294,11 @@ struct incident_facts {
 	bool throttled;                   /* ... and shows throttling */
 	bool have_uw;                     /* slow connects and an nginx log */
 	struct upstream_window uw;
+	/* the stop [ws, we] is a GC pause the JVM log began and never ended,
+	 * whose length the log alone cannot give (its last line is the start):
+	 * we is the last request nginx saw the upstream hold after it */
+	bool open_nginx;
+	int64_t open_gone_ms;             /* ... and nginx's first refused connect after it, EV_TIME_NONE */
 };
 
 void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incident *in,

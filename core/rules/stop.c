@@ -81,7 +81,7 @@ static void keep_common(char *set, size_t setlen, const char *threads)
 /* long-gc-pause of a pause the log began and never ended (PAUSE_F_OPEN):
  * it lasted at least from its start line to the JVM's last sign of life */
 static void open_pause_text(struct rules *r, const struct rules_ctx *c, struct vdraft *v, const struct tl_pause *wp,
-			    const char *d1)
+			    const char *d1, const struct incident_facts *f)
 {
 	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	int64_t pstart = wp->t_ms - (int64_t)wp->dur_ms;
@@ -91,7 +91,14 @@ static void open_pause_text(struct rules *r, const struct rules_ctx *c, struct v
 	vevid(v, "%s %s: the start line of %s%s%s%s; no end line for it follows (the log ends at line %llu)",
 	      rl_sname(c, wp->src), rl_hms(r, pstart, t1), wp->title, wp->cause[0] ? " (" : "", wp->cause,
 	      wp->cause[0] ? ")" : "", (unsigned long long)wp->line);
-	if (wp->flags & PAUSE_F_OPEN_EXIT)
+	if (f && f->open_nginx) {
+		vevid(v, "the GC log's last line is that start line; nginx: from then on the upstream answered "
+		      "nothing, and its listen socket still held the connects (SYNs dropped, or queued with no "
+		      "header) until %s: the JVM was inside the pause until then", rl_hms(r, wp->t_ms, t2));
+		if (f->open_gone_ms != EV_TIME_NONE)
+			vevid(v, "nginx's connects were refused from %s on: the process was gone",
+			      rl_hms(r, f->open_gone_ms, t2));
+	} else if (wp->flags & PAUSE_F_OPEN_EXIT)
 		vevid(v, "the JVM process was seen alive until %s and then was gone, with no end line written: "
 		      "it was inside the pause until then", rl_hms(r, wp->t_ms, t2));
 	else
@@ -190,9 +197,36 @@ static void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, cons
 	/* ---- long-gc-pause ---- */
 	if (!wp) {
 		int n;
-		const struct tl_stop *gs = gc_stop_without_pause(r, c->tl, in, &n);
-		if (gs)
+		const struct tl_stop *gs;
+		if (f->open_nginx) {
+			/* a pause the log never ended and gives no length: as long as nginx
+			 * saw the upstream held after its start (facts.c) */
+			const struct tl_pause *op = NULL;
+			struct tl_stop_iter it;
+			struct tl_stopref p;
+			timeline_pauses_begin(&it, c->tl, f->ws, f->ws, 0);
+			while (timeline_stops_next(&it, &p))
+				if (p.pause && (p.pause->flags & PAUSE_F_OPEN))
+					op = p.pause;
+			struct tl_pause held;
+			if (op) {
+				held = *op;
+				held.t_ms = f->we;
+				held.dur_ms = (float)(f->we - f->ws);
+			}
+			if (op && held.dur_ms >= r->cfg.long_pause_warn_ms) {
+				struct vdraft v;
+				vinit(&v, V_LONG_GC_PAUSE, in->id,
+				      held.dur_ms >= r->cfg.long_pause_crit_ms ? SEV_CRIT : SEV_WARN);
+				v.start_ms = v.jump_ms = f->ws;
+				v.end_ms = f->we;
+				rl_fmt_ms(held.dur_ms, d1, sizeof d1);
+				open_pause_text(r, c, &v, &held, d1, f);
+				rv_commit(r, &v);
+			}
+		} else if ((gs = gc_stop_without_pause(r, c->tl, in, &n)) != NULL) {
 			gc_stop_text(r, c, in, gs, n);
+		}
 		return;
 	}
 	if (wp) {
@@ -205,7 +239,7 @@ static void judge_long_gc_pause(struct rules *r, const struct rules_ctx *c, cons
 		v.jump_ms = pstart;
 		rl_fmt_ms(wp->dur_ms, d1, sizeof d1);
 		if (wp->flags & PAUSE_F_OPEN) {
-			open_pause_text(r, c, &v, wp, d1);
+			open_pause_text(r, c, &v, wp, d1, NULL);
 			rv_commit(r, &v);
 			return;
 		}

@@ -315,7 +315,16 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 void session_eval(struct session *s, int64_t now_ms, bool final)
 {
 	struct rules_ctx c;
-	make_ctx(s, &c, now_ms);
+	/* a report holds a pause the JVM log never ended until the end, where its
+	 * length is known (release_open_pause): no incident that can hold it, or
+	 * the requests it stopped, is final before that (the judgement clock
+	 * stays at its last sign of life), however long the tail of the other
+	 * sources after it */
+	int64_t judge_ms = now_ms;
+	if (!final && s->open_held && s->open_ev.t_ms != EV_TIME_NONE && now_ms != EV_TIME_NONE &&
+	    now_ms > s->open_ev.t_ms)
+		judge_ms = s->open_ev.t_ms;
+	make_ctx(s, &c, judge_ms);
 	rules_eval(s->rules, &c, final);
 	s->last_eval_ms = now_ms;
 	/* a report lets go of what no judgement to come reads; live keeps

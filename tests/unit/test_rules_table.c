@@ -697,6 +697,134 @@ static void test_connect_504_blames_only_a_stop_that_explains(void **state)
 	}
 }
 
+/* The backlog is sized from the run of stops around the longest, not the
+ * incident's whole extent: a 0.2 s GC 2.8 s before a 3 s one (one incident,
+ * 5 s gap) left the JVM running and accepting in between (issue 24 point 7:
+ * a 118 ms GC 4 s before the hung pause made "the JVM stop: 10.91 s") */
+static void test_connect_504_sized_by_the_longest_run(void **state)
+{
+	(void)state;
+	struct fixture *f = fx_new(false);
+	char err[256], ng_path[64];
+	snprintf(ng_path, sizeof ng_path, "/tmp/test_rules_table_ng.XXXXXX");
+	int fd = mkstemp(ng_path);
+	assert_true(fd >= 0);
+	close(fd);
+	int ng = session_add_source(f->s, SRC_NGINX, ng_path, err, sizeof err);
+	assert_true(ng >= 0);
+	gc_pause(f, T0 + 5200, 200, PAUSE_YOUNG);
+	http_load(f, ng, T0 + 8300, T0 + 11000, 8000, 3000);
+	session_eval(f->s, T0 + 60000, true);
+	const struct verdict *v = find(f, V_CONNECT_504);
+	if (!v)
+		fail_msg("no connect-timeout-504");
+	bool three = false;
+	for (int i = 0; i < v->nevidence; i++)
+		three |= strstr(v->evidence[i], "the JVM stop: 3.00 s") != NULL;
+	if (!strstr(v->title, "during the stop") || !three)
+		fail_msg("%s / %s", v->title, v->nevidence > 1 ? v->evidence[1] : "");
+	fx_free(f);
+	unlink(ng_path);
+}
+
+/* an nginx request started at start_ms: 'o' 200 at once, 't' 504 after a 1 s
+ * connect timeout, 'r' 502 refused at once (no upstream connection) */
+static void http_one(struct fixture *f, int ng, int64_t start_ms, char kind)
+{
+	struct event e;
+	ev_init(&e, EV_HTTP);
+	e.t_ms = start_ms + (kind == 't' ? 1000 : kind == 'o' ? 3 : 0);
+	e.u.http.status = kind == 't' ? 504 : kind == 'o' ? 200 : 502;
+	e.u.http.upstream_status = e.u.http.status;
+	e.u.http.uct_n = 1;
+	e.u.http.uct_dash = kind != 'o';
+	e.u.http.uct_ms = kind == 'o' ? 1 : -1;
+	e.u.http.rt_ms = kind == 't' ? 1000 : kind == 'o' ? 3 : 0;
+	e.u.http.uht_ms = kind == 'o' ? 3 : -1;
+	e.u.http.urt_ms = kind == 'o' ? 3 : kind == 't' ? 1000 : 0;
+	e.u.http.t_exact = 1;
+	session_feed_event(f->s, ng, &e);
+}
+
+/* A GC log whose last line is a pause's start line (PAUSE_F_OPEN, no length
+ * from the log), and nginx in front: from that start the upstream answered
+ * nothing, nginx's connects timed out (SYNs dropped), then were refused (the
+ * JVM killed). The timeouts are the pause's, not "no JVM stop overlaps them"
+ * (issue 24 point 7, recordings/pause-never-ended-nginx), and the pause is a
+ * long-gc-pause as long as nginx saw the upstream held, also when a report
+ * reads a long tail of nginx after it; where the upstream answered again
+ * after the start, the pause had ended and makes no stop. */
+static void test_connect_504_in_a_pause_that_never_ended(void **state)
+{
+	(void)state;
+	/* answered 2: as a report reads it (session_replay_open holds the open
+	 * pause until the end) with a minute of refused requests after the kill,
+	 * judged once a second: the incident must not be final before the pause
+	 * is known */
+	for (int answered = 0; answered <= 2; answered++) {
+		bool report = answered == 2;
+		struct fixture *f = fx_new(false);
+		char err[256], ng_path[64];
+		snprintf(ng_path, sizeof ng_path, "/tmp/test_rules_table_ng.XXXXXX");
+		int fd = mkstemp(ng_path);
+		assert_true(fd >= 0);
+		close(fd);
+		int ng = session_add_source(f->s, SRC_NGINX, ng_path, err, sizeof err);
+		assert_true(ng >= 0);
+		if (report)
+			assert_int_equal(session_replay_open(f->s), 0);
+		for (int64_t t = 1000; t < 10000; t += 500)
+			gc_pause(f, T0 + t + 10, 10, PAUSE_YOUNG);
+		struct event e;
+		ev_init(&e, EV_GC_PAUSE);
+		e.t_ms = T0 + 10000; /* the log's last sign of life: its own start line */
+		e.u.pause.dur_ms = 0;
+		e.u.pause.type = PAUSE_YOUNG;
+		e.u.pause.collector = GC_SERIAL;
+		e.u.pause.flags = PAUSE_F_OPEN;
+		snprintf(e.u.pause.title, sizeof e.u.pause.title, "Pause Young");
+		snprintf(e.u.pause.cause, sizeof e.u.pause.cause, "Allocation Failure");
+		session_feed_event(f->s, f->jvm, &e);
+		/* 20 requests/s: served, then (from 12.5 s: the accept queue full)
+		 * connect timeouts until the kill at 17.5 s, then refused; or, with
+		 * answered, served again from 14 s on */
+		int64_t next_eval = T0 + 1000;
+		for (int64_t t = 0; t < (report ? 90000 : 30000); t += 50) {
+			char k = t < 10000 ? 'o' : t < 12500 ? 'q' : t < 17500 ? 't' : 'r';
+			if (answered == 1 && t >= 14000)
+				k = 'o';
+			if (k == 'q')
+				continue; /* in the accept queue: a read timeout later, left out here */
+			http_one(f, ng, T0 + t, k);
+			if (report && T0 + t >= next_eval) {
+				session_eval(f->s, next_eval, false);
+				next_eval += 1000;
+			}
+		}
+		if (report)
+			session_replay_finish(f->s);
+		else
+			session_eval(f->s, T0 + 60000, true);
+		const struct verdict *v = find(f, V_CONNECT_504);
+		if (!v)
+			fail_msg("answered %d: no connect-timeout-504", answered);
+		bool during = strstr(v->title, "during the stop") != NULL;
+		bool none = false;
+		for (int i = 0; i < v->nevidence; i++)
+			none |= strstr(v->evidence[i], "no JVM stop") != NULL;
+		if (during == (answered == 1) || none != (answered == 1))
+			fail_msg("answered %d: %s / %s", answered, v->title, v->nevidence > 1 ? v->evidence[1] : "");
+		/* and the pause is a long-gc-pause from 10 s to at least 17.45 s (the last
+		 * connect held), crit; none where the upstream answered again */
+		const struct verdict *p = find(f, V_LONG_GC_PAUSE);
+		if (answered == 1 ? p != NULL :
+			       !p || p->severity != SEV_CRIT || !strstr(p->title, "at least 7.45 s in a GC pause that never ended"))
+			fail_msg("answered %d: long-gc-pause %s", answered, p ? p->title : "(none)");
+		fx_free(f);
+		unlink(ng_path);
+	}
+}
+
 static void test_healthy_says_nothing(void **state)
 {
 	(void)state;
@@ -722,6 +850,8 @@ int main(void)
 		cmocka_unit_test(test_throttled_headline_names_its_stop),
 		cmocka_unit_test(test_serial_gc_selected),
 		cmocka_unit_test(test_connect_504_blames_only_a_stop_that_explains),
+		cmocka_unit_test(test_connect_504_in_a_pause_that_never_ended),
+		cmocka_unit_test(test_connect_504_sized_by_the_longest_run),
 		cmocka_unit_test(test_healthy_says_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
