@@ -66,6 +66,15 @@ uint64_t jvmlog_blank_lines(const struct jvmlog *p)
 	return p ? p->blank_lines : 0;
 }
 
+bool jvmlog_open_pause(const struct jvmlog *p, int64_t *t_ms, int64_t *up_us)
+{
+	if (!p || !p->open_pause.open)
+		return false;
+	*t_ms = p->open_pause.t_ms;
+	*up_us = p->open_pause.up_us;
+	return true;
+}
+
 const uint64_t *jvmlog_lost_counter(const struct jvmlog *p)
 {
 	return p ? &p->lost_lines : NULL;

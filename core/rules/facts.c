@@ -251,7 +251,10 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
 		a = xs;
 		b = xe;
 		stop_s = (double)(xe - xs) / 1000.0;
-		stop_from = f->open_nginx ? "the GC pause that never ended, from its start line to the last "
+		stop_from = f->open_nginx && f->open_live ? "the GC pause still open (its start line came, no end "
+							    "line yet), from its start to the last connect nginx "
+							    "saw the upstream hold" :
+			    f->open_nginx ? "the GC pause that never ended, from its start line to the last "
 					    "connect nginx saw the upstream hold" :
 			    throttled ? "the JVM stop with CPU throttling" : "the JVM stop";
 	} else {
@@ -314,13 +317,23 @@ static void upstream_window(const struct rules *r, const struct timeline *tl, co
  * after the start, the pause did end (the log lacks it): no stop is made of it.
  * Sets [*s, *e]: the pause's start to the last moment nginx saw it held. */
 static bool open_pause_held(const struct rules_ctx *c, const struct incident *in, int64_t *s, int64_t *e,
-			    int64_t *gone)
+			    int64_t *gone, bool *live)
 {
 	const struct summary_open_pause *op = &c->sum->open_pause;
-	if (c->sum->open_pauses == 0 || op->start_ms == EV_TIME_NONE || op->end_ms == EV_TIME_NONE ||
-	    op->start_ms > in->end_ms)
+	int64_t from, life;
+	if (c->sum->open_pauses > 0 && op->start_ms != EV_TIME_NONE && op->end_ms != EV_TIME_NONE &&
+	    op->start_ms <= in->end_ms) {
+		from = op->start_ms;
+		life = op->end_ms;
+		*live = false;
+	} else if (c->pause_open_ms != EV_TIME_NONE && c->pause_open_ms <= in->end_ms) {
+		/* live: the start line came and no end line yet; the JVM may be in it now */
+		from = life = c->pause_open_ms;
+		*live = true;
+	} else {
 		return false;
-	int64_t from = op->start_ms, refused = EV_TIME_NONE, held = EV_TIME_NONE;
+	}
+	int64_t refused = EV_TIME_NONE, held = EV_TIME_NONE;
 	int64_t to = c->now_ms != EV_TIME_NONE && c->now_ms > in->end_ms ? c->now_ms + 1 : in->end_ms + 1;
 	struct tl_req_iter it;
 	const struct tl_req *q;
@@ -352,7 +365,7 @@ static bool open_pause_held(const struct rules_ctx *c, const struct incident *in
 		if (held == EV_TIME_NONE || t > held)
 			held = t;
 	}
-	if (held == EV_TIME_NONE || held <= op->end_ms)
+	if (held == EV_TIME_NONE || held <= life)
 		return false;
 	*s = from;
 	*e = held;
@@ -392,7 +405,7 @@ void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incide
 		f->worst_total = wstop->dur_ms;
 		f->worst_start_ms = wstop->t_ms - (int64_t)(wstop->dur_ms + 0.5);
 	}
-	if (f->ws == EV_TIME_NONE && in->has_slow && c->have_nginx && open_pause_held(c, in, &f->ws, &f->we, &f->open_gone_ms)) {
+	if (f->ws == EV_TIME_NONE && in->has_slow && c->have_nginx && open_pause_held(c, in, &f->ws, &f->we, &f->open_gone_ms, &f->open_live)) {
 		f->open_nginx = true;
 		f->worst_total = (double)(f->we - f->ws);
 		f->worst_start_ms = f->ws;

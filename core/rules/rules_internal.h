@@ -299,6 +299,7 @@ struct incident_facts {
 	 * we is the last request nginx saw the upstream hold after it */
 	bool open_nginx;
 	int64_t open_gone_ms;             /* ... and nginx's first refused connect after it, EV_TIME_NONE */
+	bool open_live;                   /* ... still open live: no end line yet (rules_ctx.pause_open_ms) */
 };
 
 void rl_incident_facts(struct rules *r, const struct rules_ctx *c, struct incident *in,

@@ -310,6 +310,22 @@ static void make_ctx(const struct session *s, struct rules_ctx *c, int64_t now)
 	c->explicit_serial = s->o.explicit_serial;
 	c->uptime_axis = s->clock.uptime_axis;
 	c->now_ms = now;
+	c->pause_open_ms = EV_TIME_NONE;
+	/* live: a pause's start line with no end yet (a report reads the logs to
+	 * their end, where such a pause is released as one that never ended) */
+	for (int i = 0; !s->eval_on_data && i < s->nsrc; i++) {
+		int64_t t, up;
+		if (!s->src[i]->jvm || !jvmlog_open_pause(s->src[i]->jvm, &t, &up))
+			continue;
+		if (t == EV_TIME_NONE && up >= 0) {
+			struct event e;
+			ev_init(&e, EV_GC_PAUSE);
+			e.up_us = up;
+			t = jvmclock_wall(&s->clock, &e);
+		}
+		if (t != EV_TIME_NONE && (c->pause_open_ms == EV_TIME_NONE || t < c->pause_open_ms))
+			c->pause_open_ms = t;
+	}
 }
 
 void session_eval(struct session *s, int64_t now_ms, bool final)

@@ -49,6 +49,11 @@ uint64_t jvmlog_take_lost(struct jvmlog *p, uint64_t *first_line, const char **w
 /* Lines read that held nothing but blanks (outside a record): parsed, but
  * they do not make a text a JVM log (session_checked). */
 uint64_t jvmlog_blank_lines(const struct jvmlog *p);
+/* A GC pause whose start line came and whose end line has not (yet): true,
+ * with the start line's wall clock (*t_ms, EV_TIME_NONE if it had none) and
+ * uptime (*up_us, -1 if none). Live, a JVM hung in a collection looks so
+ * until it ends or dies. */
+bool jvmlog_open_pause(const struct jvmlog *p, int64_t *t_ms, int64_t *up_us);
 /* Where the parser counts those lines: read it after every line (a load, not
  * a call) and call jvmlog_take_lost() only when it is not 0. */
 const uint64_t *jvmlog_lost_counter(const struct jvmlog *p);

@@ -156,6 +156,8 @@ struct rules_ctx {
 	bool explicit_serial;         /* -XX:+UseSerialGC seen on the command line/flags */
 	bool uptime_axis;             /* times are JVM uptime (session_uptime_axis) */
 	int64_t now_ms;               /* live: wall clock; report: newest event time */
+	int64_t pause_open_ms;        /* live: when a GC pause began whose end line has not come
+	                               * yet (the JVM may be stopped in it now); EV_TIME_NONE none */
 };
 
 struct rules;

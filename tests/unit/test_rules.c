@@ -52,6 +52,7 @@ static struct h *h_new(const struct rules_config *cfg, bool eager)
 	h->c.sum = &h->sum;
 	h->c.have_jvm = true;
 	h->c.now_ms = EV_TIME_NONE;
+	h->c.pause_open_ms = EV_TIME_NONE;
 	return h;
 }
 

@@ -68,6 +68,7 @@ static struct h *h_new(bool live)
 	h->c.have_jvm = true;
 	h->c.have_nginx = true;
 	h->c.now_ms = EV_TIME_NONE;
+	h->c.pause_open_ms = EV_TIME_NONE;
 	return h;
 }
 

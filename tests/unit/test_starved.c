@@ -57,6 +57,7 @@ static struct h *h_new(const struct rules_config *cfg, bool eager, bool have_cpu
 	h->c.have_sched = true;
 	h->c.have_cpu = have_cpu;
 	h->c.now_ms = EV_TIME_NONE;
+	h->c.pause_open_ms = EV_TIME_NONE;
 	return h;
 }
 
