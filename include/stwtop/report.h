@@ -16,6 +16,9 @@
  * (rules.h: rules_order(), rules_incidents()): every view reads them there. */
 
 int report_json(FILE *out, const struct session *s);
+/* v as the report's JSON writes a real (jansson's dump with
+ * JSON_REAL_PRECISION(12)): its length, 0 if it does not fit in len */
+size_t report_fmt_real(double v, char *buf, size_t len);
 int report_text(FILE *out, const struct session *s, bool color);
 /* --report --brief (brief.c): at most BRIEF_MAX_LINES lines, no colour, for a
  * chat: the time range and sources; each incident's headline verdict (the
