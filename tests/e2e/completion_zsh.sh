@@ -21,8 +21,12 @@ CDIR=$1 OUT=$2 LINE=$3
 zpty z zsh -f -i
 zpty -w z "PS1=''; fpath=($CDIR \$fpath); autoload -Uz compinit; compinit -u -D -d $OUT.zcompdump"
 zpty -w z "_cap_main() { compadd() { local -a __c; builtin compadd -O __c \"\$@\"; print -rl -- \$__c >>$OUT; builtin compadd \"\$@\" }; _main_complete; unfunction compadd }"
-zpty -w z "zle -C cap-complete complete-word _cap_main; bindkey '^T' cap-complete; print READY"
-zpty -r -m z x '*READY*' || exit 4
+zpty -w z "zle -C cap-complete complete-word _cap_main; bindkey '^T' cap-complete"
+# READY from zle-line-init: the line editor owns the terminal (raw mode), so
+# the ^T and ^U typed next reach it and not the tty's own line editing, which
+# would eat ^U and with it the line under load
+zpty -w z "zle-line-init() { [[ -n \$__r ]] || { __r=1; print -rn -- \${(L):-ZLE}READY } }; zle -N zle-line-init"
+zpty -r -m z x '*zleREADY*' || exit 4
 zpty -w -n z "$LINE"$'\x14'
 zpty -w z $'\x15'"print DONE"
 zpty -r -m z x '*DONE*' || exit 5
