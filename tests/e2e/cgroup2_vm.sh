@@ -10,12 +10,17 @@
 # following it from the root cgroup with --plain --json --record:
 #   oom:     cpu.max "20000 100000", memory.max 128 MiB, -Xmx1g: 4 threads burn CPU for 4 s (throttled
 #            at 0.2 CPU), then it keeps 1 MiB every 5 ms until the kernel's OOM killer kills it.
-#   sigkill: memory.max 128 MiB, no quota: SIGKILL 3 s after stwtop started, well under the limit.
+#   sigkill: the limits on a parent cgroup, the JVM in its child, which has none of its own (a pod's
+#            cgroup and its container; a systemd slice and its service): cpu.max "50000 100000",
+#            memory.max 128 MiB; 2 threads burn CPU, SIGKILL 3 s after stwtop started, well under
+#            the limit.
 # Checked from stwtop's own output (its recording and NDJSON), against the files the guest read
 # at the end:
 #   (a) the cgroup is v2, at the right path (the recording's note, cg_version 2);
-#   (b) throttling: nr_throttled and throttled_us grow, and end at cpu.stat's own values;
-#   (c) memory.current, memory.max (the limit) and memory.stat anon as the guest had them;
+#   (b) throttling: nr_throttled and throttled_us grow, and end at cpu.stat's own values (nested:
+#       the parent's, where the kernel counts the throttling its quota does);
+#   (c) memory.current, memory.max (the limit; nested: the parent's) and memory.stat anon as the
+#       guest had them;
 #   (d) memory.events oom_kill 0 -> 1 and jvm-exited "killed by the kernel's OOM killer" with the
 #       counter's rise; for the SIGKILL, the counter did not rise and no OOM killer is named.
 # The kernel: the newest /var/cache/stwtop/vm/linux-image-*.deb (scripts/install-deps.sh puts one
@@ -24,6 +29,7 @@
 # (kvm_intel/kvm_amd); under PVM (kvm_pvm: a VM's /dev/kvm without hardware virtualisation, which
 # boots only PVM guest kernels: Debian's hangs in its decompressor) qemu's TCG instead, about 1 min
 # slower. STWTOP_VM_ACCEL=kvm|tcg overrides.
+# STWTOP_VM_SAVE=DIR: copy what the guest left (outputs, cgroup files) to DIR.
 # 77 (skipped) without /dev/kvm, qemu-system-x86_64, busybox-static, the kernel package, java/javac/jq.
 set -u
 BIN=$(realpath "${1:?usage: cgroup2_vm.sh path/to/stwtop}")
@@ -47,13 +53,13 @@ done
 ACCEL=${STWTOP_VM_ACCEL:-}
 if [ -z "$ACCEL" ]; then
 	if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; then ACCEL=kvm
-	else ACCEL=tcg; echo "note: /dev/kvm is not hardware KVM ($(ls -d /sys/module/kvm_* 2>/dev/null | xargs -rn1 basename | tr '\n' ' ')): using TCG"
+	else ACCEL=tcg; echo "note: /dev/kvm is not hardware KVM ($(cd /sys/module && echo kvm_*)): using TCG"
 	fi
 fi
 
-T=$(mktemp -d); QPID=""
+T=$(mktemp -d -t stwtop-cgroup2-vm.XXXXXX); QPID=""
 cleanup() {
-	[ -n "$QPID" ] && kill -KILL "$QPID" 2>/dev/null && wait "$QPID" 2>/dev/null
+	[ -n "$QPID" ] && kill -TERM "$QPID" 2>/dev/null && wait "$QPID" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -89,8 +95,8 @@ cat >"$T/out/env" <<EOF
 STWTOP=$BIN
 JAVA_OPTS="-Xmx1g -XX:+UseSerialGC"
 CASES="oom sigkill"
-CASE_oom='"20000 100000" $MEM_MAX 0 4 4000 1024 5'
-CASE_sigkill='max $MEM_MAX 3 1 0 64 200'
+CASE_oom='"20000 100000" $MEM_MAX 0 0 4 4000 1024 5'
+CASE_sigkill='"50000 100000" $MEM_MAX 3 1 2 10000 64 200'
 EOF
 # a sanitizer build's settings (.ci/run) reach stwtop in the guest too
 for v in ASAN_OPTIONS UBSAN_OPTIONS; do [ -n "${!v:-}" ] && printf 'export %s=%q\n' "$v" "${!v}" >>"$T/out/env"; done
@@ -103,12 +109,13 @@ QOPTS=(-machine pc -m 1024 -smp 1 -display none -nodefaults -no-reboot -serial "
 	-virtfs "local,path=$T/out,mount_tag=out,security_model=none")
 if [ "$ACCEL" = kvm ]; then QOPTS+=(-accel kvm -cpu host); else QOPTS+=(-accel tcg); fi
 T1=$(date +%s)
-qemu-system-x86_64 "${QOPTS[@]}" >"$T/qemu.out" 2>&1 &
+# (timeout passes a TERM from the cleanup on to qemu)
+timeout 300 qemu-system-x86_64 "${QOPTS[@]}" >"$T/qemu.out" 2>&1 &
 QPID=$!
-( sleep 240; kill -TERM $QPID 2>/dev/null ) & WD=$!
 wait $QPID; qrc=$?; QPID=""
-kill $WD 2>/dev/null; wait $WD 2>/dev/null
 echo "guest ($ACCEL): $(( $(date +%s) - T1 )) s, qemu exit $qrc; $(grep -a '^guest: ' "$T/console.log" | tr '\n' ';')"
+# STWTOP_VM_SAVE=DIR keeps what the guest left (the fixture tests/fixtures/probe/v2-vm-ancestor came from there)
+[ -n "${STWTOP_VM_SAVE:-}" ] && mkdir -p "$STWTOP_VM_SAVE" && cp -a "$T/out/." "$T/console.log" "$STWTOP_VM_SAVE/"
 grep -aq '^guest: done' "$T/console.log" || { echo "FAIL: the guest did not finish:"; tail -30 "$T/console.log"; cat "$T/qemu.out"; exit 1; }
 echo "kernel: $(cat "$T/out/kernel")"
 
@@ -121,29 +128,39 @@ evid_has() { echo "$FIN" | jq -e --arg t "$2" '[.evidence[] | select(contains($t
 kv() { sed -n "s/^$2 //p" "$1"; }
 rec() { jq -c "select(.kind==\"$2\")" "$O/$1/rec.ndjson"; }
 for c in oom sigkill; do
+	case $c in
+	oom) cg=/stwtop-oom; from=""; q="quota 0.20 CPU";;
+	*) cg=/stwtop-sigkill/jvm; from=", from its ancestor /sys/fs/cgroup/stwtop-sigkill"; q="quota 0.50 CPU";;
+	esac
+	E=$O/$c/cg/end; L=$E; [ -n "$from" ] && L=$O/$c/cg/end-parent # where the limits are
 	[ "$(cat "$O/$c/stwtop.rc" 2>/dev/null)" = 0 ] || fail "$c: stwtop exited $(cat "$O/$c/stwtop.rc" 2>/dev/null): $(head -c 300 "$O/$c/stwtop.err")"
-	[ "$(cat "$O/$c/cg/proc-pid-cgroup")" = "0::/stwtop-$c" ] || fail "$c: the JVM's /proc/PID/cgroup is $(cat "$O/$c/cg/proc-pid-cgroup")"
+	[ "$(cat "$O/$c/cg/proc-pid-cgroup")" = "0::$cg" ] || fail "$c: the JVM's /proc/PID/cgroup is $(cat "$O/$c/cg/proc-pid-cgroup")"
 	# (a) v2 at the right path
 	note=$(jq -r 'select(.kind=="meta" and .note) | .note' "$O/$c/rec.ndjson" | head -1)
 	echo "$c: stwtop polled: $note"
-	case $c in oom) q="quota 0.20 CPU";; *) q="no quota";; esac
-	[[ $note == "cgroup v2 cpu /sys/fs/cgroup/stwtop-$c ($q), memory /sys/fs/cgroup/stwtop-$c (limit 128M)"* ]] \
-		|| fail "$c: the recording's note does not say cgroup v2 at /sys/fs/cgroup/stwtop-$c ($q, limit 128M): $note"
+	want="cgroup v2 cpu /sys/fs/cgroup$cg ($q$from), memory /sys/fs/cgroup$cg (limit 128M$from)"
+	[[ $note == "$want"* ]] || fail "$c: the recording's note is not \"$want...\": $note"
 	rec "$c" cpu | jq -e 'select(.cg_version != 2)' >/dev/null && fail "$c: a cpu sample is not cg_version 2"
 	rec "$c" cpu | tail -1 >"$T/$c.cpu"; rec "$c" mem >"$T/$c.mem"
-	# (b) the last cpu sample (the JVM dead: nothing runs there any more) is cpu.stat at the end
-	E=$O/$c/cg/end
-	for k in nr_periods:nr_periods nr_throttled:nr_throttled throttled_us:throttled_usec usage_us:usage_usec; do
-		got=$(jq ".${k%%:*}" "$T/$c.cpu"); want=$(kv "$E/cpu.stat" "${k#*:}")
-		[ "$got" = "$want" ] || fail "$c: stwtop's last ${k%%:*} is $got, cpu.stat ${k#*:} at the end is $want"
+	# (b) the last cpu sample (the JVM dead: nothing runs there any more) is cpu.stat at the end;
+	# throttling grew under stwtop, with the quota of cpu.max
+	for k in nr_periods:nr_periods nr_throttled:nr_throttled throttled_us:throttled_usec; do
+		got=$(jq ".${k%%:*}" "$T/$c.cpu"); want=$(kv "$L/cpu.stat" "${k#*:}")
+		[ "$got" = "$want" ] || fail "$c: stwtop's last ${k%%:*} is $got, $L/cpu.stat ${k#*:} at the end is $want"
 	done
+	[ "$(jq .usage_us "$T/$c.cpu")" = "$(kv "$E/cpu.stat" usage_usec)" ] || fail "$c: stwtop's last usage_us is not usage_usec $(kv "$E/cpu.stat" usage_usec)"
+	jq -s -e --argjson q "$(cut -d' ' -f1 "$L/cpu.max")" 'map(select(.kind=="cpu")) | (.[0].nr_throttled < .[-1].nr_throttled
+		and .[0].throttled_us < .[-1].throttled_us and .[-1].quota_us == $q and .[-1].period_us == 100000)' "$O/$c/rec.ndjson" >/dev/null \
+		|| fail "$c: nr_throttled/throttled_us did not grow under stwtop, or the quota is not $(cat "$L/cpu.max"): $(rec $c cpu | sed -n '1p;$p')"
+	echo "$c: cpu.stat at the end: $(tr '\n' ' ' <"$L/cpu.stat")"
+	echo "$c: stwtop's last cpu sample: $(cat "$T/$c.cpu")"
 	# (c) memory: the limit is memory.max; the last usage is memory.current at the end
-	jq -e --argjson m "$(cat "$E/memory.max")" 'select(.limit_bytes != $m)' "$T/$c.mem" >/dev/null \
-		&& fail "$c: a mem sample's limit_bytes is not memory.max $(cat "$E/memory.max")"
+	jq -e --argjson m "$(cat "$L/memory.max")" 'select(.limit_bytes != $m)' "$T/$c.mem" >/dev/null \
+		&& fail "$c: a mem sample's limit_bytes is not memory.max $(cat "$L/memory.max")"
 	[ "$(tail -1 "$T/$c.mem" | jq .usage_bytes)" = "$(cat "$E/memory.current")" ] \
 		|| fail "$c: stwtop's last usage_bytes $(tail -1 "$T/$c.mem" | jq .usage_bytes) is not memory.current $(cat "$E/memory.current")"
 	peak=$(jq -s 'map(.usage_bytes) | max' "$T/$c.mem"); anon=$(jq -s 'map(.anon_bytes) | max' "$T/$c.mem")
-	echo "$c: stwtop saw memory.current up to $peak (anon up to $anon) of memory.max $(cat "$E/memory.max"); oom_kill $(jq -s -c 'map(.oom_kill) | unique' "$T/$c.mem")"
+	echo "$c: stwtop saw memory.current up to $peak (anon up to $anon) of memory.max $(cat "$L/memory.max"); oom_kill $(jq -s -c 'map(.oom_kill) | unique' "$T/$c.mem")"
 	[ "$peak" -gt $((16 << 20)) ] && [ "$peak" -le "$MEM_MAX" ] && [ "$anon" -gt $((8 << 20)) ] \
 		|| fail "$c: memory.current up to $peak, anon up to $anon: not a JVM's under its limit"
 	final "$c"
@@ -153,10 +170,6 @@ done
 
 # oom: throttled, then killed by the kernel at memory.max
 c=oom; S=$O/$c/cg/start; E=$O/$c/cg/end
-echo "$c: cpu.stat at the end: $(tr '\n' ' ' <"$E/cpu.stat")"
-jq -s -e 'map(select(.kind=="cpu")) | (.[0].nr_throttled < .[-1].nr_throttled and .[0].throttled_us < .[-1].throttled_us
-	and .[-1].quota_us == 20000 and .[-1].period_us == 100000)' "$O/$c/rec.ndjson" >/dev/null \
-	|| fail "$c: nr_throttled/throttled_us did not grow under stwtop, or the quota is not 20000/100000: $(rec $c cpu | sed -n '1p;$p')"
 jq -s -e 'map(select(.type=="status" and (.throttled_ms // 0) > 0)) | length > 0' "$O/$c/stwtop.ndjson" >/dev/null \
 	|| fail "$c: no status line has throttled_ms > 0"
 [ "$(kv "$S/memory.events" oom_kill)" = 0 ] && [ "$(kv "$E/memory.events" oom_kill)" = 1 ] && [ "$(cat "$O/$c/jvm.rc")" = 137 ] \

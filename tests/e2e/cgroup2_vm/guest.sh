@@ -18,14 +18,31 @@ log "kernel $(uname -r); controllers: $(cat $CG/cgroup.controllers)"
 echo "+cpu +memory" >$CG/cgroup.subtree_control || { log "enabling +cpu +memory failed"; exit 1; }
 uname -r >"$OUT/kernel"
 
-# run NAME CPU_MAX MEM_MAX KILL_AFTER BURN-ARGS...: the JVM alone in a new cgroup NAME (a subshell
-# moves itself there, then becomes java) with these cpu.max and memory.max, stwtop following it
-# from the root cgroup; KILL_AFTER seconds after stwtop started the JVM gets SIGKILL (0: never).
+# snap DIR...: every readable file of these cgroup directories, into OUT/NAME/cg/live/ under their
+# own paths (a fixture tree for tests/unit/test_probe.c, with /proc/PID/cgroup and mountinfo)
+snap() {
+	local d f
+	for d in "$@"; do
+		mkdir -p "$O/cg/live$d"
+		for f in "$d"/*; do [ -f "$f" ] && [ -r "$f" ] && cat "$f" >"$O/cg/live$f" 2>/dev/null; done
+	done
+}
+
+# run NAME CPU_MAX MEM_MAX KILL_AFTER NESTED BURN-ARGS...: the JVM alone in a new cgroup (a
+# subshell moves itself there, then becomes java) with these cpu.max and memory.max, stwtop
+# following it from the root cgroup; KILL_AFTER seconds after stwtop started the JVM gets SIGKILL
+# (0: never). NESTED=0: the cgroup is /stwtop-NAME; 1: the limits are on /stwtop-NAME and the JVM
+# is in its child /stwtop-NAME/jvm, which has the controllers but no limits of its own (a pod's
+# cgroup and its container, a systemd slice and its service).
 run() {
-	local name=$1 cpumax=$2 memmax=$3 kill=$4 f i; shift 4
-	local J=$CG/stwtop-$name O=$OUT/$name
-	mkdir -p "$O/cg/start" "$O/cg/end"
-	mkdir $J && echo "$cpumax" >$J/cpu.max && echo "$memmax" >$J/memory.max || { log "$name: making $J failed"; return 1; }
+	local name=$1 cpumax=$2 memmax=$3 kill=$4 nested=$5 f i; shift 5
+	local P=$CG/stwtop-$name O=$OUT/$name J
+	J=$P; [ "$nested" = 1 ] && J=$P/jvm
+	mkdir -p "$O/cg/start" "$O/cg/end" "$O/cg/end-parent"
+	mkdir $P && echo "$cpumax" >$P/cpu.max && echo "$memmax" >$P/memory.max || { log "$name: making $P failed"; return 1; }
+	if [ "$nested" = 1 ]; then
+		echo "+cpu +memory" >$P/cgroup.subtree_control && mkdir $J || { log "$name: making $J failed"; return 1; }
+	fi
 	for f in cgroup.controllers cpu.max cpu.stat memory.current memory.max memory.events memory.events.local; do
 		cp "$J/$f" "$O/cg/start/$f"
 	done
@@ -34,7 +51,7 @@ run() {
 		>"$O/jvm.out" 2>"$O/jvm.err" &
 	local jpid=$! spid
 	for i in $(seq 900); do grep -q READY "$O/jvm.out" 2>/dev/null && break; sleep 0.1; done
-	grep -q READY "$O/jvm.out" || { log "$name: the JVM did not start: $(head -c 300 "$O/jvm.err")"; kill -KILL $jpid; wait $jpid; rmdir $J; return 1; }
+	grep -q READY "$O/jvm.out" || { log "$name: the JVM did not start: $(head -c 300 "$O/jvm.err")"; kill -KILL $jpid; wait $jpid; rmdir $J; [ $P = $J ] || rmdir $P; return 1; }
 	cp /proc/$jpid/cgroup "$O/cg/proc-pid-cgroup"
 	log "$name: JVM $jpid started in $(cat /proc/$jpid/cgroup)"
 	"$STWTOP" --plain --json --interval 200 --record "$O/rec.ndjson" --pid $jpid \
@@ -43,7 +60,11 @@ run() {
 	cp /proc/$spid/mountinfo "$O/cg/mountinfo"
 	cp /proc/$spid/cgroup "$O/cg/proc-stwtop-cgroup"
 	if [ "$kill" != 0 ]; then
-		sleep "$kill"; date +%s%3N >"$O/jvm.end_ms"; kill -KILL $jpid; wait $jpid; echo $? >"$O/jvm.rc"
+		sleep "$kill"
+		snap $CG $P $J; mkdir -p "$O/cg/live/proc/self" "$O/cg/live/proc/$jpid"
+		cp /proc/$jpid/cgroup "$O/cg/live/proc/$jpid/cgroup"; cp /proc/$spid/mountinfo "$O/cg/live/proc/self/mountinfo"
+		echo $jpid >"$O/cg/live/PID"
+		date +%s%3N >"$O/jvm.end_ms"; kill -KILL $jpid; wait $jpid; echo $? >"$O/jvm.rc"
 	else
 		wait $jpid; echo $? >"$O/jvm.rc"; date +%s%3N >"$O/jvm.end_ms"
 	fi
@@ -52,9 +73,9 @@ run() {
 	sleep 1
 	kill -TERM $spid; wait $spid; echo $? >"$O/stwtop.rc"
 	for f in cgroup.controllers cpu.max cpu.stat memory.current memory.max memory.events memory.events.local memory.stat memory.pressure cpu.pressure; do
-		cp "$J/$f" "$O/cg/end/$f"
+		cp "$J/$f" "$O/cg/end/$f"; cp "$P/$f" "$O/cg/end-parent/$f"
 	done
-	rmdir $J
+	rmdir $J; [ $P = $J ] || rmdir $P
 	log "$name: stwtop exited $(cat "$O/stwtop.rc")"
 }
 
