@@ -74,6 +74,9 @@ struct cgroup_probe {
 	 * process's own cgroup ("" otherwise) */
 	char quota_from[CG_PATH], limit_from[CG_PATH];
 	bool psi_cpu, psi_mem;
+	/* v2: the memory controller is there but not memory.current: the root cgroup, which has
+	 * no memory.current, memory.max or memory.events (a process in it on a v2 host) */
+	bool mem_root;
 	char note[CG_NOTE];
 	/* last values, for describe */
 	int64_t quota_us, period_us, limit_bytes;
@@ -366,6 +369,7 @@ static void open_dir(struct cgroup_probe *p, const struct cg_mount *m, int nm, c
 			snprintf(p->mem_dir, sizeof p->mem_dir, "%s", dir);
 		else
 			p->mem_version = 0;
+		p->mem_root = !p->mem_version && v2_has_controller(dir, "memory");
 		snprintf(p->psi_dir, sizeof p->psi_dir, "%s", dir);
 		if (own && own->version == 2 && procfile_join(p->v2_top, sizeof p->v2_top, p->root, own->point) < 0)
 			p->v2_top[0] = '\0';
@@ -446,10 +450,11 @@ static int open_pid(struct cgroup_probe *p, const struct cg_mount *m, int nm, in
 	if (cgroup_line_path(text, len, "memory", cg, sizeof cg) && (mc = find_v1(m, nm, "memory", cg)) &&
 	    map_path(p, mc, cg, p->mem_dir, sizeof p->mem_dir) == 0) {
 		p->mem_version = 1;
-	} else if (v2dir[0] && v2_has_controller(v2dir, "memory")) {
+	} else if (v2dir[0] && v2_has_controller(v2dir, "memory") && exists_in(v2dir, "memory.current")) {
 		p->mem_version = 2;
 		snprintf(p->mem_dir, sizeof p->mem_dir, "%s", v2dir);
 	} else {
+		p->mem_root = v2dir[0] && v2_has_controller(v2dir, "memory");
 		p->mem_dir[0] = '\0';
 	}
 	if (v2dir[0])
@@ -506,6 +511,7 @@ static void open_own_view(struct cgroup_probe *p, int pid)
 	memcpy(p->fsroot, q->fsroot, sizeof p->fsroot);
 	p->cpu_version = q->cpu_version;
 	p->mem_version = q->mem_version;
+	p->mem_root = q->mem_root;
 	p->cpu_ctrl = q->cpu_ctrl;
 	memcpy(p->cpu_dir, q->cpu_dir, sizeof p->cpu_dir);
 	memcpy(p->acct_dir, q->acct_dir, sizeof p->acct_dir);
@@ -926,6 +932,8 @@ void cgroup_probe_describe(const struct cgroup_probe *p, char *buf, size_t len)
 		if (p->limit_from[0])
 			APPEND(", from its ancestor %s", p->limit_from);
 		APPEND(")");
+	} else if (p->mem_root) {
+		APPEND(", memory: none read (the root cgroup has no memory.current or memory.max)");
 	} else {
 		APPEND(", no memory controller");
 	}

@@ -370,6 +370,36 @@ static void test_v2_vm_ancestor(void **state)
 	cgroup_probe_close(cg);
 }
 
+/* The same real v2 tree, a process in the root cgroup ("0::/"; the guest's own processes before
+ * a cgroup is made). The kernel has no memory.current, memory.max or memory.events there, only
+ * memory.stat and memory.pressure: nothing to poll for memory, and nothing to complain about at
+ * every poll (before: "memory.current: ... No such file or directory" and no memory sample). */
+static void test_v2_vm_root(void **state)
+{
+	(void)state;
+	const char *root = stage("probe/v2-vm-ancestor");
+	char err[512], desc[1024];
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/proc/1'", root);
+	assert_int_equal(system(cmd), 0);
+	write_file(root, "/proc/1/cgroup", "0::/\n");
+	struct cgroup_probe *cg = cgroup_probe_open(root, 1, NULL, err, sizeof err);
+	if (!cg)
+		fail_msg("%s", err);
+	assert_int_equal(cgroup_probe_cpu_version(cg), 2);
+	assert_int_equal(cgroup_probe_mem_version(cg), 0);
+	assert_null(cgroup_probe_last_error(cg, NULL));
+	struct event ev[2];
+	assert_int_equal(cgroup_probe_poll(cg, 7, ev, 2), 1);
+	assert_null(cgroup_probe_last_error(cg, NULL));
+	assert_int_equal(ev[0].kind, EV_CPU);
+	assert_int_equal(ev[0].u.cpu.usage_us, 39484000);
+	cgroup_probe_describe(cg, desc, sizeof desc);
+	print_message("%s\n", desc);
+	assert_non_null(strstr(desc, "memory: none read (the root cgroup has no memory.current or memory.max)"));
+	cgroup_probe_close(cg);
+}
+
 /* Hybrid where v1 carries only memory and the unified hierarchy has cpu. */
 static void test_hybrid_v2_cpu(void **state)
 {
@@ -668,6 +698,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_v2_pod, unstage),
 		cmocka_unit_test_teardown(test_v2_hybrid_real, unstage),
 		cmocka_unit_test_teardown(test_v2_vm_ancestor, unstage),
+		cmocka_unit_test_teardown(test_v2_vm_root, unstage),
 		cmocka_unit_test_teardown(test_hybrid_v2_cpu, unstage),
 		cmocka_unit_test_teardown(test_no_cgroup, unstage),
 		cmocka_unit_test_teardown(test_file_vanishes, unstage),
