@@ -46,10 +46,6 @@ for c in java javac jq dpkg-deb gzip; do
 done
 DEB=${STWTOP_VM_KERNEL_DEB:-$(ls -1 /var/cache/stwtop/vm/linux-image-*-amd64_*.deb 2>/dev/null | sort -V | tail -1)}
 [ -n "$DEB" ] && [ -f "$DEB" ] || skip "no Debian kernel package in /var/cache/stwtop/vm (scripts/install-deps.sh downloads it)"
-# the guest sees the host's tree but its own tmpfs over /tmp, /run and /var/tmp
-for p in "$BIN" "$VM/guest.sh"; do
-	case $p in /tmp/*|/run/*|/var/tmp/*) skip "$p is under /tmp, /run or /var/tmp, which the guest covers with its own tmpfs";; esac
-done
 ACCEL=${STWTOP_VM_ACCEL:-}
 if [ -z "$ACCEL" ]; then
 	if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; then ACCEL=kvm
@@ -90,10 +86,14 @@ cp $BB "$T/ird/bin/busybox" && cp "$VM/init" "$T/ird/init" && chmod +x "$T/ird/i
 (cd "$T/ird" && find . | $BB cpio -o -H newc 2>/dev/null) | gzip -1 >"$T/initrd.gz" || { echo "FAIL: initramfs"; exit 1; }
 
 javac -d "$T/out/classes" "$VM/Burn.java" || { echo "FAIL: javac"; exit 1; }
+# the binary and the guest script go through the output share (at /tmp/out in the guest): the
+# guest covers the host's /tmp, /run and /var/tmp, where a CI clone may well be, with its own tmpfs
+cp "$BIN" "$T/out/stwtop" && cp "$VM/guest.sh" "$T/out/guest.sh" || { echo "FAIL: staging stwtop"; exit 1; }
 MEM_MAX=$((128 << 20))
+# C1 only: less JIT work to start a JVM held to 0.2 CPU (under TCG that start is most of the run)
 cat >"$T/out/env" <<EOF
-STWTOP=$BIN
-JAVA_OPTS="-Xmx1g -XX:+UseSerialGC"
+STWTOP=/tmp/out/stwtop
+JAVA_OPTS="-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 CASES="oom sigkill"
 CASE_oom='"20000 100000" $MEM_MAX 0 0 4 4000 1024 5'
 CASE_sigkill='"50000 100000" $MEM_MAX 3 1 2 10000 64 200'
@@ -104,7 +104,7 @@ for v in ASAN_OPTIONS UBSAN_OPTIONS; do [ -n "${!v:-}" ] && printf 'export %s=%q
 # the guest: 1 vCPU; it powers itself off at the end (-no-reboot turns a panic's reboot into an exit)
 QOPTS=(-machine pc -m 1024 -smp 1 -display none -nodefaults -no-reboot -serial "file:$T/console.log"
 	-kernel "$KERNEL" -initrd "$T/initrd.gz"
-	-append "console=ttyS0 panic=-1 quiet systemd.unified_cgroup_hierarchy=1 cgroup_no_v1=all psi=1 stwtop.guest=$VM/guest.sh"
+	-append "console=ttyS0 panic=-1 quiet systemd.unified_cgroup_hierarchy=1 cgroup_no_v1=all psi=1 stwtop.guest=/tmp/out/guest.sh"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$T/out,mount_tag=out,security_model=none")
 if [ "$ACCEL" = kvm ]; then QOPTS+=(-accel kvm -cpu host); else QOPTS+=(-accel tcg); fi
@@ -154,11 +154,14 @@ for c in oom sigkill; do
 		|| fail "$c: nr_throttled/throttled_us did not grow under stwtop, or the quota is not $(cat "$L/cpu.max"): $(rec $c cpu | sed -n '1p;$p')"
 	echo "$c: cpu.stat at the end: $(tr '\n' ' ' <"$L/cpu.stat")"
 	echo "$c: stwtop's last cpu sample: $(cat "$T/$c.cpu")"
-	# (c) memory: the limit is memory.max; the last usage is memory.current at the end
+	# (c) memory: the limit is memory.max; the last usage is memory.current at the end, give or take
+	# 1 MiB (after the kill the kernel still frees some of the dead JVM's pages and kernel memory:
+	# 35418112 at stwtop's last poll and 35151872 a second later, in one run)
 	jq -e --argjson m "$(cat "$L/memory.max")" 'select(.limit_bytes != $m)' "$T/$c.mem" >/dev/null \
 		&& fail "$c: a mem sample's limit_bytes is not memory.max $(cat "$L/memory.max")"
-	[ "$(tail -1 "$T/$c.mem" | jq .usage_bytes)" = "$(cat "$E/memory.current")" ] \
-		|| fail "$c: stwtop's last usage_bytes $(tail -1 "$T/$c.mem" | jq .usage_bytes) is not memory.current $(cat "$E/memory.current")"
+	u=$(tail -1 "$T/$c.mem" | jq .usage_bytes); cur=$(cat "$E/memory.current")
+	[ "$u" -ge 0 ] && [ $(( u > cur ? u - cur : cur - u )) -le $((1 << 20)) ] \
+		|| fail "$c: stwtop's last usage_bytes $(tail -1 "$T/$c.mem" | jq .usage_bytes) is not memory.current $(cat "$E/memory.current") within 1 MiB"
 	peak=$(jq -s 'map(.usage_bytes) | max' "$T/$c.mem"); anon=$(jq -s 'map(.anon_bytes) | max' "$T/$c.mem")
 	echo "$c: stwtop saw memory.current up to $peak (anon up to $anon) of memory.max $(cat "$L/memory.max"); oom_kill $(jq -s -c 'map(.oom_kill) | unique' "$T/$c.mem")"
 	[ "$peak" -gt $((16 << 20)) ] && [ "$peak" -le "$MEM_MAX" ] && [ "$anon" -gt $((8 << 20)) ] \
