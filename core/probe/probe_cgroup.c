@@ -23,7 +23,12 @@
  * namespace), the process's cgroup is not under our mounts at all: our mount
  * root is our own cgroup. Its own mounts are, seen through /proc/PID/root
  * (its /proc/PID/mountinfo; the same uid or CAP_SYS_PTRACE): open_own_view()
- * takes its cgroup there, when its cgroup.procs lists it. */
+ * takes its cgroup there, when its cgroup.procs lists it.
+ *
+ * v2 has no hierarchical_memory_limit: the limits that apply may be an ancestor's (a pod's
+ * cgroup over its container's, a systemd slice over its service), so the ancestors are
+ * read up to the mount's top (v2_parent): the lowest memory.max, and for a cgroup without a
+ * quota the nearest ancestor's cpu.max, with the throttling from that ancestor's cpu.stat. */
 #include "stwtop/probe.h"
 
 #include "stwtop/procfile.h"
@@ -62,7 +67,16 @@ struct cgroup_probe {
 	char acct_dir[CG_PATH];    /* v1 cpuacct; "" none */
 	char mem_dir[CG_PATH];
 	char psi_dir[CG_PATH];     /* v2 dir holding cpu.pressure / memory.pressure */
+	/* v2: the top of the hierarchy as mounted (root-prefixed mount point); the ancestors
+	 * of cpu_dir/mem_dir up to it hold the limits that apply too (see v2_limit_dir) */
+	char v2_top[CG_PATH];
+	/* v2, last poll: the ancestor whose cpu.max quota / memory.max applies, when not the
+	 * process's own cgroup ("" otherwise) */
+	char quota_from[CG_PATH], limit_from[CG_PATH];
 	bool psi_cpu, psi_mem;
+	/* v2: the memory controller is there but not memory.current: the root cgroup, which has
+	 * no memory.current, memory.max or memory.events (a process in it on a v2 host) */
+	bool mem_root;
 	char note[CG_NOTE];
 	/* last values, for describe */
 	int64_t quota_us, period_us, limit_bytes;
@@ -355,7 +369,10 @@ static void open_dir(struct cgroup_probe *p, const struct cg_mount *m, int nm, c
 			snprintf(p->mem_dir, sizeof p->mem_dir, "%s", dir);
 		else
 			p->mem_version = 0;
+		p->mem_root = !p->mem_version && v2_has_controller(dir, "memory");
 		snprintf(p->psi_dir, sizeof p->psi_dir, "%s", dir);
+		if (own && own->version == 2 && procfile_join(p->v2_top, sizeof p->v2_top, p->root, own->point) < 0)
+			p->v2_top[0] = '\0';
 		return;
 	}
 	if (exists_in(dir, "cpu.cfs_quota_us") || exists_in(dir, "cpu.stat")) {
@@ -411,6 +428,8 @@ static int open_pid(struct cgroup_probe *p, const struct cg_mount *m, int nm, in
 	char v2dir[CG_PATH] = "";
 	if (v2 && cgroup_line_path(text, len, NULL, cg, sizeof cg) && map_path(p, v2, cg, v2dir, sizeof v2dir) < 0)
 		v2dir[0] = '\0';
+	if (v2dir[0] && procfile_join(p->v2_top, sizeof p->v2_top, p->fsroot, v2->point) < 0)
+		p->v2_top[0] = '\0';
 
 	/* cpu: a v1 hierarchy that has it for this process wins (hybrid: v2 then lacks it) */
 	const struct cg_mount *mc;
@@ -431,10 +450,11 @@ static int open_pid(struct cgroup_probe *p, const struct cg_mount *m, int nm, in
 	if (cgroup_line_path(text, len, "memory", cg, sizeof cg) && (mc = find_v1(m, nm, "memory", cg)) &&
 	    map_path(p, mc, cg, p->mem_dir, sizeof p->mem_dir) == 0) {
 		p->mem_version = 1;
-	} else if (v2dir[0] && v2_has_controller(v2dir, "memory")) {
+	} else if (v2dir[0] && v2_has_controller(v2dir, "memory") && exists_in(v2dir, "memory.current")) {
 		p->mem_version = 2;
 		snprintf(p->mem_dir, sizeof p->mem_dir, "%s", v2dir);
 	} else {
+		p->mem_root = v2dir[0] && v2_has_controller(v2dir, "memory");
 		p->mem_dir[0] = '\0';
 	}
 	if (v2dir[0])
@@ -491,11 +511,13 @@ static void open_own_view(struct cgroup_probe *p, int pid)
 	memcpy(p->fsroot, q->fsroot, sizeof p->fsroot);
 	p->cpu_version = q->cpu_version;
 	p->mem_version = q->mem_version;
+	p->mem_root = q->mem_root;
 	p->cpu_ctrl = q->cpu_ctrl;
 	memcpy(p->cpu_dir, q->cpu_dir, sizeof p->cpu_dir);
 	memcpy(p->acct_dir, q->acct_dir, sizeof p->acct_dir);
 	memcpy(p->mem_dir, q->mem_dir, sizeof p->mem_dir);
 	memcpy(p->psi_dir, q->psi_dir, sizeof p->psi_dir);
+	memcpy(p->v2_top, q->v2_top, sizeof p->v2_top);
 	int w = snprintf(p->note, sizeof p->note, "process %d's cgroup read through its own mounts (%s)", pid,
 			 q->cpu_dir);
 	if (w < 0 || (size_t)w >= sizeof p->note)
@@ -507,6 +529,18 @@ out:
 }
 
 /* ------------------------------------------------------------------- poll --- */
+
+/* v2: the parent of cgroup directory dir (root-prefixed, in place), while it is still
+ * under the mount's top (the top itself included). False at the top, or with no top known
+ * (no mountinfo: the directory alone is read). */
+static bool v2_parent(const struct cgroup_probe *p, char *dir)
+{
+	size_t tl = strlen(p->v2_top);
+	if (!tl || p->v2_top[tl - 1] == '/' || strncmp(dir, p->v2_top, tl) != 0 || dir[tl] != '/')
+		return false;
+	*strrchr(dir, '/') = '\0'; /* at index tl or later: the result is the top or under it */
+	return true;
+}
 
 static void note_error(struct cgroup_probe *p, const char *what, const char *path, int e)
 {
@@ -551,6 +585,60 @@ static void read_psi(struct cgroup_probe *p, const char *name, double *out)
 		*out = v;
 }
 
+/* cpu.max "QUOTA PERIOD" or "max PERIOD" */
+static void parse_cpu_max(const char *b, size_t l, int64_t *quota, int64_t *period)
+{
+	size_t i = 0;
+	int64_t q, per;
+	if (util_starts_with(b, l, "max")) {
+		*quota = -1;
+		i = 3;
+	} else if ((i = util_parse_i64(b, l, &q)) > 0) {
+		*quota = q;
+	}
+	while (i < l && b[i] == ' ')
+		i++;
+	if (i < l && util_parse_i64(b + i, l - i, &per) > 0)
+		*period = per;
+}
+
+/* v2, a cgroup without a quota of its own: the nearest ancestor's cpu.max quota applies to
+ * it (a Kubernetes pod's cgroup, a systemd slice's CPUQuota=, a container run in a child of
+ * its limited cgroup), and the kernel counts that throttling in the ancestor's cpu.stat
+ * only: the cgroup's own nr_throttled stays 0 (seen on Debian 12's 6.1, tests/fixtures/
+ * probe/v2-vm-ancestor). So take quota, period and the throttling counters there; the
+ * usage stays the cgroup's own. Ancestors are read quietly: their absence is no error. */
+static void v2_ancestor_quota(struct cgroup_probe *p, struct ev_cpu *c)
+{
+	char d[CG_PATH], path[CG_PATH + 16];
+	int64_t v;
+	snprintf(d, sizeof d, "%s", p->cpu_dir);
+	while (v2_parent(p, d)) {
+		int64_t q = -2, per = -1;
+		snprintf(path, sizeof path, "%s/cpu.max", d);
+		ssize_t n = procfile_read(AT_FDCWD, path, p->buf, sizeof p->buf);
+		if (n <= 0)
+			continue;
+		parse_cpu_max(p->buf, (size_t)n, &q, &per);
+		if (q < 0)
+			continue;
+		c->quota_us = q;
+		c->period_us = per;
+		snprintf(p->quota_from, sizeof p->quota_from, "%s", d);
+		snprintf(path, sizeof path, "%s/cpu.stat", d);
+		n = procfile_read(AT_FDCWD, path, p->buf, sizeof p->buf);
+		if (n > 0) {
+			if (procfile_kv_i64(p->buf, (size_t)n, "nr_periods", &v))
+				c->nr_periods = v;
+			if (procfile_kv_i64(p->buf, (size_t)n, "nr_throttled", &v))
+				c->nr_throttled = v;
+			if (procfile_kv_i64(p->buf, (size_t)n, "throttled_usec", &v))
+				c->throttled_us = v;
+		}
+		return;
+	}
+}
+
 static bool poll_cpu(struct cgroup_probe *p, struct event *e, int64_t now_ms)
 {
 	bool got = false;
@@ -586,21 +674,11 @@ static bool poll_cpu(struct cgroup_probe *p, struct event *e, int64_t now_ms)
 		}
 	} else if (p->cpu_ctrl) {
 		n = read_file(p, p->cpu_dir, "cpu.max");
-		if (n > 0) {
-			const char *b = p->buf;
-			size_t l = (size_t)n, i = 0;
-			int64_t q, per;
-			if (util_starts_with(b, l, "max")) {
-				c->quota_us = -1;
-				i = 3;
-			} else if ((i = util_parse_i64(b, l, &q)) > 0) {
-				c->quota_us = q;
-			}
-			while (i < l && b[i] == ' ')
-				i++;
-			if (i < l && util_parse_i64(b + i, l - i, &per) > 0)
-				c->period_us = per;
-		}
+		if (n > 0)
+			parse_cpu_max(p->buf, (size_t)n, &c->quota_us, &c->period_us);
+		p->quota_from[0] = '\0';
+		if (c->quota_us == -1)
+			v2_ancestor_quota(p, c);
 	}
 	if (p->psi_cpu)
 		read_psi(p, "cpu.pressure", &c->psi_some_avg10);
@@ -646,6 +724,20 @@ static bool poll_mem(struct cgroup_probe *p, struct event *e, int64_t now_ms)
 				m->limit_bytes = -1;
 			else if (procfile_parse_i64(p->buf, (size_t)n, &v))
 				m->limit_bytes = v;
+		}
+		/* an ancestor's lower memory.max is the one that applies (v1's
+		 * hierarchical_memory_limit, which v2 has no file for): read them quietly */
+		char d[CG_PATH], path[CG_PATH + 16];
+		snprintf(d, sizeof d, "%s", p->mem_dir);
+		p->limit_from[0] = '\0';
+		while (v2_parent(p, d)) {
+			snprintf(path, sizeof path, "%s/memory.max", d);
+			n = procfile_read(AT_FDCWD, path, p->buf, sizeof p->buf);
+			if (n > 0 && !util_starts_with(p->buf, (size_t)n, "max") &&
+			    procfile_parse_i64(p->buf, (size_t)n, &v) && (m->limit_bytes < 0 || v < m->limit_bytes)) {
+				m->limit_bytes = v;
+				snprintf(p->limit_from, sizeof p->limit_from, "%s", d);
+			}
 		}
 		n = read_file(p, p->mem_dir, "memory.stat");
 		if (n >= 0) {
@@ -819,7 +911,10 @@ void cgroup_probe_describe(const struct cgroup_probe *p, char *buf, size_t len)
 			snprintf(q, sizeof q, "no quota");
 		else
 			snprintf(q, sizeof q, "quota unknown");
-		APPEND("cgroup v%d cpu %s (%s)", p->cpu_version, p->cpu_dir, q);
+		APPEND("cgroup v%d cpu %s (%s", p->cpu_version, p->cpu_dir, q);
+		if (p->quota_from[0])
+			APPEND(", from its ancestor %s", p->quota_from);
+		APPEND(")");
 		if (p->acct_dir[0] && strcmp(p->acct_dir, p->cpu_dir) != 0)
 			APPEND(", cpuacct %s", p->acct_dir);
 	}
@@ -829,11 +924,16 @@ void cgroup_probe_describe(const struct cgroup_probe *p, char *buf, size_t len)
 		else
 			snprintf(q, sizeof q, "no limit");
 		if (!p->cpu_version)
-			APPEND("cgroup v%d memory %s (%s)", p->mem_version, p->mem_dir, q);
+			APPEND("cgroup v%d memory %s (%s", p->mem_version, p->mem_dir, q);
 		else if (p->mem_version != p->cpu_version)
-			APPEND(", memory v%d %s (%s)", p->mem_version, p->mem_dir, q);
+			APPEND(", memory v%d %s (%s", p->mem_version, p->mem_dir, q);
 		else
-			APPEND(", memory %s (%s)", p->mem_dir, q);
+			APPEND(", memory %s (%s", p->mem_dir, q);
+		if (p->limit_from[0])
+			APPEND(", from its ancestor %s", p->limit_from);
+		APPEND(")");
+	} else if (p->mem_root) {
+		APPEND(", memory: none read (the root cgroup has no memory.current or memory.max)");
 	} else {
 		APPEND(", no memory controller");
 	}

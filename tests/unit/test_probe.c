@@ -295,6 +295,111 @@ static void test_v2_pod(void **state)
 	}
 }
 
+/* REAL, from Debian 12's 6.1 kernel booted on pure cgroup v2 (tests/e2e/cgroup2_vm.sh, its
+ * sigkill case): the JVM (pid 274) in /stwtop-sigkill/jvm, which has the cpu and memory
+ * controllers but no limits of its own (cpu.max "max 100000", memory.max "max"); the limits are
+ * on its parent (cpu.max "50000 100000", memory.max 128 MiB), as a pod's cgroup holds a
+ * container's or a systemd slice a service's. The kernel counts the throttling in the parent's
+ * cpu.stat only (108 of 215 periods there, 0 of 0 in the JVM's own). Before the fix stwtop said
+ * "no quota", "no limit" and 0 throttled periods for a JVM throttled half the time. */
+static void test_v2_vm_ancestor(void **state)
+{
+	(void)state;
+	const char *root = stage("probe/v2-vm-ancestor");
+	char err[512], desc[1024], want[512];
+	int pid = read_pid(FIX "/probe/v2-vm-ancestor/PID");
+	struct cgroup_probe *cg = cgroup_probe_open(root, pid, NULL, err, sizeof err);
+	if (!cg)
+		fail_msg("%s", err);
+	assert_int_equal(cgroup_probe_cpu_version(cg), 2);
+	assert_int_equal(cgroup_probe_mem_version(cg), 2);
+	struct event ev[2];
+	assert_int_equal(cgroup_probe_poll(cg, 7, ev, 2), 2);
+	assert_null(cgroup_probe_last_error(cg, NULL));
+	const struct ev_cpu *c = &ev[0].u.cpu;
+	assert_int_equal(c->cg_version, 2);
+	assert_int_equal(c->usage_us, 9207976);    /* its own usage_usec */
+	assert_int_equal(c->nr_periods, 215);      /* the parent's throttling */
+	assert_int_equal(c->nr_throttled, 108);
+	assert_int_equal(c->throttled_us, 2728589);
+	assert_int_equal(c->quota_us, 50000);
+	assert_int_equal(c->period_us, 100000);
+	assert_double_equal(c->psi_some_avg10, 45.73, 1e-9);
+	const struct ev_mem *m = &ev[1].u.mem;
+	assert_int_equal(m->usage_bytes, 57929728);
+	assert_int_equal(m->limit_bytes, 134217728); /* the parent's memory.max */
+	assert_int_equal(m->anon_bytes, 22204416);
+	assert_int_equal(m->file_bytes, 35233792);
+	assert_int_equal(m->oom_kill, 0);
+	cgroup_probe_describe(cg, desc, sizeof desc);
+	print_message("%s\n", desc);
+	snprintf(want, sizeof want, "cgroup v2 cpu %s/sys/fs/cgroup/stwtop-sigkill/jvm (quota 0.50 CPU, from its ancestor "
+		 "%s/sys/fs/cgroup/stwtop-sigkill)", root, root);
+	assert_non_null(strstr(desc, want));
+	snprintf(want, sizeof want, "memory %s/sys/fs/cgroup/stwtop-sigkill/jvm (limit 128M, from its ancestor "
+		 "%s/sys/fs/cgroup/stwtop-sigkill)", root, root);
+	assert_non_null(strstr(desc, want));
+
+	/* a quota of its own: that one, and its own counters; a lower memory.max of its own wins, a
+	 * higher one does not */
+	write_file(root, "/sys/fs/cgroup/stwtop-sigkill/jvm/cpu.max", "20000 100000\n");
+	write_file(root, "/sys/fs/cgroup/stwtop-sigkill/jvm/memory.max", "67108864\n");
+	assert_int_equal(cgroup_probe_poll(cg, 8, ev, 2), 2);
+	assert_int_equal(ev[0].u.cpu.quota_us, 20000);
+	assert_int_equal(ev[0].u.cpu.nr_periods, 0);
+	assert_int_equal(ev[0].u.cpu.nr_throttled, 0);
+	assert_int_equal(ev[1].u.mem.limit_bytes, 67108864);
+	cgroup_probe_describe(cg, desc, sizeof desc);
+	assert_null(strstr(desc, "ancestor"));
+	write_file(root, "/sys/fs/cgroup/stwtop-sigkill/jvm/memory.max", "268435456\n");
+	assert_int_equal(cgroup_probe_poll(cg, 9, ev, 2), 2);
+	assert_int_equal(ev[1].u.mem.limit_bytes, 134217728);
+
+	/* no limit anywhere up to the mount (the root cgroup has no cpu.max or memory.max): none */
+	write_file(root, "/sys/fs/cgroup/stwtop-sigkill/jvm/cpu.max", "max 100000\n");
+	write_file(root, "/sys/fs/cgroup/stwtop-sigkill/cpu.max", "max 100000\n");
+	write_file(root, "/sys/fs/cgroup/stwtop-sigkill/jvm/memory.max", "max\n");
+	write_file(root, "/sys/fs/cgroup/stwtop-sigkill/memory.max", "max\n");
+	assert_int_equal(cgroup_probe_poll(cg, 10, ev, 2), 2);
+	assert_int_equal(ev[0].u.cpu.quota_us, -1);
+	assert_int_equal(ev[0].u.cpu.nr_throttled, 0);
+	assert_int_equal(ev[1].u.mem.limit_bytes, -1);
+	cgroup_probe_describe(cg, desc, sizeof desc);
+	assert_non_null(strstr(desc, "(no quota)"));
+	assert_non_null(strstr(desc, "(no limit)"));
+	cgroup_probe_close(cg);
+}
+
+/* The same real v2 tree, a process in the root cgroup ("0::/"; the guest's own processes before
+ * a cgroup is made). The kernel has no memory.current, memory.max or memory.events there, only
+ * memory.stat and memory.pressure: nothing to poll for memory, and nothing to complain about at
+ * every poll (before: "memory.current: ... No such file or directory" and no memory sample). */
+static void test_v2_vm_root(void **state)
+{
+	(void)state;
+	const char *root = stage("probe/v2-vm-ancestor");
+	char err[512], desc[1024];
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/proc/1'", root);
+	assert_int_equal(system(cmd), 0);
+	write_file(root, "/proc/1/cgroup", "0::/\n");
+	struct cgroup_probe *cg = cgroup_probe_open(root, 1, NULL, err, sizeof err);
+	if (!cg)
+		fail_msg("%s", err);
+	assert_int_equal(cgroup_probe_cpu_version(cg), 2);
+	assert_int_equal(cgroup_probe_mem_version(cg), 0);
+	assert_null(cgroup_probe_last_error(cg, NULL));
+	struct event ev[2];
+	assert_int_equal(cgroup_probe_poll(cg, 7, ev, 2), 1);
+	assert_null(cgroup_probe_last_error(cg, NULL));
+	assert_int_equal(ev[0].kind, EV_CPU);
+	assert_int_equal(ev[0].u.cpu.usage_us, 39484000);
+	cgroup_probe_describe(cg, desc, sizeof desc);
+	print_message("%s\n", desc);
+	assert_non_null(strstr(desc, "memory: none read (the root cgroup has no memory.current or memory.max)"));
+	cgroup_probe_close(cg);
+}
+
 /* Hybrid where v1 carries only memory and the unified hierarchy has cpu. */
 static void test_hybrid_v2_cpu(void **state)
 {
@@ -592,6 +697,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_v2_nested, unstage),
 		cmocka_unit_test_teardown(test_v2_pod, unstage),
 		cmocka_unit_test_teardown(test_v2_hybrid_real, unstage),
+		cmocka_unit_test_teardown(test_v2_vm_ancestor, unstage),
+		cmocka_unit_test_teardown(test_v2_vm_root, unstage),
 		cmocka_unit_test_teardown(test_hybrid_v2_cpu, unstage),
 		cmocka_unit_test_teardown(test_no_cgroup, unstage),
 		cmocka_unit_test_teardown(test_file_vanishes, unstage),
