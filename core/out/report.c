@@ -500,11 +500,25 @@ static void jb_indent(struct jbuf *b, int depth)
 	}
 }
 
+/* does any byte of w need an escape (below 0x20, '"' or '\\')? exact, eight
+ * bytes at once (the "has less than" and "has zero byte" tricks) */
+static inline bool needs_escape8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+	return (((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & high;
+}
+
 static void jb_string(struct jbuf *b, const char *s, size_t n)
 {
 	jb_put(b, "\"", 1);
 	size_t from = 0;
 	for (size_t i = 0; i < n; i++) {
+		uint64_t w;
+		while (i + 8 <= n && (memcpy(&w, s + i, 8), !needs_escape8(w)))
+			i += 8;
+		if (i >= n)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
@@ -657,6 +671,11 @@ bool report_text_ok(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	for (size_t i = 0; i < n;) {
+		uint64_t w;
+		if (i + 8 <= n && (memcpy(&w, s + i, 8), !(w & 0x8080808080808080ull))) {
+			i += 8;
+			continue;
+		}
 		unsigned char c = s[i];
 		if (c < 0x80) {
 			i++;
