@@ -500,11 +500,25 @@ static void jb_indent(struct jbuf *b, int depth)
 	}
 }
 
+/* does any byte of w need an escape (below 0x20, '"' or '\\')? exact, eight
+ * bytes at once (the "has less than" and "has zero byte" tricks) */
+static inline bool needs_escape8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+	return (((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & high;
+}
+
 static void jb_string(struct jbuf *b, const char *s, size_t n)
 {
 	jb_put(b, "\"", 1);
 	size_t from = 0;
 	for (size_t i = 0; i < n; i++) {
+		uint64_t w;
+		while (i + 8 <= n && (memcpy(&w, s + i, 8), !needs_escape8(w)))
+			i += 8;
+		if (i >= n)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
@@ -650,6 +664,148 @@ static void jb_dump(struct jbuf *b, const json_t *j, int depth)
 	}
 }
 
+/* report.h: jansson's own UTF-8 check (utf8_check_string: no continuation
+ * byte first, no C0/C1 or F5-FF lead, no overlong form, no surrogate, nothing
+ * past U+10FFFF); pure ASCII at a glance. */
+bool report_text_ok(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	for (size_t i = 0; i < n;) {
+		uint64_t w;
+		if (i + 8 <= n && (memcpy(&w, s + i, 8), !(w & 0x8080808080808080ull))) {
+			i += 8;
+			continue;
+		}
+		unsigned char c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t len;
+		uint32_t cp;
+		if (c >= 0xc2 && c <= 0xdf) {
+			len = 2;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			len = 3;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			len = 4;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (n - i < len)
+			return false;
+		for (size_t k = 1; k < len; k++) {
+			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (len == 3 && cp < 0x800) ||
+		    (len == 4 && cp < 0x10000))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+/* jtimed(raw) as jb_dump writes it: false (nothing written) where jtimed gives
+ * NULL, which jansson's setters then leave out */
+static bool jb_timed(struct jbuf *b, const char *raw)
+{
+	char s[TIMES_LEN];
+	util_expand_times(s, sizeof s, raw, strlen(raw), UTIL_TIMES_OFFSET);
+	size_t n = strlen(s);
+	if (report_text_ok(s, n)) {
+		jb_string(b, s, n);
+		return true;
+	}
+	char safe[SAFE_LEN];
+	util_sanitize(safe, sizeof safe, s, n);
+	n = strlen(safe);
+	if (!report_text_ok(safe, n))
+		return false;
+	jb_string(b, safe, n);
+	return true;
+}
+
+/* a member "key": of an object at depth, its value to follow */
+static void jb_key(struct jbuf *b, const char *key, int depth, bool first)
+{
+	if (!first)
+		jb_put(b, ",", 1);
+	jb_indent(b, depth + 1);
+	jb_string(b, key, strlen(key));
+	jb_put(b, ": ", 2);
+}
+
+static void jb_iso_or_null(struct jbuf *b, int64_t t)
+{
+	char buf[40];
+	if (t == EV_TIME_NONE) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	const char *iso = util_fmt_iso_ms(t, buf, sizeof buf);
+	jb_string(b, iso, strlen(iso));
+}
+
+/* verdict_obj(v) dumped at depth, written straight from the verdict: building
+ * jansson's tree of it (a string copied and UTF-8-checked per member, a hash
+ * table per object) cost about as much as writing it */
+static void jb_verdict(struct jbuf *b, const struct verdict *v, int depth)
+{
+	const char *id = verdict_id_name(v->id), *sev = severity_name(v->severity);
+	jb_put(b, "{", 1);
+	jb_key(b, "id", depth, true);
+	jb_string(b, id, strlen(id));
+	jb_key(b, "severity", depth, false);
+	jb_string(b, sev, strlen(sev));
+	jb_key(b, "start", depth, false);
+	jb_iso_or_null(b, v->start_ms);
+	jb_key(b, "end", depth, false);
+	jb_iso_or_null(b, v->end_ms);
+	if (v->cleared_ms != EV_TIME_NONE) {
+		jb_key(b, "cleared", depth, false);
+		jb_iso_or_null(b, v->cleared_ms);
+	}
+	/* a member whose value jtimed refuses is left out, as json_object_set_new does */
+	size_t mark = b->len;
+	jb_key(b, "title", depth, false);
+	if (!jb_timed(b, v->title))
+		b->len = mark;
+	jb_key(b, "evidence", depth, false);
+	size_t open = b->len;
+	jb_put(b, "[", 1);
+	bool any = false;
+	for (int i = 0; i < v->nevidence; i++) {
+		size_t at = b->len;
+		if (any)
+			jb_put(b, ",", 1);
+		jb_indent(b, depth + 2);
+		if (jb_timed(b, v->evidence[i]))
+			any = true;
+		else
+			b->len = at;
+	}
+	if (any) {
+		jb_indent(b, depth + 1);
+		jb_put(b, "]", 1);
+	} else {
+		b->len = open;
+		jb_put(b, "[]", 2);
+	}
+	mark = b->len;
+	jb_key(b, "advice", depth, false);
+	if (!jb_timed(b, v->advice))
+		b->len = mark;
+	jb_indent(b, depth);
+	jb_put(b, "}", 1);
+	if (b->len < b->cap)
+		b->p[b->len] = '\0';
+}
+
 /* One item as it sits in an array of the document: jansson indents a nested
  * value by its depth, so the standalone dump gets that many levels (2 spaces
  * each) after every newline, and the bytes equal a dump of the whole. */
@@ -674,7 +830,8 @@ static void put_nested(FILE *out, const char *txt, int depth)
 struct streamed {
 	const char *marker;               /* the member as jansson dumps it empty */
 	int depth;                        /* of its items: root members are 1 */
-	json_t *(*next)(void *state);     /* the next item, NULL after the last */
+	/* the next item into b, as jb_dump writes it at depth; false after the last */
+	bool (*next)(void *state, struct jbuf *b, int depth);
 	void *state;
 };
 
@@ -690,12 +847,12 @@ static int put_streamed(FILE *out, const char **pos, const struct streamed *st)
 	*pos = arr + 2;
 	size_t n = 0;
 	struct jbuf b = {0};
-	for (json_t *o; (o = st->next(st->state)) != NULL; n++) {
+	for (;; n++) {
 		b.len = 0;
 		jb_put(&b, n ? ",\n" : "[\n", 2);
 		jb_put(&b, "                ", (size_t)(2 * st->depth) < 16 ? (size_t)(2 * st->depth) : 16);
-		jb_dump(&b, o, st->depth);
-		json_decref(o);
+		if (!st->next(st->state, &b, st->depth))
+			break;
 		if (b.bad || fwrite(b.p, 1, b.len, out) != b.len || ferror(out)) {
 			free(b.p);
 			return -1;
@@ -717,10 +874,23 @@ struct verdict_iter {
 	size_t n, i;
 };
 
-static json_t *verdict_iter_next(void *state)
+static bool verdict_iter_next(void *state, struct jbuf *b, int depth)
 {
 	struct verdict_iter *it = state;
-	return it->i < it->n ? verdict_obj(rules_at(it->r, it->idx[it->i++])) : NULL;
+	if (it->i >= it->n)
+		return false;
+	jb_verdict(b, rules_at(it->r, it->idx[it->i++]), depth);
+	return true;
+}
+
+static bool sec_iter_put(void *state, struct jbuf *b, int depth)
+{
+	json_t *o = sec_iter_next(state);
+	if (!o)
+		return false;
+	jb_dump(b, o, depth);
+	json_decref(o);
+	return true;
 }
 
 /* The document is the summary tree with its two long arrays streamed into it
@@ -739,7 +909,7 @@ int report_json(FILE *out, const struct session *s)
 	vi.idx = rules_order(vi.r, &vi.n);
 	int rc = 0;
 	const struct streamed parts[] = {
-		{"\"per_second\": []", 4, sec_iter_next, &secs},
+		{"\"per_second\": []", 4, sec_iter_put, &secs},
 		{"\"verdicts\": []", 2, verdict_iter_next, &vi},
 	};
 	const char *pos = head;

@@ -19,6 +19,10 @@ int report_json(FILE *out, const struct session *s);
 /* v as the report's JSON writes a real (jansson's dump with
  * JSON_REAL_PRECISION(12)): its length, 0 if it does not fit in len */
 size_t report_fmt_real(double v, char *buf, size_t len);
+/* Would jansson take s[0..n) as a string (json_stringn: valid UTF-8 by its
+ * own rules)? The report writes a verdict's texts itself and sanitises those
+ * jansson would refuse, as it does for the texts it gives jansson. */
+bool report_text_ok(const char *s, size_t n);
 int report_text(FILE *out, const struct session *s, bool color);
 /* --report --brief (brief.c): at most BRIEF_MAX_LINES lines, no colour, for a
  * chat: the time range and sources; each incident's headline verdict (the
