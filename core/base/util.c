@@ -603,9 +603,9 @@ bool util_starts_with(const char *s, size_t n, const char *prefix)
 	return n >= k && memcmp(s, prefix, k) == 0;
 }
 
-/* length of a valid UTF-8 sequence at s (1..4), 0 if invalid */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t util_utf8_seq(const char *str, size_t n)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	unsigned char c = s[0];
 	size_t len;
 	uint32_t cp;
@@ -633,8 +633,16 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0; /* overlong or surrogate */
-	if (cp >= 0x80 && cp <= 0x9f)
-		return 0; /* C1 controls encoded in UTF-8 act as controls too */
+	return len;
+}
+
+/* a sequence util_sanitize keeps as it is: well-formed, and not a C1 control
+ * (U+0080-U+009F, C2 80-C2 9F), which acts as a control on a terminal too */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = util_utf8_seq((const char *)s, n);
+	if (len == 2 && s[0] == 0xc2 && s[1] <= 0x9f)
+		return 0;
 	return len;
 }
 

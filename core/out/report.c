@@ -55,6 +55,9 @@ static json_t *round3(double v)
 	return json_real(round(v * 1000.0) / 1000.0);
 }
 
+/* a verdict for the NDJSON line (report_verdict_json); the report writes the
+ * same members itself, in this order (jb_verdict): a member added here goes
+ * there too (e2e/verdict_members compares the two) */
 static json_t *verdict_obj(const struct verdict *v)
 {
 	json_t *o = json_object();
@@ -664,48 +667,16 @@ static void jb_dump(struct jbuf *b, const json_t *j, int depth)
 	}
 }
 
-/* report.h: jansson's own UTF-8 check (utf8_check_string: no continuation
- * byte first, no C0/C1 or F5-FF lead, no overlong form, no surrogate, nothing
- * past U+10FFFF); pure ASCII at a glance. */
-bool report_text_ok(const char *str, size_t n)
+/* report.h: jansson takes exactly the well-formed UTF-8 (util_utf8_seq); pure
+ * ASCII is passed over eight bytes at a time */
+bool report_text_ok(const char *s, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0, k; i < n; i += k) {
 		uint64_t w;
-		if (i + 8 <= n && (memcpy(&w, s + i, 8), !(w & 0x8080808080808080ull))) {
-			i += 8;
-			continue;
-		}
-		unsigned char c = s[i];
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		size_t len;
-		uint32_t cp;
-		if (c >= 0xc2 && c <= 0xdf) {
-			len = 2;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			len = 3;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			len = 4;
-			cp = c & 0x07;
-		} else {
+		if (i + 8 <= n && (memcpy(&w, s + i, 8), !(w & 0x8080808080808080ull)))
+			k = 8;
+		else if ((k = util_utf8_seq(s + i, n - i)) == 0)
 			return false;
-		}
-		if (n - i < len)
-			return false;
-		for (size_t k = 1; k < len; k++) {
-			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (len == 3 && cp < 0x800) ||
-		    (len == 4 && cp < 0x10000))
-			return false;
-		i += len;
 	}
 	return true;
 }
@@ -751,7 +722,7 @@ static void jb_iso_or_null(struct jbuf *b, int64_t t)
 	jb_string(b, iso, strlen(iso));
 }
 
-/* verdict_obj(v) dumped at depth, written straight from the verdict: building
+/* verdict_obj(v) dumped at depth (its members, in its order), written straight from the verdict: building
  * jansson's tree of it (a string copied and UTF-8-checked per member, a hash
  * table per object) cost about as much as writing it */
 static void jb_verdict(struct jbuf *b, const struct verdict *v, int depth)
@@ -802,8 +773,6 @@ static void jb_verdict(struct jbuf *b, const struct verdict *v, int depth)
 		b->len = mark;
 	jb_indent(b, depth);
 	jb_put(b, "}", 1);
-	if (b->len < b->cap)
-		b->p[b->len] = '\0';
 }
 
 /* One item as it sits in an array of the document: jansson indents a nested

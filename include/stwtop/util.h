@@ -172,6 +172,11 @@ size_t util_strlcpy_n(char *dst, size_t dstlen, const char *s, size_t n);
 const char *util_memmem(const char *s, size_t n, const char *needle);
 bool util_starts_with(const char *s, size_t n, const char *prefix);
 
+/* The length (1-4) of the well-formed UTF-8 sequence at s[0..n) (RFC 3629: no
+ * continuation byte first, no C0/C1/F5-FF lead, no overlong form, no surrogate,
+ * nothing past U+10FFFF; jansson's rule too), 0 if there is none; any ASCII
+ * byte is 1. n >= 1. */
+size_t util_utf8_seq(const char *s, size_t n);
 /* Make log text safe for a terminal: control bytes (C0, DEL, C1 incl. ESC) become
  * "\xHH"/"\e", invalid UTF-8 becomes "\xHH", valid UTF-8 passes through.
  * Writes at most dstlen-1 bytes, always NUL-terminates; returns bytes written. */
