@@ -68,7 +68,7 @@ struct cgroup_probe {
 	char mem_dir[CG_PATH];
 	char psi_dir[CG_PATH];     /* v2 dir holding cpu.pressure / memory.pressure */
 	/* v2: the top of the hierarchy as mounted (root-prefixed mount point); the ancestors
-	 * of cpu_dir/mem_dir up to it hold the limits that apply too (see v2_limit_dir) */
+	 * of cpu_dir/mem_dir up to it hold the limits that apply too (see v2_parent) */
 	char v2_top[CG_PATH];
 	/* v2, last poll: the ancestor whose cpu.max quota / memory.max applies, when not the
 	 * process's own cgroup ("" otherwise) */
