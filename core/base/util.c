@@ -4,6 +4,8 @@
  * may read past n or assume a NUL. */
 #include "stwtop/util.h"
 
+#include "stwtop/fmt.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -488,7 +490,7 @@ char *util_fmt_hms_ms(int64_t epoch_ms, char *buf, size_t len)
 
 char *util_fmt_time_token(int64_t epoch_ms, char *buf, size_t len)
 {
-	snprintf(buf, len, "%c%lld%c", UTIL_TIME_TOKEN, (long long)epoch_ms, UTIL_TIME_TOKEN);
+	fmt_s(buf, len, "%c%lld%c", UTIL_TIME_TOKEN, (long long)epoch_ms, UTIL_TIME_TOKEN);
 	return buf;
 }
 

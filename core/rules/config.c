@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stwtop/fmt.h"
+
 #define CONFIG_MAX 1e12
 
 /* The engine's own thresholds, shared by the rules: what is a stop, what is one
@@ -71,7 +73,7 @@ static int load_root(struct rules_config *c, json_t *root, const char *name, cha
 {
 	struct rules_config t = *c;
 	if (!json_is_object(root)) {
-		snprintf(err, errlen, "%s: expected a JSON object of thresholds", name);
+		fmt_s(err, errlen, "%s: expected a JSON object of thresholds", name);
 		return -EINVAL;
 	}
 	const char *key;
@@ -84,15 +86,15 @@ static int load_root(struct rules_config *c, json_t *root, const char *name, cha
 			char safe[120];
 			/* the key is the user's text: may hold anything (json allows \u001b) */
 			util_sanitize(safe, sizeof safe, key, strlen(key));
-			snprintf(err, errlen, "%s: unknown threshold \"%s\" (stwtop --help-config lists them)",
-				 name, safe);
+			fmt_s(err, errlen, "%s: unknown threshold \"%s\" (stwtop --help-config lists them)",
+			      name, safe);
 			return -EINVAL;
 		}
 		double v = json_number_value(val);
 		/* the rules turn thresholds into int64 milliseconds: 1e12 ms is 31 years,
 		 * and anything above could not be converted */
 		if (!json_is_number(val) || !(v >= 0) || !(v <= CONFIG_MAX)) {
-			snprintf(err, errlen, "%s: \"%s\" must be a non-negative number (at most 1e12)", name, key);
+			fmt_s(err, errlen, "%s: \"%s\" must be a non-negative number (at most 1e12)", name, key);
 			return -EINVAL;
 		}
 		*(double *)((char *)&t + k->off) = v;
@@ -104,9 +106,9 @@ static int load_root(struct rules_config *c, json_t *root, const char *name, cha
 static int load_error(const json_error_t *je, const char *name, char *err, size_t errlen)
 {
 	if (je->line <= 0)
-		snprintf(err, errlen, "%s: %s", name, je->text);
+		fmt_s(err, errlen, "%s: %s", name, je->text);
 	else
-		snprintf(err, errlen, "%s:%d: %s", name, je->line, je->text);
+		fmt_s(err, errlen, "%s:%d: %s", name, je->line, je->text);
 	return -EINVAL;
 }
 

@@ -4,6 +4,8 @@
  * (sched-delay-during-stop), or the machine reclaimed memory (direct-reclaim). */
 #include "rules_internal.h"
 
+#include "stwtop/fmt.h"
+
 static void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, const struct incident_facts *f)
 {
 	const struct timeline *tl = c->tl;
@@ -63,15 +65,15 @@ static void judge_cpu_throttled(struct rules *r, const struct rules_ctx *c, cons
 		if (head && (head->flags & TL_STOP_COUNTERS))
 			rl_stop_when(r, head, when, sizeof when);
 		else
-			snprintf(when, sizeof when, "at %s", rl_hms(r, head_start, t3));
+			fmt_s(when, sizeof when, "at %s", rl_hms(r, head_start, t3));
 		if (nthr <= 1)
 			vtitle(&v, "The %s%s stop %s happened while the cgroup was CPU-throttled: +%.0f ms "
 			       "throttled_time in %s-%s", head && (head->flags & TL_STOP_SEVERAL) ? ">= " : "", d1,
 			       when, cd.throttled_us / 1000.0, rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2));
 		if (nthr > 1) {
 			char sfx[48];
-			snprintf(sfx, sizeof sfx, "%.0f ms%s", r->cfg.stop_ms,
-				 head && (head->flags & TL_STOP_COUNTERS) ? " (from the JVM's counters)" : "");
+			fmt_s(sfx, sizeof sfx, "%.0f ms%s", r->cfg.stop_ms,
+			      head && (head->flags & TL_STOP_COUNTERS) ? " (from the JVM's counters)" : "");
 			vtitle(&v, "%d stops >= %s happened while the cgroup was CPU-throttled: +%.0f ms "
 			       "throttled_time in %s-%s (worst stop %s)", nthr, sfx, cd.throttled_us / 1000.0,
 			       rl_hms(r, cd.from_ms, t1), rl_hms(r, cd.to_ms, t2), d1);
@@ -202,7 +204,7 @@ static void judge_sched_delay(struct rules *r, const struct rules_ctx *c, const 
 			v.end_ms = we;
 			v.jump_ms = best_s;
 			rl_fmt_ms(best_total, d1, sizeof d1);
-			snprintf(sfx, sizeof sfx, "%.0f ms", r->cfg.stop_ms);
+			fmt_s(sfx, sizeof sfx, "%.0f ms", r->cfg.stop_ms);
 			/* On this kernel a thread held by the CFS quota is counted as
 			 * run-queue wait: only cpu.stat around the stops can say it was
 			 * contention. Without usable counters there (no cpu.stat given, or

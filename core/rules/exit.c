@@ -36,6 +36,8 @@
 
 #include <string.h>
 
+#include "stwtop/fmt.h"
+
 #define GONE_MIN_REFUSED 20       /* refused 502s after the GC log stops: the JVM went away */
 #define RUN_MIN_FULLS 2           /* back-to-back Full GCs that freed nothing: a heap run out
 				     (HotSpot's last try before OutOfMemoryError is two: a Full GC,
@@ -275,7 +277,7 @@ static void opts_text(uint8_t o, char *buf, size_t len)
 	for (size_t i = 0; i < ARRAY_LEN(f); i++) {
 		if (!(o & f[i].bit))
 			continue;
-		int w = snprintf(buf + o2, o2 < len ? len - o2 : 0, "%s%s", o2 ? ", " : "", f[i].s);
+		int w = fmt_s(buf + o2, o2 < len ? len - o2 : 0, "%s%s", o2 ? ", " : "", f[i].s);
 		o2 += w > 0 ? (size_t)w : 0;
 	}
 }
@@ -453,9 +455,9 @@ static const char *when_text(struct rules *r, struct end_when w, char *buf, size
 {
 	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	if (w.hi <= w.lo)
-		snprintf(buf, len, "at %s", rl_hms(r, w.lo, t1));
+		fmt_s(buf, len, "at %s", rl_hms(r, w.lo, t1));
 	else
-		snprintf(buf, len, "between %s and %s", rl_hms(r, w.lo, t1), rl_hms(r, w.hi, t2));
+		fmt_s(buf, len, "between %s and %s", rl_hms(r, w.lo, t1), rl_hms(r, w.hi, t2));
 	return buf;
 }
 
@@ -650,10 +652,10 @@ static void exit_refresh(struct rules *r, const struct rules_ctx *c, bool all)
 		      "followed); no crash report was seen");
 	char cost_txt[96] = "";
 	if (q.s5xx > 0)
-		snprintf(cost_txt, sizeof cost_txt, ": nginx answered %u of the %u requests after it with 5xx", q.s5xx,
-			 q.n);
+		fmt_s(cost_txt, sizeof cost_txt, ": nginx answered %u of the %u requests after it with 5xx", q.s5xx,
+		      q.n);
 	else if (q.n > 0)
-		snprintf(cost_txt, sizeof cost_txt, "; nginx logged %u requests after it, none 5xx", q.n);
+		fmt_s(cost_txt, sizeof cost_txt, "; nginx logged %u requests after it, none 5xx", q.n);
 	headline(r, x, how, w, &f, cost_txt, &v);
 	advice(x, how, &v);
 	if (q.s5xx > 0 || away)

@@ -7,6 +7,8 @@
 
 #include <math.h>
 
+#include "stwtop/fmt.h"
+
 /* The heap family's state: g1-not-shrinking's plateau, periodic-gc-skipped's
  * run of skips, periodic-gc-shrank's link to the last periodic collection.
  * The three rows share it (rule_state_type). */
@@ -88,9 +90,9 @@ static void periodic_on_pause(struct rules *r, const struct rules_ctx *c, const 
 		if (heap_st(r)->skips_in_row > 0) {
 			char t[UTIL_HMS_LEN];
 			char why[160];
-			snprintf(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
-				 rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), p->title,
-				 p->cause);
+			fmt_s(why, sizeof why, "%s:%llu %s the periodic collection ran: %s (%s)",
+			      rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), p->title,
+			      p->cause);
 			if (rv_active(r, V_PERIODIC_SKIPPED, 0))
 				periodic_skipped_verdict(r, c); /* the clear keeps its latest state */
 			rv_clear(r, V_PERIODIC_SKIPPED, 0, e->t_ms, why);
@@ -242,9 +244,9 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 		/* periodic-gc-shrank's row, next in the table, looks at it */
 		heap_st(r)->shrink_pending = true;
 		heap_st(r)->shrink_plateau_mb = heap_st(r)->plateau_committed;
-		snprintf(why, sizeof why, "%s:%llu %s committed heap fell %.0f MB -> %.0f MB (%s)",
-			 rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), heap_st(r)->plateau_committed,
-			 committed, p->title);
+		fmt_s(why, sizeof why, "%s:%llu %s committed heap fell %.0f MB -> %.0f MB (%s)",
+		      rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t), heap_st(r)->plateau_committed,
+		      committed, p->title);
 		if (rv_active(r, V_G1_NOT_SHRINKING, 0))
 			g1_not_shrinking_verdict(r, c, heap_st(r)->plateau_last_ms); /* the clear keeps its latest state */
 		rv_clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
@@ -301,9 +303,9 @@ static void g1_shrink_event(struct rules *r, const struct rules_ctx *c, const st
 		/* live data grew into the heap: the memory is used now, not idle */
 		char t[UTIL_HMS_LEN], why[220];
 		g1_not_shrinking_verdict(r, c, heap_st(r)->g1snap_ms); /* its last state, then the clear */
-		snprintf(why, sizeof why, "%s:%llu %s used after GC %.0f MB of %.0f MB committed: the heap is in "
-			 "use now", rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t),
-			 heap_st(r)->plateau_max_used, heap_st(r)->plateau_committed);
+		fmt_s(why, sizeof why, "%s:%llu %s used after GC %.0f MB of %.0f MB committed: the heap is in "
+		      "use now", rl_sname(c, e->src), (unsigned long long)e->line, rl_hms(r, e->t_ms, t),
+		      heap_st(r)->plateau_max_used, heap_st(r)->plateau_committed);
 		rv_clear(r, V_G1_NOT_SHRINKING, 0, e->t_ms, why);
 	}
 }
@@ -360,8 +362,8 @@ static void g1_not_shrinking_verdict(struct rules *r, const struct rules_ctx *c,
 	bool growing = known && q4 >= r->cfg.leak_growth_ratio * q2 && q4 - q2 >= r->cfg.leak_growth_min_mb;
 	char grew[64] = "";
 	if (committed > g->min_committed * 1.05)
-		snprintf(grew, sizeof grew, "grew from %.0f MB to %.0f MB and ", g->min_committed,
-			 committed);
+		fmt_s(grew, sizeof grew, "grew from %.0f MB to %.0f MB and ", g->min_committed,
+		      committed);
 	if (growing)
 		vtitle(&v, "G1 is not giving memory back: committed heap %sstays at %.0f MB, and used after GC "
 		       "keeps growing (%.0f MB -> %.0f MB at its lowest): check for a leak", grew, committed, q2, q4);

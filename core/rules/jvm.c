@@ -4,6 +4,8 @@
  * aot-sigill-adapter (a crash report of a JDK 24/25 AOT cache). */
 #include "rules_internal.h"
 
+#include "stwtop/fmt.h"
+
 /* zgc-allocation-stall's state: the stalls and the ZGC cycles they started */
 struct zgc_state {
 	uint64_t stalls;
@@ -184,8 +186,8 @@ static void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool 
 	if (c->sum->collector != GC_SERIAL) {
 		if (c->sum->collector != GC_UNKNOWN && rv_active(r, V_SERIAL_GC, 0)) {
 			char why[160];
-			snprintf(why, sizeof why, "then the log showed the %s collector: its young generation "
-				 "(DefNew) is the one Serial uses", jvm_collector_name(c->sum->collector));
+			fmt_s(why, sizeof why, "then the log showed the %s collector: its young generation "
+			      "(DefNew) is the one Serial uses", jvm_collector_name(c->sum->collector));
 			rv_clear(r, V_SERIAL_GC, 0, r->last_pause_ms, why);
 		}
 		/* serial_verdict() says nothing: not its 3 KB frame, nor a second
@@ -198,7 +200,7 @@ static void jvm_refresh_serial(struct rules *r, const struct rules_ctx *c, bool 
 	bool long_pause = r->last_long_pause >= 0;
 	note[0] = '\0'; /* not 300 bytes zeroed per evaluation */
 	if (long_pause)
-		snprintf(note, sizeof note, "long pause: %s", r->v[r->last_long_pause].title);
+		fmt_s(note, sizeof note, "long pause: %s", r->v[r->last_long_pause].title);
 	serial_verdict(r, c, long_pause, note);
 }
 

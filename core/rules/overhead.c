@@ -20,6 +20,8 @@
 
 #include <math.h>
 
+#include "stwtop/fmt.h"
+
 #define OV_WINDOW_MS 10000.0   /* the longest stretch looked at */
 #define OV_DENSE_MS 500.0      /* the stretch that makes a pause part of an episode */
 
@@ -99,7 +101,7 @@ static uint8_t cause_of(struct overhead *o, const char *cause)
 			return (uint8_t)i;
 	if (o->ncauses == OV_CAUSES)
 		return 0xff;
-	snprintf(o->causes[o->ncauses], sizeof o->causes[0], "%s", cause);
+	fmt_s(o->causes[o->ncauses], sizeof o->causes[0], "%s", cause);
 	return (uint8_t)o->ncauses++;
 }
 
@@ -192,8 +194,8 @@ static void try_close(struct rules *r, const struct rules_ctx *c, double t)
 	ov_verdict(r, c); /* the clear keeps its latest state */
 	char why[160], tb[UTIL_HMS_LEN];
 	int64_t ms = (int64_t)ceil(when);
-	snprintf(why, sizeof why, "%s the JVM was paused less than %.0f %% of the last %.1f s: cleared",
-		 rl_hms(r, ms, tb), r->cfg.overhead_share * 100, w / 1000);
+	fmt_s(why, sizeof why, "%s the JVM was paused less than %.0f %% of the last %.1f s: cleared",
+	      rl_hms(r, ms, tb), r->cfg.overhead_share * 100, w / 1000);
 	rv_clear(r, V_GC_OVERHEAD, o->episode, ms, why);
 	o->open = false;
 	o->floor = when; /* its pauses do not open another */
@@ -299,8 +301,8 @@ static void full_causes(const struct overhead *o, const struct ov_stats *st, cha
 	for (int i = 0; i <= OV_CAUSES && n < len; i++) {
 		if (!st->cause_n[i])
 			continue;
-		int w = snprintf(buf + n, len - n, "%s%u %s", n ? ", " : "", st->cause_n[i],
-				 i < o->ncauses ? o->causes[i] : "other");
+		int w = fmt_s(buf + n, len - n, "%s%u %s", n ? ", " : "", st->cause_n[i],
+			      i < o->ncauses ? o->causes[i] : "other");
 		if (w < 0)
 			break;
 		n += (size_t)w;
@@ -311,9 +313,9 @@ static void full_causes(const struct overhead *o, const struct ov_stats *st, cha
 static void range(char *buf, size_t len, double a, double b)
 {
 	if (lround(a) == lround(b))
-		snprintf(buf, len, "%.0f", a);
+		fmt_s(buf, len, "%.0f", a);
 	else
-		snprintf(buf, len, "%.0f-%.0f", a, b);
+		fmt_s(buf, len, "%.0f-%.0f", a, b);
 }
 
 static void heap_evidence(struct vdraft *v, const struct ov_stats *st, const struct summary *s)
@@ -323,7 +325,7 @@ static void heap_evidence(struct vdraft *v, const struct ov_stats *st, const str
 	double max_mb = s->heap_max_kb > 0 ? s->heap_max_kb / 1024.0 : -1;
 	char cap[80] = "", used[40], pct[40];
 	if (st->committed_mb >= 0)
-		snprintf(cap, sizeof cap, " of %.0f MB committed", st->committed_mb);
+		fmt_s(cap, sizeof cap, " of %.0f MB committed", st->committed_mb);
 	range(used, sizeof used, st->used_min_mb, st->used_max_mb);
 	if (max_mb > 0) {
 		range(pct, sizeof pct, st->used_min_mb / max_mb * 100, st->used_max_mb / max_mb * 100);

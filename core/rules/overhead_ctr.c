@@ -18,6 +18,8 @@
 
 #include <math.h>
 
+#include "stwtop/fmt.h"
+
 static struct ov_read *rd(struct ov_ctr *k, uint64_t i)
 {
 	return &k->ring[i & (OV_CTR_RING - 1)];
@@ -187,8 +189,8 @@ void overhead_ctr_on_event(struct rules *r, const struct rules_ctx *c, const str
 		return;
 	verdict(r, c); /* the clear keeps its latest state */
 	char why[200], tb[UTIL_HMS_LEN];
-	snprintf(why, sizeof why, "%s the JVM was in GC less than %.0f %% of the last %.1f s (its counters): cleared",
-		 rl_hms(r, e->t_ms, tb), share * 100, s.span / 1000);
+	fmt_s(why, sizeof why, "%s the JVM was in GC less than %.0f %% of the last %.1f s (its counters): cleared",
+	      rl_hms(r, e->t_ms, tb), share * 100, s.span / 1000);
 	rv_clear(r, V_GC_OVERHEAD, k->episode, e->t_ms, why);
 	k->open = false;
 }

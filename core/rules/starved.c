@@ -21,6 +21,8 @@
 
 #include <math.h>
 
+#include "stwtop/fmt.h"
+
 #define ST_SLOTS 512                   /* intervals held (a power of two) */
 #define ST_SLOT_MIN_MS 250             /* shorter intervals are merged into one slot */
 #define ST_PAUSES 1024                 /* GC pauses held (a power of two) */
@@ -348,9 +350,9 @@ static void judge_window(struct rules *r, const struct rules_ctx *c, uint64_t i)
 		if (s->stale)
 			starved_verdict(r, c); /* the clear keeps its latest state */
 		s->stale = false;
-		snprintf(why, sizeof why, "%s the threads waited %.1fx their time on CPU (%.0f ms per second) over "
-			 "the last %.0f s: cleared", rl_hms(r, w.to_ms, tb), ratio_of(&w),
-			 w.wait_ms * 1000.0 / w.span_ms, w.span_ms / 1000.0);
+		fmt_s(why, sizeof why, "%s the threads waited %.1fx their time on CPU (%.0f ms per second) over "
+		      "the last %.0f s: cleared", rl_hms(r, w.to_ms, tb), ratio_of(&w),
+		      w.wait_ms * 1000.0 / w.span_ms, w.span_ms / 1000.0);
 		rv_clear(r, V_CPU_STARVED, s->episode, w.to_ms, why);
 		s->open = false;
 	}

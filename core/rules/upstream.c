@@ -6,19 +6,21 @@
 
 #include <math.h>
 
+#include "stwtop/fmt.h"
+
 /* "access.log:1314 \"GET /req/1313 HTTP/1.1\" waited longest to connect: 2.001 s, to 127.0.0.1:28481" */
 static void evid_request(struct vdraft *v, const struct rules_ctx *c, const struct inc_req *q, const char *what,
 			 bool many)
 {
 	char req[80] = "", conn[40] = "", ups[96] = "";
 	if (q->request[0])
-		snprintf(req, sizeof req, " \"%s\"", q->request);
+		fmt_s(req, sizeof req, " \"%s\"", q->request);
 	if (q->uct_s >= 0)
-		snprintf(conn, sizeof conn, ": %.3f s", q->uct_s);
+		fmt_s(conn, sizeof conn, ": %.3f s", q->uct_s);
 	else if (q->rt_s >= 0)
-		snprintf(conn, sizeof conn, " after %.3f s", q->rt_s);
+		fmt_s(conn, sizeof conn, " after %.3f s", q->rt_s);
 	if (q->upstream[0])
-		snprintf(ups, sizeof ups, ", to %s%s", q->upstream, many ? " (of several servers)" : "");
+		fmt_s(ups, sizeof ups, ", to %s%s", q->upstream, many ? " (of several servers)" : "");
 	vevid(v, "%s:%llu%s %s%s%s", rl_sname(c, q->src), (unsigned long long)q->line, req, what, conn, ups);
 }
 
@@ -102,7 +104,7 @@ static void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const
 		for (int k = 1; k <= 4; k++)
 			if (w.bucket[k]) {
 				char one[12];
-				snprintf(one, sizeof one, "%s%d%s", steps[0] ? "/" : "", k, k == 4 ? "+" : "");
+				fmt_s(one, sizeof one, "%s%d%s", steps[0] ? "/" : "", k, k == 4 ? "+" : "");
 				strcat(steps, one);
 			}
 		if (u->sized)
@@ -120,9 +122,9 @@ static void judge_accept_queue(struct rules *r, const struct rules_ctx *c, const
 		      "4+ s: %u%s", rl_hms(r, a, t1), rl_hms(r, b, t2), w.n, w.bucket[0], w.bucket[1], w.bucket[2],
 		      w.bucket[3], w.bucket[4], w.no_connect ? ", never connected: " : "");
 		if (w.no_connect)
-			snprintf(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
-				 VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]), "%u",
-				 w.no_connect);
+			fmt_s(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
+			      VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]), "%u",
+			      w.no_connect);
 		if (ws != EV_TIME_NONE && sp.worst)
 			vevid(&v, "the stop: %s-%s, longest safepoint \"%s\" %.0f ms%s", rl_hms(r, xs, t1),
 			      rl_hms(r, xe, t2), sp.worst->op, sp.worst->total_ms,
@@ -199,7 +201,7 @@ static void judge_connect_504(struct rules *r, const struct rules_ctx *c, const 
 		v.jump_ms = a;
 		char after[32] = "";
 		if (rt_known)
-			snprintf(after, sizeof after, " after %.1f s", t504_max);
+			fmt_s(after, sizeof after, " after %.1f s", t504_max);
 		vtitle(&v, "%u requests failed with 504: nginx gave up connecting%s (proxy_connect_timeout)%s",
 		       n504, after, ws != EV_TIME_NONE ? " during the stop" :
 				    u->unexplained ? ": the upstream stopped accepting, and no JVM stop explains it" :
@@ -207,9 +209,9 @@ static void judge_connect_504(struct rules *r, const struct rules_ctx *c, const 
 		vevid(&v, "requests started %s-%s: %u, of them 504 with $upstream_connect_time \"-\": %u%s",
 		      rl_hms(r, a, t1), rl_hms(r, b, t2), w.n, n504, after[0] ? "" : " ($request_time not logged)");
 		if (rt_known)
-			snprintf(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
-				 VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]),
-				 " (request time up to %.3f s)", t504_max);
+			fmt_s(v.evidence[v.nevidence - 1] + strlen(v.evidence[v.nevidence - 1]),
+			      VERDICT_EVIDENCE_LEN - strlen(v.evidence[v.nevidence - 1]),
+			      " (request time up to %.3f s)", t504_max);
 		evid_stop(&v, r, c, u);
 		if (in->t504.line)
 			evid_request(&v, c, &in->t504, "was the first to time out", false);

@@ -5,6 +5,8 @@
  * shared with the verdicts that give the same text. */
 #include "rules_internal.h"
 
+#include "stwtop/fmt.h"
+
 /* of the advice, which is shared (~1.5 KB): eight bytes a step, the tail
  * byte by byte; the hash lives only in this process's buckets */
 static uint32_t text_hash(const char *s)
@@ -89,11 +91,11 @@ void vdraft_of(struct vdraft *d, const struct verdict *v)
 	d->end_ms = v->end_ms;
 	d->cleared_ms = v->cleared_ms;
 	d->jump_ms = v->jump_ms;
-	snprintf(d->title, sizeof d->title, "%s", v->title);
+	fmt_s(d->title, sizeof d->title, "%s", v->title);
 	d->nevidence = v->nevidence;
 	for (int i = 0; i < v->nevidence; i++)
-		snprintf(d->evidence[i], sizeof d->evidence[i], "%s", v->evidence[i]);
-	snprintf(d->advice, sizeof d->advice, "%s", v->advice);
+		fmt_s(d->evidence[i], sizeof d->evidence[i], "%s", v->evidence[i]);
+	fmt_s(d->advice, sizeof d->advice, "%s", v->advice);
 }
 
 /* d into dst: title and evidence in one allocation, the advice shared (dst's
@@ -149,7 +151,7 @@ void vtitle(struct vdraft *v, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int k = vsnprintf(v->title, sizeof v->title, fmt, ap);
+	int k = fmt_v(v->title, sizeof v->title, fmt, ap);
 	va_end(ap);
 	fit_words(v->title, sizeof v->title, k);
 }
@@ -161,7 +163,7 @@ void vevid(struct vdraft *v, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	char *e = v->evidence[v->nevidence++];
-	int k = vsnprintf(e, VERDICT_EVIDENCE_LEN, fmt, ap);
+	int k = fmt_v(e, VERDICT_EVIDENCE_LEN, fmt, ap);
 	va_end(ap);
 	fit_words(e, VERDICT_EVIDENCE_LEN, k);
 }
@@ -173,7 +175,7 @@ void vadvice(struct vdraft *v, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	int k = vsnprintf(v->advice + n, sizeof v->advice - n, fmt, ap);
+	int k = fmt_v(v->advice + n, sizeof v->advice - n, fmt, ap);
 	va_end(ap);
 	fit_words(v->advice + n, sizeof v->advice - n, k);
 }
@@ -371,7 +373,7 @@ const char *rl_hms(const struct rules *r, int64_t t, char *buf)
 {
 	if (r->uptime_axis && t != EV_TIME_NONE) {
 		/* 16 bytes hold up to 11 digits of seconds (3000 years of uptime) */
-		if (snprintf(buf, 16, "+%lld.%03llds", (long long)(t / 1000), (long long)(t % 1000)) >= 16)
+		if (fmt_s(buf, 16, "+%lld.%03llds", (long long)(t / 1000), (long long)(t % 1000)) >= 16)
 			buf[15] = '\0';
 		return buf;
 	}
@@ -382,10 +384,10 @@ const char *rl_stop_when(const struct rules *r, const struct tl_stop *s, char *b
 {
 	char t1[UTIL_HMS_LEN], t2[UTIL_HMS_LEN];
 	if (s->flags & TL_STOP_COUNTERS)
-		snprintf(buf, len, "ending between %s and %s", rl_hms(r, s->end_ms - (int64_t)s->read_ms, t1),
-			 rl_hms(r, s->end_ms, t2));
+		fmt_s(buf, len, "ending between %s and %s", rl_hms(r, s->end_ms - (int64_t)s->read_ms, t1),
+		      rl_hms(r, s->end_ms, t2));
 	else
-		snprintf(buf, len, "at %s", rl_hms(r, s->start_ms, t1));
+		fmt_s(buf, len, "at %s", rl_hms(r, s->start_ms, t1));
 	return buf;
 }
 
@@ -414,12 +416,12 @@ double rl_mb10(int32_t v)
 void rl_fmt_ms(double ms, char *buf, size_t len)
 {
 	if (ms >= 10000)
-		snprintf(buf, len, "%.1f s", ms / 1000.0);
+		fmt_s(buf, len, "%.1f s", ms / 1000.0);
 	else if (ms >= 1000)
-		snprintf(buf, len, "%.2f s", ms / 1000.0);
+		fmt_s(buf, len, "%.2f s", ms / 1000.0);
 	else if (ms >= 10)
-		snprintf(buf, len, "%.0f ms", ms);
+		fmt_s(buf, len, "%.0f ms", ms);
 	else
-		snprintf(buf, len, "%.1f ms", ms);
+		fmt_s(buf, len, "%.1f ms", ms);
 }
 

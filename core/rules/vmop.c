@@ -19,6 +19,8 @@
 
 #include <math.h>
 
+#include "stwtop/fmt.h"
+
 #define VMOP_J8  0x01
 #define VMOP_J11 0x02
 #define VMOP_J17 0x04
@@ -359,7 +361,7 @@ static const char *jdks(unsigned m, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < 4; i++)
 		if ((m & (1u << i)) && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", rel[i]);
+			n += (size_t)fmt_s(buf + n, len - n, "%s%s", n ? ", " : "", rel[i]);
 	return buf;
 }
 
@@ -424,8 +426,8 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 			last_ms = s->end_ms;
 		char at[UTIL_HMS_LEN];
 		if (n <= 4 && ol < sizeof others)
-			ol += (size_t)snprintf(others + ol, sizeof others - ol, "%s%s %.0f ms at %s", ol ? ", " : "",
-					       s->op, s->total_ms, rl_hms(r, s->start_ms, at));
+			ol += (size_t)fmt_s(others + ol, sizeof others - ol, "%s%s %.0f ms at %s", ol ? ", " : "",
+					    s->op, s->total_ms, rl_hms(r, s->start_ms, at));
 	}
 	if (!w)
 		return;
@@ -459,7 +461,7 @@ static void judge_long_vm_operation(struct rules *r, const struct rules_ctx *c, 
 		      f->cd.throttled_us / 1000.0, rl_hms(r, f->cd.from_ms, t1), rl_hms(r, f->cd.to_ms, t2));
 	/* gc_part() may have put its advice first: the operation's goes before it */
 	char gcadv[VERDICT_ADVICE_LEN];
-	snprintf(gcadv, sizeof gcadv, "%s", v.advice);
+	fmt_s(gcadv, sizeof gcadv, "%s", v.advice);
 	v.advice[0] = '\0';
 	if (f->throttled)
 		vadvice(&v, "The cgroup was CPU-throttled during this stop (see cpu-throttled-during-stop): the VM "

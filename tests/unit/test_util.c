@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_util.c — number/time parsing, sanitising, and line splitting. */
+#include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "stwtop/fmt.h"
 #include "stwtop/linebuf.h"
 #include "stwtop/util.h"
 
@@ -350,6 +353,93 @@ static void test_fmt_matches_snprintf(void **state)
 	util_tz_set("utc", err, sizeof err);
 }
 
+/* fmt_s writes what snprintf writes: the same bytes (the whole buffer is
+ * compared, so a byte past the NUL would show) and the same length, for every
+ * buffer size from none to roomy. */
+static volatile size_t fmt_caps[] = {0, 1, 2, 3, 5, 8, 13, 40, 256};
+#define SAME(...)                                                                              \
+	do {                                                                                   \
+		for (size_t ci_ = 0; ci_ < sizeof fmt_caps / sizeof fmt_caps[0]; ci_++) {       \
+			char a_[256], b_[256];                                                 \
+			size_t cap_ = fmt_caps[ci_];                                           \
+			memset(a_, 'x', sizeof a_);                                            \
+			memset(b_, 'x', sizeof b_);                                            \
+			int ka_ = snprintf(a_, cap_, __VA_ARGS__);                             \
+			int kb_ = fmt_s(b_, cap_, __VA_ARGS__);                                \
+			if (ka_ != kb_ || memcmp(a_, b_, sizeof a_) != 0)                      \
+				fail_msg("cap %zu: snprintf \"%.*s\" (%d), fmt_s \"%.*s\" (%d)", cap_, \
+					 (int)(cap_ ? strnlen(a_, cap_) : 0), a_, ka_,            \
+					 (int)(cap_ ? strnlen(b_, cap_) : 0), b_, kb_);           \
+		}                                                                              \
+	} while (0)
+
+static void test_fmt_conversions(void **state)
+{
+	(void)state;
+	SAME("plain text, no conversion");
+	SAME("%s", "");
+	SAME("100%% of %s", "the stops");
+	SAME("%s:%llu %s safepoint \"%s\": reaching %.1f ms", "gc.log", 123456789ULL, "\x1f" "1795980218332\x1f",
+	     "G1CollectForAllocation", 701.25);
+	SAME("%.3s|%.0s|%.10s|%.*s|%.*s", "abcdef", "abc", "ab", 2, "xyz", -1, "neg precision: all");
+	SAME("%d %d %d %i", 0, -1, INT32_MIN, INT32_MAX);
+	SAME("%u %u %lu %zu", 0u, UINT32_MAX, (unsigned long)UINT64_MAX, (size_t)12345);
+	SAME("%lld %lld %llu %ld", (long long)INT64_MIN, (long long)INT64_MAX, (unsigned long long)UINT64_MAX,
+	     (long)-42);
+	SAME("%+lld %+lld %+d %+d %+.0f %+.1f %+.1f", 5LL, -5LL, 0, -7, 3.5, -0.04, 0.0);
+	SAME("%03lld %03lld %03lld %05d %5d %2d %0d", 7LL, 1234LL, -7LL, -42, -42, 123, 9);
+	SAME("%hhd %hd %hhu %hu", 300, 70000, 300, 70000);
+	SAME("%c%c%c", 'a', '%', 'z');
+	SAME("%.0f %.1f %.2f %.3f %f %.6f", 0.5, 0.25, 0.125, 0.0625, 1.0 / 3, 2.0 / 3);
+	SAME("%.0f %.0f %.0f %.0f %.0f", 1.5, 2.5, 3.5, -2.5, 1e15);
+	SAME("%.1f %.1f %.1f %.1f", -0.0, 9.95, 99.95, 0.05);
+	SAME("%.1f %.3f %.0f", 4.9e-324, 2.2250738585072014e-308, 1.7e19);
+	SAME("%.1f %.0f", 1e300, 18446744073709551616.0); /* too big: vsnprintf's */
+	SAME("%.1f %.1f %+.1f %.2f", (double)NAN, (double)-NAN, (double)INFINITY, (double)-INFINITY);
+	/* outside the subset: the whole call is vsnprintf's */
+	SAME("%x %s", 255u, "after a hex");
+	SAME("%5s|%-4d|% d|%e|%g|%#o", "ab", 3, 4, 1.5, 2.5, 8u);
+	SAME("%.2d %.8f %lf", 5, 1.0 / 7, 2.5);
+}
+
+/* %.Nf against glibc on values of every size, on exact halves (ties go to the
+ * even digit), and just either side of them */
+static void test_fmt_floats_match_glibc(void **state)
+{
+	(void)state;
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	for (int i = 0; i < 300000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		double d;
+		switch (i % 5) {
+		case 0: /* any bit pattern with a moderate exponent */
+			d = (double)(x >> 11) / (double)(1ULL << (x % 60));
+			break;
+		case 1: /* a tie at some decimal place */
+			d = (double)(x % 2000001) / (double)(1ULL << (1 + x % 24));
+			break;
+		case 2: { /* a number of ms as the logs give them */
+			d = (double)(x % 100000000) / 1e6;
+			break;
+		}
+		case 3: { /* a neighbour of a tie */
+			double t = (double)(x % 20001) / 2.0 / 1000.0;
+			d = (x & 1) ? nextafter(t, 1e9) : nextafter(t, -1e9);
+			break;
+		}
+		default: { /* any finite double */
+			memcpy(&d, &x, sizeof d);
+			if (!isfinite(d))
+				d = 1.0;
+			break;
+		}
+		}
+		if (x & 2)
+			d = -d;
+		SAME("%.0f|%.1f|%.2f|%.3f|%.4f|%.5f|%f", d, d, d, d, d, d, d);
+	}
+}
+
 static void test_sanitize(void **state)
 {
 	(void)state;
@@ -451,6 +541,8 @@ int main(void)
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_time_tokens),
 		cmocka_unit_test(test_fmt_matches_snprintf),
+		cmocka_unit_test(test_fmt_conversions),
+		cmocka_unit_test(test_fmt_floats_match_glibc),
 		cmocka_unit_test(test_linebuf_partial_and_cut),
 		cmocka_unit_test(test_linebuf_cut_spanning_reads),
 	};
