@@ -24,7 +24,7 @@
 /* vsnprintf's contract: at most cap - 1 bytes and a NUL (nothing if cap is
  * 0); returns the length the whole text has, or < 0 on a format vsnprintf
  * refuses. */
-int fmt_v(char *buf, size_t cap, const char *fmt, va_list ap);
+int fmt_v(char *buf, size_t cap, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 int fmt_s(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

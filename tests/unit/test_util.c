@@ -388,7 +388,7 @@ static void test_fmt_conversions(void **state)
 	     (long)-42);
 	SAME("%+lld %+lld %+d %+d %+.0f %+.1f %+.1f", 5LL, -5LL, 0, -7, 3.5, -0.04, 0.0);
 	SAME("%03lld %03lld %03lld %05d %5d %2d %0d", 7LL, 1234LL, -7LL, -42, -42, 123, 9);
-	SAME("%hhd %hd %hhu %hu", 300, 70000, 300, 70000);
+	SAME("%hhd %hd %hhu %hu", (signed char)-100, (short)-30000, (unsigned char)200, (unsigned short)60000);
 	SAME("%c%c%c", 'a', '%', 'z');
 	SAME("%.0f %.1f %.2f %.3f %f %.6f", 0.5, 0.25, 0.125, 0.0625, 1.0 / 3, 2.0 / 3);
 	SAME("%.0f %.0f %.0f %.0f %.0f", 1.5, 2.5, 3.5, -2.5, 1e15);
