@@ -44,9 +44,8 @@ mkdir "$CG" && echo 100000 >"$CG/cpu.cfs_period_us" && echo 100000 >"$CG/cpu.cfs
 	|| { echo "SKIP: cannot create $CG"; CG=""; exit 77; }
 
 javac -d "$T/classes" "$D/fixtures/java/HelloService.java" || { echo "FAIL: javac"; exit 1; }
-BASE=$(( 20000 + ($$ * 7) % 20000 ))
-NPORT=$BASE; JPORT=$((BASE + 1))
 . "$(dirname "$0")/lib/nginx.bash"
+read -r NPORT JPORT <<<"$(free_ports 2)"
 start_nginx "$T" "$NPORT" "$JPORT" 5s 10s
 LOGFLAG=("-Xlog:gc*,safepoint:file=$T/gc.log:time,uptime,level,tags")
 GCARG=(--gc "$T/gc.log")
