@@ -36,8 +36,8 @@ cleanup() {
 trap cleanup EXIT
 fails=0; fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 pass() { echo "PASS $*"; }
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-SP=$(port) SP2=$(port) PP=$(port) AP=$(port) WP=$(port) NP=$(port) UP=$(port)
+. "$(dirname "$0")/lib/ports.bash"
+read -r SP SP2 PP AP WP NP UP <<<"$(free_ports 7)"
 
 # the webhook receivers: every POST body, one line per notification, in hooks/<path>
 mkdir -p "$T/hooks"

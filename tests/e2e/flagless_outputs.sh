@@ -37,7 +37,7 @@ trap cleanup EXIT
 fails=0; fail() { echo "FAIL: $*"; fails=$((fails+1)); }
 for c in javac java jstat jq curl promtool; do command -v $c >/dev/null || { echo "SKIP: $c not installed"; exit 77; }; done
 javac -d "$T/classes" "$D/java/Quiesce.java" || { echo "FAIL: javac"; exit 1; }
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "$0")/lib/ports.bash"
 
 # start NAME "FLAGS": the JVM, until it says ready (its counters quiet from then on)
 start() {
@@ -70,7 +70,7 @@ jnum() { jq -r "$2 | if . == null then \"-\" else . end" "$T/$1"; }
 run() {
 	local name=$1 flags=$2 P
 	start "$name" "$flags"
-	P=$(port)
+	P=$(free_port)
 	jstat_gc "$JPID" >"$T/$name.jstat0"
 	"$BIN" --plain --json --pid "$JPID" --metrics "127.0.0.1:$P" >"$T/$name.ndjson" 2>"$T/$name.err" &
 	SPID=$!
@@ -210,7 +210,7 @@ jq -e '.checked.complete == false and (.sources[] | select(.path == "hsperfdata"
 if command -v prometheus >/dev/null; then
 	name=prom
 	start "$name" "-XX:+UseG1GC"
-	SP=$(port); PP=$(port); while [ "$PP" = "$SP" ]; do PP=$(port); done
+	read -r SP PP <<<"$(free_ports 2)"
 	"$BIN" --plain --json --pid "$JPID" --metrics "127.0.0.1:$SP" >"$T/$name.ndjson" 2>"$T/$name.err" &
 	SPID=$!
 	prom_start "$T" "$SP" "$PP"

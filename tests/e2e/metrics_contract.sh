@@ -29,7 +29,7 @@ cleanup() {
 trap cleanup EXIT
 fails=0; fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 pass() { echo "PASS $*"; }
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "$0")/lib/ports.bash"
 
 javac -d "$T/classes" "$D/e2e/java/Quiesce.java" || { echo "FAIL javac"; exit 1; }
 ( cd "$T" && exec java -XX:+UseG1GC -Xmx256m -Xlog:gc*,safepoint:file="$T/gc.log":time,uptime,level,tags \
@@ -38,7 +38,7 @@ JPID=$!
 for i in $(seq 1 150); do grep -q '^ready' "$T/app" && break; sleep 0.1; done
 grep -q '^ready' "$T/app" || { echo "FAIL the JVM never got ready: $(head -c 300 "$T/app")"; exit 1; }
 
-P=$(port)
+P=$(free_port)
 cp "$S/logs/access.log" "$T/access.log"
 TZ=UTC "$BIN" --plain --json --pid "$JPID" --gc "$T/gc.log" --nginx "$T/access.log" --nginx-conf "$S/nginx.conf" \
 	--cpustat-log "$S/cpustat.log" --metrics "127.0.0.1:$P" --metrics-textfile "$T/m.prom" \

@@ -23,7 +23,7 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "$0")/lib/ports.bash"
 # scraped N: true once /metrics on port N answers with safepoints counted
 scraped() {
 	local i
@@ -36,14 +36,14 @@ scraped() {
 S=$D/samples/combined/throttle-stop
 
 # the dashboard, in a terminal
-P=$(port)
+P=$(free_port)
 tmux -L "$SOCK" -f /dev/null new-session -d -s m -x 120 -y 40 \
 	"$BIN --gc $S/gc.log --metrics 127.0.0.1:$P; sleep 60"
 if scraped "$P"; then echo "PASS the dashboard serves /metrics"; else echo "FAIL the dashboard serves /metrics"; rc=1; fi
 tmux -L "$SOCK" kill-server 2>/dev/null
 
 # the demo replay
-P=$(port)
+P=$(free_port)
 "$BIN" --demo --demo-speed 50 --plain --metrics ":$P" >"$TMPD/demo.out" 2>&1 &
 pids+=($!)
 if scraped "$P"; then echo "PASS --demo serves /metrics"; else echo "FAIL --demo serves /metrics"; rc=1; fi
@@ -64,7 +64,7 @@ for ln in open(sys.argv[1]):
                           'cg_version': 1}, separators=(',', ':')) + '\n')
 PY
 want=$("$BIN" --report --json --replay "$TMPD/rec.ndjson" | jq -r '"\(.summary.throttle.nr_throttled) \(.summary.throttle.throttled_ms / 1000)"')
-P=$(port)
+P=$(free_port)
 "$BIN" --plain --replay "$TMPD/rec.ndjson" --metrics "$P" >"$TMPD/replay.out" 2>&1 &
 pids+=($!)
 got=

@@ -25,10 +25,8 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-SP=$(port)
-PP=$(port)
-while [ "$PP" = "$SP" ]; do PP=$(port); done
+. "$(dirname "$0")/lib/ports.bash"
+read -r SP PP <<<"$(free_ports 2)"
 rc=0
 fail() { echo "FAIL $*"; rc=1; }
 pass() { echo "PASS $*"; }

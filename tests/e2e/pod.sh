@@ -82,9 +82,9 @@ wait_for() {
 	local end=$(($(now) + $1)); shift
 	until "$@"; do [ "$(now)" -ge "$end" ] && return 1; sleep 0.5; done
 }
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "$0")/lib/ports.bash"
 NAME=stwtop-podtest-$$
-NPORT=$(port); JPORT=$(port); MPORT=$(port); PPORT=$(port)
+read -r NPORT JPORT MPORT PPORT <<<"$(free_ports 4)"
 
 # --- the images -----------------------------------------------------------------------------
 t=$(now)

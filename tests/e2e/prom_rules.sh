@@ -28,6 +28,7 @@ set -u
 BIN=${1:?usage: prom_rules.sh path/to/stwtop}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 D=$(cd "$(dirname "$0")/.." && pwd)
+. "$D/e2e/lib/ports.bash"
 ROOT=$(cd "$D/.." && pwd)
 command -v promtool >/dev/null || { echo "SKIP: promtool not installed (Debian package prometheus, scripts/install-deps.sh)"; exit 77; }
 command -v amtool >/dev/null || { echo "SKIP: amtool not installed (Debian package prometheus-alertmanager, scripts/install-deps.sh)"; exit 77; }
@@ -107,7 +108,7 @@ printf '%s' "$CMD" | grep -q "pgrep -o -x -s 0 java" && printf '%s' "$CMD" | gre
 	bad "the stwtop container's command was not moved onto this machine: $CMD"
 PORT=""
 if grep -q -- '--metrics ' "$T/help"; then
-	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	PORT=$(free_port)
 	CMD=$(printf '%s' "$CMD" | sed -e "s#--metrics 0\.0\.0\.0:[0-9]*#--metrics 127.0.0.1:$PORT#")
 else
 	echo "note: this stwtop has no --metrics yet: the sidecar's command is run without it"

@@ -7,6 +7,7 @@
 # nginx does) stwtop reads its lines, and stwtop_source_up is 1 again, as are the NDJSON
 # status objects count its requests. Needs root (to run stwtop as nobody).
 set -u
+. "$(dirname "$0")/lib/ports.bash"
 BIN=$(realpath "${1:?usage: source_up_recovers.sh path/to/stwtop}")
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to run stwtop as another uid"; exit 77; }
 command -v curl >/dev/null || { echo "FAIL: curl is not installed"; exit 1; }
@@ -25,7 +26,7 @@ fmt='$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_t
 line() { printf '%s.%03d %032x 200 uct=0.001 uht=0.002 urt=0.002 rt=0.003\n' "$(date +%s)" "$((RANDOM % 1000))" "$1"; }
 : >"$LOG"; chmod 0600 "$LOG"
 for i in 1 2 3; do line "$i" >>"$LOG"; done
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$(free_port)
 setpriv --reuid=65534 --regid=65534 --clear-groups \
 	"$BIN" --plain --json --nginx "$LOG" --nginx-format "$fmt" --metrics "127.0.0.1:$PORT" --interval 200 \
 	>"$T/out" 2>"$T/err" &

@@ -4,15 +4,7 @@
 # log_format into DIR/logs/access.log), starts nginx with its pid in DIR/nginx.pid; LAB is
 # the format. Exits 1 when nginx does not start.
 LAB='$msec $request_id $status uct=$upstream_connect_time uht=$upstream_header_time urt=$upstream_response_time rt=$request_time'
-# free_ports N: N distinct TCP ports that were free a moment ago, as the kernel hands them out
-# (bound at once, then let go). A port worked out from $$ can be one that a connection of an
-# earlier test still holds: a JVM then dies on "Address already in use" (seen in CI).
-free_ports() {
-	python3 -c 'import socket, sys
-ss = [socket.socket() for _ in range(int(sys.argv[1]))]
-for s in ss: s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in ss))' "$1"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/ports.bash"
 
 start_nginx() {
 	local dir=$1 nport=$2 uport=$3 ct=$4 rt=$5
