@@ -13,6 +13,10 @@
 #   gzip        stwtop --report --gc big.log.gz vs `zcat big.log.gz | grep -c .` (gzip -6 copies
 #               of the 256 MB JDK 8 and safepoint logs), and the plain file for reference;
 #               the same with zstd when the build reads it
+#   split       where a replay's time goes, per throughput input: grep -c, reading and
+#               cutting the lines alone, that and the parser alone (bench_split.c, the
+#               same library), and the whole report, in one hyperfine run; the parser's
+#               counts must equal the report's
 # The big logs are made once from the real samples (genlog.py, shifted timestamps)
 # into tests/bench/out/, with every raw result; the summary is out/summary.txt.
 # Needs: python3, hyperfine, jq (and goaccess, java for those parts):
@@ -34,7 +38,7 @@ mkdir -p "$out"
 RUNS=${RUNS:-7}
 BUILD=${BUILD:-$top/build-bench}
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(throughput goaccess memory live latency gzip)
+[ ${#parts[@]} -gt 0 ] || parts=(throughput split goaccess memory live latency gzip)
 want() { local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 for t in hyperfine jq python3; do
 	command -v $t >/dev/null || { echo "run.sh needs $t (apt-get install hyperfine jq python3)"; exit 2; }
@@ -77,7 +81,7 @@ if want gzip; then   # only what it reads
 	gen jdk8 "$S/public-gc-logs/dataset106.txt" jdk8 256
 	gen safepoint "$S/combined/throttle-stop/gc.log" safepoint 256
 fi
-if want throughput || want goaccess || want memory; then
+if want throughput || want split || want goaccess || want memory; then
 	gen unified "$S/g1-periodic/load-continues/gc.log" unified-1g 1000
 	gen unified "$S/g1-periodic/load-continues/gc.log" unified-10m 10
 	gen jdk8 "$S/public-gc-logs/dataset106.txt" jdk8 256
@@ -142,6 +146,48 @@ if want throughput; then
 	say "| input | stwtop \`--report --json\` vs \`grep -c\` ($(git -C "$top" rev-parse --short HEAD)) |$([ -n "${BASE:-}" ] && echo " base ($(basename "$BASE")) vs \`grep -c\` |")"
 	say "|---|---|$([ -n "${BASE:-}" ] && echo "---|")"
 	for r in "${TABLE[@]}"; do say "$r"; done
+fi
+
+SPLIT=()
+split_row() { # NAME GREP_PATTERN MODE [FORMAT] -- STWTOP_ARGS...
+	local name=$1 pat=$2 mode=$3 fmt=() f=$out/$1.log; shift 3
+	[ "$1" != -- ] && { fmt=("$1"); shift; }
+	shift
+	local j=$out/split-$name.json
+	case ",${TP:-$name}," in *",$name,"*) ;; *) return 0 ;; esac
+	cat "$f" >/dev/null
+	local mine want
+	mine=$("$SPLIT_BIN" "$mode" "$f" "${fmt[@]}")
+	want=$("$BIN" --report --json "$@" "$f" | jq -r '.sources[0] | "\(.lines) \(.parsed)"')
+	[ "$mine" = "$want" ] || { say "$name: bench_split counted '$mine' (lines parsed), the report '$want': not the same work, no row"; return 1; }
+	quiet "split $name"
+	local q=() a
+	for a in "$@"; do q+=("'$a'"); done
+	local fq=""
+	[ ${#fmt[@]} -gt 0 ] && fq="'${fmt[0]}'"
+	hyperfine -N -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$j" \
+		"grep -c '$pat' $f" "$SPLIT_BIN read $f" "$SPLIT_BIN $mode $f $fq" \
+		"$BIN --report --json ${q[*]} $f" >/dev/null
+	local g r p w
+	g=$(jq -r '.results[0].median' "$j"); r=$(jq -r '.results[1].median' "$j")
+	p=$(jq -r '.results[2].median' "$j"); w=$(jq -r '.results[3].median' "$j")
+	SPLIT+=("$(awk -v n="$name" -v g="$g" -v r="$r" -v p="$p" -v w="$w" 'BEGIN{
+		printf "| %s | %.3f s | %.3f s (%.2fx) | %.3f s (%.2fx) | %.3f s (%.2fx) | %.0f %% |", n, g, r, r/g, p, p/g, w, w/g, 100*(w-p)/w }')")
+}
+if want split; then
+	SPLIT_BIN=$BUILD/bench_split
+	gcc -O2 -I"$top/include" "$here/bench_split.c" "$BUILD/libstwtop_core.a" -lm -o "$SPLIT_BIN"
+	say "-- split: where a replay's time goes (hyperfine medians; ratios to grep -c)"
+	split_row unified-1g Pause jvm -- --gc
+	split_row jdk8 Pause jvm -- --gc
+	split_row safepoint Pause jvm -- --gc
+	split_row safepoint-healthy Pause jvm -- --gc
+	split_row nginx-ops ' 200 ' nginx "$OPS" -- --nginx-format "$OPS" --nginx
+	split_row nginx-lab ' 200 ' nginx "$LAB" -- --nginx-format "$LAB" --nginx
+	say ""
+	say "| input | grep -c | read and cut lines | and parse them | stwtop --report --json | after the parser |"
+	say "|---|---|---|---|---|---|"
+	for r in "${SPLIT[@]}"; do say "$r"; done
 fi
 
 if want goaccess; then
