@@ -4,26 +4,26 @@
  * cutting lines, how much parsing them, and so how much is everything after
  * the parser (summary, timeline, rules, report). Not part of ctest.
  *
- *   bench_split read FILE          read() and cut lines (memchr) only
+ *   bench_split read FILE          read and cut lines (the report's reader) only
  *   bench_split jvm FILE           and jvmlog_parse_line each line
  *   bench_split nginx FILE FORMAT  and nginx_parse_line each line with FORMAT
  *
  * Prints "LINES PARSED": the lines it cut and the lines that parsed, which
  * run.sh compares with the report's own counts (the same work, or no row).
- * Reads in 1 MiB steps like the report's reader; a line longer than that is
- * counted and skipped (none in the bench logs).
+ * Lines come from the report's own reader (reader_open/reader_next, with the
+ * report's 1 MiB line bound), so the first step is the report's, not a copy.
  */
-#include <fcntl.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "stwtop/event.h"
 #include "stwtop/jvmlog.h"
 #include "stwtop/nginx.h"
+#include "stwtop/reader.h"
 
-#define STEP (1u << 20)
+#define MAX_LINE (1u << 20) /* the report's (session_internal.h) */
 
 int main(int argc, char **argv)
 {
@@ -47,42 +47,27 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_split: unknown mode %s\n", mode);
 		return 2;
 	}
-	int fd = open(argv[2], O_RDONLY);
-	if (fd < 0) {
-		perror(argv[2]);
+	/* the report's own reader (core/sources/reader.c): its buffer, its line cutting */
+	struct reader rd = {0};
+	if (reader_open(&rd, argv[2], MAX_LINE, why, sizeof why) < 0) {
+		fprintf(stderr, "bench_split: %s: %s\n", argv[2], why);
 		return 2;
 	}
-	char *buf = malloc(STEP);
-	if (!buf)
-		return 2;
 	static struct event ev[64];
-	size_t have = 0;
 	unsigned long long lines = 0, parsed = 0;
-	for (;;) {
-		ssize_t r = read(fd, buf + have, STEP - have);
-		if (r <= 0)
-			break;
-		have += (size_t)r;
-		char *s = buf, *end = buf + have, *nl;
-		while ((nl = memchr(s, '\n', (size_t)(end - s)))) {
-			size_t len = (size_t)(nl - s);
-			lines++;
-			if (f)
-				parsed += nginx_parse_line(f, s, len, ev, NULL);
-			else if (p)
-				parsed += jvmlog_parse_line(p, s, len, ev, 64) >= 0;
-			s = nl + 1;
-		}
-		have = (size_t)(end - s);
-		if (have == STEP) {
-			have = 0; /* a line longer than a step: skipped */
-			continue;
-		}
-		memmove(buf, s, have);
+	const char *s;
+	size_t len;
+	unsigned flags;
+	bool failed = false;
+	while (reader_next(&rd, &s, &len, &flags, why, sizeof why, &failed)) {
+		lines++;
+		if (f)
+			parsed += nginx_parse_line(f, s, len, ev, NULL);
+		else if (p)
+			parsed += jvmlog_parse_line(p, s, len, ev, 64) >= 0;
 	}
-	close(fd);
+	reader_close(&rd);
 	printf("%llu %llu\n", lines, parsed);
-	free(buf);
 	nginx_fmt_free(f);
 	jvmlog_free(p);
 	return 0;

@@ -15,7 +15,7 @@
 #               the same with zstd when the build reads it
 #   split       where a replay's time goes, per throughput input: grep -c, reading and
 #               cutting the lines alone, that and the parser alone (bench_split.c, the
-#               same library), and the whole report, in one hyperfine run; the parser's
+#               report's own reader and parsers), and the whole report, in one hyperfine run; the parser's
 #               counts must equal the report's
 # The big logs are made once from the real samples (genlog.py, shifted timestamps)
 # into tests/bench/out/, with every raw result; the summary is out/summary.txt.
@@ -45,7 +45,7 @@ for t in hyperfine jq python3; do
 done
 
 cmake -S "$top" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTWTOP_TESTS=OFF >/dev/null
-cmake --build "$BUILD" -j"$(nproc)" --target stwtop >/dev/null
+cmake --build "$BUILD" -j"$(nproc)" --target stwtop bench_split >/dev/null
 BIN=$BUILD/stwtop
 export BIN
 export OPS='$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time uct="$upstream_connect_time" uht="$upstream_header_time" urt="$upstream_response_time" rid=$request_id'
@@ -168,15 +168,14 @@ split_row() { # NAME GREP_PATTERN MODE [FORMAT] -- STWTOP_ARGS...
 	hyperfine -N -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$j" \
 		"grep -c '$pat' $f" "$SPLIT_BIN read $f" "$SPLIT_BIN $mode $f $fq" \
 		"$BIN --report --json ${q[*]} $f" >/dev/null
-	local g r p w
-	g=$(jq -r '.results[0].median' "$j"); r=$(jq -r '.results[1].median' "$j")
-	p=$(jq -r '.results[2].median' "$j"); w=$(jq -r '.results[3].median' "$j")
+	local g r p w x
+	read -r g x x <<<"$(stat_of "$j" 0)"; read -r r x x <<<"$(stat_of "$j" 1)"
+	read -r p x x <<<"$(stat_of "$j" 2)"; read -r w x x <<<"$(stat_of "$j" 3)"
 	SPLIT+=("$(awk -v n="$name" -v g="$g" -v r="$r" -v p="$p" -v w="$w" 'BEGIN{
 		printf "| %s | %.3f s | %.3f s (%.2fx) | %.3f s (%.2fx) | %.3f s (%.2fx) | %.0f %% |", n, g, r, r/g, p, p/g, w, w/g, 100*(w-p)/w }')")
 }
 if want split; then
 	SPLIT_BIN=$BUILD/bench_split
-	gcc -O2 -I"$top/include" "$here/bench_split.c" "$BUILD/libstwtop_core.a" -lm -o "$SPLIT_BIN"
 	say "-- split: where a replay's time goes (hyperfine medians; ratios to grep -c)"
 	split_row unified-1g Pause jvm -- --gc
 	split_row jdk8 Pause jvm -- --gc
