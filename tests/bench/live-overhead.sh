@@ -56,10 +56,10 @@ if [ -n "${BASE_BIN:-}" ]; then
 	bpid=$!
 	pids+=($bpid)
 fi
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # user and system ticks apart: the system part is the kernel's (procfs regenerating
 # each schedstat it is asked for), the user part stwtop's own code
 uk() { awk '{print $14, $15}' "/proc/$1/stat"; }
+ticks() { uk "$1" | awk '{print $1 + $2}'; }
 sleep 2 # start-up: discovery of the JVM's cgroup, the first poll of 2000 threads
 python3 "$top/tests/tools/replay.py" --speed 0.7 --log "$T/writes.tsv" "$T/live/gc.log=$S/gc.log" \
 	"$T/live/access.log=$S/logs/access.log" "$T/live/cpustat.log=$S/cpustat.log" &
@@ -70,7 +70,6 @@ tpid=$!
 pids+=($tpid)
 s0=$(cpu_ns $spid)
 t0=$(cpu_ns $tpid)
-k0=$(ticks $spid)
 read -r su0 ss0 <<<"$(uk $spid)"
 read -r tu0 ts0 <<<"$(uk $tpid)"
 [ -n "$bpid" ] && { b0=$(cpu_ns $bpid); bk0=$(ticks $bpid); }
@@ -78,7 +77,6 @@ start=$(date +%s.%N)
 sleep "$SEC"
 s1=$(cpu_ns $spid)
 t1=$(cpu_ns $tpid)
-k1=$(ticks $spid)
 read -r su1 ss1 <<<"$(uk $spid)"
 read -r tu1 ts1 <<<"$(uk $tpid)"
 [ -n "$bpid" ] && { b1=$(cpu_ns $bpid); bk1=$(ticks $bpid); }
@@ -98,7 +96,7 @@ awk -v s=$((s1 - s0)) -v t=$((t1 - t0)) -v a="$start" -v b="$end" -v th="$thread
 	printf "   top -d 1 -b:    %.2f%% of one CPU (%.1f ms), same minute\n", 100 * t / 1e9 / w, t / 1e6
 }'
 hz=$(getconf CLK_TCK)
-echo "   stwtop utime+stime: $(((k1 - k0) * 1000 / hz)) ms (/proc/PID/stat): user $(((su1 - su0) * 1000 / hz)) ms, system $(((ss1 - ss0) * 1000 / hz)) ms; top -d 1: user $(((tu1 - tu0) * 1000 / hz)) ms, system $(((ts1 - ts0) * 1000 / hz)) ms"
+echo "   stwtop utime+stime: $(((su1 + ss1 - su0 - ss0) * 1000 / hz)) ms (/proc/PID/stat): user $(((su1 - su0) * 1000 / hz)) ms, system $(((ss1 - ss0) * 1000 / hz)) ms; top -d 1: user $(((tu1 - tu0) * 1000 / hz)) ms, system $(((ts1 - ts0) * 1000 / hz)) ms"
 if [ -n "$bpid" ]; then
 	awk -v s=$((b1 - b0)) -v a="$start" -v b="$end" -v k=$(((bk1 - bk0) * 1000 / hz)) 'BEGIN {
 		printf "   base stwtop:    %.2f%% of one CPU (%.1f ms on CPU; utime+stime %d ms), same minute\n", 100 * s / 1e9 / (b - a), s / 1e6, k }'
