@@ -15,9 +15,13 @@ Prints median, p90, worst and best in ms.
 With LATENCY_STREAM=1 (NDJSON only), a second writer appends the real nginx
 access log of the same sample to a followed access.log, one line every 5 ms,
 for the whole run: the measured line then arrives in a steady stream, where
-the files are read in passes at most every 40 ms (core/app/live.c).
+the files are read in passes TAIL_GAP_MS apart (core/app/live.c). The pause
+between two measured writes is 200 ms plus a random 0-100 ms (seeded), so a
+write lands anywhere in the gap: with a fixed pause it fell at the same point
+of the gap each time (a pause a multiple of the gap measured the best case at
+every write, another the worst).
 """
-import json, os, select, statistics, subprocess, sys, tempfile, threading, time
+import json, os, random, select, statistics, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, '..', 'samples', 'combined', 'throttle-stop', 'gc.log')
@@ -131,6 +135,7 @@ def main():
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, TZ='UTC'))
     buf = b''
     lat = []
+    rng = random.Random(27)
     try:
         time.sleep(0.5)
         for k in range(n):
@@ -159,7 +164,7 @@ def main():
             if found is None:
                 raise SystemExit('no verdict within 10 s for write %d' % k)
             lat.append((found - t0) * 1000)
-            time.sleep(0.2)
+            time.sleep(0.2 + rng.uniform(0, 0.1))
     finally:
         # stop reading first: at exit stwtop prints every verdict's final state,
         # more than a pipe holds, and a write blocked on a full pipe does not see
