@@ -170,7 +170,7 @@ static int64_t data_clock(const struct live *l)
  * must stay within the 50 ms median from write to screen. The wake-up is
  * what a pass costs most (a context switch; on a VM, the idle vCPU's exit),
  * so the gap is as long as that median allows. Measured (RESULTS.md,
- * "live cost: the files' gap"), 170 lines/s and a JVM of 2020 threads:
+ * "live cost — the files' gap"), 170 lines/s and a JVM of 2020 threads:
  * a 40 ms gap woke stwtop 28 times a second, 0.48 % of a CPU, stream median
  * 23 ms; 80 ms: ~15 wake-ups, 0.38 %, median 31 ms; 90 ms gave a median of
  * 59 ms in one run, over the bound. With --pid the counters' 100 ms step
